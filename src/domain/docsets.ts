@@ -1,0 +1,104 @@
+import type { Repos, Store } from '../store/db/index.js';
+import type { DocsetFilter, DocsetRecord, DocumentFilter, DocumentRecord, Page, PageRequest } from './model.js';
+import { DomainError, invalid, notFound } from './errors.js';
+import { newId } from './ids.js';
+
+export const MAX_DOCSET_NAME = 255;
+const MAX_DOCUMENTS_PER_CREATE = 1000;
+
+export class DocsetService {
+  constructor(private readonly store: Store) {}
+
+  async create(workspaceId: string, input: { name: unknown; documents?: unknown }): Promise<DocsetRecord> {
+    const name = typeof input.name === 'string' ? input.name.trim() : '';
+    if (!name) throw invalid('A docset needs a name.');
+    if (name.length > MAX_DOCSET_NAME) throw invalid(`Docset names are limited to ${MAX_DOCSET_NAME} characters.`);
+    const documentIds = parseDocumentRefs(input.documents);
+
+    return this.store.tx(async (s) => {
+      if (await s.docsets.getByName(workspaceId, name)) {
+        throw new DomainError('conflict', `A docset named "${name}" already exists in this workspace.`);
+      }
+      const docs = await s.documents.findMany(workspaceId, documentIds);
+      const missing = documentIds.find((id) => !docs.some((d) => d.id === id));
+      if (missing) throw notFound('Document', missing);
+      const now = Date.now();
+      const docset: DocsetRecord = { id: newId(), workspaceId, name, isSample: false, documentCount: 0, createdAt: now, updatedAt: now };
+      await s.docsets.insert(docset);
+      for (const d of docs) await moveInto(s, workspaceId, d.id, d.docsetId, docset.id, now);
+      return (await s.docsets.get(workspaceId, docset.id))!;
+    });
+  }
+
+  async get(workspaceId: string, id: string): Promise<DocsetRecord> {
+    const d = await this.store.docsets.get(workspaceId, id);
+    if (!d) throw notFound('Docset', id);
+    return d;
+  }
+
+  list(workspaceId: string, filter: DocsetFilter, page: PageRequest): Promise<Page<DocsetRecord>> {
+    return this.store.docsets.list(workspaceId, filter, page);
+  }
+
+  /** Deletes the docset; its documents stay in the workspace, in no docset. */
+  async delete(workspaceId: string, id: string): Promise<void> {
+    await this.store.tx(async (s) => {
+      if (!(await s.docsets.get(workspaceId, id))) throw notFound('Docset', id);
+      await s.documents.clearDocset(workspaceId, id, Date.now());
+      await s.docsets.delete(workspaceId, id);
+    });
+  }
+
+  async listDocuments(workspaceId: string, docsetId: string, filter: DocumentFilter, page: PageRequest): Promise<Page<DocumentRecord>> {
+    await this.get(workspaceId, docsetId);
+    return this.store.documents.list(workspaceId, { ...filter, docsetId }, page);
+  }
+
+  async getDocument(workspaceId: string, docsetId: string, documentId: string): Promise<DocumentRecord> {
+    await this.get(workspaceId, docsetId);
+    const doc = await this.store.documents.get(workspaceId, documentId);
+    if (!doc || doc.docsetId !== docsetId) throw notFound('Document', documentId);
+    return doc;
+  }
+
+  /** Puts a document into the docset, taking it out of the one it was in. Returns the docset. */
+  async addDocument(workspaceId: string, docsetId: string, documentId: string): Promise<DocsetRecord> {
+    return this.store.tx(async (s) => {
+      if (!(await s.docsets.get(workspaceId, docsetId))) throw notFound('Docset', docsetId);
+      const doc = await s.documents.get(workspaceId, documentId);
+      if (!doc) throw notFound('Document', documentId);
+      if (doc.docsetId !== docsetId) await moveInto(s, workspaceId, documentId, doc.docsetId, docsetId, Date.now());
+      return (await s.docsets.get(workspaceId, docsetId))!;
+    });
+  }
+
+  /** Takes a document out of the docset; the document itself stays. */
+  async removeDocument(workspaceId: string, docsetId: string, documentId: string): Promise<void> {
+    await this.store.tx(async (s) => {
+      if (!(await s.docsets.get(workspaceId, docsetId))) throw notFound('Docset', docsetId);
+      const doc = await s.documents.get(workspaceId, documentId);
+      if (!doc || doc.docsetId !== docsetId) throw notFound('Document', documentId);
+      await moveInto(s, workspaceId, documentId, docsetId, null, Date.now());
+    });
+  }
+}
+
+/** Moves one document and keeps both docsets' counts true; a concurrent move makes this a 409. */
+async function moveInto(s: Repos, workspaceId: string, documentId: string, from: string | null, to: string | null, now: number) {
+  const moved = await s.documents.moveDocset(workspaceId, documentId, from, to, now);
+  if (!moved) throw new DomainError('conflict', `Document ${documentId} was moved by another request; try again.`);
+  if (from) await s.docsets.adjustCount(workspaceId, from, -1, now);
+  if (to) await s.docsets.adjustCount(workspaceId, to, 1, now);
+}
+
+function parseDocumentRefs(raw: unknown): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw invalid('documents must be a list of document ids.');
+  if (raw.length > MAX_DOCUMENTS_PER_CREATE) throw invalid(`At most ${MAX_DOCUMENTS_PER_CREATE} documents per request.`);
+  const ids = raw.map((r, i) => {
+    const id = typeof r === 'string' ? r : typeof r === 'object' && r && typeof (r as { id?: unknown }).id === 'string' ? (r as { id: string }).id : undefined;
+    if (!id) throw invalid(`documents[${i}] must be a document id or {"id": ...}.`);
+    return id;
+  });
+  return [...new Set(ids)];
+}

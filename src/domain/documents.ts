@@ -1,0 +1,182 @@
+import type { Readable } from 'node:stream';
+import type { Store } from '../store/db/index.js';
+import type { BlobStore } from '../store/blobs/blob-store.js';
+import { BlobTooLargeError, type StagedBlob } from '../store/blobs/blob-store.js';
+import type { DocumentFilter, DocumentRecord, MetadataEntry, Page, PageRequest } from './model.js';
+import { DomainError, invalid, notFound } from './errors.js';
+import { ALLOWED_EXTENSIONS, formatOfName, sniffFormat, type Format } from './formats.js';
+import { newId } from './ids.js';
+import { parseMetadataRequest } from './metadata.js';
+
+export const MAX_NAME_LENGTH = 1024;
+
+/** What an upload asks for, checked before any byte of it is stored. */
+export interface UploadIntent {
+  workspaceId: string;
+  name: string;
+  /** Declared by the name's extension; null when the name has none and the bytes must tell. */
+  format: Format | null;
+  docsetIds: string[];
+  metadata: MetadataEntry[];
+}
+
+export function blobKeyOf(d: { workspaceId: string; id: string }): string {
+  return `workspaces/${d.workspaceId}/documents/${d.id}/original`;
+}
+
+export class DocumentService {
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly maxUploadBytes: number,
+  ) {}
+
+  /** Validates name, docsets and metadata of an upload: 415, 404 and 400 come from here. */
+  async prepareUpload(
+    workspaceId: string,
+    input: { fileName: string | undefined; docsetSpec: string | undefined; metadataJson: string | undefined },
+  ): Promise<UploadIntent> {
+    const name = validateName(input.fileName);
+    const format = formatOfName(name);
+    if (format === undefined) {
+      throw new DomainError('unsupported-type', `"${name}" is not a supported file type; allowed extensions are ${ALLOWED_EXTENSIONS.join(' ')}.`);
+    }
+    let metadata: MetadataEntry[] = [];
+    if (input.metadataJson !== undefined && input.metadataJson.trim() !== '') {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(input.metadataJson);
+      } catch {
+        throw invalid('The metadata part is not valid JSON.');
+      }
+      metadata = parseMetadataRequest(parsed);
+    }
+    const docsetIds = await this.resolveDocsets(workspaceId, input.docsetSpec);
+    return { workspaceId, name, format, docsetIds, metadata };
+  }
+
+  /** `a|b|c`: each docset must exist in the workspace. */
+  private async resolveDocsets(workspaceId: string, spec: string | undefined): Promise<string[]> {
+    if (spec === undefined || spec.trim() === '') return [];
+    const ids = [...new Set(spec.split('|').map((s) => s.trim()))];
+    if (ids.some((id) => id === '')) throw invalid('docset.id contains an empty id.');
+    const found = await this.store.docsets.existingIds(workspaceId, ids);
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) throw notFound('Docset', missing);
+    return ids;
+  }
+
+  /** Streams the upload's bytes to a staged blob (413 past the limit, 400 when empty). */
+  async stageUpload(intent: UploadIntent, source: Readable): Promise<StagedBlob> {
+    let staged: StagedBlob;
+    try {
+      staged = await this.blobs.stage(source, { maxBytes: this.maxUploadBytes });
+    } catch (err) {
+      if (err instanceof BlobTooLargeError) throw tooLarge(this.maxUploadBytes);
+      throw err;
+    }
+    if (staged.size === 0) {
+      await this.discardStaged(staged);
+      throw invalid('The file is empty.');
+    }
+    if (!intent.format && !sniffFormat(staged.head)) {
+      await this.discardStaged(staged);
+      throw new DomainError('unsupported-type', `"${intent.name}" has no extension and its content is not a supported type; allowed: ${ALLOWED_EXTENSIONS.join(' ')}.`);
+    }
+    return staged;
+  }
+
+  discardStaged(staged: StagedBlob): Promise<void> {
+    return this.blobs.discard(staged.tempKey).catch(() => undefined);
+  }
+
+  /**
+   * Creates the document for staged bytes. The blob is committed inside the transaction that
+   * inserts the row, so a failure at any point leaves neither (the caller discards the stage).
+   */
+  async createFromStaged(intent: UploadIntent, staged: StagedBlob): Promise<DocumentRecord> {
+    const format = (intent.format ?? sniffFormat(staged.head))!;
+    const now = Date.now();
+    const id = newId();
+    const doc: DocumentRecord = {
+      id,
+      workspaceId: intent.workspaceId,
+      docsetId: intent.docsetIds.length === 1 ? intent.docsetIds[0]! : null,
+      docsetCandidates: intent.docsetIds.length > 1 ? intent.docsetIds : [],
+      name: intent.name,
+      format: format.ext,
+      contentType: format.contentType,
+      size: staged.size,
+      sha256: staged.sha256,
+      blobKey: blobKeyOf({ workspaceId: intent.workspaceId, id }),
+      status: 'New',
+      pageCount: null,
+      isSample: false,
+      error: null,
+      createdAt: now,
+      updatedAt: now,
+      processedAt: null,
+    };
+    let blobCommitted = false;
+    try {
+      await this.store.tx(async (s) => {
+      if (intent.docsetIds.length) {
+        const still = await s.docsets.existingIds(intent.workspaceId, intent.docsetIds);
+        const gone = intent.docsetIds.find((d) => !still.has(d));
+        if (gone) throw notFound('Docset', gone);
+      }
+      await s.documents.insert(doc);
+      if (doc.docsetId) await s.docsets.adjustCount(doc.workspaceId, doc.docsetId, 1, now);
+      if (intent.metadata.length) await s.metadata.replace(doc.workspaceId, doc.id, intent.metadata);
+      await this.blobs.commit(staged.tempKey, doc.blobKey);
+      blobCommitted = true;
+      });
+    } catch (err) {
+      // The row did not commit: the bytes must not stay behind under their final key either.
+      if (blobCommitted) await this.blobs.delete(doc.blobKey).catch(() => undefined);
+      throw err;
+    }
+    return doc;
+  }
+
+  async get(workspaceId: string, id: string): Promise<DocumentRecord> {
+    const d = await this.store.documents.get(workspaceId, id);
+    if (!d) throw notFound('Document', id);
+    return d;
+  }
+
+  list(workspaceId: string, filter: DocumentFilter, page: PageRequest): Promise<Page<DocumentRecord>> {
+    return this.store.documents.list(workspaceId, filter, page);
+  }
+
+  /** Deletes the row (and its metadata, and its place in a docset), then its bytes. */
+  async delete(workspaceId: string, id: string): Promise<void> {
+    const doc = await this.store.tx(async (s) => {
+      const d = await s.documents.get(workspaceId, id);
+      if (!d) throw notFound('Document', id);
+      await s.metadata.deleteFor(id);
+      await s.documents.delete(workspaceId, id);
+      if (d.docsetId) await s.docsets.adjustCount(workspaceId, d.docsetId, -1, Date.now());
+      return d;
+    });
+    await this.blobs.delete(doc.blobKey);
+  }
+
+  /** The document's original bytes, whole or a byte range (inclusive). */
+  async openContent(doc: DocumentRecord, range?: { start: number; end: number }): Promise<Readable> {
+    return this.blobs.read(doc.blobKey, range);
+  }
+}
+
+export function tooLarge(limit: number): DomainError {
+  return new DomainError('too-large', `Files are limited to ${Math.round(limit / 1024 / 1024)} MB.`);
+}
+
+function validateName(raw: string | undefined): string {
+  const name = (raw ?? '').trim();
+  if (!name) throw invalid('The file part has no file name.');
+  if (name.length > MAX_NAME_LENGTH) throw invalid(`File names are limited to ${MAX_NAME_LENGTH} characters.`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw invalid('The file name contains control characters.');
+  return name;
+}

@@ -1,0 +1,25 @@
+/** Rule violations the domain reports; the transport maps each kind to one HTTP status. */
+export type DomainErrorKind =
+  | 'invalid' // 400
+  | 'unauthenticated' // 401
+  | 'forbidden' // 403
+  | 'not-found' // 404
+  | 'conflict' // 409
+  | 'too-large' // 413
+  | 'unsupported-type' // 415
+  | 'unprocessable' // 422
+  | 'range-not-satisfiable'; // 416
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const invalid = (message: string, extra?: Record<string, unknown>) => new DomainError('invalid', message, extra);
+export const notFound = (what: string, id: string) => new DomainError('not-found', `${what} ${JSON.stringify(id)} was not found in this workspace.`);
+export const conflict = (message: string) => new DomainError('conflict', message);

@@ -1,0 +1,72 @@
+import type { Store } from '../store/db/index.js';
+import type { MetadataEntry } from './model.js';
+import { invalid, notFound } from './errors.js';
+
+export const MAX_ENTRIES_PER_WRITE = 10;
+export const MAX_ENTRIES_PER_DOCUMENT = 100;
+export const MAX_VALUE_LENGTH = 4096;
+export const METADATA_KEY = /^\w{1,100}$/;
+
+/**
+ * Checks a metadata request body: `{metadata: [{key, value}]}` (a bare array is accepted too).
+ * At most 10 entries, keys of 1 to 100 word characters, string values.
+ */
+export function parseMetadataRequest(body: unknown): MetadataEntry[] {
+  const list = Array.isArray(body) ? body : (body as { metadata?: unknown } | null)?.metadata;
+  if (!Array.isArray(list)) throw invalid('Metadata must be an object {"metadata": [{"key": ..., "value": ...}]}.');
+  if (list.length > MAX_ENTRIES_PER_WRITE) {
+    throw invalid(`At most ${MAX_ENTRIES_PER_WRITE} metadata entries can be written at once (got ${list.length}).`);
+  }
+  const seen = new Set<string>();
+  return list.map((item, i) => {
+    const { key, value } = (item ?? {}) as { key?: unknown; value?: unknown };
+    if (typeof key !== 'string' || !METADATA_KEY.test(key)) {
+      throw invalid(`metadata[${i}].key must be 1 to 100 letters, digits or underscores.`);
+    }
+    if (typeof value !== 'string') throw invalid(`metadata[${i}].value must be a string.`);
+    if (value.length > MAX_VALUE_LENGTH) throw invalid(`metadata[${i}].value is longer than ${MAX_VALUE_LENGTH} characters.`);
+    if (seen.has(key)) throw invalid(`metadata key "${key}" appears twice.`);
+    seen.add(key);
+    return { key, value };
+  });
+}
+
+export class MetadataService {
+  constructor(private readonly store: Store) {}
+
+  private async requireDocument(workspaceId: string, documentId: string): Promise<void> {
+    if (!(await this.store.documents.get(workspaceId, documentId))) throw notFound('Document', documentId);
+  }
+
+  async get(workspaceId: string, documentId: string): Promise<MetadataEntry[]> {
+    await this.requireDocument(workspaceId, documentId);
+    return this.store.metadata.get(documentId);
+  }
+
+  /** PUT: the document's metadata becomes exactly `entries`. */
+  async replace(workspaceId: string, documentId: string, entries: MetadataEntry[]): Promise<MetadataEntry[]> {
+    return this.store.tx(async (s) => {
+      if (!(await s.documents.get(workspaceId, documentId))) throw notFound('Document', documentId);
+      await s.metadata.replace(workspaceId, documentId, entries);
+      return entries;
+    });
+  }
+
+  /** POST: entries are added or overwrite the value of the same key; other keys stay. */
+  async merge(workspaceId: string, documentId: string, entries: MetadataEntry[]): Promise<MetadataEntry[]> {
+    return this.store.tx(async (s) => {
+      if (!(await s.documents.get(workspaceId, documentId))) throw notFound('Document', documentId);
+      const merged = await s.metadata.get(documentId);
+      for (const e of entries) {
+        const existing = merged.find((m) => m.key === e.key);
+        if (existing) existing.value = e.value;
+        else merged.push(e);
+      }
+      if (merged.length > MAX_ENTRIES_PER_DOCUMENT) {
+        throw invalid(`A document holds at most ${MAX_ENTRIES_PER_DOCUMENT} metadata entries.`);
+      }
+      await s.metadata.replace(workspaceId, documentId, merged);
+      return merged;
+    });
+  }
+}

@@ -1,0 +1,92 @@
+/** The records the domain works with, independent of how they are stored or sent. */
+
+export const DOCUMENT_STATUSES = ['New', 'Ingesting', 'Ingested', 'Processing', 'Ready', 'Error', 'OverQuota'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  type: string;
+  createdAt: number;
+  expiresAt: number | null;
+  pageQuotaMax: number;
+  pageQuotaPerDocument: number;
+  userQuotaMax: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  keyPrefix: string;
+  scopes: string[];
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface DocsetRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  isSample: boolean;
+  documentCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface DocumentRecord {
+  id: string;
+  workspaceId: string;
+  docsetId: string | null;
+  docsetCandidates: string[];
+  name: string;
+  format: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  blobKey: string;
+  status: DocumentStatus;
+  pageCount: number | null;
+  isSample: boolean;
+  error: { title: string; detail: string } | null;
+  createdAt: number;
+  updatedAt: number;
+  processedAt: number | null;
+}
+
+export interface MetadataEntry {
+  key: string;
+  value: string;
+}
+
+export interface DocumentFilter {
+  name?: string;
+  prefix?: string;
+  docsetId?: string;
+  status?: DocumentStatus;
+  minPages?: number;
+  maxPages?: number;
+  minSize?: number;
+  maxSize?: number;
+  samples?: boolean;
+  metadata?: Record<string, string>;
+}
+
+export interface DocsetFilter {
+  name?: string;
+  minDocuments?: number;
+  maxDocuments?: number;
+  samples?: boolean;
+}
+
+/** Keyset page request: items strictly after `after` in id order. */
+export interface PageRequest {
+  after?: string;
+  limit: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** The last item's id when more items follow, else null. */
+  nextAfter: string | null;
+}

@@ -1,0 +1,148 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Store } from '../store/db/index.js';
+import type { ApiKeyRecord, WorkspaceRecord } from './model.js';
+import { newId } from './ids.js';
+import { DomainError, invalid, notFound } from './errors.js';
+import { SCOPES, type Scope } from './scopes.js';
+
+export const DEFAULT_WORKSPACE = 'default';
+
+export const DEFAULT_QUOTA = { pageMax: 100_000, pagePerDocument: 5_000, userMax: 100 };
+
+export interface Principal {
+  workspace: WorkspaceRecord;
+  key: ApiKeyRecord;
+}
+
+export interface WorkspaceView extends WorkspaceRecord {
+  expired: boolean;
+  quota: { page: { max: number; used: number; maxPerDocument: number }; user: { max: number; used: number } };
+}
+
+const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** Workspaces and the API keys that act in them. */
+export class WorkspaceService {
+  constructor(private readonly store: Store) {}
+
+  async create(name: string, opts: { type?: string; expiresAt?: number | null } = {}): Promise<WorkspaceRecord> {
+    if (!/^[\w.-]{1,100}$/.test(name)) throw invalid('Workspace names are 1 to 100 letters, digits, _, . or -.');
+    if (await this.store.workspaces.getByName(name)) {
+      throw new DomainError('conflict', `A workspace named "${name}" already exists.`);
+    }
+    const w: WorkspaceRecord = {
+      id: newId(),
+      name,
+      type: opts.type ?? 'Trial',
+      createdAt: Date.now(),
+      expiresAt: opts.expiresAt ?? null,
+      pageQuotaMax: DEFAULT_QUOTA.pageMax,
+      pageQuotaPerDocument: DEFAULT_QUOTA.pagePerDocument,
+      userQuotaMax: DEFAULT_QUOTA.userMax,
+    };
+    await this.store.workspaces.insert(w);
+    return (await this.store.workspaces.getByName(name))!;
+  }
+
+  /** The default workspace, created on first use (safe when several processes start at once). */
+  async ensureDefault(): Promise<WorkspaceRecord> {
+    const existing = await this.store.workspaces.getByName(DEFAULT_WORKSPACE);
+    if (existing) return existing;
+    await this.store.workspaces.insert({
+      id: newId(),
+      name: DEFAULT_WORKSPACE,
+      type: 'Trial',
+      createdAt: Date.now(),
+      expiresAt: null,
+      pageQuotaMax: DEFAULT_QUOTA.pageMax,
+      pageQuotaPerDocument: DEFAULT_QUOTA.pagePerDocument,
+      userQuotaMax: DEFAULT_QUOTA.userMax,
+    });
+    return (await this.store.workspaces.getByName(DEFAULT_WORKSPACE))!;
+  }
+
+  list(): Promise<WorkspaceRecord[]> {
+    return this.store.workspaces.list();
+  }
+
+  async byName(name: string): Promise<WorkspaceRecord> {
+    const w = await this.store.workspaces.getByName(name);
+    if (!w) throw notFound('Workspace', name);
+    return w;
+  }
+
+  async view(workspace: WorkspaceRecord): Promise<WorkspaceView> {
+    const [pagesUsed, keysUsed] = await Promise.all([
+      this.store.documents.pagesUsed(workspace.id),
+      this.store.apiKeys.countActive(workspace.id),
+    ]);
+    return {
+      ...workspace,
+      expired: workspace.expiresAt !== null && workspace.expiresAt <= Date.now(),
+      quota: {
+        page: { max: workspace.pageQuotaMax, used: pagesUsed, maxPerDocument: workspace.pageQuotaPerDocument },
+        user: { max: workspace.userQuotaMax, used: keysUsed },
+      },
+    };
+  }
+
+  /** Creates a key; the secret is returned here once and only its hash is kept. */
+  async createKey(workspaceName: string, scopes: Scope[], name?: string): Promise<{ key: ApiKeyRecord; secret: string }> {
+    const workspace = await this.byName(workspaceName);
+    const secret = `qk_${randomBytes(24).toString('base64url')}`;
+    const key = await this.insertKey(workspace.id, secret, scopes, name ?? 'key');
+    return { key, secret };
+  }
+
+  private async insertKey(workspaceId: string, secret: string, scopes: Scope[], name: string): Promise<ApiKeyRecord> {
+    const key: ApiKeyRecord = {
+      id: newId(),
+      workspaceId,
+      name,
+      keyPrefix: secret.slice(0, 7),
+      scopes,
+      createdAt: Date.now(),
+      revokedAt: null,
+    };
+    await this.store.apiKeys.insert(key, hashKey(secret));
+    return key;
+  }
+
+  /** Makes `secret` a live key with every scope in the default workspace. */
+  async ensureBootstrapKey(secret: string): Promise<void> {
+    const workspace = await this.ensureDefault();
+    const found = await this.store.apiKeys.findByHash(hashKey(secret));
+    if (!found) {
+      try {
+        await this.insertKey(workspace.id, secret, [...SCOPES], 'bootstrap');
+      } catch (err) {
+        // Another process inserted it at the same moment: fall through to the update below.
+        if (!(await this.store.apiKeys.findByHash(hashKey(secret)))) throw err;
+      }
+      return;
+    }
+    await this.store.apiKeys.update(found.key.id, { scopes: [...SCOPES], revokedAt: null, workspaceId: workspace.id });
+  }
+
+  async listKeys(workspaceName?: string): Promise<ApiKeyRecord[]> {
+    const workspaceId = workspaceName ? (await this.byName(workspaceName)).id : undefined;
+    return this.store.apiKeys.list(workspaceId);
+  }
+
+  async revokeKey(id: string): Promise<ApiKeyRecord> {
+    const key = await this.store.apiKeys.get(id);
+    if (!key) throw notFound('API key', id);
+    if (key.revokedAt === null) await this.store.apiKeys.update(id, { revokedAt: Date.now() });
+    return (await this.store.apiKeys.get(id))!;
+  }
+
+  /** The workspace and key a bearer secret stands for, or null for an unknown or revoked key. */
+  async authenticate(secret: string): Promise<Principal | null> {
+    const digest = hashKey(secret);
+    const found = await this.store.apiKeys.findByHash(digest);
+    if (!found || found.key.revokedAt !== null) return null;
+    if (!timingSafeEqual(Buffer.from(found.keyHash, 'hex'), Buffer.from(digest, 'hex'))) return null;
+    const workspace = await this.store.workspaces.get(found.key.workspaceId);
+    return workspace ? { workspace, key: found.key } : null;
+  }
+}

@@ -1,0 +1,28 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WorkspaceService } from '../domain/workspace.js';
+import { hasScope } from '../domain/scopes.js';
+import { sendProblem } from './problems.js';
+
+/**
+ * onRequest hook: resolves `Authorization: Bearer <key>` before any body is read, then checks the
+ * route's scope. Missing or unknown key: 401; key without the scope: 403.
+ */
+export function authHook(workspaces: WorkspaceService) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    const needed = request.routeOptions.config?.scope;
+    if (needed === undefined) return;
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) {
+      return sendProblem(reply, 401, 'Send an API key as "Authorization: Bearer <key>".', {}, { 'www-authenticate': 'Bearer' });
+    }
+    const principal = await workspaces.authenticate(match[1]!);
+    if (!principal) {
+      return sendProblem(reply, 401, 'The API key is invalid or has been revoked.', {}, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    }
+    if (needed !== 'any' && !hasScope(principal.key.scopes, needed)) {
+      return sendProblem(reply, 403, `This operation needs the "${needed}" scope, which this API key does not have.`);
+    }
+    request.principal = principal;
+  };
+}

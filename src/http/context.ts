@@ -1,0 +1,45 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { DocumentService } from '../domain/documents.js';
+import type { DocsetService } from '../domain/docsets.js';
+import type { MetadataService } from '../domain/metadata.js';
+import type { Principal, WorkspaceService } from '../domain/workspace.js';
+import type { Scope } from '../domain/scopes.js';
+import type { Cursors } from './pagination.js';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** What route handlers reach: configuration and the domain services, nothing below them. */
+export interface HttpDeps {
+  config: Config;
+  documents: DocumentService;
+  docsets: DocsetService;
+  metadata: MetadataService;
+  workspaces: WorkspaceService;
+  cursors: Cursors;
+  /** Readiness probes (database, storage) for /readyz. */
+  ping: () => Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** The scope a route needs; 'any' = any valid key; undefined = no key needed. */
+    scope?: Scope | 'any';
+  }
+}
+
+/** The authenticated principal of a request that passed the auth hook. */
+export function principalOf(request: { principal: Principal | null }): Principal {
+  if (!request.principal) throw new Error('route without auth reached a principal lookup');
+  return request.principal;
+}

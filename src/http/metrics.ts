@@ -1,0 +1,34 @@
+import client from 'prom-client';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** Prometheus metrics of one process: request counts and latencies by route and status. */
+export class HttpMetrics {
+  readonly registry = new client.Registry();
+  private readonly requests = new client.Counter({
+    name: 'quire_http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new client.Histogram({
+    name: 'quire_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    client.collectDefaultMetrics({ register: this.registry, prefix: 'quire_' });
+  }
+
+  readonly onResponse = async (request: FastifyRequest, reply: FastifyReply) => {
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    this.requests.inc(labels);
+    this.latency.observe(labels, reply.elapsedTime / 1000);
+  };
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

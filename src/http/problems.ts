@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type DomainErrorKind } from '../domain/errors.js';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  'range-not-satisfiable': 416,
+  'unsupported-type': 415,
+  unprocessable: 422,
+};
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  411: 'Length Required',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  507: 'Insufficient Storage',
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  [extra: string]: unknown;
+}
+
+const slug = (title: string) => title.toLowerCase().replace(/[^a-z]+/g, '-');
+
+export function problem(status: number, detail: string, instance: string, extra: Record<string, unknown> = {}): Problem {
+  const title = TITLES[status] ?? 'Error';
+  return { type: `urn:quire:problem:${slug(title)}`, title, status, detail, instance, ...extra };
+}
+
+export function sendProblem(reply: FastifyReply, status: number, detail: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const body = problem(status, detail, reply.request.url.split('?')[0] ?? '/', extra);
+  // A failed request that changed nothing may be retried; a 409 here never changed state.
+  if (status === 409) reply.header('x-should-retry', 'false');
+  return reply.code(status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+}
+
+/** Maps every error a handler can raise to a Problem response; only true faults become 5xx. */
+export function errorHandler(error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof DomainError) {
+    const status = STATUS_OF[error.kind];
+    const headers: Record<string, string> = {};
+    if (status === 401) headers['www-authenticate'] = 'Bearer';
+    return sendProblem(reply, status, error.message, error.extra, headers);
+  }
+  const fe = error as FastifyError & { validation?: { instancePath?: string; message?: string; params?: Record<string, unknown> }[]; validationContext?: string };
+  if (fe.validation) {
+    const where = fe.validationContext === 'querystring' ? 'query' : fe.validationContext ?? 'request';
+    const details = fe.validation.map((v) => {
+      const field = v.instancePath ? v.instancePath.replace(/^\//, '').replace(/\//g, '.') : String(v.params?.missingProperty ?? '');
+      return `${where}${field ? ` parameter "${field}"` : ''} ${v.message ?? 'is invalid'}`;
+    });
+    return sendProblem(reply, 400, details.join('; '));
+  }
+  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    if (fe.code === 'FST_REQ_FILE_TOO_LARGE' || status === 413) return sendProblem(reply, 413, 'The request body is larger than allowed (files up to 300 MB).');
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendProblem(reply, 415, `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here.`);
+    return sendProblem(reply, status, fe.message);
+  }
+  request.log.error({ err: error }, 'request failed');
+  return sendProblem(reply, 500, 'An unexpected error occurred; it has been logged.');
+}

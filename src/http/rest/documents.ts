@@ -1,0 +1,69 @@
+import type { App, HttpDeps } from '../context.js';
+import { principalOf } from '../context.js';
+import { IdParams, op } from '../schemas/common.js';
+import { DocumentListSchema, ListDocumentsQuery, documentFilterFromQuery, documentFilterToQuery, toDocumentJson } from '../schemas/documents.js';
+import type { DocumentFilter } from '../../domain/model.js';
+
+export function documentRoutes(app: App, deps: HttpDeps) {
+  const base = deps.config.apiBase;
+
+  const list = op({ summary: 'List documents', tag: 'Documents', scope: 'read:documents', errors: [400, 404] });
+  app.get(
+    '/documents',
+    {
+      config: { scope: 'read:documents' },
+      schema: { ...list.schema, querystring: ListDocumentsQuery, response: { 200: DocumentListSchema, ...list.problemResponses } },
+    },
+    async (request) => {
+      const { workspace } = principalOf(request);
+      const query = request.query as ListDocumentsQuery & Record<string, unknown>;
+      const { filter, page } = deps.cursors.resolve<DocumentFilter>(query, 'documents', workspace.id, () =>
+        documentFilterFromQuery(query),
+      );
+      const result = await deps.documents.list(workspace.id, filter, page);
+      return {
+        documents: result.items.map((d) => toDocumentJson(d, base)),
+        next: deps.cursors.nextUrl({
+          base,
+          path: '/documents',
+          route: 'documents',
+          workspaceId: workspace.id,
+          filter,
+          filterQuery: documentFilterToQuery(filter),
+          limit: page.limit,
+          nextAfter: result.nextAfter,
+        }),
+      };
+    },
+  );
+
+  const get = op({ summary: 'Get a document', tag: 'Documents', scope: 'read:documents', errors: [400, 404] });
+  app.get(
+    '/documents/:id',
+    {
+      config: { scope: 'read:documents' },
+      schema: { ...get.schema, params: IdParams, response: { 200: { $ref: 'Document' }, ...get.problemResponses } },
+    },
+    async (request) => {
+      const { workspace } = principalOf(request);
+      return toDocumentJson(await deps.documents.get(workspace.id, request.params.id), base);
+    },
+  );
+
+  const del = op({
+    summary: 'Delete a document',
+    tag: 'Documents',
+    scope: 'write:documents',
+    errors: [400, 404],
+    description: 'Removes the document, its metadata, its place in its docset and its stored bytes.',
+  });
+  app.delete(
+    '/documents/:id',
+    { config: { scope: 'write:documents' }, schema: { ...del.schema, params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...del.problemResponses } } },
+    async (request, reply) => {
+      const { workspace } = principalOf(request);
+      await deps.documents.delete(workspace.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,18 @@
+import type { App, HttpDeps } from '../context.js';
+import { principalOf } from '../context.js';
+import { op } from '../schemas/common.js';
+import { WorkspaceSchema, toWorkspaceJson } from '../schemas/workspace.js';
+
+export function workspaceRoutes(app: App, deps: HttpDeps) {
+  const get = op({
+    summary: "Get the key's workspace",
+    tag: 'Workspace',
+    scope: 'any',
+    description: 'Identity, type, expiry and quotas (pages in use over all counted documents; users = active API keys).',
+  });
+  app.get(
+    '/workspace',
+    { config: { scope: 'any' }, schema: { ...get.schema, response: { 200: WorkspaceSchema, ...get.problemResponses } } },
+    async (request) => toWorkspaceJson(await deps.workspaces.view(principalOf(request).workspace)),
+  );
+}

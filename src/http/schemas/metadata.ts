@@ -1,0 +1,13 @@
+import Type from 'typebox';
+
+const Entry = Type.Object({ key: Type.String({ pattern: '^\\w{1,100}$' }), value: Type.String({ maxLength: 4096 }) });
+
+export const MetadataBody = Type.Object(
+  { metadata: Type.Array(Entry, { maxItems: 10 }) },
+  { additionalProperties: true, description: 'At most 10 entries per write; keys of 1 to 100 word characters.' },
+);
+
+export const MetadataResponse = Type.Object({
+  metadata: Type.Array(Entry),
+  document: Type.Object({ id: Type.String(), url: Type.String({ format: 'uri' }) }),
+});

@@ -1,0 +1,96 @@
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App, HttpDeps } from './context.js';
+import { authHook } from './auth.js';
+import { errorHandler, sendProblem } from './problems.js';
+import { HttpMetrics } from './metrics.js';
+import { ProblemSchema } from './schemas/common.js';
+import { DocumentSchema } from './schemas/documents.js';
+import { DocsetSchema } from './schemas/docsets.js';
+import { documentRoutes } from './rest/documents.js';
+import { documentContentRoutes } from './rest/document-content.js';
+import { metadataRoutes } from './rest/metadata.js';
+import { docsetRoutes } from './rest/docsets.js';
+import { docsetDocumentRoutes } from './rest/docset-documents.js';
+import { workspaceRoutes } from './rest/workspace.js';
+import { systemRoutes } from './system.js';
+import { SCOPES } from '../domain/scopes.js';
+
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['loggerInstance']): Promise<App> {
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: JSON_BODY_LIMIT,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.decorateRequest('principal', null);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `There is no route ${request.method} ${request.url.split('?')[0]}.`));
+
+  // Clients send `Content-Type: application/json` on every request, bodiless ones too.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, (request, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    defaultJson(request, body as string, (err, value) => {
+      if (err) return done(Object.assign(new Error('The request body is not valid JSON.'), { statusCode: 400 }), undefined);
+      done(null, value);
+    });
+  });
+
+  const metrics = new HttpMetrics();
+  app.addHook('onResponse', metrics.onResponse);
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+  });
+
+  app.addSchema(ProblemSchema);
+  app.addSchema(DocumentSchema);
+  app.addSchema(DocsetSchema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Quire API',
+        version: '1',
+        description: [
+          'Self-hostable document processing speaking the Docugami `/v1preview1` API.',
+          `Authenticate with \`Authorization: Bearer <key>\`. Scopes: ${SCOPES.map((s) => `\`${s}\``).join(', ')}; \`admin\` grants all.`,
+          'Errors are RFC 9457 Problem JSON (`application/problem+json`). Lists use keyset pagination: follow `next`.',
+        ].join('\n\n'),
+      },
+      servers: [{ url: deps.config.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true, url: '/openapi.json' } });
+
+  await app.register(async (v1) => {
+    const api = v1 as unknown as App;
+    await api.register(multipart, {
+      limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 30, headerPairs: 100 },
+      throwFileSizeLimit: true,
+    });
+    api.addHook('onRequest', authHook(deps.workspaces));
+    documentRoutes(api, deps);
+    documentContentRoutes(api, deps);
+    metadataRoutes(api, deps);
+    docsetRoutes(api, deps);
+    docsetDocumentRoutes(api, deps);
+    workspaceRoutes(api, deps);
+  }, { prefix: '/v1preview1' });
+
+  systemRoutes(app, deps, metrics);
+  return app;
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openServices, type Services } from './services.js';
+import { buildServer } from './http/server.js';
+import { Cursors } from './http/pagination.js';
+import { serverSecret } from './domain/secrets.js';
+import { parseScopes } from './domain/scopes.js';
+import { DomainError } from './domain/errors.js';
+import { Store } from './store/db/index.js';
+
+const USAGE = `usage: quire <command>
+  serve [--no-worker]                         run the API (default command)
+  migrate                                     apply database migrations and exit
+  workspaces create NAME [--type TYPE]        create a workspace
+  workspaces list                             list workspaces
+  keys create --workspace NAME --scopes a,b [--name N]
+                                              create an API key (printed once)
+  keys list [--workspace NAME]                list API keys (never their secrets)
+  keys revoke ID                              revoke an API key`;
+
+class UsageError extends Error {}
+
+async function serve(config: Config): Promise<void> {
+  const logger = pino({ level: config.logLevel });
+  const services = await openServices(config);
+  const swept = await services.blobs.sweepStaged(60 * 60 * 1000);
+  if (swept) logger.info({ swept }, 'removed staged blobs left by an earlier crash');
+  const app = await buildServer(
+    {
+      config,
+      documents: services.documents,
+      docsets: services.docsets,
+      metadata: services.metadata,
+      workspaces: services.workspaces,
+      cursors: new Cursors(await serverSecret(services.store, 'cursor')),
+      ping: () => services.store.ping(),
+    },
+    logger,
+  );
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ publicUrl: config.publicUrl, database: config.database.kind }, 'quire is serving');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.error('in-flight requests did not finish within 30 s; exiting');
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    await app.close();
+    await services.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+async function withServices<T>(config: Config, fn: (s: Services) => Promise<T>): Promise<T> {
+  const services = await openServices(config);
+  try {
+    return await fn(services);
+  } finally {
+    await services.close();
+  }
+}
+
+function table(rows: Record<string, unknown>[]): string {
+  if (rows.length === 0) return '(none)';
+  const cols = Object.keys(rows[0]!);
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(cols), ...rows.map((r) => line(cols.map((c) => String(r[c] ?? ''))))].join('\n');
+}
+
+const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
+
+async function run(argv: string[]): Promise<void> {
+  const [command = 'serve', sub, ...rest] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return;
+  }
+  const config = loadConfig();
+
+  switch (command) {
+    case 'serve': {
+      const { values } = parseArgs({ args: argv.slice(1), options: { 'no-worker': { type: 'boolean' } }, strict: true });
+      void values;
+      return serve(config);
+    }
+    case 'migrate': {
+      const store = await Store.open(config.database);
+      await store.close();
+      console.log(`migrations applied (${config.database.kind})`);
+      return;
+    }
+    case 'workspaces': {
+      if (sub === 'create') {
+        const { values, positionals } = parseArgs({ args: rest, options: { type: { type: 'string' } }, allowPositionals: true });
+        const name = positionals[0];
+        if (!name || positionals.length > 1) throw new UsageError('workspaces create takes one NAME');
+        const w = await withServices(config, (s) => s.workspaces.create(name, { type: values.type }));
+        console.log(`created workspace ${w.name} (${w.id})`);
+        return;
+      }
+      if (sub === 'list') {
+        const list = await withServices(config, (s) => s.workspaces.list());
+        console.log(table(list.map((w) => ({ id: w.id, name: w.name, type: w.type, created: iso(w.createdAt) }))));
+        return;
+      }
+      throw new UsageError('workspaces needs create NAME or list');
+    }
+    case 'keys': {
+      if (sub === 'create') {
+        const { values } = parseArgs({
+          args: rest,
+          options: { workspace: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+        });
+        if (!values.workspace) throw new UsageError('keys create needs --workspace NAME');
+        if (!values.scopes) throw new UsageError('keys create needs --scopes a,b');
+        let scopes;
+        try {
+          scopes = parseScopes(values.scopes);
+        } catch (err) {
+          throw new UsageError((err as Error).message);
+        }
+        const { key, secret } = await withServices(config, (s) => s.workspaces.createKey(values.workspace!, scopes, values.name));
+        console.error(`created key ${key.id} in workspace ${values.workspace} with scopes ${key.scopes.join(',')}; it is shown only now:`);
+        console.log(secret);
+        return;
+      }
+      if (sub === 'list') {
+        const { values } = parseArgs({ args: rest, options: { workspace: { type: 'string' } } });
+        const keys = await withServices(config, (s) => s.workspaces.listKeys(values.workspace));
+        console.log(
+          table(
+            keys.map((k) => ({ id: k.id, workspace: k.workspaceId, name: k.name, prefix: `${k.keyPrefix}…`, scopes: k.scopes.join(','), created: iso(k.createdAt), revoked: iso(k.revokedAt) })),
+          ),
+        );
+        return;
+      }
+      if (sub === 'revoke') {
+        const id = rest[0];
+        if (!id || rest.length > 1) throw new UsageError('keys revoke takes one ID');
+        const key = await withServices(config, (s) => s.workspaces.revokeKey(id));
+        console.log(`revoked key ${key.id}`);
+        return;
+      }
+      throw new UsageError('keys needs create, list or revoke');
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+run(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError) console.error(`quire: ${err.message}\n${USAGE}`);
+  else if (err instanceof ConfigError || err instanceof DomainError) console.error(`quire: ${err.message}`);
+  else if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`quire: ${(err as Error).message}`);
+  else console.error(`quire: ${(err as Error)?.stack ?? String(err)}`);
+  process.exit(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+});

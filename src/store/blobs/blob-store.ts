@@ -1,0 +1,33 @@
+import type { Readable } from 'node:stream';
+
+export interface StagedBlob {
+  /** Opaque handle for `commit` or `discard`. */
+  tempKey: string;
+  size: number;
+  sha256: string;
+  /** The first bytes (up to 4 KiB), for telling the format of nameless content. */
+  head: Buffer;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`content is larger than ${limit} bytes`);
+  }
+}
+
+/**
+ * Bytes by key. Writes are staged under a temporary name and committed under their final key only
+ * once the database row that refers to them has been written, so a failed upload leaves nothing.
+ */
+export interface BlobStore {
+  /** Streams `source` into a temporary blob; fails with BlobTooLargeError past `maxBytes`. */
+  stage(source: Readable, opts: { maxBytes: number }): Promise<StagedBlob>;
+  commit(tempKey: string, key: string): Promise<void>;
+  discard(tempKey: string): Promise<void>;
+  /** A stream of the bytes `start..end` (inclusive), or the whole blob. */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  stat(key: string): Promise<{ size: number } | null>;
+  delete(key: string): Promise<void>;
+  /** Removes staged blobs older than `olderThanMs` (left behind by a crash). Returns how many. */
+  sweepStaged(olderThanMs: number): Promise<number>;
+}

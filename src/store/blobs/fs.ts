@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID, createHash } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobTooLargeError, type BlobStore, type StagedBlob } from './blob-store.js';
+
+const HEAD_BYTES = 4096;
+const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+
+/** Blobs as files under one root directory; staged files live in `root/.staging`. */
+export class FsBlobStore implements BlobStore {
+  private readonly staging: string;
+
+  constructor(private readonly root: string) {
+    this.staging = path.join(root, '.staging');
+    fs.mkdirSync(this.staging, { recursive: true });
+  }
+
+  private pathOf(key: string): string {
+    if (!KEY_PATTERN.test(key) || key.split('/').includes('..')) throw new Error(`invalid blob key ${key}`);
+    return path.join(this.root, key);
+  }
+
+  private stagedPath(tempKey: string): string {
+    if (!/^[0-9a-f-]{36}$/.test(tempKey)) throw new Error(`invalid staged key ${tempKey}`);
+    return path.join(this.staging, tempKey);
+  }
+
+  async stage(source: Readable, opts: { maxBytes: number }): Promise<StagedBlob> {
+    const tempKey = randomUUID();
+    const file = this.stagedPath(tempKey);
+    const hash = createHash('sha256');
+    let size = 0;
+    const headChunks: Buffer[] = [];
+    let headBytes = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > opts.maxBytes) return done(new BlobTooLargeError(opts.maxBytes));
+        hash.update(chunk);
+        if (headBytes < HEAD_BYTES) {
+          headChunks.push(chunk.subarray(0, HEAD_BYTES - headBytes));
+          headBytes += Math.min(chunk.length, HEAD_BYTES - headBytes);
+        }
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, meter, fs.createWriteStream(file, { flags: 'wx' }));
+    } catch (err) {
+      await fsp.rm(file, { force: true });
+      throw err;
+    }
+    return { tempKey, size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
+  }
+
+  async commit(tempKey: string, key: string): Promise<void> {
+    const target = this.pathOf(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(this.stagedPath(tempKey), target);
+  }
+
+  async discard(tempKey: string): Promise<void> {
+    await fsp.rm(this.stagedPath(tempKey), { force: true });
+  }
+
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const file = this.pathOf(key);
+    const handle = await fsp.open(file, 'r');
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const s = await fsp.stat(this.pathOf(key));
+      return { size: s.size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.pathOf(key);
+    await fsp.rm(file, { force: true });
+    // Remove now-empty parent directories up to the root, so deletes leave no litter.
+    let dir = path.dirname(file);
+    while (dir.startsWith(this.root) && dir !== this.root) {
+      try {
+        await fsp.rmdir(dir);
+      } catch {
+        break;
+      }
+      dir = path.dirname(dir);
+    }
+  }
+
+  async sweepStaged(olderThanMs: number): Promise<number> {
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const name of await fsp.readdir(this.staging)) {
+      const file = path.join(this.staging, name);
+      const s = await fsp.stat(file).catch(() => null);
+      if (s && s.mtimeMs < cutoff) {
+        await fsp.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}

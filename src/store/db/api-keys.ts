@@ -1,0 +1,74 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ApiKeysTable, Database } from './schema.js';
+import type { ApiKeyRecord } from '../../domain/model.js';
+
+function toRecord(r: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    name: r.name,
+    keyPrefix: r.key_prefix,
+    scopes: r.scopes ? r.scopes.split(',') : [],
+    createdAt: Number(r.created_at),
+    revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+  };
+}
+
+export class ApiKeysRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(k: ApiKeyRecord, keyHash: string): Promise<void> {
+    await this.db
+      .insertInto('api_keys')
+      .values({
+        id: k.id,
+        workspace_id: k.workspaceId,
+        name: k.name,
+        key_hash: keyHash,
+        key_prefix: k.keyPrefix,
+        scopes: k.scopes.join(','),
+        created_at: k.createdAt,
+        revoked_at: k.revokedAt,
+      })
+      .execute();
+  }
+
+  /** The key stored under this hash, with the hash itself for a constant-time comparison. */
+  async findByHash(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string } | undefined> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    return row && { key: toRecord(row), keyHash: row.key_hash };
+  }
+
+  async get(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async list(workspaceId?: string): Promise<ApiKeyRecord[]> {
+    let q = this.db.selectFrom('api_keys').selectAll();
+    if (workspaceId) q = q.where('workspace_id', '=', workspaceId);
+    return (await q.orderBy('id').execute()).map(toRecord);
+  }
+
+  async countActive(workspaceId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async update(id: string, changes: { scopes?: string[]; revokedAt?: number | null; workspaceId?: string }): Promise<void> {
+    await this.db
+      .updateTable('api_keys')
+      .set({
+        ...(changes.scopes && { scopes: changes.scopes.join(',') }),
+        ...(changes.revokedAt !== undefined && { revoked_at: changes.revokedAt }),
+        ...(changes.workspaceId && { workspace_id: changes.workspaceId }),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+}

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'libsql';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database as Schema } from './schema.js';
+import * as m0001 from './migrations/0001_foundation.js';
+
+export type Db = Kysely<Schema>;
+export type Dialect = 'sqlite' | 'postgres';
+
+const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+};
+
+// pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in
+// milliseconds, all far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export function openDb(database: Config['database']): { db: Db; dialect: Dialect } {
+  if (database.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    pool.on('error', () => {
+      // An idle client lost its connection (for example a database restart): the pool replaces it.
+    });
+    return { db: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  fs.mkdirSync(path.dirname(database.file), { recursive: true });
+  const sqlite = new Database(database.file);
+  sqlite.exec('PRAGMA journal_mode = WAL');
+  sqlite.exec('PRAGMA busy_timeout = 10000');
+  sqlite.exec('PRAGMA synchronous = NORMAL');
+  sqlite.exec('PRAGMA foreign_keys = ON');
+  // LIKE is case-sensitive in PostgreSQL; make SQLite agree (this also lets prefix LIKE use an index).
+  sqlite.exec('PRAGMA case_sensitive_like = ON');
+  return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite as never }) }), dialect: 'sqlite' };
+}
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}

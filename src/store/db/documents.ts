@@ -1,0 +1,158 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, DocumentsTable } from './schema.js';
+import type { DocumentFilter, DocumentRecord, DocumentStatus, Page, PageRequest } from '../../domain/model.js';
+
+type Row = Selectable<DocumentsTable>;
+
+function toRecord(r: Row): DocumentRecord {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    docsetId: r.docset_id,
+    docsetCandidates: r.docset_candidates ? r.docset_candidates.split('|') : [],
+    name: r.name,
+    format: r.format,
+    contentType: r.content_type,
+    size: Number(r.size),
+    sha256: r.sha256,
+    blobKey: r.blob_key,
+    status: r.status as DocumentStatus,
+    pageCount: r.page_count === null ? null : Number(r.page_count),
+    isSample: Boolean(r.is_sample),
+    error: r.error_title ? { title: r.error_title, detail: r.error_detail ?? '' } : null,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+    processedAt: r.processed_at === null ? null : Number(r.processed_at),
+  };
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export class DocumentsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(d: DocumentRecord): Promise<void> {
+    await this.db
+      .insertInto('documents')
+      .values({
+        id: d.id,
+        workspace_id: d.workspaceId,
+        docset_id: d.docsetId,
+        docset_candidates: d.docsetCandidates.length ? d.docsetCandidates.join('|') : null,
+        name: d.name,
+        format: d.format,
+        content_type: d.contentType,
+        size: d.size,
+        sha256: d.sha256,
+        blob_key: d.blobKey,
+        status: d.status,
+        page_count: d.pageCount,
+        is_sample: d.isSample ? 1 : 0,
+        error_title: d.error?.title ?? null,
+        error_detail: d.error?.detail ?? null,
+        created_at: d.createdAt,
+        updated_at: d.updatedAt,
+        processed_at: d.processedAt,
+      })
+      .execute();
+  }
+
+  async get(workspaceId: string, id: string): Promise<DocumentRecord | undefined> {
+    const row = await this.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('id', '=', id)
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** The ids among `ids` that exist in the workspace, with their current docset. */
+  async findMany(workspaceId: string, ids: string[]): Promise<{ id: string; docsetId: string | null }[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('documents')
+      .select(['id', 'docset_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((r) => ({ id: r.id, docsetId: r.docset_id }));
+  }
+
+  async list(workspaceId: string, f: DocumentFilter, page: PageRequest): Promise<Page<DocumentRecord>> {
+    let q = this.db.selectFrom('documents').selectAll().where('workspace_id', '=', workspaceId);
+    if (f.name !== undefined) q = q.where('name', '=', f.name);
+    if (f.prefix !== undefined) q = q.where('name', 'like', sql<string>`${escapeLike(f.prefix) + '%'} escape '\\'`);
+    if (f.docsetId !== undefined) q = q.where('docset_id', '=', f.docsetId);
+    if (f.status !== undefined) q = q.where('status', '=', f.status);
+    if (f.minPages !== undefined) q = q.where('page_count', '>=', f.minPages);
+    if (f.maxPages !== undefined) q = q.where('page_count', '<=', f.maxPages);
+    if (f.minSize !== undefined) q = q.where('size', '>=', f.minSize);
+    if (f.maxSize !== undefined) q = q.where('size', '<=', f.maxSize);
+    if (!f.samples) q = q.where('is_sample', '=', 0);
+    for (const [key, value] of Object.entries(f.metadata ?? {})) {
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('document_metadata as m')
+            .select(sql`1`.as('one'))
+            .whereRef('m.document_id', '=', 'documents.id')
+            .where('m.workspace_id', '=', workspaceId)
+            .where('m.key', '=', key)
+            .where('m.value', '=', value),
+        ),
+      );
+    }
+    if (page.after !== undefined) q = q.where('id', '>', page.after);
+    const rows = await q.orderBy('id').limit(page.limit + 1).execute();
+    const more = rows.length > page.limit;
+    const items = (more ? rows.slice(0, page.limit) : rows).map(toRecord);
+    return { items, nextAfter: more ? items[items.length - 1]!.id : null };
+  }
+
+  /** Moves a document from docset `from` to `to` only if it is still in `from`; true when it moved. */
+  async moveDocset(workspaceId: string, id: string, from: string | null, to: string | null, now: number): Promise<boolean> {
+    let q = this.db
+      .updateTable('documents')
+      .set({ docset_id: to, docset_candidates: null, updated_at: now })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id);
+    q = from === null ? q.where('docset_id', 'is', null) : q.where('docset_id', '=', from);
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async setDocset(workspaceId: string, ids: string[], docsetId: string | null, now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('documents')
+      .set({ docset_id: docsetId, updated_at: now })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .execute();
+  }
+
+  async clearDocset(workspaceId: string, docsetId: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('documents')
+      .set({ docset_id: null, updated_at: now })
+      .where('workspace_id', '=', workspaceId)
+      .where('docset_id', '=', docsetId)
+      .execute();
+  }
+
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('documents').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  /** Pages counted against the quota: every document that is not over quota. */
+  async pagesUsed(workspaceId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('page_count'), sql<number>`0`).as('pages'))
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '!=', 'OverQuota')
+      .executeTakeFirstOrThrow();
+    return Number(row.pages);
+  }
+}

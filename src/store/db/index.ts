@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import { migrateToLatest, openDb, type Dialect } from './connect.js';
+import type { Database } from './schema.js';
+import { DocumentsRepo } from './documents.js';
+import { DocsetsRepo } from './docsets.js';
+import { MetadataRepo } from './metadata.js';
+import { WorkspacesRepo } from './workspaces.js';
+import { ApiKeysRepo } from './api-keys.js';
+import { SettingsRepo } from './settings.js';
+
+/** Every repository, bound to one connection or one transaction. */
+export class Repos {
+  readonly documents: DocumentsRepo;
+  readonly docsets: DocsetsRepo;
+  readonly metadata: MetadataRepo;
+  readonly workspaces: WorkspacesRepo;
+  readonly apiKeys: ApiKeysRepo;
+  readonly settings: SettingsRepo;
+
+  constructor(db: Kysely<Database>) {
+    this.documents = new DocumentsRepo(db);
+    this.docsets = new DocsetsRepo(db);
+    this.metadata = new MetadataRepo(db);
+    this.workspaces = new WorkspacesRepo(db);
+    this.apiKeys = new ApiKeysRepo(db);
+    this.settings = new SettingsRepo(db);
+  }
+}
+
+export class Store extends Repos {
+  private constructor(
+    private readonly db: Kysely<Database>,
+    readonly dialect: Dialect,
+  ) {
+    super(db);
+  }
+
+  static async open(database: Config['database'], opts: { migrate: boolean } = { migrate: true }): Promise<Store> {
+    const { db, dialect } = openDb(database);
+    if (opts.migrate) await migrateToLatest(db);
+    return new Store(db, dialect);
+  }
+
+  /** Runs `fn` in one database transaction: all its writes commit together or not at all. */
+  tx<T>(fn: (repos: Repos) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => fn(new Repos(trx)));
+  }
+
+  async ping(): Promise<void> {
+    await this.settings.getOrInit('ping', '1');
+  }
+
+  close(): Promise<void> {
+    return this.db.destroy();
+  }
+}

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { MetadataEntry } from '../../domain/model.js';
+
+export class MetadataRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async get(documentId: string): Promise<MetadataEntry[]> {
+    const rows = await this.db
+      .selectFrom('document_metadata')
+      .select(['key', 'value'])
+      .where('document_id', '=', documentId)
+      .orderBy('position')
+      .execute();
+    return rows;
+  }
+
+  /** Writes the whole set of entries for a document, replacing what was there. */
+  async replace(workspaceId: string, documentId: string, entries: MetadataEntry[]): Promise<void> {
+    await this.db.deleteFrom('document_metadata').where('document_id', '=', documentId).execute();
+    if (entries.length === 0) return;
+    await this.db
+      .insertInto('document_metadata')
+      .values(entries.map((e, i) => ({ document_id: documentId, workspace_id: workspaceId, key: e.key, value: e.value, position: i })))
+      .execute();
+  }
+
+  async deleteFor(documentId: string): Promise<void> {
+    await this.db.deleteFrom('document_metadata').where('document_id', '=', documentId).execute();
+  }
+}
