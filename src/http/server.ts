@@ -1,4 +1,7 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import querystring from 'fast-querystring';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -21,6 +24,22 @@ import { SCOPES } from '../domain/scopes.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 
+// ajv-formats is CommonJS whose default export TypeScript sees as a namespace.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function newAjv(coerceTypes: boolean | 'array'): Ajv {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+/** No parameter of this API is a list: when a client repeats one, its last value counts. */
+function lastValueWins(qs: string): Record<string, unknown> {
+  const parsed = querystring.parse(qs) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(parsed)) if (Array.isArray(v)) parsed[k] = v[v.length - 1];
+  return parsed;
+}
+
 export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['loggerInstance']): Promise<App> {
   const app = Fastify({
     loggerInstance: logger,
@@ -28,9 +47,14 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
     bodyLimit: JSON_BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: lastValueWins },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  // Query strings, params and headers arrive as text and are coerced to their types; JSON bodies are
+  // taken as sent (a number where a string belongs is an error, not a conversion).
+  const bodyAjv = newAjv(false);
+  const textAjv = newAjv('array');
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
 
   app.decorateRequest('principal', null);
   app.setErrorHandler(errorHandler);

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// Runs the whole suite with node:test through tsx. Node 20 does not expand globs, so the files are
+// listed here. The run fails when no test ran, and, under QUIRE_TEST_REQUIRE_ALL=1, when any skipped.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const FILES = [
+  'test/unit/config.test.ts',
+  'test/unit/cursors.test.ts',
+  'test/unit/formats.test.ts',
+  'test/unit/metadata.test.ts',
+  'test/api/sqlite.test.ts',
+  'test/api/postgres.test.ts',
+  'test/api/cli.test.ts',
+  'test/api/lifecycle.test.ts',
+];
+
+const only = process.argv.slice(2);
+const files = only.length ? only : FILES;
+for (const f of files) {
+  if (!fs.existsSync(f)) {
+    console.error(`test file missing: ${f}`);
+    process.exit(1);
+  }
+}
+
+const summaryFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quire-tests-')), 'summary.json');
+const args = [
+  '--import', 'tsx',
+  '--test',
+  '--test-reporter=spec', '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/summary-reporter.mjs', `--test-reporter-destination=${summaryFile}`,
+  ...files,
+];
+const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, QUIRE_TEST_SUMMARY: summaryFile } });
+child.on('exit', (code, signal) => {
+  let summary = { passed: 0, failed: 0, skipped: 0, todo: 0, skips: [] };
+  try {
+    summary = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
+  } catch {
+    console.error('the test summary was not written');
+  }
+  let ok = code === 0 && !signal;
+  if (summary.passed + summary.failed === 0) {
+    console.error('no test ran: a run without tests fails');
+    ok = false;
+  }
+  if (process.env.QUIRE_TEST_REQUIRE_ALL === '1' && summary.skipped > 0) {
+    console.error(`QUIRE_TEST_REQUIRE_ALL=1 and ${summary.skipped} test(s) skipped:`);
+    for (const s of summary.skips) console.error(`  - ${s}`);
+    ok = false;
+  }
+  console.log(`${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`);
+  process.exit(ok ? 0 : 1);
+});

@@ -1,0 +1,4 @@
+import { apiSuite } from './suite.js';
+import { startQuire } from '../helpers/quire.js';
+
+apiSuite('SQLite', () => startQuire());

@@ -1,0 +1,707 @@
+/**
+ * The API suite: real HTTP against a real server process and a real database. It is defined once
+ * and run against SQLite (sqlite.test.ts) and PostgreSQL (postgres.test.ts).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { CORPUS, type Quire } from '../helpers/quire.js';
+import { assertJson, assertProblem, client, collectPages, type Client } from '../helpers/http.js';
+import { loadConfig } from '../../src/config.js';
+import { Store } from '../../src/store/db/index.js';
+
+const PDFS = [
+  'reference-dgml/Jane Doe NDA.pdf',
+  'reference-dgml/20071204X01896.pdf',
+  'kgrag/sec-10-q/2023 Q1 AAPL.pdf',
+  'pdf/A - Package Proposal.pdf',
+].map((p) => path.join(CORPUS, p));
+const DOCX = path.join(CORPUS, 'office/NDA simple layout.docx');
+
+/** Opens the server's own database from the test process, to set up states no route reaches yet. */
+async function withStore<T>(q: Quire, fn: (db: Store) => Promise<T>): Promise<T> {
+  const store = await Store.open(loadConfig(q.env).database);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function stagedFiles(q: Quire): string[] {
+  const dir = path.join(q.dataDir, 'blobs', '.staging');
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+
+function documentBlobs(q: Quire): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    if (!fs.existsSync(d)) return;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.name === '.staging') continue;
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(path.join(q.dataDir, 'blobs'));
+  return out;
+}
+
+export function apiSuite(label: string, start: () => Promise<Quire>, teardown: () => Promise<void> = async () => {}) {
+  describe(`API (${label})`, () => {
+    let q: Quire;
+    let c: Client;
+    /** A key and client of a second workspace, made through the CLI. */
+    let other: Client;
+    let readOnly: Client;
+    let writeOnly: Client;
+    let webhooksOnly: Client;
+
+    before(async () => {
+      q = await start();
+      c = client(q.api, q.key);
+      const ws = await q.cli(['workspaces', 'create', 'other']);
+      assert.equal(ws.code, 0, ws.stderr);
+      const mk = async (workspace: string, scopes: string) => {
+        const r = await q.cli(['keys', 'create', '--workspace', workspace, '--scopes', scopes]);
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout.trim();
+      };
+      other = client(q.api, await mk('other', 'admin'));
+      readOnly = client(q.api, await mk('default', 'read:documents'));
+      writeOnly = client(q.api, await mk('default', 'write:documents'));
+      webhooksOnly = client(q.api, await mk('default', 'read:webhooks,write:webhooks'));
+    });
+
+    after(async () => {
+      const code = await q?.stop();
+      assert.equal(code, 0, `server exited with ${code}:\n${q?.logs()}`);
+      await teardown();
+    });
+
+    describe('service endpoints', () => {
+      test('GET /healthz answers 200 without a key', async () => {
+        const r = await fetch(`${q.origin}/healthz`);
+        assert.equal(r.status, 200);
+      });
+
+      test('GET /openapi.json is OpenAPI 3.1 with scope and errors on every operation', async () => {
+        const r = await fetch(`${q.origin}/openapi.json`);
+        assert.equal(r.status, 200);
+        const doc = (await r.json()) as any;
+        assert.equal(doc.openapi, '3.1.0');
+        const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, methods]) =>
+          Object.entries(methods).map(([m, o]) => ({ p, m, o })),
+        );
+        const v1 = ops.filter((x) => x.p.startsWith('/v1preview1'));
+        assert.ok(v1.length >= 16, `only ${v1.length} operations documented`);
+        for (const { p, m, o } of v1) {
+          assert.match(o.description ?? '', /Scope: `[a-z:]+`|Any valid API key/, `${m} ${p} does not document its scope`);
+          assert.ok(o.responses['401'], `${m} ${p} does not document 401`);
+          assert.deepEqual(o.security, [{ bearerAuth: [] }]);
+        }
+        assert.ok(doc.paths['/v1preview1/documents'].get.parameters.some((x: any) => x.name === 'docset[id]'));
+      });
+
+      test('GET /docs serves the reference from this server, no CDN', async () => {
+        const r = await fetch(`${q.origin}/docs/`, { redirect: 'follow' });
+        assert.equal(r.status, 200);
+        const html = await r.text();
+        assert.match(html, /swagger/i);
+        assert.doesNotMatch(html, /<script[^>]+src="https?:\/\//);
+        assert.doesNotMatch(html, /<link[^>]+href="https?:\/\//);
+      });
+
+      test('GET /metrics has request counts and latencies by route and status', async () => {
+        await c.get('/workspace');
+        const text = await (await fetch(`${q.origin}/metrics`)).text();
+        assert.match(text, /quire_http_requests_total\{method="GET",route="\/v1preview1\/workspace",status="200"\} \d+/);
+        assert.match(text, /quire_http_request_duration_seconds_bucket\{[^}]*route="\/v1preview1\/workspace"/);
+      });
+
+      test('unknown routes answer a 404 Problem', async () => {
+        assertProblem(await c.get('/nothing-here'), 404);
+      });
+    });
+
+    describe('auth and scopes', () => {
+      test('no key: 401 Problem with WWW-Authenticate', async () => {
+        const r = await c.get('/documents', { key: null });
+        assertProblem(r, 401);
+        assert.match(r.headers.get('www-authenticate') ?? '', /Bearer/);
+      });
+
+      test('unknown key: 401', async () => {
+        assertProblem(await c.get('/documents', { key: 'qk_not-a-real-key-at-all' }), 401);
+        assertProblem(await c.get('/documents', { headers: { authorization: 'Basic abc' }, key: null }), 401);
+      });
+
+      test('a key without the scope: 403; with it: 2xx', async () => {
+        assertJson(await readOnly.get('/documents'));
+        assertProblem(await readOnly.post('/docsets', { json: { name: 'nope' } }), 403, /write:documents/);
+        assertProblem(await writeOnly.get('/documents'), 403, /read:documents/);
+        assertProblem(await webhooksOnly.get('/docsets'), 403);
+        assertProblem(await webhooksOnly.upload({ bytes: 'x', name: 'a.txt' }), 403);
+        // Any valid key reads its own workspace.
+        assertJson(await webhooksOnly.get('/workspace'));
+        const created = await writeOnly.post('/docsets', { json: { name: 'made by write-only key' } });
+        assertJson(created, 201);
+      });
+
+      test('a revoked key fails at once', async () => {
+        const made = await q.cli(['keys', 'create', '--workspace', 'default', '--scopes', 'read:documents', '--name', 'short-lived']);
+        const secret = made.stdout.trim();
+        assertJson(await c.get('/documents', { key: secret }));
+        const list = await q.cli(['keys', 'list', '--workspace', 'default']);
+        const line = list.stdout.split('\n').find((l) => l.includes('short-lived'));
+        assert.ok(line, list.stdout);
+        assert.ok(!list.stdout.includes(secret), 'keys list must never show a secret');
+        const id = line.trim().split(/\s+/)[0]!;
+        const revoked = await q.cli(['keys', 'revoke', id]);
+        assert.equal(revoked.code, 0, revoked.stderr);
+        assertProblem(await c.get('/documents', { key: secret }), 401);
+      });
+
+      test('keys are stored only as hashes', async () => {
+        await withStore(q, async () => {
+          const dbFile = path.join(q.dataDir, 'quire.db');
+          if (fs.existsSync(dbFile) && !q.env.DATABASE_URL) {
+            const raw = fs.readFileSync(dbFile);
+            assert.equal(raw.includes(Buffer.from(q.key)), false);
+          }
+        });
+      });
+    });
+
+    describe('workspace', () => {
+      test('GET /workspace has identity, expiry and true quota counts', async () => {
+        const r = await c.get('/workspace');
+        assertJson(r);
+        const w = r.json;
+        assert.equal(w.name, 'default');
+        assert.equal(w.type, 'Trial');
+        assert.ok(!Number.isNaN(Date.parse(w.createdAt)));
+        assert.equal(w.expired, false);
+        assert.equal(typeof w.quota.page.max, 'number');
+        assert.equal(typeof w.quota.page.maxPerDocument, 'number');
+        assert.equal(w.quota.page.used, 0);
+        // bootstrap + read-only + write-only + webhooks keys, the revoked one not counted
+        const keys = await q.cli(['keys', 'list', '--workspace', 'default']);
+        const active = keys.stdout.split('\n').slice(1).filter((l) => l.trim() && l.trim().split(/\s{2,}/).length === 6).length;
+        assert.equal(w.quota.user.used, active);
+        const o = await other.get('/workspace');
+        assert.equal(o.json.name, 'other');
+        assert.notEqual(o.json.id, w.id);
+      });
+    });
+
+    describe('documents: upload and content', () => {
+      test('corpus files round-trip byte for byte', async () => {
+        for (const file of [...PDFS, DOCX]) {
+          const up = await c.upload({ path: file });
+          assertJson(up, 201);
+          const d = up.json;
+          // The SDK reads one Document from this call; the list envelope rides along.
+          for (const f of ['id', 'name', 'status', 'createdAt', 'size', 'url', 'downloadUrl']) assert.ok(d[f] !== undefined, `missing ${f}`);
+          assert.equal(d.status, 'New');
+          assert.equal(d.name, path.basename(file));
+          assert.equal(d.size, fs.statSync(file).size);
+          assert.deepEqual(d.documents.map((x: any) => x.id), [d.id]);
+          assert.deepEqual(d.errors, []);
+          assert.equal(d.url, `${q.api}/documents/${d.id}`);
+          const content = await c.get(d.downloadUrl, { headers: { accept: 'application/json' } });
+          assert.equal(content.status, 200);
+          assert.ok(content.buffer.equals(fs.readFileSync(file)), `${file} bytes differ`);
+          assert.equal(content.headers.get('content-type'), path.extname(file) === '.pdf' ? 'application/pdf' : 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+          assert.equal(dispositionName(content.headers.get('content-disposition')), path.basename(file));
+          assert.match(content.headers.get('etag') ?? '', /^"[0-9a-f]{64}"$/);
+          await c.del(`/documents/${d.id}`);
+        }
+      });
+
+      test('Range, If-None-Match and HEAD on content', async () => {
+        const file = PDFS[0]!;
+        const bytes = fs.readFileSync(file);
+        const d = (await c.upload({ path: file })).json;
+        const part = await c.get(`/documents/${d.id}/content`, { headers: { range: 'bytes=100-199' } });
+        assert.equal(part.status, 206);
+        assert.equal(part.headers.get('content-range'), `bytes 100-199/${bytes.length}`);
+        assert.ok(part.buffer.equals(bytes.subarray(100, 200)));
+        const tail = await c.get(`/documents/${d.id}/content`, { headers: { range: 'bytes=-10' } });
+        assert.ok(tail.buffer.equals(bytes.subarray(bytes.length - 10)));
+        const open = await c.get(`/documents/${d.id}/content`, { headers: { range: `bytes=${bytes.length - 5}-` } });
+        assert.ok(open.buffer.equals(bytes.subarray(bytes.length - 5)));
+        const bad = await c.get(`/documents/${d.id}/content`, { headers: { range: `bytes=${bytes.length}-` } });
+        assertProblem(bad, 416);
+        assert.equal(bad.headers.get('content-range'), `bytes */${bytes.length}`);
+        const etag = part.headers.get('etag')!;
+        const notModified = await c.get(`/documents/${d.id}/content`, { headers: { 'if-none-match': etag } });
+        assert.equal(notModified.status, 304);
+        const head = await c.req('HEAD', `/documents/${d.id}/content`);
+        assert.equal(head.status, 200);
+        assert.equal(head.headers.get('content-length'), String(bytes.length));
+        assertProblem(await c.get(`/documents/unknown0000/content`), 404);
+      });
+
+      test('a non-ASCII name comes back in Content-Disposition', async () => {
+        const d = (await c.upload({ bytes: 'Grüße', name: 'Vertrag – Grüße.txt' })).json;
+        assert.equal(d.name, 'Vertrag – Grüße.txt');
+        const r = await c.get(`/documents/${d.id}/content`);
+        assert.equal(dispositionName(r.headers.get('content-disposition')), 'Vertrag – Grüße.txt');
+        assert.equal(r.text, 'Grüße');
+      });
+
+      test('a nameless part ("upload") is typed by its bytes', async () => {
+        const r = await c.upload({ bytes: fs.readFileSync(PDFS[0]!), name: 'upload' });
+        assertJson(r, 201);
+        assert.equal(r.json.name, 'upload');
+        assert.equal(r.json.contentType, 'application/pdf');
+        const junk = await c.upload({ bytes: Buffer.from([0, 1, 2, 3, 0, 0, 0, 0xff]), name: 'upload' });
+        assertProblem(junk, 415);
+      });
+
+      test('metadata and docset given at upload', async () => {
+        const ds = (await c.post('/docsets', { json: { name: 'upload-target' } })).json;
+        const r = await c.upload({ path: DOCX }, { 'docset.id': ds.id, metadata: JSON.stringify({ metadata: [{ key: 'client', value: 'Acme <&> "Co"' }] }) });
+        assertJson(r, 201);
+        assert.equal(r.json.docset.id, ds.id);
+        assert.equal(r.json.docset.url, `${q.api}/docsets/${ds.id}`);
+        assert.equal(r.json.docset.dgmlUrl, `${q.api}/docsets/${ds.id}/documents/${r.json.id}/dgml`);
+        const md = await c.get(`/documents/${r.json.id}/metadata`);
+        assert.deepEqual(md.json.metadata, [{ key: 'client', value: 'Acme <&> "Co"' }]);
+        assert.equal((await c.get(`/docsets/${ds.id}`)).json.documentCount, 1);
+      });
+
+      test('docset.id listing several ids keeps them as candidates', async () => {
+        const a = (await c.post('/docsets', { json: { name: 'cand-a' } })).json;
+        const b = (await c.post('/docsets', { json: { name: 'cand-b' } })).json;
+        const r = await c.upload({ path: PDFS[0]! }, { 'docset.id': `${a.id}|${b.id}` });
+        assertJson(r, 201);
+        assert.equal(r.json.docset, undefined);
+        assert.deepEqual(r.json.docsetCandidates, [a.id, b.id]);
+        assertProblem(await c.upload({ path: PDFS[0]! }, { 'docset.id': `${a.id}|nosuchdocset` }), 404);
+      });
+
+      test('bad uploads get a clear 4xx and store nothing', async () => {
+        const before = (await collectPages(c, '/documents?limit=100', 'documents')).items.length;
+        const blobsBefore = documentBlobs(q).length;
+        assertProblem(await c.upload({ path: PDFS[0]! }, { 'docset.id': 'nosuchdocset' }), 404, /nosuchdocset/);
+        assertProblem(await c.upload({ bytes: 'MZ...', name: 'tool.exe' }), 415, /\.pdf/);
+        assertProblem(await c.upload({ bytes: 'hello', name: 'notes.txt' }, { metadata: '{not json' }), 400, /JSON/);
+        assertProblem(await c.upload({ bytes: 'hello', name: 'notes.txt' }, { metadata: JSON.stringify({ metadata: [{ key: 'bad key', value: 'x' }] }) }), 400);
+        const eleven = Array.from({ length: 11 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
+        assertProblem(await c.upload({ bytes: 'hello', name: 'notes.txt' }, { metadata: JSON.stringify({ metadata: eleven }) }), 400, /10/);
+        assertProblem(await c.upload({ bytes: '', name: 'empty.txt' }), 400, /empty/);
+        assertProblem(await c.upload({ bytes: 'hello', name: 'notes.txt' }, {}, { fileField: 'document' }), 400, /file/);
+        assertProblem(await c.post('/documents/content', { json: { file: 'x' } }), 415);
+        // The file must be the last part.
+        const form = new FormData();
+        form.append('file', new Blob(['hello']), 'a.txt');
+        form.append('docset.id', 'x');
+        assertProblem(await c.post('/documents/content', { body: form }), 400, /last/);
+        const formNoFile = new FormData();
+        formNoFile.append('metadata', '{"metadata":[]}');
+        assertProblem(await c.post('/documents/content', { body: formNoFile }), 400, /file/);
+        const afterList = (await collectPages(c, '/documents?limit=100', 'documents')).items.length;
+        assert.equal(afterList, before);
+        assert.equal(documentBlobs(q).length, blobsBefore);
+        assert.deepEqual(stagedFiles(q), []);
+      });
+
+      test('over 300 MB: 413, declared or streamed, nothing kept', async () => {
+        // Declared too large: refused before the body is read.
+        const declared = await rawUpload(q, { declaredLength: 400 * 1024 * 1024, sendBytes: 1024 });
+        assert.equal(declared.status, 413);
+        assert.equal(JSON.parse(declared.body).status, 413);
+        // Streamed without a length (chunked): refused once 300 MB have passed.
+        const streamed = await rawUpload(q, { sendBytes: 300 * 1024 * 1024 + 4096 });
+        assert.equal(streamed.status, 413, streamed.body);
+        assert.deepEqual(stagedFiles(q), []);
+      });
+
+      test('an aborted upload leaves no document and no blob', async () => {
+        const before = (await collectPages(c, '/documents?limit=100', 'documents')).items.length;
+        const blobsBefore = documentBlobs(q).length;
+        await rawUpload(q, { sendBytes: 5 * 1024 * 1024, abortAfter: 2 * 1024 * 1024 });
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal((await collectPages(c, '/documents?limit=100', 'documents')).items.length, before);
+        assert.equal(documentBlobs(q).length, blobsBefore);
+        assert.deepEqual(stagedFiles(q), []);
+      });
+
+      test('DELETE removes the document, its blob and its docset place', async () => {
+        const ds = (await c.post('/docsets', { json: { name: 'delete-me-docset' } })).json;
+        const d = (await c.upload({ path: PDFS[1]! }, { 'docset.id': ds.id })).json;
+        const blobsBefore = documentBlobs(q).length;
+        const del = await c.del(`/documents/${d.id}`, { headers: { 'content-type': 'application/json' } });
+        assert.equal(del.status, 204);
+        assert.equal(documentBlobs(q).length, blobsBefore - 1);
+        assertProblem(await c.get(`/documents/${d.id}`), 404);
+        assertProblem(await c.del(`/documents/${d.id}`), 404);
+        assert.equal((await c.get(`/docsets/${ds.id}`)).json.documentCount, 0);
+      });
+    });
+
+    describe('documents: list, filters, pagination', () => {
+      let ds: any;
+      let ids: string[] = [];
+      before(async () => {
+        ds = (await c.post('/docsets', { json: { name: 'paging' } })).json;
+        ids = [];
+        for (let i = 0; i < 9; i++) {
+          const r = await c.upload({ bytes: `document ${i}\n`.repeat(i + 1), name: `page-${i}.txt` }, { 'docset.id': ds.id });
+          assertJson(r, 201);
+          ids.push(r.json.id);
+        }
+        // Ingestion (a later issue) sets pages and status; here the test sets them in the database.
+        await withStore(q, async (store) => {
+          const db = (store as any).db;
+          for (let i = 0; i < ids.length; i++) {
+            await db.updateTable('documents').set({ page_count: i + 1, status: i % 2 ? 'Ready' : 'New' }).where('id', '=', ids[i]).execute();
+          }
+          await db.updateTable('documents').set({ is_sample: 1 }).where('id', '=', ids[8]).execute();
+        });
+      });
+
+      test('limit 2 over 8 documents returns each exactly once, filters kept on later pages', async () => {
+        for (const spelling of ['docset.id', 'docset[id]']) {
+          const { items, urls } = await collectPages(c, `/documents?limit=2&${encodeURIComponent(spelling)}=${ds.id}`, 'documents');
+          assert.deepEqual(items.map((d) => d.id), ids.slice(0, 8));
+          assert.equal(urls.length, 4);
+          for (const u of urls.slice(1)) {
+            assert.ok(u.startsWith(`${q.api}/documents?`), `next is not absolute: ${u}`);
+            assert.match(u, /cursor=/);
+          }
+        }
+        const ready = await collectPages(c, `/documents?limit=2&status=Ready&docset.id=${ds.id}`, 'documents');
+        assert.deepEqual(ready.items.map((d) => d.id), [ids[1], ids[3], ids[5], ids[7]]);
+      });
+
+      test('later pages ignore garbled copies of filters (as the SDK sends)', async () => {
+        const garble = (next: string) => `${next}&docset=${encodeURIComponent("{'id': 'ds1'}")}&status=Error&limit=2`;
+        const { items } = await collectPages(c, `/documents?limit=2&status=Ready&docset.id=${ds.id}`, 'documents', garble);
+        assert.deepEqual(items.map((d) => d.id), [ids[1], ids[3], ids[5], ids[7]]);
+      });
+
+      test('every filter', async () => {
+        const list = async (qs: string) => (await collectPages(c, `/documents?docset.id=${ds.id}&${qs}`, 'documents')).items.map((d) => d.id);
+        assert.deepEqual(await list('name=page-3.txt'), [ids[3]]);
+        assert.deepEqual(await list('prefix=page-'), ids.slice(0, 8));
+        assert.deepEqual(await list('prefix=PAGE-'), []);
+        assert.deepEqual(await list('prefix=page_'), []);
+        assert.deepEqual(await list('minPages=3&maxPages=5'), [ids[2], ids[3], ids[4]]);
+        assert.deepEqual(await list('status=Ready&minPages=4'), [ids[3], ids[5], ids[7]]);
+        const sizes = (await collectPages(c, `/documents?docset.id=${ds.id}&samples=true`, 'documents')).items.map((d: any) => d.size);
+        assert.deepEqual(await list(`minSize=${sizes[5]}`), ids.slice(5, 8));
+        assert.deepEqual(await list(`maxSize=${sizes[1]}`), ids.slice(0, 2));
+        assert.deepEqual(await list('samples=true'), ids);
+        assert.deepEqual(await list('samples=false'), ids.slice(0, 8));
+        assert.deepEqual(await list('status=Error'), []);
+      });
+
+      test('metadata filter', async () => {
+        await c.put(`/documents/${ids[2]}/metadata`, { json: { metadata: [{ key: 'region', value: 'EU' }, { key: 'tier', value: 'gold' }] } });
+        await c.put(`/documents/${ids[4]}/metadata`, { json: { metadata: [{ key: 'region', value: 'EU' }] } });
+        const eu = await collectPages(c, `/documents?metadata.region=EU&limit=1`, 'documents');
+        assert.deepEqual(eu.items.map((d) => d.id), [ids[2], ids[4]]);
+        const gold = await collectPages(c, `/documents?metadata.region=EU&metadata.tier=gold`, 'documents');
+        assert.deepEqual(gold.items.map((d) => d.id), [ids[2]]);
+        assertProblem(await c.get('/documents?metadata.bad-key=x'), 400, /metadata/);
+      });
+
+      test('limit must be 1..100', async () => {
+        for (const bad of ['0', '101', '-1', '1e9', 'abc', '2.5', '']) {
+          assertProblem(await c.get(`/documents?limit=${bad}`), 400);
+        }
+        assertJson(await c.get('/documents?limit=100'));
+        const dflt = await c.get('/documents');
+        assertJson(dflt);
+        assert.ok(dflt.json.documents.length <= 30);
+      });
+
+      test('other bad parameters: 400; unknown ones ignored', async () => {
+        assertProblem(await c.get('/documents?status=Finished'), 400, /status/);
+        assertProblem(await c.get('/documents?minPages=-1'), 400);
+        assertProblem(await c.get('/documents?samples=maybe'), 400);
+        assertJson(await c.get('/documents?whatever=1&docset=%7B%27id%27%3A+%27x%27%7D'));
+      });
+
+      test('a changed cursor answers 400; a cursor of another list 400', async () => {
+        const first = await c.get(`/documents?limit=2&docset.id=${ds.id}`);
+        const next = new URL(first.json.next);
+        const cursor = next.searchParams.get('cursor')!;
+        const [payload, mac] = cursor.split('.');
+        const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), a: '0' })).toString('base64url');
+        assertProblem(await c.get(`/documents?cursor=${forged}.${mac}`), 400);
+        assertProblem(await c.get(`/documents?cursor=garbage`), 400);
+        assertProblem(await c.get(`/docsets?cursor=${encodeURIComponent(cursor)}`), 400);
+      });
+
+      test('the empty list still has its array and next: null', async () => {
+        const r = await c.get('/documents?name=no-such-name');
+        assertJson(r);
+        assert.deepEqual(r.json, { documents: [], next: null });
+      });
+    });
+
+    describe('metadata', () => {
+      let id: string;
+      before(async () => {
+        id = (await c.upload({ bytes: 'metadata doc', name: 'md.txt' })).json.id;
+      });
+
+      test('GET, PUT replaces, POST merges', async () => {
+        const empty = await c.get(`/documents/${id}/metadata`);
+        assertJson(empty);
+        assert.deepEqual(empty.json, { metadata: [], document: { id, url: `${q.api}/documents/${id}` } });
+        const put = await c.put(`/documents/${id}/metadata`, { json: { metadata: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }] } });
+        assertJson(put);
+        assert.deepEqual(put.json.metadata, [{ key: 'a', value: '1' }, { key: 'b', value: '2' }]);
+        const post = await c.post(`/documents/${id}/metadata`, { json: { metadata: [{ key: 'b', value: 'two' }, { key: 'c', value: '3' }] } });
+        assert.deepEqual(post.json.metadata, [{ key: 'a', value: '1' }, { key: 'b', value: 'two' }, { key: 'c', value: '3' }]);
+        const replaced = await c.put(`/documents/${id}/metadata`, { json: { metadata: [{ key: 'z', value: '' }] } });
+        assert.deepEqual(replaced.json.metadata, [{ key: 'z', value: '' }]);
+        assert.deepEqual((await c.get(`/documents/${id}/metadata`)).json.metadata, [{ key: 'z', value: '' }]);
+      });
+
+      test('invalid writes: 400; unknown document: 404', async () => {
+        const eleven = Array.from({ length: 11 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
+        assertProblem(await c.put(`/documents/${id}/metadata`, { json: { metadata: eleven } }), 400);
+        assertProblem(await c.put(`/documents/${id}/metadata`, { json: { metadata: [{ key: 'has space', value: 'v' }] } }), 400);
+        assertProblem(await c.put(`/documents/${id}/metadata`, { json: { metadata: [{ key: 'x'.repeat(101), value: 'v' }] } }), 400);
+        assertProblem(await c.post(`/documents/${id}/metadata`, { json: { metadata: [{ key: 'n', value: 5 }] } }), 400);
+        assertProblem(await c.post(`/documents/${id}/metadata`, { json: { wrong: true } }), 400);
+        assertProblem(await c.put(`/documents/${id}/metadata`, { body: '{"metadata": [', headers: { 'content-type': 'application/json' } }), 400, /JSON/);
+        assertProblem(await c.get(`/documents/nosuchdoc/metadata`), 404);
+        assertProblem(await c.put(`/documents/nosuchdoc/metadata`, { json: { metadata: [] } }), 404);
+      });
+    });
+
+    describe('docsets', () => {
+      test('create, get, duplicate name, bad bodies', async () => {
+        const r = await c.post('/docsets', { json: { name: 'Leases' } });
+        assertJson(r, 201);
+        assert.equal(r.json.name, 'Leases');
+        assert.equal(r.json.documentCount, 0);
+        assert.equal(r.json.url, `${q.api}/docsets/${r.json.id}`);
+        assertJson(await c.get(`/docsets/${r.json.id}`));
+        const dup = await c.post('/docsets', { json: { name: 'Leases' } });
+        assertProblem(dup, 409);
+        assert.equal(dup.headers.get('x-should-retry'), 'false');
+        assertProblem(await c.post('/docsets', { json: {} }), 400);
+        assertProblem(await c.post('/docsets', { json: { name: '' } }), 400);
+        assertProblem(await c.post('/docsets', { json: { name: 'x', documents: ['nosuchdoc'] } }), 404);
+        assertProblem(await c.post('/docsets', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
+        assertProblem(await c.get('/docsets/nosuchdocset'), 404);
+      });
+
+      test('create with documents moves them; counts stay true', async () => {
+        const a = (await c.post('/docsets', { json: { name: 'move-from' } })).json;
+        const d1 = (await c.upload({ bytes: 'one', name: 'one.txt' }, { 'docset.id': a.id })).json;
+        const d2 = (await c.upload({ bytes: 'two', name: 'two.txt' }, { 'docset.id': a.id })).json;
+        const d3 = (await c.upload({ bytes: 'three', name: 'three.txt' })).json;
+        assert.equal((await c.get(`/docsets/${a.id}`)).json.documentCount, 2);
+        const b = await c.post('/docsets', { json: { name: 'move-to', documents: [d1.id, { id: d3.id }] } });
+        assertJson(b, 201);
+        assert.equal(b.json.documentCount, 2);
+        assert.equal((await c.get(`/docsets/${a.id}`)).json.documentCount, 1);
+        assert.equal((await c.get(`/documents/${d1.id}`)).json.docset.id, b.json.id);
+        assert.equal((await c.get(`/documents/${d2.id}`)).json.docset.id, a.id);
+      });
+
+      test('membership: PUT moves and answers 200 with the Docset; GET; DELETE', async () => {
+        const a = (await c.post('/docsets', { json: { name: 'member-a' } })).json;
+        const b = (await c.post('/docsets', { json: { name: 'member-b' } })).json;
+        const d = (await c.upload({ bytes: 'member', name: 'member.txt' }, { 'docset.id': a.id })).json;
+        await new Promise((r) => setTimeout(r, 5));
+        // The SDK sends Content-Type: application/json with no body.
+        const put = await c.put(`/docsets/${b.id}/documents/${d.id}`, { headers: { 'content-type': 'application/json' } });
+        assertJson(put, 200);
+        assert.equal(put.json.id, b.id);
+        assert.equal(put.json.documentCount, 1);
+        assert.ok(Date.parse(put.json.updatedAt) > Date.parse(b.updatedAt));
+        const aNow = (await c.get(`/docsets/${a.id}`)).json;
+        assert.equal(aNow.documentCount, 0);
+        assert.ok(Date.parse(aNow.updatedAt) > Date.parse(a.updatedAt));
+        // Idempotent.
+        assert.equal((await c.put(`/docsets/${b.id}/documents/${d.id}`)).json.documentCount, 1);
+        assertJson(await c.get(`/docsets/${b.id}/documents/${d.id}`));
+        assertProblem(await c.get(`/docsets/${a.id}/documents/${d.id}`), 404);
+        assertProblem(await c.put(`/docsets/${b.id}/documents/nosuchdoc`), 404);
+        assertProblem(await c.put(`/docsets/nosuchdocset/documents/${d.id}`), 404);
+        const del = await c.del(`/docsets/${b.id}/documents/${d.id}`, { headers: { 'content-type': 'application/json' } });
+        assert.equal(del.status, 204);
+        assert.equal((await c.get(`/docsets/${b.id}`)).json.documentCount, 0);
+        assertJson(await c.get(`/documents/${d.id}`));
+        assertProblem(await c.del(`/docsets/${b.id}/documents/${d.id}`), 404);
+      });
+
+      test('docset documents: filters and pagination', async () => {
+        const ds = (await c.post('/docsets', { json: { name: 'listing' } })).json;
+        const ids: string[] = [];
+        for (let i = 0; i < 7; i++) ids.push((await c.upload({ bytes: `x${i}`, name: `${i % 2 ? 'odd' : 'even'}-${i}.txt` }, { 'docset.id': ds.id })).json.id);
+        const all = await collectPages(c, `/docsets/${ds.id}/documents?limit=2`, 'documents');
+        assert.deepEqual(all.items.map((d) => d.id), ids);
+        for (const u of all.urls.slice(1)) assert.ok(u.startsWith(`${q.api}/docsets/${ds.id}/documents?`));
+        const odd = await collectPages(c, `/docsets/${ds.id}/documents?limit=2&prefix=odd-`, 'documents');
+        assert.deepEqual(odd.items.map((d) => d.id), [ids[1], ids[3], ids[5]]);
+        const noLimit = await collectPages(c, `/docsets/${ds.id}/documents`, 'documents');
+        assert.equal(noLimit.items.length, 7);
+        assertProblem(await c.get(`/docsets/nosuchdocset/documents`), 404);
+        assertProblem(await c.get(`/docsets/${ds.id}/documents?status=Nope`), 400);
+      });
+
+      test('list filters and pagination', async () => {
+        const made: string[] = [];
+        for (let i = 0; i < 3; i++) made.push((await c.post('/docsets', { json: { name: `filterable-${i}` } })).json.id);
+        await c.upload({ bytes: 'a', name: 'a.txt' }, { 'docset.id': made[1]! });
+        await c.upload({ bytes: 'b', name: 'b.txt' }, { 'docset.id': made[1]! });
+        await c.upload({ bytes: 'c', name: 'c.txt' }, { 'docset.id': made[2]! });
+        const all = await collectPages(c, '/docsets?limit=2', 'docsets');
+        const allIds = all.items.map((d) => d.id);
+        assert.equal(new Set(allIds).size, allIds.length);
+        for (const id of made) assert.ok(allIds.includes(id));
+        assert.deepEqual((await collectPages(c, '/docsets?name=filterable-1', 'docsets')).items.map((d) => d.id), [made[1]]);
+        const two = (await collectPages(c, '/docsets?minDocuments=2&maxDocuments=2&limit=1', 'docsets')).items.map((d) => d.id);
+        assert.ok(two.includes(made[1]!) && !two.includes(made[2]!) && !two.includes(made[0]!));
+        const empty = (await collectPages(c, '/docsets?maxDocuments=0', 'docsets')).items.map((d) => d.id);
+        assert.ok(empty.includes(made[0]!) && !empty.includes(made[1]!));
+        assertProblem(await c.get('/docsets?limit=0'), 400);
+        assertProblem(await c.get('/docsets?minDocuments=x'), 400);
+      });
+
+      test('DELETE keeps its documents, out of any docset', async () => {
+        const ds = (await c.post('/docsets', { json: { name: 'doomed' } })).json;
+        const d = (await c.upload({ bytes: 'survivor', name: 'survivor.txt' }, { 'docset.id': ds.id })).json;
+        const del = await c.del(`/docsets/${ds.id}`, { headers: { 'content-type': 'application/json' } });
+        assert.equal(del.status, 204);
+        assertProblem(await c.get(`/docsets/${ds.id}`), 404);
+        const doc = await c.get(`/documents/${d.id}`);
+        assertJson(doc);
+        assert.equal(doc.json.docset, undefined);
+        assertProblem(await c.del(`/docsets/${ds.id}`), 404);
+      });
+    });
+
+    describe('workspace isolation', () => {
+      test("another workspace's ids answer 404 on every route, and its lists stay apart", async () => {
+        const ds = (await c.post('/docsets', { json: { name: 'private-docset' } })).json;
+        const d = (await c.upload({ path: PDFS[0]! }, { 'docset.id': ds.id })).json;
+        const mine = (await other.post('/docsets', { json: { name: 'private-docset' } })).json;
+        assertJson(await other.get('/docsets/' + mine.id));
+        assertProblem(await other.get(`/documents/${d.id}`), 404);
+        assertProblem(await other.get(`/documents/${d.id}/content`), 404);
+        assertProblem(await other.get(`/documents/${d.id}/metadata`), 404);
+        assertProblem(await other.put(`/documents/${d.id}/metadata`, { json: { metadata: [] } }), 404);
+        assertProblem(await other.post(`/documents/${d.id}/metadata`, { json: { metadata: [] } }), 404);
+        assertProblem(await other.del(`/documents/${d.id}`), 404);
+        assertProblem(await other.get(`/docsets/${ds.id}`), 404);
+        assertProblem(await other.get(`/docsets/${ds.id}/documents`), 404);
+        assertProblem(await other.get(`/docsets/${ds.id}/documents/${d.id}`), 404);
+        assertProblem(await other.put(`/docsets/${mine.id}/documents/${d.id}`), 404);
+        assertProblem(await other.put(`/docsets/${ds.id}/documents/${d.id}`), 404);
+        assertProblem(await other.del(`/docsets/${ds.id}/documents/${d.id}`), 404);
+        assertProblem(await other.del(`/docsets/${ds.id}`), 404);
+        assertProblem(await other.upload({ bytes: 'x', name: 'x.txt' }, { 'docset.id': ds.id }), 404);
+        assertProblem(await other.post('/docsets', { json: { name: 'steal', documents: [d.id] } }), 404);
+        const theirs = await collectPages(other, '/documents', 'documents');
+        assert.ok(!theirs.items.some((x) => x.id === d.id));
+        assert.equal((await other.get(`/documents?docset.id=${ds.id}`)).json.documents.length, 0);
+        // A cursor of this workspace is worthless there.
+        const page = await c.get('/documents?limit=1');
+        assertProblem(await other.get(page.json.next), 404);
+        assert.equal((await c.get(`/documents/${d.id}`)).status, 200);
+      });
+    });
+
+    describe('what real clients send', () => {
+      test('empty JSON bodies are accepted on GET, DELETE and body-less PUT', async () => {
+        const h = { 'content-type': 'application/json' };
+        assertJson(await c.get('/documents', { headers: h }));
+        assertJson(await c.get('/workspace', { headers: h }));
+        const ds = (await c.post('/docsets', { json: { name: 'empty-bodies' } })).json;
+        const d = (await c.upload({ bytes: 'e', name: 'e.txt' })).json;
+        assertJson(await c.put(`/docsets/${ds.id}/documents/${d.id}`, { headers: h, body: '' }));
+        assert.equal((await c.del(`/documents/${d.id}`, { headers: h, body: '' })).status, 204);
+      });
+
+      test('the loader and SDK flow: upload into a docset, list it without a limit, read each document', async () => {
+        const ds = (await c.post('/docsets', { json: { name: 'loader-flow' } })).json;
+        const uploaded: string[] = [];
+        for (const f of PDFS) uploaded.push((await c.upload({ path: f }, { 'docset.id': ds.id })).json.id);
+        const { items } = await collectPages(c, `/docsets/${ds.id}/documents`, 'documents');
+        assert.deepEqual(items.map((d: any) => d.id), uploaded);
+        for (const item of items as any[]) {
+          assert.equal(typeof item.name, 'string');
+          const doc = await c.get(item.url);
+          assertJson(doc);
+          assert.equal(doc.json.status, 'New');
+          assert.equal(doc.json.docset.dgmlUrl, `${q.api}/docsets/${ds.id}/documents/${item.id}/dgml`);
+          assert.ok(doc.json.downloadUrl.startsWith(q.api));
+        }
+        // The SDK lists with docset[id] and follows absolute next URLs.
+        const sdk = await collectPages(c, `/documents?docset%5Bid%5D=${ds.id}&limit=1`, 'documents');
+        assert.deepEqual(sdk.items.map((d: any) => d.id), uploaded);
+      });
+    });
+  });
+}
+
+function dispositionName(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star) return decodeURIComponent(star[1]!);
+  const m = /filename=(?:"([^"]*)"|([^;\s]+))/.exec(header);
+  return m?.[1] ?? m?.[2];
+}
+
+/** Sends a multipart upload by hand to control length, chunking and aborting. */
+function rawUpload(q: Quire, opts: { declaredLength?: number; sendBytes: number; abortAfter?: number }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const boundary = '----quire-test-boundary';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const headers: Record<string, string> = { authorization: `Bearer ${q.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` };
+    if (opts.declaredLength) headers['content-length'] = String(opts.declaredLength);
+    const req = http.request(`${q.api}/documents/content`, { method: 'POST', headers });
+    let settled = false;
+    const finish = (status: number, body: string) => {
+      if (!settled) {
+        settled = true;
+        resolve({ status, body });
+      }
+    };
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => {
+        finish(res.statusCode ?? 0, body);
+        req.destroy();
+      });
+    });
+    req.on('error', () => finish(0, ''));
+    req.on('close', () => setTimeout(() => finish(0, ''), 100));
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    let sent = 0;
+    req.write(head);
+    const pump = () => {
+      while (sent < opts.sendBytes && !settled) {
+        if (opts.abortAfter !== undefined && sent >= opts.abortAfter) {
+          req.destroy();
+          return;
+        }
+        const n = Math.min(chunk.length, opts.sendBytes - sent);
+        sent += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      if (!settled && sent >= opts.sendBytes) req.end(tail);
+    };
+    pump();
+  });
+}

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface Res {
+  status: number;
+  headers: Headers;
+  text: string;
+  buffer: Buffer;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export interface ReqOptions {
+  key?: string | null;
+  json?: unknown;
+  body?: string | FormData | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** A thin client over fetch: `key: null` sends no Authorization header. */
+export function client(base: string, defaultKey: string) {
+  async function req(method: string, url: string, opts: ReqOptions = {}): Promise<Res> {
+    const headers: Record<string, string> = { ...opts.headers };
+    const key = opts.key === undefined ? defaultKey : opts.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    let body = opts.body;
+    if (opts.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    }
+    const r = await fetch(url.startsWith('http') ? url : `${base}${url}`, { method, headers, body });
+    const buffer = Buffer.from(await r.arrayBuffer());
+    const text = buffer.toString('utf8');
+    let json: unknown;
+    const ct = r.headers.get('content-type') ?? '';
+    if (ct.includes('json')) json = text ? JSON.parse(text) : undefined;
+    return { status: r.status, headers: r.headers, text, buffer, json };
+  }
+  return {
+    req,
+    get: (url: string, opts?: ReqOptions) => req('GET', url, opts),
+    post: (url: string, opts?: ReqOptions) => req('POST', url, opts),
+    put: (url: string, opts?: ReqOptions) => req('PUT', url, opts),
+    del: (url: string, opts?: ReqOptions) => req('DELETE', url, opts),
+    /** Multipart upload: text fields first, then `file` (a corpus path or raw bytes with a name). */
+    upload: (
+      file: { path: string } | { bytes: Buffer | string; name: string },
+      fields: Record<string, string> = {},
+      opts: ReqOptions & { fileField?: string } = {},
+    ) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      const bytes = 'path' in file ? fs.readFileSync(file.path) : Buffer.from(file.bytes);
+      const name = 'path' in file ? path.basename(file.path) : file.name;
+      form.append(opts.fileField ?? 'file', new Blob([bytes]), name);
+      return req('POST', '/documents/content', { ...opts, body: form });
+    },
+  };
+}
+export type Client = ReturnType<typeof client>;
+
+/** Asserts an RFC 9457 Problem response with this status. */
+export function assertProblem(res: Res, status: number, detailPattern?: RegExp) {
+  assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${res.text}`);
+  assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+  assert.equal(res.json.status, status);
+  assert.equal(typeof res.json.title, 'string');
+  assert.equal(typeof res.json.type, 'string');
+  assert.equal(typeof res.json.detail, 'string');
+  assert.equal(typeof res.json.instance, 'string');
+  if (detailPattern) assert.match(res.json.detail, detailPattern);
+}
+
+export function assertJson(res: Res, status = 200) {
+  assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${res.text}`);
+  assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+}
+
+/** Follows `next` from a first list URL and returns every item of `field`, with the URLs fetched. */
+export async function collectPages(c: Client, first: string, field: string, mutateNext?: (next: string) => string) {
+  const items: { id: string }[] = [];
+  const urls: string[] = [];
+  let url: string | null = first;
+  for (let guard = 0; url && guard < 1000; guard++) {
+    urls.push(url);
+    const res = await c.get(url);
+    assertJson(res);
+    assert.ok(Array.isArray(res.json[field]), `${field} array missing`);
+    items.push(...res.json[field]);
+    const next: string | null = res.json.next ?? null;
+    assert.notEqual(next, '');
+    url = next && mutateNext ? mutateNext(next) : next;
+  }
+  return { items, urls };
+}

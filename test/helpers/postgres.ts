@@ -1,0 +1,70 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from './quire.js';
+
+export interface PgCluster {
+  /** A URL for a new, empty database in the cluster. */
+  createDatabase: (name: string) => Promise<string>;
+  stop: () => void;
+}
+
+/** The directory holding initdb and pg_ctl, or null when PostgreSQL's server binaries are absent. */
+export function findPgBin(): string | null {
+  const onPath = spawnSync('sh', ['-c', 'command -v initdb']).stdout?.toString().trim();
+  if (onPath) return path.dirname(onPath);
+  const root = '/usr/lib/postgresql';
+  if (!fs.existsSync(root)) return null;
+  const versions = fs.readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) {
+    const bin = path.join(root, v, 'bin');
+    if (fs.existsSync(path.join(bin, 'initdb')) && fs.existsSync(path.join(bin, 'pg_ctl'))) return bin;
+  }
+  return null;
+}
+
+/**
+ * Starts a throwaway PostgreSQL cluster in a temp directory on a free loopback port. PostgreSQL
+ * refuses to run as root, so as root it runs as the `postgres` user the Debian package creates.
+ */
+export async function startPgCluster(): Promise<PgCluster> {
+  const bin = findPgBin();
+  if (!bin) throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-'));
+  const dataDir = path.join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  const run = (cmd: string, args: string[]) => {
+    const full = asRoot ? ['runuser', '-u', 'postgres', '--', path.join(bin, cmd), ...args] : [path.join(bin, cmd), ...args];
+    execFileSync(full[0]!, full.slice(1), { stdio: 'pipe' });
+  };
+  if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
+  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'quire', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
+  const port = await freePort();
+  run('pg_ctl', [
+    '-D', dataDir, '-l', path.join(dir, 'log'), '-w', '-t', '60',
+    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    'start',
+  ]);
+  const adminUrl = `postgres://quire@127.0.0.1:${port}/postgres`;
+  return {
+    createDatabase: async (name) => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://quire@127.0.0.1:${port}/${name}`;
+    },
+    stop: () => {
+      try {
+        run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CORPUS = path.resolve(ROOT, '../shared/corpus');
+const MAIN = path.join(ROOT, 'src/main.ts');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI (`quire …`, from source through tsx) with the given environment. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env, cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface Quire {
+  /** `{public}/v1preview1` */
+  api: string;
+  origin: string;
+  key: string;
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  process: ChildProcess;
+  logs: () => string;
+  cli: (args: string[]) => Promise<CliResult>;
+  /** SIGTERM and wait for exit; returns the exit code. */
+  stop: () => Promise<number | null>;
+  /** Resolves with the exit code when the process ends. */
+  exited: Promise<number | null>;
+}
+
+export interface StartOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  extraEnv?: NodeJS.ProcessEnv;
+}
+
+/** Starts a real Quire server process on a free port with a fresh data directory. */
+export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
+  const port = await freePort();
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-'));
+  const key = `test-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    QUIRE_DATA_DIR: dataDir,
+    QUIRE_BOOTSTRAP_KEY: key,
+    QUIRE_LOG_LEVEL: 'warn',
+    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+    ...opts.extraEnv,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  let ready = false;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      const r = await fetch(`${origin}/healthz`);
+      if (r.ok) {
+        ready = true;
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`quire did not become healthy:\n${output}`);
+  }
+  return {
+    api: `${origin}/v1preview1`,
+    origin,
+    key,
+    env,
+    dataDir,
+    process: child,
+    logs: () => output,
+    cli: (args) => runCli(args, env),
+    exited,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
