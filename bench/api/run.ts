@@ -11,9 +11,12 @@
 //   --postgres-only  only the PostgreSQL run
 //   --profile        start Quire under `node --cpu-prof` (one server per route) and print where its
 //                    CPU time goes; figures of a profiled run are slower and are not judged
+//   --analyze        run ANALYZE on the seeded SQLite database before serving: planner statistics
+//                    that Quire itself never gathers today (what-if; PostgreSQL is always analysed)
 //
 // Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS
-// (default 10), BENCH_DOCS (default 100000). Results also go to bench/results/api-<timestamp>.json.
+// (default 10), BENCH_DOCS (default 100000), BENCH_QUIET_WAIT (s, default 180), BENCH_KEEP_DATA=1.
+// Results also go to bench/results/api-<timestamp>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -39,6 +42,7 @@ const { values: flags } = parseArgs({
     postgres: { type: 'boolean', default: false },
     'postgres-only': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    analyze: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -56,6 +60,8 @@ const WARMUP = envNumber('BENCH_WARMUP', 3);
 const CONNECTIONS = Math.max(1, Math.round(envNumber('BENCH_CONNECTIONS', 10)));
 const DOCS = Math.max(1, Math.round(envNumber('BENCH_DOCS', 100_000)));
 const SEED_BATCH = 5_000;
+/** BENCH_KEEP_DATA=1 keeps the seeded data directory (SQLite file) for a closer look afterwards. */
+const KEEP_DATA = process.env.BENCH_KEEP_DATA === '1';
 /** How many distinct ids GET-by-id rotates over. */
 const ID_POOL = 20_000;
 
@@ -360,6 +366,37 @@ function cpuSeconds(pid: number): number {
   }
 }
 
+/** The PostgreSQL postmaster listening on `port` and all its children (backends, workers). */
+function postgresPids(port: number): number[] {
+  const all: { pid: number; ppid: number; cmd: string }[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmd = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      all.push({ pid: Number(name), ppid, cmd });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const master = all.find((p) => /\bpostgres\b/.test(p.cmd) && p.cmd.includes(`-p ${port} `));
+  return master ? [master.pid, ...all.filter((p) => p.ppid === master.pid).map((p) => p.pid)] : [];
+}
+
+/** Busy CPU seconds of the whole machine so far (Linux /proc/stat), or NaN elsewhere. */
+function machineBusySeconds(): number {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    const [, user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
+    void idle;
+    void iowait;
+    return (user! + nice! + system! + irq! + softirq! + steal!) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
@@ -381,7 +418,17 @@ interface Measurement {
   serverCpu: number;
   /** Share of one core this process (autocannon) used during the measurement. */
   clientCpu: number;
+  /** Share of one core the PostgreSQL processes used (0 for SQLite, which runs inside the server). */
+  dbCpu: number;
+  /**
+   * Share of one core used by everything else on the machine (other servers, other jobs): more than
+   * a few percent means the figures are disturbed.
+   */
+  otherCpu: number;
 }
+
+/** The monotonic-clock window (µs, the clock of V8's CPU profiles) of the last measurement. */
+let lastWindowUs: [number, number] = [0, 0];
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
@@ -389,20 +436,47 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[i]!;
 }
 
+/**
+ * Waits (up to BENCH_QUIET_WAIT s, default 180) until the machine is idle: less than a fifth of a
+ * core busy over one second. A shared 2-core machine running something else skews every figure.
+ */
+async function waitForQuiet(): Promise<void> {
+  const limit = Date.now() + 1000 * envNumber('BENCH_QUIET_WAIT', 180);
+  let said = false;
+  for (;;) {
+    const b0 = machineBusySeconds();
+    const own0 = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, 1000));
+    const busy = machineBusySeconds() - b0 - process.cpuUsage(own0).user / 1e6 - process.cpuUsage(own0).system / 1e6;
+    if (!(busy > 0.2)) return;
+    if (Date.now() > limit) {
+      console.log(`  the machine is still busy (${Math.round(100 * busy)}% of a core used by other processes): measuring anyway`);
+      return;
+    }
+    if (!said) console.log(`  waiting for the machine to be quiet (${Math.round(100 * busy)}% of a core used by other processes)`);
+    said = true;
+  }
+}
+
 async function measure(
   route: string,
-  target: { url: string; pid: number; headers?: Record<string, string>; requests?: AcRequest[] },
+  target: { url: string; pid: number; dbPids?: () => number[]; headers?: Record<string, string>; requests?: AcRequest[] },
   connections = CONNECTIONS,
 ): Promise<Measurement> {
   const base = { url: target.url, connections, headers: target.headers ?? {}, ...(target.requests ? { requests: target.requests } : {}) };
+  await waitForQuiet();
   if (WARMUP > 0) await autocannon({ ...base, duration: WARMUP });
 
   // autocannon's own histogram has 1 ms resolution; keep every 2xx latency to get exact percentiles.
   let latencies = new Float64Array(1 << 16);
   let n = 0;
   let bytes = 0;
+  const dbCpu = () => (target.dbPids?.() ?? []).reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), 0);
   const cpu0 = cpuSeconds(target.pid);
+  const db0 = dbCpu();
   const own0 = process.cpuUsage();
+  const busy0 = machineBusySeconds();
+  const w0 = Number(process.hrtime.bigint() / 1000n);
   const t0 = performance.now();
   const instance = autocannon({ ...base, duration: DURATION });
   instance.on('response', (_client: unknown, status: number, resBytes: number, ms: number) => {
@@ -417,8 +491,11 @@ async function measure(
   });
   const r: AcResult = await instance;
   const elapsed = (performance.now() - t0) / 1000;
+  lastWindowUs = [w0, Number(process.hrtime.bigint() / 1000n)];
   const cpu1 = cpuSeconds(target.pid);
   const own = process.cpuUsage(own0);
+  const busy = machineBusySeconds() - busy0;
+  const db = dbCpu() - db0;
   const sorted = latencies.slice(0, n).sort();
   return {
     route,
@@ -436,6 +513,8 @@ async function measure(
     timeouts: r.timeouts,
     serverCpu: (cpu1 - cpu0) / elapsed,
     clientCpu: (own.user + own.system) / 1e6 / elapsed,
+    dbCpu: db / elapsed,
+    otherCpu: Math.max(0, (busy - (cpu1 - cpu0) - db - (own.user + own.system) / 1e6) / elapsed),
   };
 }
 
@@ -450,6 +529,8 @@ interface CpuProfileNode {
 interface CpuProfile {
   nodes: CpuProfileNode[];
   samples: number[];
+  timeDeltas: number[];
+  startTime: number;
 }
 
 function areaOf(url: string, fn: string): string {
@@ -469,7 +550,8 @@ interface ProfileSummary {
   totalByArea: { area: string; pct: number }[];
 }
 
-function summariseProfile(file: string, top = 25): ProfileSummary {
+/** Where the profiled process spent its CPU time within `window` (µs, monotonic clock). */
+function summariseProfile(file: string, window: [number, number], top = 25): ProfileSummary {
   const prof = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -483,7 +565,10 @@ function summariseProfile(file: string, top = 25): ProfileSummary {
   const selfArea = new Map<string, number>();
   const totalArea = new Map<string, number>();
   let counted = 0;
-  for (const id of prof.samples) {
+  let t = prof.startTime;
+  for (const [i, id] of prof.samples.entries()) {
+    t += prof.timeDeltas[i] ?? 0;
+    if (t < window[0] || t > window[1]) continue;
     const node = byId.get(id);
     if (!node) continue;
     const fn = node.callFrame.functionName;
@@ -514,7 +599,7 @@ function summariseProfile(file: string, top = 25): ProfileSummary {
 }
 
 function printProfile(route: string, s: ProfileSummary): void {
-  console.log(`\n  CPU profile of the server during ${route} (${s.samples} non-idle samples, start-up included)`);
+  console.log(`\n  CPU profile of the server while measuring ${route} (${s.samples} non-idle samples of 1 ms)`);
   console.log('  self time by area:   ' + s.selfByArea.map((a) => `${a.area} ${a.pct}%`).join(', '));
   console.log('  on stack, by area:   ' + s.totalByArea.map((a) => `${a.area} ${a.pct}%`).join(', '));
   console.log('  top functions by self time:');
@@ -528,6 +613,8 @@ type Database = 'sqlite' | 'postgres';
 
 interface RunResult {
   database: Database;
+  /** Whether the database had planner statistics (always for PostgreSQL; SQLite only with --analyze). */
+  analyzed: boolean;
   documents: number;
   seedSeconds: number;
   statusCounts: Record<string, number>;
@@ -542,18 +629,28 @@ interface RunResult {
 
 async function runOne(database: Database): Promise<RunResult> {
   console.log(`\n== ${database}: seeding ${DOCS.toLocaleString('en-US')} documents`);
-  const dataDir = tempDir('quire-bench-');
+  const dataDir = KEEP_DATA ? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-')) : tempDir('quire-bench-');
+  if (KEEP_DATA) console.log(`  data directory (kept, BENCH_KEEP_DATA=1): ${dataDir}`);
   let databaseUrl: string | undefined;
+  let dbPids: (() => number[]) | undefined;
   let seeded: Seeded;
   let plan: string[];
   if (database === 'sqlite') {
     const file = path.join(dataDir, 'quire.db');
     seeded = await seed({ kind: 'sqlite', file });
+    if (flags.analyze) {
+      const db = new Libsql(file);
+      db.exec('ANALYZE');
+      db.close();
+      console.log('  ran ANALYZE (--analyze): the planner has statistics, which Quire itself does not gather');
+    }
     plan = sqlitePlan(file, seeded.workspaceId);
   } else {
     const cluster: PgCluster = await startPgCluster();
     cleanups.push(() => cluster.stop());
     databaseUrl = await cluster.createDatabase('quire_bench');
+    const pgPort = Number(new URL(databaseUrl).port);
+    dbPids = () => postgresPids(pgPort);
     seeded = await seed({ kind: 'postgres', url: databaseUrl });
     // What autovacuum does within a minute of a bulk load; without it the first minutes plan blind.
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -609,7 +706,7 @@ async function runOne(database: Database): Promise<RunResult> {
   const profiles: Record<string, ProfileSummary> = {};
   const show = (m: Measurement) =>
     console.log(
-      `  ${m.route.padEnd(44)} ${m.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${m.p50Ms.toFixed(2)} ms  p99 ${m.p99Ms.toFixed(2)} ms  server cpu ${(100 * m.serverCpu).toFixed(0)}%  client cpu ${(100 * m.clientCpu).toFixed(0)}%` +
+      `  ${m.route.padEnd(44)} ${m.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${m.p50Ms.toFixed(2)} ms  p99 ${m.p99Ms.toFixed(2)} ms  server cpu ${(100 * m.serverCpu).toFixed(0)}%${m.dbCpu ? `  postgres cpu ${(100 * m.dbCpu).toFixed(0)}%` : ''}  client cpu ${(100 * m.clientCpu).toFixed(0)}%  other cpu ${(100 * m.otherCpu).toFixed(0)}%` +
         (m.errors || m.non2xx || m.timeouts ? `  ERRORS ${m.errors} non2xx ${m.non2xx} timeouts ${m.timeouts}` : ''),
     );
   /** With --profile every Quire route gets a fresh profiled server, so each profile is one route's. */
@@ -628,7 +725,7 @@ async function runOne(database: Database): Promise<RunResult> {
       const file = fs.readdirSync(profDir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
       if (file) {
         const key = `${route} (${m.connections} connections)`;
-        const summary = summariseProfile(path.join(profDir, file));
+        const summary = summariseProfile(path.join(profDir, file), lastWindowUs);
         profiles[key] = summary;
         printProfile(key, summary);
       } else console.log('  (no CPU profile was written)');
@@ -640,12 +737,12 @@ async function runOne(database: Database): Promise<RunResult> {
   measurements.push(bareM);
   show(bareM);
   const byIdRoute = 'GET /documents/{id}';
-  await quireRoute(byIdRoute, () => measure(byIdRoute, { url: quire.origin, pid: quire.pid, headers: auth(), requests: byIdRequests }));
+  await quireRoute(byIdRoute, () => measure(byIdRoute, { url: quire.origin, pid: quire.pid, dbPids, headers: auth(), requests: byIdRequests }));
   const listRoute = `GET /documents?${LIST_QUERY}`;
-  await quireRoute(listRoute, () => measure(listRoute, { url: `${quire.origin}/v1preview1/documents?${LIST_QUERY}`, pid: quire.pid, headers: auth() }));
+  await quireRoute(listRoute, () => measure(listRoute, { url: `${quire.origin}/v1preview1/documents?${LIST_QUERY}`, pid: quire.pid, dbPids, headers: auth() }));
   if (CONNECTIONS !== 1) {
     // The list's latency when it is not queued behind other requests.
-    await quireRoute(listRoute, () => measure(listRoute, { url: `${quire.origin}/v1preview1/documents?${LIST_QUERY}`, pid: quire.pid, headers: auth() }, 1));
+    await quireRoute(listRoute, () => measure(listRoute, { url: `${quire.origin}/v1preview1/documents?${LIST_QUERY}`, pid: quire.pid, dbPids, headers: auth() }, 1));
   }
   if (!flags.profile) await quire.stop();
   await bare.stop();
@@ -655,6 +752,7 @@ async function runOne(database: Database): Promise<RunResult> {
   const byIdRatio = byId.reqPerSec / bareM.reqPerSec;
   return {
     database,
+    analyzed: database === 'postgres' || (flags.analyze ?? false),
     documents: DOCS,
     seedSeconds: seeded.seconds,
     statusCounts: seeded.counts,
@@ -672,7 +770,7 @@ async function runOne(database: Database): Promise<RunResult> {
 // Report
 
 function printTable(results: RunResult[]): void {
-  const rows: string[][] = [['db', 'route', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'bytes/resp', 'server cpu', 'vs bare', 'target']];
+  const rows: string[][] = [['db', 'route', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'bytes/resp', 'server cpu', 'pg cpu', 'other cpu', 'vs bare', 'target']];
   for (const r of results) {
     const bare = r.measurements.find((m) => m.route === 'bare')!;
     r.measurements.forEach((m, i) => {
@@ -683,7 +781,7 @@ function printTable(results: RunResult[]): void {
         target = `p99 ≤ ${TARGET_LIST_P99_MS} ms: ${r.pass ? (r.pass.listP99 ? 'PASS' : 'FAIL') : 'n/a (profiled)'}`;
       }
       rows.push([
-        i === 0 ? r.database : '',
+        i === 0 ? (r.database === 'sqlite' && r.analyzed ? 'sqlite+analyze' : r.database) : '',
         m.route,
         String(m.connections),
         m.reqPerSec.toFixed(0),
@@ -691,6 +789,8 @@ function printTable(results: RunResult[]): void {
         m.p99Ms.toFixed(2),
         String(m.bytesPerResponse),
         `${(100 * m.serverCpu).toFixed(0)}%`,
+        r.database === 'postgres' && m.route !== 'bare' ? `${(100 * m.dbCpu).toFixed(0)}%` : '',
+        `${(100 * m.otherCpu).toFixed(0)}%`,
         m.route === 'bare' ? '1.00' : (m.reqPerSec / bare.reqPerSec).toFixed(2),
         target,
       ]);
@@ -699,7 +799,7 @@ function printTable(results: RunResult[]): void {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   console.log('');
   for (const [i, r] of rows.entries()) {
-    console.log(r.map((v, c) => (c >= 2 && c <= 8 ? v.padStart(widths[c]!) : v.padEnd(widths[c]!))).join('  ').trimEnd());
+    console.log(r.map((v, c) => (c >= 2 && c <= 10 ? v.padStart(widths[c]!) : v.padEnd(widths[c]!))).join('  ').trimEnd());
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
 }
@@ -735,6 +835,10 @@ async function main(): Promise<void> {
   const file = path.join(RESULTS_DIR, `api-${started.toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   console.log(`\nresults: ${path.relative(ROOT, file)}`);
+  const disturbed = results.flatMap((r) => r.measurements).filter((m) => m.otherCpu > 0.15);
+  if (disturbed.length) {
+    console.log(`warning: other processes used CPU during ${disturbed.map((m) => `${m.route} (${Math.round(100 * m.otherCpu)}%)`).join(', ')}; those figures are disturbed`);
+  }
   const failed = results.some((r) => r.pass && (!r.pass.byIdRatio || !r.pass.listP99));
   if (failed) console.log('targets: NOT MET (see FAIL above)');
   else if (results.every((r) => r.pass)) console.log('targets: met');

@@ -64,7 +64,7 @@ export interface StartOptions {
 export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-'));
-  const key = `test-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const key = opts.extraEnv?.QUIRE_BOOTSTRAP_KEY ?? `test-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

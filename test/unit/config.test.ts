@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+test('defaults: port 8080 on 127.0.0.1, SQLite and files under ./data', () => {
+  const c = loadConfig({});
+  assert.equal(c.port, 8080);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.publicUrl, 'http://127.0.0.1:8080');
+  assert.equal(c.apiBase, 'http://127.0.0.1:8080/v1preview1');
+  assert.equal(c.database.kind, 'sqlite');
+  assert.match(c.dataDir, /\/data$/);
+  assert.equal(c.storage.kind, 'fs');
+  assert.equal(c.bootstrapKey, undefined);
+});
+
+test('QUIRE_PUBLIC_URL is the base of every URL (trailing slash dropped)', () => {
+  assert.equal(loadConfig({ QUIRE_PUBLIC_URL: 'https://docs.example.com/quire/' }).apiBase, 'https://docs.example.com/quire/v1preview1');
+});
+
+test('DATABASE_URL selects PostgreSQL', () => {
+  const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/quire' });
+  assert.deepEqual(c.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/quire' });
+});
+
+test('each invalid setting is one clear line naming the variable', () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ PORT: 'eighty' }, /^invalid configuration: PORT /],
+    [{ PORT: '70000' }, /PORT/],
+    [{ HOST: ' ' }, /HOST/],
+    [{ QUIRE_PUBLIC_URL: 'not a url' }, /QUIRE_PUBLIC_URL/],
+    [{ QUIRE_PUBLIC_URL: 'ftp://x' }, /QUIRE_PUBLIC_URL/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ QUIRE_STORAGE_URL: 'gopher://x' }, /QUIRE_STORAGE_URL/],
+    [{ QUIRE_BOOTSTRAP_KEY: 'short' }, /QUIRE_BOOTSTRAP_KEY/],
+    [{ QUIRE_LOG_LEVEL: 'loud' }, /QUIRE_LOG_LEVEL/],
+  ];
+  for (const [env, pattern] of cases) {
+    assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && pattern.test(err.message) && !err.message.includes('\n'));
+  }
+});
