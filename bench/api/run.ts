@@ -354,16 +354,30 @@ async function startProfiledServer(opts: { dataDir: string; databaseUrl?: string
   };
 }
 
-/** User + system CPU seconds a process has used so far (Linux /proc), or NaN elsewhere. */
-function cpuSeconds(pid: number): number {
+/**
+ * User + system CPU seconds a process has used so far (Linux /proc), or NaN elsewhere; with
+ * `reapedChildren`, plus those of its children that have ended and been waited for.
+ */
+function cpuSeconds(pid: number, reapedChildren = false): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14 and 15 of stat(5) (utime, stime) are the 12th and 13th after the command name.
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    // Fields 14 to 17 of stat(5) (utime, stime, cutime, cstime) are the 12th to 15th after the name.
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (reapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU seconds used so far by the PostgreSQL cluster listening on `port`: its postmaster, the
+ * postmaster's live children (backends, workers) and the children that have ended.
+ */
+function postgresCpuSeconds(port: number): number {
+  const [master, ...children] = postgresPids(port);
+  if (master === undefined) return NaN;
+  return children.reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), cpuSeconds(master, true));
 }
 
 /** The PostgreSQL postmaster listening on `port` and all its children (backends, workers). */
@@ -421,8 +435,8 @@ interface Measurement {
   /** Share of one core the PostgreSQL processes used (0 for SQLite, which runs inside the server). */
   dbCpu: number;
   /**
-   * Share of one core used by everything else on the machine (other servers, other jobs): more than
-   * a few percent means the figures are disturbed.
+   * Share of one core used by everything else on the machine (other jobs, interrupts not charged to
+   * any process): more than a few percent means the figures are disturbed.
    */
   otherCpu: number;
 }
@@ -460,7 +474,7 @@ async function waitForQuiet(): Promise<void> {
 
 async function measure(
   route: string,
-  target: { url: string; pid: number; dbPids?: () => number[]; headers?: Record<string, string>; requests?: AcRequest[] },
+  target: { url: string; pid: number; dbCpu?: () => number; headers?: Record<string, string>; requests?: AcRequest[] },
   connections = CONNECTIONS,
 ): Promise<Measurement> {
   const base = { url: target.url, connections, headers: target.headers ?? {}, ...(target.requests ? { requests: target.requests } : {}) };
@@ -471,7 +485,7 @@ async function measure(
   let latencies = new Float64Array(1 << 16);
   let n = 0;
   let bytes = 0;
-  const dbCpu = () => (target.dbPids?.() ?? []).reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), 0);
+  const dbCpu = target.dbCpu ?? (() => 0);
   const cpu0 = cpuSeconds(target.pid);
   const db0 = dbCpu();
   const own0 = process.cpuUsage();
@@ -632,7 +646,7 @@ async function runOne(database: Database): Promise<RunResult> {
   const dataDir = KEEP_DATA ? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-')) : tempDir('quire-bench-');
   if (KEEP_DATA) console.log(`  data directory (kept, BENCH_KEEP_DATA=1): ${dataDir}`);
   let databaseUrl: string | undefined;
-  let dbPids: (() => number[]) | undefined;
+  let dbCpu: (() => number) | undefined;
   let seeded: Seeded;
   let plan: string[];
   if (database === 'sqlite') {
@@ -650,7 +664,7 @@ async function runOne(database: Database): Promise<RunResult> {
     cleanups.push(() => cluster.stop());
     databaseUrl = await cluster.createDatabase('quire_bench');
     const pgPort = Number(new URL(databaseUrl).port);
-    dbPids = () => postgresPids(pgPort);
+    dbCpu = () => postgresCpuSeconds(pgPort);
     seeded = await seed({ kind: 'postgres', url: databaseUrl });
     // What autovacuum does within a minute of a bulk load; without it the first minutes plan blind.
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -737,12 +751,12 @@ async function runOne(database: Database): Promise<RunResult> {
   measurements.push(bareM);
   show(bareM);
   const byIdRoute = 'GET /documents/{id}';
-  await quireRoute(byIdRoute, () => measure(byIdRoute, { url: quire.origin, pid: quire.pid, dbPids, headers: auth(), requests: byIdRequests }));
+  await quireRoute(byIdRoute, () => measure(byIdRoute, { url: quire.origin, pid: quire.pid, dbCpu, headers: auth(), requests: byIdRequests }));
   const listRoute = `GET /documents?${LIST_QUERY}`;
-  await quireRoute(listRoute, () => measure(listRoute, { url: `${quire.origin}/v1preview1/documents?${LIST_QUERY}`, pid: quire.pid, dbPids, headers: auth() }));
+  await quireRoute(listRoute, () => measure(listRoute, { url: `${quire.origin}/v1preview1/documents?${LIST_QUERY}`, pid: quire.pid, dbCpu, headers: auth() }));
   if (CONNECTIONS !== 1) {
     // The list's latency when it is not queued behind other requests.
-    await quireRoute(listRoute, () => measure(listRoute, { url: `${quire.origin}/v1preview1/documents?${LIST_QUERY}`, pid: quire.pid, dbPids, headers: auth() }, 1));
+    await quireRoute(listRoute, () => measure(listRoute, { url: `${quire.origin}/v1preview1/documents?${LIST_QUERY}`, pid: quire.pid, dbCpu, headers: auth() }, 1));
   }
   if (!flags.profile) await quire.stop();
   await bare.stop();

@@ -151,6 +151,45 @@ export function apiSuite(label: string, start: () => Promise<Quire>, teardown: (
         assertJson(created, 201);
       });
 
+      test('scope matrix: every route x every scope gives exactly 403 or passes auth', async () => {
+        const scopes = ['read:documents', 'write:documents', 'read:projects', 'write:projects', 'read:webhooks', 'write:webhooks', 'admin'];
+        const keys = await Promise.all(
+          scopes.map(async (s) => {
+            const r = await q.cli(['keys', 'create', '--workspace', 'default', '--scopes', s, '--name', `matrix-${s}`]);
+            assert.equal(r.code, 0, r.stderr);
+            return client(q.api, r.stdout.trim());
+          }),
+        );
+        // Unknown ids: a request that passes auth answers 404 (or 400 for a bad body), never 401/403.
+        const routes: [string, string, string | null, object?][] = [
+          ['GET', '/documents', 'read:documents'],
+          ['GET', '/documents/none0', 'read:documents'],
+          ['DELETE', '/documents/none0', 'write:documents'],
+          ['GET', '/documents/none0/content', 'read:documents'],
+          ['POST', '/documents/content', 'write:documents'],
+          ['GET', '/documents/none0/metadata', 'read:documents'],
+          ['PUT', '/documents/none0/metadata', 'write:documents', { metadata: [] }],
+          ['POST', '/documents/none0/metadata', 'write:documents', { metadata: [] }],
+          ['GET', '/docsets', 'read:documents'],
+          ['POST', '/docsets', 'write:documents', {}],
+          ['GET', '/docsets/none0', 'read:documents'],
+          ['DELETE', '/docsets/none0', 'write:documents'],
+          ['GET', '/docsets/none0/documents', 'read:documents'],
+          ['GET', '/docsets/none0/documents/none1', 'read:documents'],
+          ['PUT', '/docsets/none0/documents/none1', 'write:documents'],
+          ['DELETE', '/docsets/none0/documents/none1', 'write:documents'],
+          ['GET', '/workspace', null],
+        ];
+        for (const [method, url, needed, json] of routes) {
+          for (const [i, scope] of scopes.entries()) {
+            const r = await keys[i]!.req(method, url, json ? { json } : {});
+            const allowed = needed === null || scope === 'admin' || scope === needed;
+            if (allowed) assert.ok(r.status !== 401 && r.status !== 403, `${scope} ${method} ${url} -> ${r.status}`);
+            else assertProblem(r, 403);
+          }
+        }
+      });
+
       test('a revoked key fails at once', async () => {
         const made = await q.cli(['keys', 'create', '--workspace', 'default', '--scopes', 'read:documents', '--name', 'short-lived']);
         const secret = made.stdout.trim();
