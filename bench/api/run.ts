@@ -15,7 +15,8 @@
 //                    that Quire itself never gathers today (what-if; PostgreSQL is always analysed)
 //
 // Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS
-// (default 10), BENCH_DOCS (default 100000), BENCH_QUIET_WAIT (s, default 180), BENCH_KEEP_DATA=1.
+// (default 10), BENCH_DOCS (default 100000), BENCH_QUIET_WAIT (s, default 180), BENCH_RETRIES
+// (default 2), BENCH_KEEP_DATA=1.
 // Results also go to bench/results/api-<timestamp>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -472,7 +473,24 @@ async function waitForQuiet(): Promise<void> {
   }
 }
 
+/** Share of a core used by other processes above which a measurement is taken again. */
+const DISTURBED = 0.15;
+
+/** Measures once, and again (up to BENCH_RETRIES times, default 2) while other processes disturb it. */
 async function measure(
+  route: string,
+  target: Parameters<typeof measureOnce>[1],
+  connections = CONNECTIONS,
+): Promise<Measurement> {
+  const retries = Math.round(envNumber('BENCH_RETRIES', 2));
+  for (let attempt = 0; ; attempt++) {
+    const m = await measureOnce(route, target, connections);
+    if (m.otherCpu <= DISTURBED || attempt >= retries) return m;
+    console.log(`  ${route}: other processes used ${Math.round(100 * m.otherCpu)}% of a core meanwhile; measuring again`);
+  }
+}
+
+async function measureOnce(
   route: string,
   target: { url: string; pid: number; dbCpu?: () => number; headers?: Record<string, string>; requests?: AcRequest[] },
   connections = CONNECTIONS,
@@ -849,7 +867,7 @@ async function main(): Promise<void> {
   const file = path.join(RESULTS_DIR, `api-${started.toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   console.log(`\nresults: ${path.relative(ROOT, file)}`);
-  const disturbed = results.flatMap((r) => r.measurements).filter((m) => m.otherCpu > 0.15);
+  const disturbed = results.flatMap((r) => r.measurements).filter((m) => m.otherCpu > DISTURBED);
   if (disturbed.length) {
     console.log(`warning: other processes used CPU during ${disturbed.map((m) => `${m.route} (${Math.round(100 * m.otherCpu)}%)`).join(', ')}; those figures are disturbed`);
   }

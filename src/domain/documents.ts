@@ -9,6 +9,7 @@ import { newId } from './ids.js';
 import { parseMetadataRequest } from './metadata.js';
 
 export const MAX_NAME_LENGTH = 1024;
+const ID_SHAPE = /^[0-9A-Za-z_-]{1,64}$/;
 
 /** What an upload asks for, checked before any byte of it is stored. */
 export interface UploadIntent {
@@ -60,6 +61,8 @@ export class DocumentService {
     if (spec === undefined || spec.trim() === '') return [];
     const ids = [...new Set(spec.split('|').map((s) => s.trim()))];
     if (ids.some((id) => id === '')) throw invalid('docset.id contains an empty id.');
+    const malformed = ids.find((id) => !ID_SHAPE.test(id));
+    if (malformed) throw notFound('Docset', malformed);
     const found = await this.store.docsets.existingIds(workspaceId, ids);
     const missing = ids.find((id) => !found.has(id));
     if (missing) throw notFound('Docset', missing);

@@ -24,6 +24,7 @@ export function parseMetadataRequest(body: unknown): MetadataEntry[] {
       throw invalid(`metadata[${i}].key must be 1 to 100 letters, digits or underscores.`);
     }
     if (typeof value !== 'string') throw invalid(`metadata[${i}].value must be a string.`);
+    if (value.includes('\u0000')) throw invalid(`metadata[${i}].value contains a NUL character.`);
     if (value.length > MAX_VALUE_LENGTH) throw invalid(`metadata[${i}].value is longer than ${MAX_VALUE_LENGTH} characters.`);
     if (seen.has(key)) throw invalid(`metadata key "${key}" appears twice.`);
     seen.add(key);

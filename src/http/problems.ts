@@ -77,6 +77,7 @@ export function errorHandler(error: FastifyError | DomainError | Error, request:
   }
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendProblem(reply, 413, 'JSON bodies are limited to 1 MB.');
     if (fe.code === 'FST_REQ_FILE_TOO_LARGE' || status === 413) return sendProblem(reply, 413, 'The request body is larger than allowed (files up to 300 MB).');
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendProblem(reply, 415, `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here.`);
     return sendProblem(reply, status, fe.message);

@@ -21,6 +21,7 @@ import { docsetDocumentRoutes } from './rest/docset-documents.js';
 import { workspaceRoutes } from './rest/workspace.js';
 import { systemRoutes } from './system.js';
 import { SCOPES } from '../domain/scopes.js';
+import { invalid } from '../domain/errors.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -31,6 +32,13 @@ function newAjv(coerceTypes: boolean | 'array'): Ajv {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
   return ajv;
+}
+
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  for (const [k, v] of Object.entries(value)) if (k.includes('\u0000') || hasNul(v, depth + 1)) return true;
+  return false;
 }
 
 /** No parameter of this API is a list: when a client repeats one, its last value counts. */
@@ -55,6 +63,13 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
   const bodyAjv = newAjv(false);
   const textAjv = newAjv('array');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
+
+  // PostgreSQL text cannot hold NUL; refuse it in every parameter and JSON string up front.
+  app.addHook('preValidation', async (request) => {
+    if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
+      throw invalid('NUL characters (\\u0000) are not allowed in parameters or bodies.');
+    }
+  });
 
   app.decorateRequest('principal', null);
   app.setErrorHandler(errorHandler);

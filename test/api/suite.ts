@@ -328,6 +328,8 @@ export function apiSuite(label: string, start: () => Promise<Quire>, teardown: (
         const before = (await collectPages(c, '/documents?limit=100', 'documents')).items.length;
         const blobsBefore = documentBlobs(q).length;
         assertProblem(await c.upload({ path: PDFS[0]! }, { 'docset.id': 'nosuchdocset' }), 404, /nosuchdocset/);
+        assertProblem(await c.upload({ path: PDFS[0]! }, { 'docset.id': 'bad\u0000id' }), 404);
+        assertProblem(await c.upload({ bytes: 'x', name: 'n.txt' }, { metadata: JSON.stringify({ metadata: [{ key: 'k', value: 'a\u0000b' }] }) }), 400, /NUL/);
         assertProblem(await c.upload({ bytes: 'MZ...', name: 'tool.exe' }), 415, /\.pdf/);
         assertProblem(await c.upload({ bytes: 'hello', name: 'notes.txt' }, { metadata: '{not json' }), 400, /JSON/);
         assertProblem(await c.upload({ bytes: 'hello', name: 'notes.txt' }, { metadata: JSON.stringify({ metadata: [{ key: 'bad key', value: 'x' }] }) }), 400);
@@ -466,6 +468,14 @@ export function apiSuite(label: string, start: () => Promise<Quire>, teardown: (
         assertProblem(await c.get('/documents?minPages=-1'), 400);
         assertProblem(await c.get('/documents?samples=maybe'), 400);
         assertJson(await c.get('/documents?whatever=1&docset=%7B%27id%27%3A+%27x%27%7D'));
+        assertProblem(await c.get('/documents?minPages=3000000000'), 400);
+        assertProblem(await c.get('/documents?maxSize=1e20'), 400);
+        assertProblem(await c.get('/documents?name=a%00b'), 400, /NUL/);
+        assertProblem(await c.get('/documents/' + 'x'.repeat(65)), 400);
+        assertProblem(await c.get('/documents/bad$id'), 400);
+        assertProblem(await c.post('/docsets', { json: { name: 'nul\u0000name' } }), 400, /NUL/);
+        assertProblem(await c.post('/docsets', { json: { name: 'x'.repeat(256) } }), 400);
+        assertProblem(await c.post('/docsets', { json: { name: 'big', documents: ['x'.repeat(2 * 1024 * 1024)] } }), 413, /1 MB/);
       });
 
       test('a changed cursor answers 400; a cursor of another list 400', async () => {

@@ -21,6 +21,8 @@ export const Timestamp = Type.String({ format: 'date-time' });
 export const Limit = Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Items per page, 1..${MAX_LIMIT}; default 30.` });
 export const Cursor = Type.String({ minLength: 1, maxLength: 8192, description: 'Opaque continuation token from `next`.' });
 export const NonNegative = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+/** Page counts are 32-bit integers in the database. */
+export const PageCount = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 export const Next = Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
   description: 'Absolute URL of the next page (cursor and filters included), or null on the last page.',
 });

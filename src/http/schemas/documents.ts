@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { DOCUMENT_STATUSES, type DocumentFilter, type DocumentRecord, type DocumentStatus } from '../../domain/model.js';
 import { invalid } from '../../domain/errors.js';
-import { Cursor, Id, Limit, Next, NonNegative, Timestamp } from './common.js';
+import { Cursor, Id, Limit, Next, NonNegative, PageCount, Timestamp } from './common.js';
 
 export const DocumentStatusSchema = Type.Union([
   Type.Literal('New'),
@@ -60,8 +60,8 @@ const documentFilterProps = {
   cursor: Type.Optional(Cursor),
   prefix: Type.Optional(Type.String({ maxLength: 1024, description: 'Name starts with (case-sensitive).' })),
   status: Type.Optional(DocumentStatusSchema),
-  minPages: Type.Optional(NonNegative),
-  maxPages: Type.Optional(NonNegative),
+  minPages: Type.Optional(PageCount),
+  maxPages: Type.Optional(PageCount),
   minSize: Type.Optional(NonNegative),
   maxSize: Type.Optional(NonNegative),
   samples: Type.Optional(Type.Boolean({ description: 'Include sample documents (default false).' })),
