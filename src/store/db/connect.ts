@@ -35,7 +35,38 @@ export function openDb(database: Config['database']): { db: Db; dialect: Dialect
   sqlite.exec('PRAGMA foreign_keys = ON');
   // LIKE is case-sensitive in PostgreSQL; make SQLite agree (this also lets prefix LIKE use an index).
   sqlite.exec('PRAGMA case_sensitive_like = ON');
-  return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite as never }) }), dialect: 'sqlite' };
+  return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: new StatementCache(sqlite) as never }) }), dialect: 'sqlite' };
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs libsql more than running a small query does.
+ * Queries of one shape compile to the same SQL text, so their prepared statements are kept (LRU).
+ * Kysely runs one query at a time on this connection, so a statement is never used twice at once.
+ */
+class StatementCache {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly capacity = 500,
+  ) {}
+
+  prepare(sql: string) {
+    let stmt = this.statements.get(sql);
+    if (stmt) {
+      this.statements.delete(sql);
+    } else {
+      stmt = this.sqlite.prepare(sql);
+      if (this.statements.size >= this.capacity) this.statements.delete(this.statements.keys().next().value!);
+    }
+    this.statements.set(sql, stmt);
+    return stmt;
+  }
+
+  close() {
+    this.statements.clear();
+    this.sqlite.close();
+  }
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import { migrateToLatest, openDb, type Dialect } from './connect.js';
 import type { Database } from './schema.js';
@@ -28,7 +28,12 @@ export class Repos {
   }
 }
 
+/** How often SQLite's planner statistics are refreshed; PostgreSQL's autovacuum does this itself. */
+const ANALYZE_EVERY_MS = 5 * 60 * 1000;
+
 export class Store extends Repos {
+  private analyzeTimer: NodeJS.Timeout | undefined;
+
   private constructor(
     private readonly db: Kysely<Database>,
     readonly dialect: Dialect,
@@ -39,7 +44,21 @@ export class Store extends Repos {
   static async open(database: Config['database'], opts: { migrate: boolean } = { migrate: true }): Promise<Store> {
     const { db, dialect } = openDb(database);
     if (opts.migrate) await migrateToLatest(db);
-    return new Store(db, dialect);
+    const store = new Store(db, dialect);
+    if (dialect === 'sqlite') {
+      // Without statistics SQLite's planner takes a range index (page_count) and sorts the whole
+      // workspace for a filtered list; with them it walks (workspace_id, status, id) in order.
+      await store.analyze();
+      store.analyzeTimer = setInterval(() => void store.analyze().catch(() => undefined), ANALYZE_EVERY_MS);
+      store.analyzeTimer.unref();
+    }
+    return store;
+  }
+
+  /** Refreshes SQLite's planner statistics from a bounded sample (a few milliseconds). */
+  async analyze(): Promise<void> {
+    await sql`PRAGMA analysis_limit = 1000`.execute(this.db);
+    await sql`ANALYZE`.execute(this.db);
   }
 
   /** Runs `fn` in one database transaction: all its writes commit together or not at all. */
@@ -52,6 +71,7 @@ export class Store extends Repos {
   }
 
   close(): Promise<void> {
+    clearInterval(this.analyzeTimer);
     return this.db.destroy();
   }
 }
