@@ -139,10 +139,9 @@ export class WorkspaceService {
   /** The workspace and key a bearer secret stands for, or null for an unknown or revoked key. */
   async authenticate(secret: string): Promise<Principal | null> {
     const digest = hashKey(secret);
-    const found = await this.store.apiKeys.findByHash(digest);
-    if (!found || found.key.revokedAt !== null) return null;
+    const found = await this.store.apiKeys.findLiveWithWorkspace(digest);
+    if (!found) return null;
     if (!timingSafeEqual(Buffer.from(found.keyHash, 'hex'), Buffer.from(digest, 'hex'))) return null;
-    const workspace = await this.store.workspaces.get(found.key.workspaceId);
-    return workspace ? { workspace, key: found.key } : null;
+    return { workspace: found.workspace, key: found.key };
   }
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeysTable, Database } from './schema.js';
-import type { ApiKeyRecord } from '../../domain/model.js';
+import type { ApiKeyRecord, WorkspaceRecord } from '../../domain/model.js';
+import { toWorkspaceRecord } from './workspaces.js';
 
 function toRecord(r: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
@@ -37,6 +38,38 @@ export class ApiKeysRepo {
   async findByHash(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string } | undefined> {
     const row = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
     return row && { key: toRecord(row), keyHash: row.key_hash };
+  }
+
+  /** A live (unrevoked) key by hash, with its workspace, in one query: the per-request auth lookup. */
+  async findLiveWithWorkspace(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string; workspace: WorkspaceRecord } | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+      .selectAll('k')
+      .select([
+        'w.name as w_name',
+        'w.type as w_type',
+        'w.created_at as w_created_at',
+        'w.expires_at as w_expires_at',
+        'w.page_quota_max as w_page_quota_max',
+        'w.page_quota_per_document as w_page_quota_per_document',
+        'w.user_quota_max as w_user_quota_max',
+      ])
+      .where('k.key_hash', '=', keyHash)
+      .where('k.revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const workspace = toWorkspaceRecord({
+      id: row.workspace_id,
+      name: row.w_name,
+      type: row.w_type,
+      created_at: row.w_created_at,
+      expires_at: row.w_expires_at,
+      page_quota_max: row.w_page_quota_max,
+      page_quota_per_document: row.w_page_quota_per_document,
+      user_quota_max: row.w_user_quota_max,
+    });
+    return { key: toRecord(row), keyHash: row.key_hash, workspace };
   }
 
   async get(id: string): Promise<ApiKeyRecord | undefined> {

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, WorkspacesTable } from './schema.js';
 import type { WorkspaceRecord } from '../../domain/model.js';
 
-function toRecord(r: Selectable<WorkspacesTable>): WorkspaceRecord {
+export function toWorkspaceRecord(r: Selectable<WorkspacesTable>): WorkspaceRecord {
   return {
     id: r.id,
     name: r.name,
@@ -37,16 +37,16 @@ export class WorkspacesRepo {
 
   async get(id: string): Promise<WorkspaceRecord | undefined> {
     const row = await this.db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toRecord(row);
+    return row && toWorkspaceRecord(row);
   }
 
   async getByName(name: string): Promise<WorkspaceRecord | undefined> {
     const row = await this.db.selectFrom('workspaces').selectAll().where('name', '=', name).executeTakeFirst();
-    return row && toRecord(row);
+    return row && toWorkspaceRecord(row);
   }
 
   async list(): Promise<WorkspaceRecord[]> {
     const rows = await this.db.selectFrom('workspaces').selectAll().orderBy('id').execute();
-    return rows.map(toRecord);
+    return rows.map(toWorkspaceRecord);
   }
 }
