@@ -15,7 +15,7 @@ export function docsetDocumentRoutes(app: App, deps: HttpDeps) {
   app.get(
     '/docsets/:id/documents',
     {
-      config: { scope: 'read:documents' },
+      config: list.config,
       schema: { ...list.schema, params: IdParams, querystring: ListDocsetDocumentsQuery, response: { 200: DocumentListSchema, ...list.problemResponses } },
     },
     async (request) => {
@@ -47,7 +47,7 @@ export function docsetDocumentRoutes(app: App, deps: HttpDeps) {
   const get = op({ summary: 'Get a document of a docset', tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/docsets/:docsetId/documents/:documentId',
-    { config: { scope: 'read:documents' }, schema: { ...get.schema, params: MemberParams, response: { 200: { $ref: 'Document' }, ...get.problemResponses } } },
+    { config: get.config, schema: { ...get.schema, params: MemberParams, response: { 200: { $ref: 'Document' }, ...get.problemResponses } } },
     async (request) => {
       const { workspace } = principalOf(request);
       return toDocumentJson(await deps.docsets.getDocument(workspace.id, request.params.docsetId, request.params.documentId), base);
@@ -63,7 +63,7 @@ export function docsetDocumentRoutes(app: App, deps: HttpDeps) {
   });
   app.put(
     '/docsets/:docsetId/documents/:documentId',
-    { config: { scope: 'write:documents' }, schema: { ...put.schema, params: MemberParams, response: { 200: { $ref: 'Docset' }, ...put.problemResponses } } },
+    { config: put.config, schema: { ...put.schema, params: MemberParams, response: { 200: { $ref: 'Docset' }, ...put.problemResponses } } },
     async (request) => {
       const { workspace } = principalOf(request);
       return toDocsetJson(await deps.docsets.addDocument(workspace.id, request.params.docsetId, request.params.documentId), base);
@@ -79,7 +79,7 @@ export function docsetDocumentRoutes(app: App, deps: HttpDeps) {
   });
   app.delete(
     '/docsets/:docsetId/documents/:documentId',
-    { config: { scope: 'write:documents' }, schema: { ...del.schema, params: MemberParams, response: { 204: { type: 'null', description: 'Removed' }, ...del.problemResponses } } },
+    { config: del.config, schema: { ...del.schema, params: MemberParams, response: { 204: { type: 'null', description: 'Removed' }, ...del.problemResponses } } },
     async (request, reply) => {
       const { workspace } = principalOf(request);
       await deps.docsets.removeDocument(workspace.id, request.params.docsetId, request.params.documentId);

@@ -10,7 +10,7 @@ export function docsetRoutes(app: App, deps: HttpDeps) {
   const list = op({ summary: 'List docsets', tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/docsets',
-    { config: { scope: 'read:documents' }, schema: { ...list.schema, querystring: ListDocsetsQuery, response: { 200: DocsetListSchema, ...list.problemResponses } } },
+    { config: list.config, schema: { ...list.schema, querystring: ListDocsetsQuery, response: { 200: DocsetListSchema, ...list.problemResponses } } },
     async (request) => {
       const { workspace } = principalOf(request);
       const { filter, page } = deps.cursors.resolve<DocsetFilter>(request.query, 'docsets', workspace.id, () => docsetFilterFromQuery(request.query));
@@ -40,7 +40,7 @@ export function docsetRoutes(app: App, deps: HttpDeps) {
   });
   app.post(
     '/docsets',
-    { config: { scope: 'write:documents' }, schema: { ...create.schema, body: CreateDocsetBody, response: { 201: { $ref: 'Docset' }, ...create.problemResponses } } },
+    { config: create.config, schema: { ...create.schema, body: CreateDocsetBody, response: { 201: { $ref: 'Docset' }, ...create.problemResponses } } },
     async (request, reply) => {
       const { workspace } = principalOf(request);
       const docset = await deps.docsets.create(workspace.id, request.body);
@@ -51,7 +51,7 @@ export function docsetRoutes(app: App, deps: HttpDeps) {
   const get = op({ summary: 'Get a docset', tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/docsets/:id',
-    { config: { scope: 'read:documents' }, schema: { ...get.schema, params: IdParams, response: { 200: { $ref: 'Docset' }, ...get.problemResponses } } },
+    { config: get.config, schema: { ...get.schema, params: IdParams, response: { 200: { $ref: 'Docset' }, ...get.problemResponses } } },
     async (request) => {
       const { workspace } = principalOf(request);
       return toDocsetJson(await deps.docsets.get(workspace.id, request.params.id), base);
@@ -67,7 +67,7 @@ export function docsetRoutes(app: App, deps: HttpDeps) {
   });
   app.delete(
     '/docsets/:id',
-    { config: { scope: 'write:documents' }, schema: { ...del.schema, params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...del.problemResponses } } },
+    { config: del.config, schema: { ...del.schema, params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...del.problemResponses } } },
     async (request, reply) => {
       const { workspace } = principalOf(request);
       await deps.docsets.delete(workspace.id, request.params.id);

@@ -29,7 +29,7 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
   app.post(
     '/documents/content',
     {
-      config: { scope: 'write:documents' },
+      config: upload.config,
       schema: {
         ...upload.schema,
         consumes: ['multipart/form-data'],
@@ -95,7 +95,7 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
   app.get(
     '/documents/:id/content',
     {
-      config: { scope: 'read:documents' },
+      config: download.config,
       schema: {
         ...download.schema,
         params: IdParams,

@@ -11,7 +11,7 @@ export function documentRoutes(app: App, deps: HttpDeps) {
   app.get(
     '/documents',
     {
-      config: { scope: 'read:documents' },
+      config: list.config,
       schema: { ...list.schema, querystring: ListDocumentsQuery, response: { 200: DocumentListSchema, ...list.problemResponses } },
     },
     async (request) => {
@@ -41,7 +41,7 @@ export function documentRoutes(app: App, deps: HttpDeps) {
   app.get(
     '/documents/:id',
     {
-      config: { scope: 'read:documents' },
+      config: get.config,
       schema: { ...get.schema, params: IdParams, response: { 200: { $ref: 'Document' }, ...get.problemResponses } },
     },
     async (request) => {
@@ -59,7 +59,7 @@ export function documentRoutes(app: App, deps: HttpDeps) {
   });
   app.delete(
     '/documents/:id',
-    { config: { scope: 'write:documents' }, schema: { ...del.schema, params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...del.problemResponses } } },
+    { config: del.config, schema: { ...del.schema, params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...del.problemResponses } } },
     async (request, reply) => {
       const { workspace } = principalOf(request);
       await deps.documents.delete(workspace.id, request.params.id);

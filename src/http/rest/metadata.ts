@@ -12,7 +12,7 @@ export function metadataRoutes(app: App, deps: HttpDeps) {
   const get = op({ summary: "Get a document's metadata", tag: 'Metadata', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/documents/:id/metadata',
-    { config: { scope: 'read:documents' }, schema: { ...get.schema, params: IdParams, response: { 200: MetadataResponse, ...get.problemResponses } } },
+    { config: get.config, schema: { ...get.schema, params: IdParams, response: { 200: MetadataResponse, ...get.problemResponses } } },
     async (request) => {
       const { workspace } = principalOf(request);
       return respond(request.params.id, await deps.metadata.get(workspace.id, request.params.id));
@@ -28,7 +28,7 @@ export function metadataRoutes(app: App, deps: HttpDeps) {
   });
   app.put(
     '/documents/:id/metadata',
-    { config: { scope: 'write:documents' }, schema: { ...put.schema, params: IdParams, body: MetadataBody, response: { 200: MetadataResponse, ...put.problemResponses } } },
+    { config: put.config, schema: { ...put.schema, params: IdParams, body: MetadataBody, response: { 200: MetadataResponse, ...put.problemResponses } } },
     async (request) => {
       const { workspace } = principalOf(request);
       const entries = parseMetadataRequest(request.body);
@@ -45,7 +45,7 @@ export function metadataRoutes(app: App, deps: HttpDeps) {
   });
   app.post(
     '/documents/:id/metadata',
-    { config: { scope: 'write:documents' }, schema: { ...post.schema, params: IdParams, body: MetadataBody, response: { 200: MetadataResponse, ...post.problemResponses } } },
+    { config: post.config, schema: { ...post.schema, params: IdParams, body: MetadataBody, response: { 200: MetadataResponse, ...post.problemResponses } } },
     async (request) => {
       const { workspace } = principalOf(request);
       const entries = parseMetadataRequest(request.body);

@@ -12,7 +12,7 @@ export function workspaceRoutes(app: App, deps: HttpDeps) {
   });
   app.get(
     '/workspace',
-    { config: { scope: 'any' }, schema: { ...get.schema, response: { 200: WorkspaceSchema, ...get.problemResponses } } },
+    { config: get.config, schema: { ...get.schema, response: { 200: WorkspaceSchema, ...get.problemResponses } } },
     async (request) => toWorkspaceJson(await deps.workspaces.view(principalOf(request).workspace)),
   );
 }

@@ -56,6 +56,8 @@ export function op(o: { summary: string; tag: string; scope: Scope | 'any' | nul
     };
   }
   return {
+    /** Route config read by the auth hook: the one place a route's scope is stated. */
+    config: (o.scope === null ? {} : { scope: o.scope }) as { scope?: Scope | 'any' },
     schema: {
       summary: o.summary,
       tags: [o.tag],

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { keysetPage } from './keyset.js';
 import type { Database, DocsetsTable } from './schema.js';
 import type { DocsetFilter, DocsetRecord, Page, PageRequest } from '../../domain/model.js';
 
@@ -55,10 +56,7 @@ export class DocsetsRepo {
     if (f.maxDocuments !== undefined) q = q.where('document_count', '<=', f.maxDocuments);
     if (!f.samples) q = q.where('is_sample', '=', 0);
     if (page.after !== undefined) q = q.where('id', '>', page.after);
-    const rows = await q.orderBy('id').limit(page.limit + 1).execute();
-    const more = rows.length > page.limit;
-    const items = (more ? rows.slice(0, page.limit) : rows).map(toRecord);
-    return { items, nextAfter: more ? items[items.length - 1]!.id : null };
+    return keysetPage(await q.orderBy('id').limit(page.limit + 1).execute(), page.limit, toRecord);
   }
 
   /** Adds `delta` to the document count and touches `updatedAt`. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { keysetPage } from './keyset.js';
 import type { Database, DocumentsTable } from './schema.js';
 import type { DocumentFilter, DocumentRecord, DocumentStatus, Page, PageRequest } from '../../domain/model.js';
 
@@ -103,10 +104,7 @@ export class DocumentsRepo {
       );
     }
     if (page.after !== undefined) q = q.where('id', '>', page.after);
-    const rows = await q.orderBy('id').limit(page.limit + 1).execute();
-    const more = rows.length > page.limit;
-    const items = (more ? rows.slice(0, page.limit) : rows).map(toRecord);
-    return { items, nextAfter: more ? items[items.length - 1]!.id : null };
+    return keysetPage(await q.orderBy('id').limit(page.limit + 1).execute(), page.limit, toRecord);
   }
 
   /** Moves a document from docset `from` to `to` only if it is still in `from`; true when it moved. */
