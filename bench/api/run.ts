@@ -2,7 +2,8 @@
 // and latency of `GET /documents/{id}` and `GET /documents?limit=100&status=Ready&minPages=50`
 // against a bare Fastify route answering a JSON body of the same size, all in one run.
 //
-//   npx tsx bench/api/run.ts [--postgres] [--postgres-only] [--profile]
+//   npx tsx bench/api/run.ts [--postgres | --postgres-only] [--analyze] [--profile]
+//   npm run bench:api -- [flags]
 //
 // The load generator (autocannon) runs in this process; every server runs in its own child process,
 // so on a 2-core machine the client and the server under test each have a core.
@@ -11,14 +12,15 @@
 //   --postgres-only  only the PostgreSQL run
 //   --profile        start Quire under `node --cpu-prof` (one server per route) and print where its
 //                    CPU time goes; figures of a profiled run are slower and are not judged
-//   --analyze        run ANALYZE on the seeded SQLite database before serving: planner statistics
-//                    that Quire itself never gathers today (what-if; PostgreSQL is always analysed)
+//   --analyze        run ANALYZE on the seeded SQLite database before Quire starts, so the planner
+//                    has statistics whether or not Quire gathers them itself (PostgreSQL is always
+//                    analysed, as autovacuum would be)
 //
 // Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS
 // (default 10), BENCH_DOCS (default 100000), BENCH_QUIET_WAIT (s, default 180), BENCH_RETRIES
 // (default 2), BENCH_KEEP_DATA=1.
 // Results also go to bench/results/api-<timestamp>.json.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -56,7 +58,7 @@ function envNumber(name: string, fallback: number): number {
   return n;
 }
 
-const DURATION = envNumber('BENCH_DURATION', 10);
+const DURATION = Math.max(1, envNumber('BENCH_DURATION', 10));
 const WARMUP = envNumber('BENCH_WARMUP', 3);
 const CONNECTIONS = Math.max(1, Math.round(envNumber('BENCH_CONNECTIONS', 10)));
 const DOCS = Math.max(1, Math.round(envNumber('BENCH_DOCS', 100_000)));
@@ -645,7 +647,7 @@ type Database = 'sqlite' | 'postgres';
 
 interface RunResult {
   database: Database;
-  /** Whether the database had planner statistics (always for PostgreSQL; SQLite only with --analyze). */
+  /** Whether the bench gathered planner statistics (always for PostgreSQL; SQLite with --analyze). */
   analyzed: boolean;
   documents: number;
   seedSeconds: number;
@@ -666,7 +668,6 @@ async function runOne(database: Database): Promise<RunResult> {
   let databaseUrl: string | undefined;
   let dbCpu: (() => number) | undefined;
   let seeded: Seeded;
-  let plan: string[];
   if (database === 'sqlite') {
     const file = path.join(dataDir, 'quire.db');
     seeded = await seed({ kind: 'sqlite', file });
@@ -674,9 +675,8 @@ async function runOne(database: Database): Promise<RunResult> {
       const db = new Libsql(file);
       db.exec('ANALYZE');
       db.close();
-      console.log('  ran ANALYZE (--analyze): the planner has statistics, which Quire itself does not gather');
+      console.log('  ran ANALYZE (--analyze)');
     }
-    plan = sqlitePlan(file, seeded.workspaceId);
   } else {
     const cluster: PgCluster = await startPgCluster();
     cleanups.push(() => cluster.stop());
@@ -689,9 +689,7 @@ async function runOne(database: Database): Promise<RunResult> {
     await client.connect();
     await client.query('analyze');
     await client.end();
-    plan = await postgresPlan(databaseUrl, seeded.workspaceId);
   }
-  for (const line of plan) console.log(`  plan ${line}`);
 
   const profDir = flags.profile ? tempDir('quire-bench-prof-') : '';
   const start = () =>
@@ -702,6 +700,11 @@ async function runOne(database: Database): Promise<RunResult> {
   let quire = await start();
   let stopQuire = quire.stop;
   cleanups.push(() => stopQuire());
+
+  // The plans of the two queries as the running server's database sees them (after whatever the
+  // server does at start-up, such as gathering statistics).
+  const plan = databaseUrl ? await postgresPlan(databaseUrl, seeded.workspaceId) : sqlitePlan(path.join(dataDir, 'quire.db'), seeded.workspaceId);
+  for (const line of plan) console.log(`  plan ${line}`);
   const auth = () => ({ authorization: `Bearer ${quire.key}` });
 
   // The body the bare route answers: the real response of one document, byte for byte.
@@ -836,9 +839,20 @@ function printTable(results: RunResult[]): void {
   }
 }
 
+/** The commit measured, and whether src/ differed from it (results of uncommitted code say so). */
+function gitState(): { commit: string; srcDirty: boolean } | null {
+  const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  const head = git(['rev-parse', 'HEAD']);
+  if (head.status !== 0) return null;
+  const status = git(['status', '--porcelain', '--', 'src']);
+  return { commit: head.stdout.trim(), srcDirty: status.stdout.trim() !== '' };
+}
+
 async function main(): Promise<void> {
   const databases: Database[] = flags['postgres-only'] ? ['postgres'] : flags.postgres ? ['sqlite', 'postgres'] : ['sqlite'];
   const started = new Date();
+  const git = gitState();
+  if (git) console.log(`measuring commit ${git.commit.slice(0, 12)}${git.srcDirty ? ' with uncommitted changes under src/' : ''}`);
   const results: RunResult[] = [];
   try {
     for (const db of databases) {
@@ -852,6 +866,7 @@ async function main(): Promise<void> {
   const out = {
     date: started.toISOString(),
     command: `npx tsx bench/api/run.ts ${process.argv.slice(2).join(' ')}`.trim(),
+    git,
     machine: {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model ?? 'unknown',
