@@ -1,0 +1,51 @@
+/**
+ * The one document model every format reader produces. Coordinates are pixels at 300 DPI with the
+ * origin at the page's top-left corner: the space of page images and of DGML bounding boxes.
+ */
+export const DPI = 300;
+
+export interface TextItem {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  fontName: string;
+  fontSize: number;
+  bold?: boolean;
+  italic?: boolean;
+}
+
+export interface PageModel {
+  /** 1-based. */
+  number: number;
+  width: number;
+  height: number;
+  items: TextItem[];
+}
+
+/** How the pages were obtained, recorded in the document's processing details. */
+export type PaginationPath = 'pdf' | 'libreoffice' | 'text-layout';
+
+export interface DocumentModel {
+  format: string;
+  pagination: PaginationPath;
+  pages: PageModel[];
+  /**
+   * A PDF whose pages are the document's pages: the original for PDFs, otherwise a rendition
+   * (LibreOffice's, or Quire's own text layout on Letter pages). Page images render from it.
+   */
+  pdf: Uint8Array;
+  /** The original is a PDF, so no separate rendition needs storing. */
+  pdfIsOriginal: boolean;
+}
+
+/** A document that cannot be ingested, with a reason a user understands ("Encrypted PDF"). */
+export class IngestError extends Error {
+  constructor(
+    readonly title: string,
+    readonly detail: string,
+  ) {
+    super(`${title}: ${detail}`);
+  }
+}
