@@ -1,17 +1,94 @@
-import type { DocumentModel } from '../model.js';
+import { IngestError, type DocumentModel } from '../model.js';
+import type { Block } from './blocks.js';
+import { describeFormat, detectFormat, type DetectedFormat } from './detect.js';
+import { readDoc } from './doc.js';
+import { readDocx } from './docx.js';
+import { readHtml } from './html.js';
+import { convertWithLibreOffice, findSoffice } from './libreoffice.js';
+import { readPdfPages } from './pdf.js';
+import { renderPdfPage } from './render.js';
+import { textLayoutPdf } from './text-layout-pdf.js';
+import { decodeText, readTxt } from './txt.js';
 
-// Contract of the format readers (being written): every allowed format into one DocumentModel.
+// Contract of the format readers: every allowed format into one DocumentModel.
+
+export interface ReadOptions {
+  /** Use LibreOffice for office formats when `soffice` is on PATH (default true). */
+  libreoffice?: boolean;
+}
+
+/** Which declared extensions accept which detected content. */
+function accepts(declared: string, detected: DetectedFormat): boolean {
+  switch (declared) {
+    case 'pdf':
+    case 'doc':
+      return detected === declared;
+    // A DOCX without word/document.xml is still a ZIP: its reader reports it as a corrupt DOCX.
+    case 'docx':
+      return detected === 'docx' || detected === 'zip';
+    // Text and HTML are told apart by a guess; either reads as the other.
+    case 'txt':
+    case 'html':
+      return detected === 'txt' || detected === 'html';
+    default:
+      return false;
+  }
+}
 
 /**
  * Reads a document's bytes into the shared model. `declaredExt` is the extension the document was
  * uploaded as ('pdf', 'docx', 'doc', 'txt', 'html'); the content is checked against it from its
  * magic bytes. Throws IngestError with a reason a user understands.
  */
-export async function readDocument(_bytes: Buffer, _declaredExt: string): Promise<DocumentModel> {
-  throw new Error('readDocument: not implemented yet');
+export async function readDocument(bytes: Buffer, declaredExt: string, options: ReadOptions = {}): Promise<DocumentModel> {
+  const ext = declaredExt.replace(/^\./, '').toLowerCase().replace(/^htm$/, 'html');
+  if (!['pdf', 'docx', 'doc', 'txt', 'html'].includes(ext)) {
+    throw new IngestError('Unsupported file type', `Extension .${ext} cannot be ingested`);
+  }
+  if (bytes.length === 0) throw new IngestError('Empty file', 'The file has no content');
+  const detected = detectFormat(bytes);
+  if (!accepts(ext, detected)) {
+    throw new IngestError('Wrong file type', `Extension .${ext} but content is ${describeFormat(detected)}`);
+  }
+  if (ext === 'pdf') {
+    const pages = await readPdfPages(bytes);
+    return { format: 'pdf', pagination: 'pdf', pages, pdf: bytes, pdfIsOriginal: true };
+  }
+  // The text is extracted first in any case: it validates the file, and is the fallback layout.
+  const blocks = await extractBlocks(bytes, ext);
+  const soffice = options.libreoffice === false ? null : findSoffice();
+  if (soffice) {
+    try {
+      const pdf = await convertWithLibreOffice(bytes, ext, soffice);
+      const pages = await readPdfPages(pdf);
+      return { format: ext, pagination: 'libreoffice', pages, pdf, pdfIsOriginal: false };
+    } catch {
+      // A failed conversion (or an unreadable rendition) is not the document's fault: Quire's own
+      // layout of the text extracted above still gives it pages.
+    }
+  }
+  const pdf = textLayoutPdf(blocks);
+  const pages = await readPdfPages(pdf);
+  return { format: ext, pagination: 'text-layout', pages, pdf, pdfIsOriginal: false };
+}
+
+async function extractBlocks(bytes: Buffer, ext: string): Promise<Block[]> {
+  switch (ext) {
+    case 'docx':
+      return readDocx(bytes);
+    case 'doc':
+      return readDoc(bytes);
+    case 'html':
+      return readHtml(decodeText(bytes));
+    default:
+      return readTxt(bytes);
+  }
 }
 
 /** A PNG of one page (1-based) of a PDF at `dpi` (36..300). */
-export async function renderPage(_pdf: Uint8Array, _pageNumber: number, _dpi: number): Promise<Buffer> {
-  throw new Error('renderPage: not implemented yet');
+export async function renderPage(pdf: Uint8Array, pageNumber: number, dpi: number): Promise<Buffer> {
+  return renderPdfPage(pdf, pageNumber, dpi);
 }
+
+export { detectFormat, type DetectedFormat } from './detect.js';
+export { expandZip, type ZipMember, type ZipSkipped } from './zip.js';

@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const SOFFICE_TIMEOUT_MS = 120_000;
+
+/** The `soffice` executable on PATH, or null. */
+export function findSoffice(): string | null {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, 'soffice');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/**
+ * Converts an office document to PDF with LibreOffice, in a private profile directory so parallel
+ * conversions do not share (and lock) one. Throws on failure or after the timeout (the process
+ * group is killed).
+ */
+export async function convertWithLibreOffice(
+  bytes: Buffer,
+  ext: string,
+  soffice: string,
+  timeoutMs = SOFFICE_TIMEOUT_MS,
+): Promise<Buffer> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'quire-soffice-'));
+  try {
+    const input = path.join(dir, `input.${ext}`);
+    const outDir = path.join(dir, 'out');
+    const profile = path.join(dir, 'profile');
+    await fs.promises.writeFile(input, bytes);
+    const args = [
+      `-env:UserInstallation=${pathToFileURL(profile).href}`,
+      '--headless', '--norestore', '--convert-to', 'pdf', '--outdir', outDir, input,
+    ];
+    await new Promise<void>((resolve, reject) => {
+      // Its own process group, so that the kill also reaches LibreOffice's child (soffice.bin).
+      const child = spawn(soffice, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+      let stderr = '';
+      let timedOut = false;
+      child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+      const timer = setTimeout(() => {
+        timedOut = true;
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      }, timeoutMs);
+      child.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        if (timedOut) reject(new Error(`LibreOffice timed out after ${timeoutMs} ms`));
+        else if (code === 0) resolve();
+        else reject(new Error(`LibreOffice exited with ${code}: ${stderr.trim()}`));
+      });
+    });
+    const out = path.join(outDir, 'input.pdf');
+    if (!fs.existsSync(out)) throw new Error('LibreOffice wrote no PDF');
+    return await fs.promises.readFile(out);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}

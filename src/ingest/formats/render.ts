@@ -1,0 +1,28 @@
+import { createCanvas } from '@napi-rs/canvas';
+import { openPdf, pdfError } from './pdfjs.js';
+
+export const MIN_DPI = 36;
+export const MAX_DPI = 300;
+
+/** A PNG of one page (1-based) of a PDF at `dpi`. */
+export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: number): Promise<Buffer> {
+  if (!Number.isFinite(dpi) || dpi < MIN_DPI || dpi > MAX_DPI) {
+    throw new RangeError(`dpi must be between ${MIN_DPI} and ${MAX_DPI}, got ${dpi}`);
+  }
+  if (!Number.isInteger(pageNumber) || pageNumber < 1) throw new RangeError(`no page ${pageNumber}`);
+  const doc = await openPdf(pdf);
+  try {
+    if (pageNumber > doc.numPages) throw new RangeError(`no page ${pageNumber}: the PDF has ${doc.numPages}`);
+    const page = await doc.getPage(pageNumber).catch((err: unknown) => Promise.reject(pdfError(err)));
+    const vp = page.getViewport({ scale: dpi / 72 });
+    const canvas = createCanvas(Math.ceil(vp.width), Math.ceil(vp.height));
+    const ctx = canvas.getContext('2d');
+    // Pages without a painted background would come out transparent.
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    await page.render({ canvas: canvas as never, canvasContext: ctx as never, viewport: vp }).promise;
+    return canvas.toBuffer('image/png');
+  } finally {
+    await doc.destroy();
+  }
+}

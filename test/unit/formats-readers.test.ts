@@ -1,0 +1,541 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import zlib from 'node:zlib';
+import { detectFormat } from '../../src/ingest/formats/detect.js';
+import { expandZip, readDocument, renderPage } from '../../src/ingest/formats/index.js';
+import { convertWithLibreOffice, findSoffice } from '../../src/ingest/formats/libreoffice.js';
+import { textLayoutPdf, toWinAnsi } from '../../src/ingest/formats/text-layout-pdf.js';
+import { IngestError, type DocumentModel } from '../../src/ingest/model.js';
+import { CORPUS } from '../helpers/quire.js';
+import { makeZip } from '../helpers/zip.js';
+
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-formats-'));
+after(() => fs.rmSync(TMP, { recursive: true, force: true }));
+
+const corpus = (p: string) => fs.readFileSync(path.join(CORPUS, p));
+const textOf = (m: DocumentModel) => m.pages.flatMap((p) => p.items.map((i) => i.text)).join(' ');
+const ingestError = (title: string, detail?: RegExp) => (err: unknown) => {
+  assert.ok(err instanceof IngestError, `expected an IngestError, got ${String(err)}`);
+  assert.equal(err.title, title);
+  if (detail) assert.match(err.detail, detail);
+  return true;
+};
+
+/** Writes a PDF from object bodies (object n is objects[n-1]) with a correct xref table. */
+function makePdf(objects: string[], trailer = ''): Buffer {
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+// A scan (Canon copier) without a text layer: pages, but no text until OCR.
+const SCANNED = new Set(['kgrag/nih-clinical-trial-protocols/NCT06155240_Prot_SAP_000.pdf']);
+
+// Page counts determined with pdf.js and, where the page objects are not in object streams,
+// cross-checked by counting `/Type /Page` objects in the raw bytes.
+const PAGE_COUNTS: Record<string, number> = {
+  'kgrag/nih-clinical-trial-protocols/NCT06145295_Prot_SAP_000.pdf': 6,
+  'kgrag/nih-clinical-trial-protocols/NCT06155240_Prot_SAP_000.pdf': 1,
+  'kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf': 2,
+  'kgrag/nih-clinical-trial-protocols/NCT06159946_Prot_000.pdf': 2,
+  'kgrag/ntsb-aviation-incident-accident-reports/20080102X00002.pdf': 3,
+  'kgrag/ntsb-aviation-incident-accident-reports/20080108X00029.pdf': 3,
+  'kgrag/ntsb-aviation-incident-accident-reports/20080108X00031.pdf': 3,
+  'kgrag/ntsb-aviation-incident-accident-reports/20080117X00072.pdf': 4,
+  'kgrag/sec-10-q/2022 Q3 AAPL.pdf': 28,
+  'kgrag/sec-10-q/2023 Q1 AAPL.pdf': 46,
+  'kgrag/sec-10-q/2023 Q2 AAPL.pdf': 28,
+  'kgrag/sec-10-q/2023 Q3 AAPL.pdf': 29,
+  'kgrag/us-fed-agency-reports/DHS2020.pdf': 36,
+  'kgrag/us-fed-agency-reports/DOSAID2022.pdf': 71,
+  'kgrag/us-fed-agency-reports/GSA2022.pdf': 41,
+  'kgrag/us-fed-agency-reports/NARA2022.pdf': 16,
+  'reference-dgml/20071204X01896.pdf': 3,
+  'reference-dgml/20071210X01921.pdf': 4,
+  'reference-dgml/Jane Doe NDA.pdf': 2,
+  'reference-dgml/Shorebucks LLC_AZ.pdf': 22,
+};
+
+describe('format detection', () => {
+  test('magic bytes, whatever the name', () => {
+    assert.equal(detectFormat(corpus('reference-dgml/Jane Doe NDA.pdf')), 'pdf');
+    assert.equal(detectFormat(corpus('office/NDA simple layout.docx')), 'docx');
+    assert.equal(detectFormat(makeZip([{ name: 'a.txt', data: 'x' }])), 'zip');
+    assert.equal(detectFormat(Buffer.from('d0cf11e0a1b11ae1' + '00'.repeat(504), 'hex')), 'doc');
+    assert.equal(detectFormat(Buffer.from('<!DOCTYPE html><html><body>x</body></html>')), 'html');
+    assert.equal(detectFormat(Buffer.from('  <p>fragment</p>')), 'html');
+    assert.equal(detectFormat(Buffer.from('plain words')), 'txt');
+    assert.equal(detectFormat(Buffer.from('\ufeffhi', 'utf16le')), 'txt');
+    assert.equal(detectFormat(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1])), 'unknown');
+  });
+
+  test('a mismatch between extension and content is refused', async () => {
+    const html = Buffer.from('<!DOCTYPE html><html><body><p>hi</p></body></html>');
+    await assert.rejects(readDocument(html, 'pdf'), ingestError('Wrong file type', /^Extension \.pdf but content is HTML$/));
+    await assert.rejects(readDocument(corpus('reference-dgml/Jane Doe NDA.pdf'), 'docx'), ingestError('Wrong file type', /\.docx but content is PDF/));
+    await assert.rejects(readDocument(corpus('office/NDA simple layout.docx'), 'pdf'), ingestError('Wrong file type', /content is DOCX/));
+    await assert.rejects(readDocument(corpus('reference-dgml/Jane Doe NDA.pdf'), 'doc'), ingestError('Wrong file type'));
+    await assert.rejects(readDocument(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0]), 'txt'), ingestError('Wrong file type'));
+  });
+});
+
+describe('PDF reader (corpus)', () => {
+  test('every kgrag and reference PDF: page count, sizes, text', async (t) => {
+    let pages = 0;
+    const start = performance.now();
+    for (const [file, count] of Object.entries(PAGE_COUNTS)) {
+      const bytes = corpus(file);
+      const m = await readDocument(bytes, 'pdf');
+      assert.equal(m.pages.length, count, file);
+      assert.equal(m.pagination, 'pdf');
+      assert.equal(m.pdfIsOriginal, true);
+      assert.equal(Buffer.compare(Buffer.from(m.pdf), bytes), 0, `${file}: the original bytes, untouched`);
+      if (SCANNED.has(file)) assert.equal(textOf(m), '', `${file}: no text layer`);
+      else assert.ok(textOf(m).replace(/\s/g, '').length > 100, `${file}: text`);
+      for (const p of m.pages) {
+        assert.ok(p.width > 2000 && p.height > 2000, `${file} p${p.number} size`);
+        // Items sit on the page (a little bleed allowed).
+        const inside = p.items.filter((i) => i.x >= -50 && i.y >= -50 && i.x + i.width <= p.width + 50 && i.y <= p.height + 50);
+        assert.ok(inside.length >= p.items.length * 0.95, `${file} p${p.number}: items inside the page`);
+      }
+      pages += count;
+    }
+    const ms = performance.now() - start;
+    t.diagnostic(`${Object.keys(PAGE_COUNTS).length} PDFs, ${pages} pages in ${ms.toFixed(0)} ms: ${(ms / pages).toFixed(1)} ms/page`);
+  });
+
+  test('Jane Doe NDA: Letter pages at 300 DPI, positions, fonts, bold', async () => {
+    const m = await readDocument(corpus('reference-dgml/Jane Doe NDA.pdf'), 'pdf');
+    assert.deepEqual(m.pages.map((p) => [p.number, p.width, p.height]), [[1, 2550, 3300], [2, 2550, 3300]]);
+    const title = m.pages[0]!.items.find((i) => i.text.includes('NON-DISCLOSURE AGREEMENT'))!;
+    assert.ok(title, 'title found');
+    assert.equal(title.bold, true);
+    assert.match(title.fontName, /Bold/);
+    assert.ok(Math.abs(title.fontSize - 11) < 0.5, `font size ${title.fontSize}`);
+    assert.ok(Math.abs(title.x - 300) < 3, `1-inch left margin: x=${title.x}`);
+    // The title is near the top; the footer "Page | 1" near the bottom.
+    assert.ok(title.y > 250 && title.y < 400, `title y=${title.y}`);
+    assert.ok(title.height > 30 && title.height < 60, `title height=${title.height}`);
+    const footer = m.pages[0]!.items.find((i) => i.text.includes('Page | 1'))!;
+    assert.ok(footer.y > 2900, `footer y=${footer.y}`);
+    assert.ok(!footer.bold);
+  });
+
+  test('a landscape page keeps its orientation', async () => {
+    const m = await readDocument(corpus('kgrag/nih-clinical-trial-protocols/NCT06155240_Prot_SAP_000.pdf'), 'pdf');
+    assert.equal(m.pages[0]!.width, 3300);
+    assert.equal(m.pages[0]!.height, 2550);
+  });
+
+  test('a rotated page (/Rotate 90) is measured as displayed, with its text on it', async () => {
+    const content = 'BT /F1 12 Tf 72 700 Td (Rotated words) Tj ET';
+    const pdf = makePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Rotate 90 /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ]);
+    const m = await readDocument(pdf, 'pdf');
+    const p = m.pages[0]!;
+    assert.equal(p.width, 3300);
+    assert.equal(p.height, 2550);
+    const item = p.items[0]!;
+    assert.equal(item.text, 'Rotated words');
+    assert.ok(item.x >= 0 && item.x + item.width <= p.width && item.y >= 0 && item.y + item.height <= p.height);
+    // Rotated 90° clockwise, the line runs down the page: taller than wide.
+    assert.ok(item.height > item.width, JSON.stringify(item));
+  });
+});
+
+describe('PDF errors', () => {
+  test('password-protected: Encrypted PDF', async () => {
+    const hex32 = (b: number) => '<' + Buffer.alloc(32, b).toString('hex') + '>';
+    const pdf = makePdf(
+      [
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
+        `<< /Filter /Standard /V 1 /R 2 /O ${hex32(0x11)} /U ${hex32(0x22)} /P -4 >>`,
+      ],
+      '/Encrypt 4 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>] ',
+    );
+    await assert.rejects(readDocument(pdf, 'pdf'), ingestError('Encrypted PDF', /password/));
+  });
+
+  test('truncated (first half of a corpus PDF): Corrupt PDF', async () => {
+    const bytes = corpus('reference-dgml/Jane Doe NDA.pdf');
+    await assert.rejects(readDocument(bytes.subarray(0, bytes.length >> 1), 'pdf'), ingestError('Corrupt PDF'));
+  });
+
+  test('garbage after a PDF header: Corrupt PDF', async () => {
+    await assert.rejects(readDocument(Buffer.from('%PDF-1.7\n' + 'x'.repeat(2000)), 'pdf'), ingestError('Corrupt PDF'));
+  });
+
+  test('zero pages: Empty PDF', async () => {
+    const pdf = makePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>']);
+    await assert.rejects(readDocument(pdf, 'pdf'), ingestError('Empty PDF'));
+  });
+});
+
+describe('DOCX, DOC, HTML and TXT (text layout)', () => {
+  const FIRST_WORDS: Record<string, string> = {
+    'Master Services Agreement - Daltech.docx': 'MASTER SERVICES AGREEMENT',
+    'NDA simple layout.docx': 'MUTUAL NON-DISCLOSURE AGREEMENT',
+    'TruTone Lane 1.docx': 'RIDER TO LEASE',
+  };
+  for (const [file, first] of Object.entries(FIRST_WORDS)) {
+    test(`office/${file}`, async (t) => {
+      const start = performance.now();
+      const m = await readDocument(corpus(`office/${file}`), 'docx', { libreoffice: false });
+      t.diagnostic(`${m.pages.length} pages in ${(performance.now() - start).toFixed(0)} ms`);
+      assert.equal(m.format, 'docx');
+      assert.equal(m.pagination, 'text-layout');
+      assert.equal(m.pdfIsOriginal, false);
+      assert.ok(m.pages.length > 0);
+      assert.ok(m.pages.every((p) => p.width === 2550 && p.height === 3300));
+      const firstItem = m.pages[0]!.items[0]!;
+      assert.equal(firstItem.text, first);
+      assert.equal(firstItem.bold, true, 'headings are bold');
+      assert.ok(firstItem.fontSize > 11, 'and larger');
+      // 1-inch margins: nothing left of x=300 except list bullets, nothing below the bottom margin.
+      for (const p of m.pages) {
+        for (const i of p.items) {
+          assert.ok(i.x >= 250 && i.x + i.width <= 2550 - 300 + 2, `${file} p${p.number}: ${JSON.stringify(i)}`);
+          assert.ok(i.y >= 300 - 60 && i.y + i.height <= 3300 - 300 + 60, `${file} p${p.number}: ${JSON.stringify(i)}`);
+        }
+      }
+    });
+  }
+
+  test('the NDA reads over several pages, in order', async () => {
+    const m = await readDocument(corpus('office/NDA simple layout.docx'), 'docx', { libreoffice: false });
+    assert.ok(m.pages.length >= 2);
+    const text = textOf(m);
+    assert.ok(text.indexOf('MUTUAL NON-DISCLOSURE') < text.indexOf('Confidential Information'));
+    assert.match(text, /“Agreement”/, 'curly quotes survive WinAnsi');
+  });
+
+  test('DOCX: a ZIP without word/document.xml is a Corrupt DOCX', async () => {
+    const zip = makeZip([{ name: '[Content_Types].xml', data: '<Types/>' }, { name: 'other.xml', data: '<x/>' }]);
+    await assert.rejects(readDocument(zip, 'docx', { libreoffice: false }), ingestError('Corrupt DOCX', /^no word\/document\.xml$/));
+  });
+
+  test('DOC: a compound file that is not a Word document is a Corrupt DOC', async () => {
+    const cfb = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(2048, 0xff)]);
+    await assert.rejects(readDocument(cfb, 'doc', { libreoffice: false }), ingestError('Corrupt DOC'));
+  });
+
+  test('TXT: UTF-8, UTF-8 BOM, UTF-16LE/BE with BOM, Latin-1', async () => {
+    const words = 'Grüße aus Köln\nzweite Zeile €';
+    const cases: Record<string, Buffer> = {
+      utf8: Buffer.from(words, 'utf8'),
+      'utf8-bom': Buffer.concat([Buffer.from('efbbbf', 'hex'), Buffer.from(words, 'utf8')]),
+      utf16le: Buffer.concat([Buffer.from('fffe', 'hex'), Buffer.from(words, 'utf16le')]),
+      utf16be: Buffer.concat([Buffer.from('feff', 'hex'), Buffer.from(words, 'utf16le').swap16()]),
+      latin1: Buffer.from(words.replace(' €', ''), 'latin1'),
+    };
+    for (const [name, bytes] of Object.entries(cases)) {
+      const m = await readDocument(bytes, 'txt', { libreoffice: false });
+      assert.equal(m.pagination, 'text-layout', name);
+      const lines = m.pages[0]!.items.map((i) => i.text);
+      assert.equal(lines[0], 'Grüße aus Köln', name);
+      assert.equal(lines[1], name === 'latin1' ? 'zweite Zeile' : 'zweite Zeile €', name);
+      assert.ok(m.pages[0]!.items[1]!.y > m.pages[0]!.items[0]!.y, `${name}: line order`);
+    }
+  });
+
+  test('TXT: a long text breaks into pages; blank lines keep their place', async () => {
+    const text = Array.from({ length: 120 }, (_, i) => (i % 10 === 9 ? '' : `Line ${i + 1} ` + 'word '.repeat(30))).join('\n');
+    const m = await readDocument(Buffer.from(text), 'txt', { libreoffice: false });
+    assert.ok(m.pages.length >= 4, `${m.pages.length} pages`);
+    assert.deepEqual(m.pages.map((p) => p.number), m.pages.map((_, i) => i + 1));
+    assert.equal(m.pages[0]!.items[0]!.text.startsWith('Line 1 '), true);
+    assert.match(textOf(m), /Line 119 /);
+  });
+
+  test('HTML: headings, paragraphs, list items and table rows in order; no script or style', async () => {
+    const html = `<!DOCTYPE html><html><head><title>T</title><style>p { color: red }</style>
+      <script>var secret = "SCRIPT-CONTENT";</script></head><body>
+      <h1>Main &amp; Title</h1><p>First   paragraph
+      spans lines.</p><ul><li>Item one</li><li>Item <b>two</b></li></ul>
+      <h2>Second</h2><table><tr><th>Name</th><th>Value</th></tr><tr><td>a</td><td>1</td></tr></table>
+      <script>document.write("MORE-SCRIPT")</script><p>Last<br>line</p></body></html>`;
+    const m = await readDocument(Buffer.from(html), 'html', { libreoffice: false });
+    const items = m.pages[0]!.items.filter((i) => i.text !== '•');
+    assert.deepEqual(items.map((i) => i.text), [
+      'Main & Title', 'First paragraph spans lines.', 'Item one', 'Item two', 'Second',
+      'Name', 'Value', 'a', '1', 'Last', 'line',
+    ]);
+    // Cells of a row share its line, apart (pdf.js splits the run at the wide gap).
+    assert.equal(items[5]!.y, items[6]!.y);
+    assert.ok(items[6]!.x > items[5]!.x + items[5]!.width);
+    assert.ok(items[7]!.y > items[5]!.y);
+    assert.equal(items[0]!.bold, true);
+    assert.ok(items[0]!.fontSize > items[4]!.fontSize && items[4]!.fontSize > items[1]!.fontSize);
+    assert.ok(items[2]!.x > items[1]!.x, 'list items are indented');
+    assert.equal(m.pages[0]!.items.filter((i) => i.text === '•').length, 2, 'one bullet per list item');
+    assert.doesNotMatch(textOf(m), /SCRIPT|color|secret/);
+  });
+
+  test('text layout PDF: WinAnsi replacements and an empty document', async () => {
+    assert.deepEqual(toWinAnsi('é€“x”'), [0xe9, 0x80, 0x93, 0x78, 0x94]);
+    assert.deepEqual(toWinAnsi('ő'), [0x6f], 'accent dropped where no precomposed WinAnsi letter exists');
+    assert.deepEqual(toWinAnsi('中'), [0x3f]);
+    const empty = await readDocument(Buffer.from('   \n\n'), 'txt', { libreoffice: false });
+    assert.equal(empty.pages.length, 1);
+    assert.equal(empty.pages[0]!.items.length, 0);
+    assert.ok(textLayoutPdf([{ kind: 'paragraph', text: 'x' }]).subarray(0, 8).toString('latin1').startsWith('%PDF-1.4'));
+  });
+});
+
+describe('LibreOffice path', () => {
+  const soffice = findSoffice();
+  const skip = soffice ? false : 'soffice is not on PATH (LibreOffice not installed)';
+
+  test('DOCX converted by LibreOffice', { skip, timeout: 300_000 }, async () => {
+    const m = await readDocument(corpus('office/NDA simple layout.docx'), 'docx');
+    assert.equal(m.pagination, 'libreoffice');
+    assert.equal(m.pdfIsOriginal, false);
+    assert.ok(m.pages.length > 0);
+    assert.match(textOf(m), /MUTUAL NON-DISCLOSURE AGREEMENT/);
+  });
+
+  test('DOC (made by LibreOffice from a DOCX): word-extractor text layout and LibreOffice', { skip, timeout: 300_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(TMP, 'doc-'));
+    const profile = `-env:UserInstallation=file://${path.join(dir, 'profile')}`;
+    const input = path.join(dir, 'nda.docx');
+    fs.writeFileSync(input, corpus('office/NDA simple layout.docx'));
+    const r = spawnSync(soffice!, [profile, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', dir, input], { timeout: 120_000 });
+    assert.equal(r.status, 0, String(r.stderr));
+    const doc = fs.readFileSync(path.join(dir, 'nda.doc'));
+    assert.equal(detectFormat(doc), 'doc');
+    const laid = await readDocument(doc, 'doc', { libreoffice: false });
+    assert.equal(laid.pagination, 'text-layout');
+    assert.match(textOf(laid), /MUTUAL NON-DISCLOSURE AGREEMENT/);
+    const converted = await readDocument(doc, 'doc');
+    assert.equal(converted.pagination, 'libreoffice');
+    assert.match(textOf(converted), /MUTUAL NON-DISCLOSURE AGREEMENT/);
+  });
+
+  test('a conversion that cannot finish in time is killed', { skip, timeout: 60_000 }, async () => {
+    await assert.rejects(convertWithLibreOffice(corpus('office/NDA simple layout.docx'), 'docx', soffice!, 1), /timed out/);
+  });
+});
+
+describe('LibreOffice path with a stand-in soffice (runs everywhere)', () => {
+  // A shell script that behaves like `soffice --convert-to pdf`: it writes $FAKE_SOFFICE_PDF where
+  // LibreOffice would, and records its arguments, or fails, or hangs, on request.
+  const bin = path.join(TMP, 'fake-bin');
+  const log = path.join(TMP, 'fake-soffice.log');
+  const pidFile = path.join(TMP, 'fake-soffice.pid');
+  const saved = { ...process.env };
+  before(() => {
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(
+      path.join(bin, 'soffice'),
+      `#!/bin/sh
+printf '%s\\n' "$@" > "$FAKE_SOFFICE_LOG"
+outdir=""; input=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --outdir) outdir="$2"; shift ;;
+    --convert-to) shift ;;
+    -*) ;;
+    *) input="$1" ;;
+  esac
+  shift
+done
+if [ -n "$FAKE_SOFFICE_HANG" ]; then echo $$ > "$FAKE_SOFFICE_PIDFILE"; exec sleep 60; fi
+if [ -n "$FAKE_SOFFICE_FAIL" ]; then echo "Error: source file could not be loaded" >&2; exit 1; fi
+mkdir -p "$outdir"
+base=$(basename "$input")
+cp "$FAKE_SOFFICE_PDF" "$outdir/\${base%.*}.pdf"
+`,
+      { mode: 0o755 },
+    );
+    fs.writeFileSync(path.join(TMP, 'converted.pdf'), corpus('reference-dgml/Jane Doe NDA.pdf'));
+    process.env.PATH = `${bin}${path.delimiter}${process.env.PATH}`;
+    process.env.FAKE_SOFFICE_PDF = path.join(TMP, 'converted.pdf');
+    process.env.FAKE_SOFFICE_LOG = log;
+    process.env.FAKE_SOFFICE_PIDFILE = pidFile;
+  });
+  after(() => {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  });
+
+  test('office formats go through soffice (own profile, headless) and the PDF reader', async () => {
+    assert.equal(findSoffice(), path.join(bin, 'soffice'));
+    const m = await readDocument(corpus('office/NDA simple layout.docx'), 'docx');
+    assert.equal(m.pagination, 'libreoffice');
+    assert.equal(m.pdfIsOriginal, false);
+    assert.equal(m.format, 'docx');
+    assert.equal(m.pages.length, 2, 'the pages of the PDF soffice wrote');
+    assert.ok(Buffer.from(m.pdf).equals(corpus('reference-dgml/Jane Doe NDA.pdf')));
+    const args = fs.readFileSync(log, 'utf8').trim().split('\n');
+    assert.match(args[0]!, /^-env:UserInstallation=file:\/\/\/.*quire-soffice-/);
+    for (const a of ['--headless', '--norestore', '--convert-to', 'pdf', '--outdir']) assert.ok(args.includes(a), a);
+    assert.match(args[args.length - 1]!, /input\.docx$/);
+    // The temp directory (profile, input, output) is gone.
+    assert.equal(fs.existsSync(path.dirname(args[args.length - 1]!)), false);
+    const off = await readDocument(corpus('office/NDA simple layout.docx'), 'docx', { libreoffice: false });
+    assert.equal(off.pagination, 'text-layout');
+  });
+
+  test('a failed conversion falls back to the text layout; a corrupt file still fails', async () => {
+    process.env.FAKE_SOFFICE_FAIL = '1';
+    try {
+      await assert.rejects(convertWithLibreOffice(Buffer.from('x'), 'txt', findSoffice()!), /exited with 1: Error: source file/);
+      const m = await readDocument(Buffer.from('Some words'), 'txt');
+      assert.equal(m.pagination, 'text-layout');
+      const zip = makeZip([{ name: 'x.xml', data: '<x/>' }]);
+      await assert.rejects(readDocument(zip, 'docx'), ingestError('Corrupt DOCX'));
+    } finally {
+      delete process.env.FAKE_SOFFICE_FAIL;
+    }
+  });
+
+  test('a hanging conversion is killed at the timeout', async () => {
+    process.env.FAKE_SOFFICE_HANG = '1';
+    try {
+      const start = performance.now();
+      await assert.rejects(convertWithLibreOffice(Buffer.from('x'), 'txt', findSoffice()!, 500), /timed out after 500 ms/);
+      assert.ok(performance.now() - start < 10_000);
+      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      assert.throws(() => process.kill(pid, 0), /ESRCH/, 'the process is gone');
+    } finally {
+      delete process.env.FAKE_SOFFICE_HANG;
+    }
+  });
+});
+
+describe('renderPage', () => {
+  const pngSize = (png: Buffer) => {
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.equal(png.subarray(12, 16).toString('latin1'), 'IHDR');
+    return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+  };
+
+  test('PNG at 300, 72 and 36 dpi', async (t) => {
+    const pdf = corpus('reference-dgml/Jane Doe NDA.pdf');
+    for (const dpi of [300, 72, 36]) {
+      const start = performance.now();
+      const png = await renderPage(pdf, 2, dpi);
+      t.diagnostic(`page 2 at ${dpi} dpi: ${(performance.now() - start).toFixed(0)} ms, ${png.length} bytes`);
+      const { width, height } = pngSize(png);
+      assert.ok(Math.abs(width - 8.5 * dpi) <= 1, `width ${width} at ${dpi}`);
+      assert.ok(Math.abs(height - 11 * dpi) <= 1, `height ${height} at ${dpi}`);
+    }
+  });
+
+  test('a text-layout rendition renders too', async () => {
+    const m = await readDocument(Buffer.from('Hello rendition'), 'txt', { libreoffice: false });
+    assert.deepEqual(pngSize(await renderPage(m.pdf, 1, 100)), { width: 850, height: 1100 });
+  });
+
+  test('dpi out of 36..300 and pages out of range are refused', async () => {
+    const pdf = corpus('reference-dgml/Jane Doe NDA.pdf');
+    await assert.rejects(renderPage(pdf, 1, 35), RangeError);
+    await assert.rejects(renderPage(pdf, 1, 301), RangeError);
+    await assert.rejects(renderPage(pdf, 1, Number.NaN), RangeError);
+    await assert.rejects(renderPage(pdf, 0, 72), RangeError);
+    await assert.rejects(renderPage(pdf, 3, 72), RangeError);
+    await assert.rejects(renderPage(Buffer.from('%PDF-1.4 nothing'), 1, 72), IngestError);
+  });
+});
+
+describe('ZIP expansion', () => {
+  test('mixed members: documents kept, the rest skipped with a reason', async () => {
+    const pdf = corpus('reference-dgml/Jane Doe NDA.pdf');
+    const zip = makeZip([
+      { name: 'docs/', data: '' },
+      { name: 'docs/nda.pdf', data: pdf, deflate: true },
+      { name: 'docs/notes.txt', data: 'hello' },
+      { name: 'page.HTM', data: '<p>x</p>', deflate: true },
+      { name: 'image.png', data: 'png' },
+      { name: 'inner.zip', data: makeZip([{ name: 'a.txt', data: 'a' }]) },
+      { name: '__MACOSX/docs/._nda.pdf', data: 'meta' },
+      { name: 'empty.txt', data: '' },
+    ]);
+    const { members, skipped } = await expandZip(zip);
+    assert.deepEqual(members.map((m) => [m.name, m.ext, m.bytes.length]), [
+      ['docs/nda.pdf', 'pdf', pdf.length],
+      ['docs/notes.txt', 'txt', 5],
+      ['page.HTM', 'html', 8],
+    ]);
+    assert.ok(members[0]!.bytes.equals(pdf));
+    assert.deepEqual(skipped, [
+      { name: 'docs/', reason: 'directory' },
+      { name: 'image.png', reason: 'file type not supported' },
+      { name: 'inner.zip', reason: 'nested archive' },
+      { name: '__MACOSX/docs/._nda.pdf', reason: 'macOS metadata' },
+      { name: 'empty.txt', reason: 'empty file' },
+    ]);
+  });
+
+  test('path traversal, absolute paths and symlinks are skipped, never extracted', async () => {
+    const zip = makeZip([
+      { name: '../evil.txt', data: 'evil' },
+      { name: 'a/../../evil2.txt', data: 'evil' },
+      { name: '/etc/passwd.txt', data: 'evil' },
+      { name: 'C:\\windows\\x.txt', data: 'evil' },
+      { name: 'link.txt', data: '/etc/passwd', unixMode: 0o120777 },
+      { name: 'ok.txt', data: 'fine', unixMode: 0o100644 },
+    ]);
+    const { members, skipped } = await expandZip(zip);
+    assert.deepEqual(members.map((m) => m.name), ['ok.txt']);
+    assert.deepEqual(skipped.map((s) => [s.name, s.reason]), [
+      ['../evil.txt', "path escapes the archive ('..')"],
+      ['a/../../evil2.txt', "path escapes the archive ('..')"],
+      ['/etc/passwd.txt', 'absolute path'],
+      ['C:\\windows\\x.txt', 'absolute path'],
+      ['link.txt', 'symbolic link'],
+    ]);
+  });
+
+  test('a compression bomb is refused once its inflated bytes pass the ratio', async () => {
+    const zeros = Buffer.alloc(50 * 1024 * 1024);
+    const zip = makeZip([{ name: 'ok.txt', data: 'fine' }, { name: 'bomb.txt', data: zeros, deflate: true }]);
+    assert.ok(zip.length < 200_000, `bomb is small: ${zip.length}`);
+    await assert.rejects(expandZip(zip), ingestError('Unsafe ZIP', /bomb\.txt expands more than 100:1/));
+  });
+
+  test('a header that lies about sizes does not get past the limits', async () => {
+    // Central directory claims 1 KB uncompressed; the data inflates to 5 MB.
+    const zip = makeZip([{ name: 'liar.txt', data: Buffer.alloc(5 * 1024 * 1024, 0x61), deflate: true }]);
+    const cdAt = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    zip.writeUInt32LE(1024, cdAt + 24);
+    zip.writeUInt32LE(1024, 22);
+    await assert.rejects(expandZip(zip), IngestError);
+  });
+
+  test('total uncompressed size is capped', async () => {
+    const data = Buffer.alloc(600_000, 0x62);
+    const zip = makeZip([1, 2, 3].map((i) => ({ name: `f${i}.txt`, data })));
+    const limits = { maxEntries: 1000, maxTotalBytes: 1_000_000, maxRatio: 100, ratioMinBytes: 1024 ** 2 };
+    await assert.rejects(expandZip(zip, limits), ingestError('Unsafe ZIP', /more than 1000000 bytes/));
+  });
+
+  test('more than 1,000 entries is refused; 1,000 is fine', async () => {
+    const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `f${i}.txt`, data: 'x' }));
+    await assert.rejects(expandZip(makeZip(entries(1001))), ingestError('Unsafe ZIP', /1001 entries, more than 1000/));
+    assert.equal((await expandZip(makeZip(entries(1000)))).members.length, 1000);
+  });
+
+  test('not a ZIP: Corrupt ZIP', async () => {
+    await assert.rejects(expandZip(Buffer.from('PK not really a zip at all, just words')), ingestError('Corrupt ZIP'));
+  });
+});
