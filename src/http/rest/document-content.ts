@@ -11,6 +11,8 @@ import { ALLOWED_EXTENSIONS } from '../../domain/formats.js';
 
 /** Room for the multipart framing and the text parts around a maximal file. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
+/** Refused uploads up to this size are read to the end before answering. */
+const DRAIN_LIMIT = 32 * 1024 * 1024;
 
 export function documentContentRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
@@ -50,27 +52,40 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
       const fields: Record<string, string> = {};
       let intent: UploadIntent | undefined;
       let staged: StagedBlob | undefined;
+      // A refused small upload is read to its end so the client can read the answer; a large or
+      // unsized one is cut off (Connection: close) rather than read for nothing.
+      const drain = Number.isFinite(declared) && declared <= DRAIN_LIMIT;
+      let refusal: unknown;
+      let bodyRead = false;
       try {
         for await (const part of request.parts()) {
-          if (staged) {
+          if (refusal !== undefined) {
             if (part.type === 'file') part.file.resume();
-            throw invalid('The "file" part must be the last part of the form.');
-          }
-          if (part.type === 'field') {
-            fields[part.fieldname] = String(part.value);
             continue;
           }
-          if (part.fieldname !== 'file') {
-            part.file.resume();
-            throw invalid(`Unexpected file part "${part.fieldname}": send the document in a part named "file".`);
+          try {
+            if (staged) throw invalid('The "file" part must be the last part of the form.');
+            if (part.type === 'field') {
+              fields[part.fieldname] = String(part.value);
+              continue;
+            }
+            if (part.fieldname !== 'file') {
+              throw invalid(`Unexpected file part "${part.fieldname}": send the document in a part named "file".`);
+            }
+            intent = await deps.documents.prepareUpload(workspace.id, {
+              fileName: part.filename,
+              docsetSpec: fields['docset.id'] ?? fields['docset[id]'] ?? fields.docsetId,
+              metadataJson: fields.metadata,
+            });
+            staged = await deps.documents.stageUpload(intent, part.file);
+          } catch (err) {
+            if (!drain || isMultipartLimit(err)) throw err;
+            refusal = err;
+            if (part.type === 'file') part.file.resume();
           }
-          intent = await deps.documents.prepareUpload(workspace.id, {
-            fileName: part.filename,
-            docsetSpec: fields['docset.id'] ?? fields['docset[id]'] ?? fields.docsetId,
-            metadataJson: fields.metadata,
-          });
-          staged = await deps.documents.stageUpload(intent, part.file);
         }
+        bodyRead = true;
+        if (refusal !== undefined) throw refusal;
         if (!intent || !staged) throw invalid('The form has no part named "file".');
         const doc = await deps.documents.createFromStaged(intent, staged);
         staged = undefined;
@@ -78,8 +93,8 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
         return reply.code(201).send({ ...json, documents: [json], errors: [] });
       } catch (err) {
         if (staged) await deps.documents.discardStaged(staged);
+        if (!bodyRead) reply.header('connection', 'close');
         if (isMultipartLimit(err)) throw tooLarge(deps.config.maxUploadBytes);
-        reply.header('connection', 'close');
         throw err;
       }
     },
