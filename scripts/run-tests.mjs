@@ -10,11 +10,17 @@ const FILES = [
   'test/unit/config.test.ts',
   'test/unit/cursors.test.ts',
   'test/unit/formats.test.ts',
+  'test/unit/formats-readers.test.ts',
   'test/unit/metadata.test.ts',
+  'test/unit/queue.test.ts',
+  'test/unit/worker-pool.test.ts',
   'test/api/sqlite.test.ts',
   'test/api/postgres.test.ts',
   'test/api/cli.test.ts',
+  'test/api/ingestion.test.ts',
   'test/api/lifecycle.test.ts',
+  'test/api/pages.test.ts',
+  'test/api/uploads.test.ts',
 ];
 
 const only = process.argv.slice(2);

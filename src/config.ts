@@ -1,6 +1,12 @@
+import os from 'node:os';
 import path from 'node:path';
 
 export const MAX_UPLOAD_BYTES = 300 * 1024 * 1024;
+export const DEFAULT_UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
+export const MIN_UPLOAD_CHUNK_BYTES = 64 * 1024;
+export const MAX_UPLOAD_CHUNK_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_UPLOAD_SESSION_TTL_SECONDS = 24 * 60 * 60;
+export const MAX_UPLOAD_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 export interface Config {
   port: number;
@@ -14,6 +20,25 @@ export interface Config {
   bootstrapKey: string | undefined;
   logLevel: string;
   maxUploadBytes: number;
+  /** Ingestion workers and their durable job queue. */
+  ingest: {
+    /** Documents read at once per process (QUIRE_WORKER_CONCURRENCY, default: CPU cores). */
+    concurrency: number;
+    /** Per-document reading time budget (QUIRE_INGEST_TIMEOUT_MS). */
+    timeoutMs: number;
+    /** Per-document heap budget of the reading thread (QUIRE_INGEST_MEMORY_MB). */
+    memoryMb: number;
+    /** Job lease (QUIRE_JOB_LEASE_MS): a job whose process died runs again after it expires. */
+    leaseMs: number;
+    /** Idle poll interval (QUIRE_JOB_POLL_MS). */
+    pollMs: number;
+    /** First retry delay, doubled per attempt (QUIRE_JOB_RETRY_MS). */
+    retryBaseMs: number;
+  };
+  /** Chunk size of chunked upload sessions (QUIRE_UPLOAD_CHUNK_BYTES). */
+  uploadChunkBytes: number;
+  /** Lifetime of an upload session in seconds (QUIRE_UPLOAD_SESSION_TTL_SECONDS). */
+  uploadSessionTtlSeconds: number;
 }
 
 /** A configuration problem: start-up stops with this one line. */
@@ -73,6 +98,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('QUIRE_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   }
 
+  const uploadChunkBytes = parseIntRange(
+    'QUIRE_UPLOAD_CHUNK_BYTES',
+    env.QUIRE_UPLOAD_CHUNK_BYTES,
+    DEFAULT_UPLOAD_CHUNK_BYTES,
+    MIN_UPLOAD_CHUNK_BYTES,
+    MAX_UPLOAD_CHUNK_BYTES,
+  );
+  const uploadSessionTtlSeconds = parseIntRange(
+    'QUIRE_UPLOAD_SESSION_TTL_SECONDS',
+    env.QUIRE_UPLOAD_SESSION_TTL_SECONDS,
+    DEFAULT_UPLOAD_SESSION_TTL_SECONDS,
+    1,
+    MAX_UPLOAD_SESSION_TTL_SECONDS,
+  );
+
   return {
     port,
     host,
@@ -84,7 +124,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapKey: bootstrapKey || undefined,
     logLevel,
     maxUploadBytes: MAX_UPLOAD_BYTES,
+    ingest: {
+      concurrency: parseIntRange('QUIRE_WORKER_CONCURRENCY', env.QUIRE_WORKER_CONCURRENCY, Math.max(1, os.availableParallelism()), 1, 256),
+      timeoutMs: parseIntRange('QUIRE_INGEST_TIMEOUT_MS', env.QUIRE_INGEST_TIMEOUT_MS, 120_000, 100, 24 * 3600_000),
+      memoryMb: parseIntRange('QUIRE_INGEST_MEMORY_MB', env.QUIRE_INGEST_MEMORY_MB, 1024, 64, 65_536),
+      leaseMs: parseIntRange('QUIRE_JOB_LEASE_MS', env.QUIRE_JOB_LEASE_MS, 5 * 60_000, 200, 24 * 3600_000),
+      pollMs: parseIntRange('QUIRE_JOB_POLL_MS', env.QUIRE_JOB_POLL_MS, 200, 10, 60_000),
+      retryBaseMs: parseIntRange('QUIRE_JOB_RETRY_MS', env.QUIRE_JOB_RETRY_MS, 5_000, 0, 3600_000),
+    },
+    uploadChunkBytes,
+    uploadSessionTtlSeconds,
   };
+}
+
+function parseIntRange(variable: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = raw.trim();
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw new ConfigError(variable, `must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(v);
 }
 
 function parsePort(raw: string | undefined): number {

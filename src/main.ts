@@ -9,12 +9,17 @@ import { serverSecret } from './domain/secrets.js';
 import { parseScopes } from './domain/scopes.js';
 import { DomainError } from './domain/errors.js';
 import { Store } from './store/db/index.js';
+import { startWorkers, type RunningWorkers } from './ingest/workers.js';
 
 const USAGE = `usage: quire <command>
-  serve [--no-worker]                         run the API (default command)
+  serve [--no-worker]                         run the API and ingestion workers (default command);
+                                              --no-worker: the API only
+  worker                                      run ingestion workers only (no HTTP)
   migrate                                     apply database migrations and exit
   workspaces create NAME [--type TYPE]        create a workspace
   workspaces list                             list workspaces
+  workspaces set-quota NAME [--pages N] [--pages-per-document N] [--users N]
+                                              change a workspace's quotas
   keys create --workspace NAME --scopes a,b [--name N]
                                               create an API key (printed once)
   keys list [--workspace NAME]                list API keys (never their secrets)
@@ -22,15 +27,23 @@ const USAGE = `usage: quire <command>
 
 class UsageError extends Error {}
 
-async function serve(config: Config): Promise<void> {
+/** How long a stopping process lets running documents finish before releasing their jobs. */
+const WORKER_STOP_DEADLINE_MS = 20_000;
+
+async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
   const logger = pino({ level: config.logLevel });
-  const services = await openServices(config);
+  const services = await openServices(config, logger);
   const swept = await services.blobs.sweepStaged(60 * 60 * 1000);
   if (swept) logger.info({ swept }, 'removed staged blobs left by an earlier crash');
+  const onSweepError = (err: unknown) => logger.warn({ err }, 'upload session sweep failed');
+  const expiredUploads = await services.uploads.startSweeper(onSweepError).catch((err: unknown) => (onSweepError(err), 0));
+  if (expiredUploads) logger.info({ expiredUploads }, 'removed expired upload sessions');
   const app = await buildServer(
     {
       config,
       documents: services.documents,
+      uploads: services.uploads,
+      pages: services.pages,
       docsets: services.docsets,
       metadata: services.metadata,
       workspaces: services.workspaces,
@@ -41,6 +54,7 @@ async function serve(config: Config): Promise<void> {
   );
   await app.listen({ port: config.port, host: config.host });
   logger.info({ publicUrl: config.publicUrl, database: config.database.kind }, 'quire is serving');
+  const workers: RunningWorkers | null = opts.worker ? await startWorkers(services, logger) : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -52,7 +66,31 @@ async function serve(config: Config): Promise<void> {
       process.exit(1);
     }, 30_000);
     force.unref();
-    await app.close();
+    await Promise.all([app.close(), workers?.stop(WORKER_STOP_DEADLINE_MS)]);
+    await services.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Workers only: claims ingest jobs until SIGTERM, then lets running ones finish or releases them. */
+async function worker(config: Config): Promise<void> {
+  const logger = pino({ level: config.logLevel });
+  const services = await openServices(config, logger);
+  const workers = await startWorkers(services, logger);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new jobs; finishing running documents');
+    const force = setTimeout(() => {
+      logger.error('workers did not stop within 30 s; exiting');
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    await workers.stop(WORKER_STOP_DEADLINE_MS);
     await services.close();
     logger.info('stopped');
     process.exit(0);
@@ -91,8 +129,11 @@ async function run(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve': {
       const { values } = parseArgs({ args: argv.slice(1), options: { 'no-worker': { type: 'boolean' } }, strict: true });
-      void values;
-      return serve(config);
+      return serve(config, { worker: !values['no-worker'] });
+    }
+    case 'worker': {
+      parseArgs({ args: argv.slice(1), options: {}, strict: true });
+      return worker(config);
     }
     case 'migrate': {
       const store = await Store.open(config.database);
@@ -114,7 +155,32 @@ async function run(argv: string[]): Promise<void> {
         console.log(table(list.map((w) => ({ id: w.id, name: w.name, type: w.type, created: iso(w.createdAt) }))));
         return;
       }
-      throw new UsageError('workspaces needs create NAME or list');
+      if (sub === 'set-quota') {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          options: { pages: { type: 'string' }, 'pages-per-document': { type: 'string' }, users: { type: 'string' } },
+          allowPositionals: true,
+        });
+        const name = positionals[0];
+        if (!name || positionals.length > 1) throw new UsageError('workspaces set-quota takes one NAME');
+        const count = (flag: string, raw: string | undefined) => {
+          if (raw === undefined) return undefined;
+          if (!/^\d{1,15}$/.test(raw)) throw new UsageError(`--${flag} must be a non-negative integer`);
+          return Number(raw);
+        };
+        const quota = {
+          pageMax: count('pages', values.pages),
+          pagePerDocument: count('pages-per-document', values['pages-per-document']),
+          userMax: count('users', values.users),
+        };
+        if (Object.values(quota).every((v) => v === undefined)) {
+          throw new UsageError('workspaces set-quota needs --pages, --pages-per-document or --users');
+        }
+        const w = await withServices(config, (s) => s.workspaces.setQuota(name, quota));
+        console.log(`workspace ${w.name}: pages ${w.pageQuotaMax}, pages per document ${w.pageQuotaPerDocument}, users ${w.userQuotaMax}`);
+        return;
+      }
+      throw new UsageError('workspaces needs create NAME, list or set-quota NAME');
     }
     case 'keys': {
       if (sub === 'create') {

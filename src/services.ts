@@ -1,38 +1,68 @@
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { Store } from './store/db/index.js';
 import { openBlobStore } from './store/blobs/index.js';
 import type { BlobStore } from './store/blobs/blob-store.js';
 import { DocumentService } from './domain/documents.js';
+import { UploadSessionService } from './domain/uploads.js';
 import { DocsetService } from './domain/docsets.js';
 import { MetadataService } from './domain/metadata.js';
 import { WorkspaceService } from './domain/workspace.js';
+import { PageService } from './domain/pages.js';
+import { PageRenderer } from './ingest/page-renderer.js';
+import type { Queue } from './store/queue/queue.js';
+import { TableQueue } from './store/queue/table-queue.js';
 
 /** The composition root: one store, one blob store, and the domain services over them. */
 export interface Services {
   config: Config;
   store: Store;
   blobs: BlobStore;
+  /** Durable jobs (the `jobs` table); workers are started separately (src/ingest/workers.ts). */
+  queue: Queue;
   documents: DocumentService;
+  uploads: UploadSessionService;
   docsets: DocsetService;
   metadata: MetadataService;
   workspaces: WorkspaceService;
+  pages: PageService;
   close(): Promise<void>;
 }
 
-export async function openServices(config: Config): Promise<Services> {
+export async function openServices(config: Config, logger?: Logger): Promise<Services> {
   const store = await Store.open(config.database);
   const blobs = openBlobStore(config.storage);
   const workspaces = new WorkspaceService(store);
   await workspaces.ensureDefault();
   if (config.bootstrapKey) await workspaces.ensureBootstrapKey(config.bootstrapKey);
+  const queue = new TableQueue(
+    store,
+    { leaseMs: config.ingest.leaseMs, pollMs: config.ingest.pollMs, retryBaseMs: config.ingest.retryBaseMs },
+    logger,
+  );
+  const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue);
+  const uploads = new UploadSessionService(store, blobs, documents, {
+    chunkBytes: config.uploadChunkBytes,
+    ttlMs: config.uploadSessionTtlSeconds * 1000,
+    maxUploadBytes: config.maxUploadBytes,
+  });
+  const renderer = new PageRenderer({ timeoutMs: 120_000, memoryMb: 1024 });
+  const pages = new PageService(store, blobs, (pdf, page, dpi) => renderer.render(pdf, page, dpi));
   return {
     config,
     store,
     blobs,
-    documents: new DocumentService(store, blobs, config.maxUploadBytes),
+    queue,
+    documents,
+    uploads,
     docsets: new DocsetService(store),
     metadata: new MetadataService(store),
     workspaces,
-    close: () => store.close(),
+    pages,
+    close: async () => {
+      uploads.stopSweeper();
+      await renderer.close();
+      await store.close();
+    },
   };
 }

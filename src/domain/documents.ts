@@ -1,12 +1,13 @@
-import type { Readable } from 'node:stream';
-import type { Store } from '../store/db/index.js';
+import { Readable } from 'node:stream';
+import type { Repos, Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import { BlobTooLargeError, type StagedBlob } from '../store/blobs/blob-store.js';
 import type { DocumentFilter, DocumentRecord, MetadataEntry, Page, PageRequest } from './model.js';
 import { DomainError, invalid, notFound } from './errors.js';
-import { ALLOWED_EXTENSIONS, formatOfName, sniffFormat, type Format } from './formats.js';
+import { ALLOWED_EXTENSIONS, FORMATS, formatOfName, sniffFormat, type Format } from './formats.js';
 import { newId } from './ids.js';
 import { parseMetadataRequest } from './metadata.js';
+import type { Queue } from '../store/queue/queue.js';
 
 export const MAX_NAME_LENGTH = 1024;
 const ID_SHAPE = /^[0-9A-Za-z_-]{1,64}$/;
@@ -21,6 +22,9 @@ export interface UploadIntent {
   metadata: MetadataEntry[];
 }
 
+/** The durable job that ingests one document (payload `{documentId}`). */
+export const INGEST_JOB = 'ingest';
+
 export function blobKeyOf(d: { workspaceId: string; id: string }): string {
   return `workspaces/${d.workspaceId}/documents/${d.id}/original`;
 }
@@ -30,7 +34,21 @@ export class DocumentService {
     private readonly store: Store,
     private readonly blobs: BlobStore,
     private readonly maxUploadBytes: number,
+    /** Where ingest jobs go; without one (CLI tools) documents stay `New`. */
+    private readonly queue?: Queue,
   ) {}
+
+  /** Inside the transaction that inserts `doc`: its ingest job and its `Documents.Create` event. */
+  private async recordCreated(s: Repos, doc: DocumentRecord): Promise<void> {
+    if (this.queue) await this.queue.enqueue(INGEST_JOB, { documentId: doc.id }, { workspaceId: doc.workspaceId }, s);
+    await s.events.insert({
+      id: newId(),
+      workspaceId: doc.workspaceId,
+      type: 'Documents.Create',
+      payload: { documentId: doc.id, name: doc.name, docsetId: doc.docsetId },
+      createdAt: doc.createdAt,
+    });
+  }
 
   /** Validates name, docsets and metadata of an upload: 415, 404 and 400 come from here. */
   async prepareUpload(
@@ -97,7 +115,12 @@ export class DocumentService {
    * Creates the document for staged bytes. The blob is committed inside the transaction that
    * inserts the row, so a failure at any point leaves neither (the caller discards the stage).
    */
-  async createFromStaged(intent: UploadIntent, staged: StagedBlob): Promise<DocumentRecord> {
+  async createFromStaged(
+    intent: UploadIntent,
+    staged: StagedBlob,
+    /** Runs inside the transaction that inserts the row (an upload session records its document). */
+    within?: (repos: Repos, doc: DocumentRecord) => Promise<void>,
+  ): Promise<DocumentRecord> {
     const format = (intent.format ?? sniffFormat(staged.head))!;
     const now = Date.now();
     const id = newId();
@@ -131,6 +154,8 @@ export class DocumentService {
       await s.documents.insert(doc);
       if (doc.docsetId) await s.docsets.adjustCount(doc.workspaceId, doc.docsetId, 1, now);
       if (intent.metadata.length) await s.metadata.replace(doc.workspaceId, doc.id, intent.metadata);
+      await this.recordCreated(s, doc);
+      if (within) await within(s, doc);
       await this.blobs.commit(staged.tempKey, doc.blobKey);
       blobCommitted = true;
       });
@@ -140,6 +165,64 @@ export class DocumentService {
       throw err;
     }
     return doc;
+  }
+
+  /**
+   * The members of an ingested ZIP upload become documents of their own, in the ZIP's docset with its
+   * metadata, each with its ingest job; the ZIP itself ends `Ready` without pages, its processing
+   * details listing the members and the skipped entries. All of it commits at once, or nothing does.
+   */
+  async createZipMembers(
+    parent: DocumentRecord,
+    members: { name: string; ext: string; bytes: Buffer }[],
+    skipped: { name: string; reason: string }[],
+  ): Promise<void> {
+    const staged: StagedBlob[] = [];
+    const committed: string[] = [];
+    try {
+      for (const m of members) staged.push(await this.blobs.stage(Readable.from([m.bytes]), { maxBytes: this.maxUploadBytes }));
+      await this.store.tx(async (s) => {
+        if (!(await s.documents.get(parent.workspaceId, parent.id))) return; // deleted meanwhile
+        const metadata = await s.metadata.get(parent.id);
+        const now = Date.now();
+        const created: string[] = [];
+        for (const [i, m] of members.entries()) {
+          const format = formatOfName(m.name) ?? FORMATS.find((f) => f.ext === m.ext)!;
+          const id = newId();
+          const doc: DocumentRecord = {
+            ...parent,
+            id,
+            name: m.name.split('/').pop()!.slice(0, MAX_NAME_LENGTH),
+            format: format.ext,
+            contentType: format.contentType,
+            size: staged[i]!.size,
+            sha256: staged[i]!.sha256,
+            blobKey: blobKeyOf({ workspaceId: parent.workspaceId, id }),
+            status: 'New',
+            pageCount: null,
+            error: null,
+            createdAt: now,
+            updatedAt: now,
+            processedAt: null,
+            progress: null,
+            renditionBlobKey: null,
+          };
+          await s.documents.insert(doc);
+          if (doc.docsetId) await s.docsets.adjustCount(doc.workspaceId, doc.docsetId, 1, now);
+          if (metadata.length) await s.metadata.replace(doc.workspaceId, id, metadata);
+          await this.recordCreated(s, doc);
+          await this.blobs.commit(staged[i]!.tempKey, doc.blobKey);
+          committed.push(doc.blobKey);
+          created.push(id);
+        }
+        await s.ingest.setExpanded(parent.workspaceId, parent.id, { format: 'zip', members: created, skipped }, now);
+      });
+    } catch (err) {
+      for (const key of committed) await this.blobs.delete(key).catch(() => undefined);
+      throw err;
+    } finally {
+      for (const st of staged) await this.blobs.discard(st.tempKey).catch(() => undefined);
+    }
   }
 
   async get(workspaceId: string, id: string): Promise<DocumentRecord> {
@@ -158,11 +241,14 @@ export class DocumentService {
       const d = await s.documents.get(workspaceId, id);
       if (!d) throw notFound('Document', id);
       await s.metadata.deleteFor(id);
+      await s.ingest.deletePages(id);
       await s.documents.delete(workspaceId, id);
+      await s.events.insert({ id: newId(), workspaceId, type: 'Documents.Delete', payload: { documentId: id, name: d.name }, createdAt: Date.now() });
       if (d.docsetId) await s.docsets.adjustCount(workspaceId, d.docsetId, -1, Date.now());
       return d;
     });
     await this.blobs.delete(doc.blobKey);
+    if (doc.renditionBlobKey) await this.blobs.delete(doc.renditionBlobKey);
   }
 
   /** The document's original bytes, whole or a byte range (inclusive). */

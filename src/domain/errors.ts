@@ -15,6 +15,8 @@ export class DomainError extends Error {
     readonly kind: DomainErrorKind,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** Response headers the transport adds, e.g. `retry-after` for a state that will pass. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

@@ -52,6 +52,16 @@ export interface DocumentRecord {
   createdAt: number;
   updatedAt: number;
   processedAt: number | null;
+  /** While ingestion is in flight: its stage and pages; absent or null otherwise. */
+  progress?: DocumentProgress | null;
+  /** The stored PDF rendition of a non-PDF original, once ingested. */
+  renditionBlobKey?: string | null;
+}
+
+export interface DocumentProgress {
+  stage: string;
+  pagesDone: number;
+  pagesTotal: number | null;
 }
 
 export interface MetadataEntry {

@@ -65,6 +65,13 @@ export class WorkspaceService {
     return this.store.workspaces.list();
   }
 
+  /** Changes the named workspace's quotas (only those given). Lowering one never deletes documents. */
+  async setQuota(name: string, q: { pageMax?: number; pagePerDocument?: number; userMax?: number }): Promise<WorkspaceRecord> {
+    const w = await this.byName(name);
+    await this.store.workspaces.setQuota(w.id, q);
+    return this.byName(name);
+  }
+
   async byName(name: string): Promise<WorkspaceRecord> {
     const w = await this.store.workspaces.getByName(name);
     if (!w) throw notFound('Workspace', name);

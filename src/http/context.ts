@@ -2,6 +2,8 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { DocumentService } from '../domain/documents.js';
+import type { UploadSessionService } from '../domain/uploads.js';
+import type { PageService } from '../domain/pages.js';
 import type { DocsetService } from '../domain/docsets.js';
 import type { MetadataService } from '../domain/metadata.js';
 import type { Principal, WorkspaceService } from '../domain/workspace.js';
@@ -20,6 +22,8 @@ export type App = FastifyInstance<
 export interface HttpDeps {
   config: Config;
   documents: DocumentService;
+  uploads: UploadSessionService;
+  pages: PageService;
   docsets: DocsetService;
   metadata: MetadataService;
   workspaces: WorkspaceService;

@@ -53,8 +53,9 @@ export function problem(status: number, detail: string, instance: string, extra:
 
 export function sendProblem(reply: FastifyReply, status: number, detail: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const body = problem(status, detail, reply.request.url.split('?')[0] ?? '/', extra);
-  // A failed request that changed nothing may be retried; a 409 here never changed state.
-  if (status === 409) reply.header('x-should-retry', 'false');
+  // The SDK retries 409: say whether that helps. With retry-after the state will pass (pages being
+  // made); without it a repeat would meet the same conflict.
+  if (status === 409) reply.header('x-should-retry', headers['retry-after'] ? 'true' : 'false');
   return reply.code(status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
 }
 
@@ -62,7 +63,7 @@ export function sendProblem(reply: FastifyReply, status: number, detail: string,
 export function errorHandler(error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof DomainError) {
     const status = STATUS_OF[error.kind];
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...error.headers };
     if (status === 401) headers['www-authenticate'] = 'Bearer';
     return sendProblem(reply, status, error.message, error.extra, headers);
   }

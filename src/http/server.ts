@@ -15,6 +15,8 @@ import { DocumentSchema } from './schemas/documents.js';
 import { DocsetSchema } from './schemas/docsets.js';
 import { documentRoutes } from './rest/documents.js';
 import { documentContentRoutes } from './rest/document-content.js';
+import { uploadSessionRoutes } from './rest/upload-sessions.js';
+import { pageRoutes } from './rest/pages.js';
 import { metadataRoutes } from './rest/metadata.js';
 import { docsetRoutes } from './rest/docsets.js';
 import { docsetDocumentRoutes } from './rest/docset-documents.js';
@@ -124,6 +126,8 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
     api.addHook('onRequest', authHook(deps.workspaces));
     documentRoutes(api, deps);
     documentContentRoutes(api, deps);
+    uploadSessionRoutes(api, deps);
+    pageRoutes(api, deps);
     metadataRoutes(api, deps);
     docsetRoutes(api, deps);
     docsetDocumentRoutes(api, deps);

@@ -11,7 +11,7 @@ if (findPgBin()) {
     'PostgreSQL',
     async () => {
       cluster = await startPgCluster();
-      return startQuire({ databaseUrl: await cluster.createDatabase('quire_api') });
+      return startQuire({ databaseUrl: await cluster.createDatabase('quire_api'), args: ['serve', '--no-worker'] });
     },
     async () => cluster?.stop(),
   );

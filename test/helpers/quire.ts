@@ -58,6 +58,8 @@ export interface StartOptions {
   databaseUrl?: string;
   dataDir?: string;
   extraEnv?: NodeJS.ProcessEnv;
+  /** The command line after `main.ts` (default `['serve']`). */
+  args?: string[];
 }
 
 /** Starts a real Quire server process on a free port with a fresh data directory. */
@@ -76,7 +78,7 @@ export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.extraEnv,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...(opts.args ?? ['serve'])], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

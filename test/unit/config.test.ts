@@ -39,3 +39,23 @@ test('each invalid setting is one clear line naming the variable', () => {
     assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && pattern.test(err.message) && !err.message.includes('\n'));
   }
 });
+
+test('upload session settings: defaults 8 MiB chunks and 24 h; validated ranges', () => {
+  const d = loadConfig({});
+  assert.equal(d.uploadChunkBytes, 8 * 1024 * 1024);
+  assert.equal(d.uploadSessionTtlSeconds, 24 * 3600);
+  const c = loadConfig({ QUIRE_UPLOAD_CHUNK_BYTES: '65536', QUIRE_UPLOAD_SESSION_TTL_SECONDS: '2' });
+  assert.equal(c.uploadChunkBytes, 65536);
+  assert.equal(c.uploadSessionTtlSeconds, 2);
+  for (const env of [
+    { QUIRE_UPLOAD_CHUNK_BYTES: '65535' },
+    { QUIRE_UPLOAD_CHUNK_BYTES: String(64 * 1024 * 1024 + 1) },
+    { QUIRE_UPLOAD_CHUNK_BYTES: '8MiB' },
+    { QUIRE_UPLOAD_SESSION_TTL_SECONDS: '0' },
+    { QUIRE_UPLOAD_SESSION_TTL_SECONDS: '-1' },
+    { QUIRE_UPLOAD_SESSION_TTL_SECONDS: String(31 * 24 * 3600) },
+  ]) {
+    const name = Object.keys(env)[0]!;
+    assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && err.message.startsWith(`invalid configuration: ${name} `));
+  }
+});

@@ -30,6 +30,16 @@ export const DocumentSchema = Type.Object(
       Type.Array(Type.String(), { description: 'Docsets named at upload (`a|b`) that the document will be classified into.' }),
     ),
     error: Type.Optional(Type.Object({ title: Type.String(), detail: Type.String() })),
+    progress: Type.Optional(
+      Type.Object(
+        {
+          stage: Type.String({ description: 'reading, extracting, storing, stored, processing, expanding' }),
+          pagesDone: Type.Integer(),
+          pagesTotal: Type.Union([Type.Integer(), Type.Null()]),
+        },
+        { description: 'Present while the document is being ingested or processed.' },
+      ),
+    ),
     isSample: Type.Boolean(),
     pageCount: Type.Optional(Type.Integer()),
     processedAt: Type.Optional(Timestamp),
@@ -147,6 +157,7 @@ export function toDocumentJson(d: DocumentRecord, base: string): DocumentJson {
   }
   if (d.docsetCandidates.length) json.docsetCandidates = d.docsetCandidates;
   if (d.error) json.error = d.error;
+  if (d.progress) json.progress = d.progress;
   if (d.pageCount !== null) json.pageCount = d.pageCount;
   if (d.processedAt !== null) json.processedAt = new Date(d.processedAt).toISOString();
   return json;

@@ -15,7 +15,8 @@ export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: nu
     if (pageNumber > doc.numPages) throw new RangeError(`no page ${pageNumber}: the PDF has ${doc.numPages}`);
     const page = await doc.getPage(pageNumber).catch((err: unknown) => Promise.reject(pdfError(err)));
     const vp = page.getViewport({ scale: dpi / 72 });
-    const canvas = createCanvas(Math.ceil(vp.width), Math.ceil(vp.height));
+    // Rounded like the page sizes the API reports (3300.0000000000005 px is a 3300 px page).
+    const canvas = createCanvas(Math.max(1, Math.round(vp.width)), Math.max(1, Math.round(vp.height)));
     const ctx = canvas.getContext('2d');
     // Pages without a painted background would come out transparent.
     ctx.fillStyle = '#ffffff';

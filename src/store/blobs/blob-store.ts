@@ -28,6 +28,8 @@ export interface BlobStore {
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   stat(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;
+  /** Deletes every blob whose key starts with `prefix/` (a missing prefix is fine). */
+  deletePrefix(prefix: string): Promise<void>;
   /** Removes staged blobs older than `olderThanMs` (left behind by a crash). Returns how many. */
   sweepStaged(olderThanMs: number): Promise<number>;
 }

@@ -97,6 +97,21 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  async deletePrefix(prefix: string): Promise<void> {
+    const dir = this.pathOf(prefix.replace(/\/+$/, ''));
+    if (dir === this.root) throw new Error('refusing to delete every blob');
+    await fsp.rm(dir, { recursive: true, force: true });
+    let parent = path.dirname(dir);
+    while (parent.startsWith(this.root) && parent !== this.root) {
+      try {
+        await fsp.rmdir(parent);
+      } catch {
+        break;
+      }
+      parent = path.dirname(parent);
+    }
+  }
+
   async sweepStaged(olderThanMs: number): Promise<number> {
     const cutoff = Date.now() - olderThanMs;
     let removed = 0;

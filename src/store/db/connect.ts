@@ -6,12 +6,16 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type 
 import type { Config } from '../../config.js';
 import type { Database as Schema } from './schema.js';
 import * as m0001 from './migrations/0001_foundation.js';
+import * as m0002 from './migrations/0002_ingestion.js';
+import * as m0003 from './migrations/0003_upload_sessions.js';
 
 export type Db = Kysely<Schema>;
 export type Dialect = 'sqlite' | 'postgres';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0002_ingestion': m0002,
+  '0003_upload_sessions': m0003,
 };
 
 // pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in

@@ -8,6 +8,10 @@ import { MetadataRepo } from './metadata.js';
 import { WorkspacesRepo } from './workspaces.js';
 import { ApiKeysRepo } from './api-keys.js';
 import { SettingsRepo } from './settings.js';
+import { UploadSessionsRepo } from './upload-sessions.js';
+import { JobsRepo } from './jobs.js';
+import { EventsRepo } from './events.js';
+import { IngestRepo } from './ingest.js';
 
 /** Every repository, bound to one connection or one transaction. */
 export class Repos {
@@ -17,6 +21,10 @@ export class Repos {
   readonly workspaces: WorkspacesRepo;
   readonly apiKeys: ApiKeysRepo;
   readonly settings: SettingsRepo;
+  readonly uploadSessions: UploadSessionsRepo;
+  readonly jobs: JobsRepo;
+  readonly events: EventsRepo;
+  readonly ingest: IngestRepo;
 
   constructor(db: Kysely<Database>) {
     this.documents = new DocumentsRepo(db);
@@ -25,6 +33,10 @@ export class Repos {
     this.workspaces = new WorkspacesRepo(db);
     this.apiKeys = new ApiKeysRepo(db);
     this.settings = new SettingsRepo(db);
+    this.uploadSessions = new UploadSessionsRepo(db);
+    this.jobs = new JobsRepo(db);
+    this.events = new EventsRepo(db);
+    this.ingest = new IngestRepo(db);
   }
 }
 

@@ -51,6 +51,48 @@ export interface DocumentsTable {
   created_at: number;
   updated_at: number;
   processed_at: number | null;
+  /** JSON `{stage, pagesDone, pagesTotal}` while ingestion is in flight, else null. */
+  progress: string | null;
+  /** JSON processing details (`{pagination, format, durationMs}`). */
+  processing: string | null;
+  /** The PDF rendition of a non-PDF original (null for PDFs and before ingestion). */
+  rendition_blob_key: string | null;
+}
+
+export interface JobsTable {
+  id: string;
+  queue: string;
+  workspace_id: string;
+  /** JSON. */
+  payload: string;
+  /** queued | active | completed | failed */
+  state: string;
+  attempts: number;
+  max_attempts: number;
+  run_at: number;
+  lease_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface EventsTable {
+  id: string;
+  workspace_id: string;
+  /** `Documents.Create`, `Documents.Delete`, … */
+  type: string;
+  /** JSON. */
+  payload: string;
+  created_at: number;
+}
+
+export interface DocumentPagesTable {
+  document_id: string;
+  number: number;
+  width: number;
+  height: number;
 }
 
 export interface DocumentMetadataTable {
@@ -59,6 +101,31 @@ export interface DocumentMetadataTable {
   key: string;
   value: string;
   position: number;
+}
+
+export interface UploadSessionsTable {
+  id: string;
+  workspace_id: string;
+  file_name: string;
+  file_size: number;
+  chunk_size: number;
+  /** `a|b|c`, or null. */
+  docset_ids: string | null;
+  /** JSON `{"metadata": [...]}`, or null. */
+  metadata: string | null;
+  document_id: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+export interface UploadChunksTable {
+  session_id: string;
+  byte_offset: number;
+  size: number;
+  blob_key: string;
+  sha256: string;
+  received_at: number;
 }
 
 export interface SettingsTable {
@@ -73,4 +140,9 @@ export interface Database {
   documents: DocumentsTable;
   document_metadata: DocumentMetadataTable;
   settings: SettingsTable;
+  upload_sessions: UploadSessionsTable;
+  upload_chunks: UploadChunksTable;
+  jobs: JobsTable;
+  events: EventsTable;
+  document_pages: DocumentPagesTable;
 }

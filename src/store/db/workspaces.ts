@@ -45,6 +45,18 @@ export class WorkspacesRepo {
     return row && toWorkspaceRecord(row);
   }
 
+  async setQuota(id: string, q: { pageMax?: number; pagePerDocument?: number; userMax?: number }): Promise<void> {
+    await this.db
+      .updateTable('workspaces')
+      .set({
+        ...(q.pageMax !== undefined ? { page_quota_max: q.pageMax } : {}),
+        ...(q.pagePerDocument !== undefined ? { page_quota_per_document: q.pagePerDocument } : {}),
+        ...(q.userMax !== undefined ? { user_quota_max: q.userMax } : {}),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async list(): Promise<WorkspaceRecord[]> {
     const rows = await this.db.selectFrom('workspaces').selectAll().orderBy('id').execute();
     return rows.map(toWorkspaceRecord);

@@ -1,0 +1,76 @@
+import { Worker } from 'node:worker_threads';
+import { threadEntry } from './thread-entry.js';
+import type { RenderReply, RenderRequest } from './render-worker.js';
+
+export interface PageRendererOptions {
+  /** Time budget of one page. */
+  timeoutMs: number;
+  /** Heap budget of the rendering thread. */
+  memoryMb: number;
+}
+
+/**
+ * Renders page images off the event loop, in one long-lived thread (pdfjs loads once), one page at a
+ * time. A page over its time budget, or a crash, ends the thread; the next request starts a new one.
+ */
+export class PageRenderer {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly opts: PageRendererOptions) {}
+
+  render(pdf: Uint8Array, page: number, dpi: number): Promise<Buffer> {
+    const run = this.chain.then(() => this.renderNow(pdf, page, dpi));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private thread(): Worker {
+    if (!this.worker) {
+      const entry = threadEntry('render-worker');
+      const worker = new Worker(entry.file, { eval: entry.eval, resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb }, stdout: false, stderr: false });
+      worker.unref();
+      worker.on('exit', () => {
+        if (this.worker === worker) this.worker = undefined;
+      });
+      this.worker = worker;
+    }
+    return this.worker;
+  }
+
+  private renderNow(pdf: Uint8Array, page: number, dpi: number): Promise<Buffer> {
+    const worker = this.thread();
+    const id = this.nextId++;
+    const copy = new Uint8Array(pdf.byteLength);
+    copy.set(pdf);
+    return new Promise<Buffer>((resolve, reject) => {
+      const done = (fn: () => void) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        fn();
+      };
+      const onMessage = (reply: RenderReply) => {
+        if (reply.id !== id) return;
+        done(() => (reply.ok ? resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength)) : reject(new Error(reply.message))));
+      };
+      const onError = (err: Error) => done(() => reject(new Error(`the rendering thread failed: ${err.message}`)));
+      const onExit = (code: number) => done(() => reject(new Error(`the rendering thread exited (code ${code})`)));
+      const timer = setTimeout(() => {
+        done(() => reject(new Error(`rendering the page took longer than ${Math.round(this.opts.timeoutMs / 1000)} s`)));
+        void worker.terminate();
+      }, this.opts.timeoutMs);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ id, pdf: copy, page, dpi } satisfies RenderRequest, [copy.buffer]);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.terminate();
+    this.worker = undefined;
+  }
+}

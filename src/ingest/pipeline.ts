@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { Store } from '../store/db/index.js';
+import type { BlobStore } from '../store/blobs/blob-store.js';
+import type { Job, JobHandler } from '../store/queue/queue.js';
+import type { DocumentProgress, DocumentRecord } from '../domain/model.js';
+import { IngestError, type DocumentModel } from './model.js';
+import type { WorkerPool } from './worker-pool.js';
+import { expandZip, type ZipMember, type ZipSkipped } from './formats/zip.js';
+
+export interface IngestPayload {
+  documentId: string;
+}
+
+export function renditionKeyOf(d: { workspaceId: string; id: string }): string {
+  return `workspaces/${d.workspaceId}/documents/${d.id}/rendition.pdf`;
+}
+
+/** States after which a document's ingestion is over: a re-run of its job does nothing. */
+const SETTLED = new Set(['Ready', 'Error', 'OverQuota']);
+
+/**
+ * The layout stage (DGML) comes with a later issue: it runs between `Processing` and `Ready` on the
+ * model the readers produced. Until then it does nothing.
+ */
+export type ProcessLayoutHook = (doc: DocumentRecord, model: DocumentModel, signal: AbortSignal) => Promise<void>;
+export const processLayoutNotYet: ProcessLayoutHook = async () => {};
+
+/** Creates the documents of a ZIP upload's members and settles the ZIP (the document service does). */
+export type ZipMembersHook = (doc: DocumentRecord, members: ZipMember[], skipped: ZipSkipped[]) => Promise<void>;
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The `ingest` job of one document: New → Ingesting (bytes read and verified) → the format reader in
+ * a worker thread → rendition and page rows stored → Ingested (page count) → quota check (OverQuota:
+ * kept, not processed, not counted) → Processing → Ready. An IngestError ends it in Error with its
+ * reason and no retry; any other failure is retried by the queue, and after the last attempt the
+ * document goes to Error. Every step is safe to run again after a crash.
+ */
+export class IngestPipeline implements JobHandler<IngestPayload> {
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly pool: WorkerPool,
+    private readonly logger: Logger,
+    private readonly hooks: { processLayout?: ProcessLayoutHook; createZipMembers?: ZipMembersHook } = {},
+  ) {}
+
+  async run(job: Job<IngestPayload>, signal: AbortSignal): Promise<void> {
+    const doc = await this.store.documents.get(job.workspaceId, job.payload.documentId);
+    if (!doc || SETTLED.has(doc.status)) return; // deleted meanwhile, or already done
+    const log = this.logger.child({ document: doc.id, job: job.id, attempt: job.attempt });
+    try {
+      await this.ingest(doc, signal, log);
+    } catch (err) {
+      if (!(err instanceof IngestError)) throw err; // retried by the queue
+      log.info({ title: err.title, detail: err.detail }, 'document cannot be ingested');
+      await this.store.ingest.setError(doc.workspaceId, doc.id, err.title, err.detail, Date.now());
+    }
+  }
+
+  async onFinalFailure(job: Job<IngestPayload>, error: unknown): Promise<void> {
+    const detail = error instanceof Error ? error.message : String(error);
+    await this.store.ingest.setError(job.workspaceId, job.payload.documentId, 'Processing failed', `Processing failed after ${job.attempt} attempts: ${detail}`, Date.now());
+  }
+
+  private async progress(doc: DocumentRecord, status: 'Ingesting' | 'Processing' | null, p: DocumentProgress): Promise<boolean> {
+    if (status) return this.store.ingest.setStatus(doc.workspaceId, doc.id, status, p, Date.now());
+    await this.store.ingest.setProgress(doc.workspaceId, doc.id, p);
+    return true;
+  }
+
+  private async ingest(doc: DocumentRecord, signal: AbortSignal, log: Logger): Promise<void> {
+    const started = Date.now();
+    if (!(await this.progress(doc, 'Ingesting', { stage: 'reading', pagesDone: 0, pagesTotal: null }))) return;
+
+    const bytes = await readAll(await this.blobs.read(doc.blobKey));
+    if (bytes.length !== doc.size || createHash('sha256').update(bytes).digest('hex') !== doc.sha256) {
+      throw new IngestError('Stored content is damaged', 'The stored bytes no longer match the upload (size or SHA-256 differ).');
+    }
+
+    if (doc.format === 'zip') {
+      if (!this.hooks.createZipMembers) throw new IngestError('Unsupported file type', 'ZIP archives cannot be expanded by this worker.');
+      await this.progress(doc, null, { stage: 'expanding', pagesDone: 0, pagesTotal: null });
+      const { members, skipped } = await expandZip(bytes);
+      if (members.length === 0) {
+        const why = skipped.length ? ` Skipped: ${skipped.slice(0, 5).map((k) => `${k.name} (${k.reason})`).join('; ')}` : '';
+        throw new IngestError('No documents in ZIP', `The archive holds no .pdf, .docx, .doc, .txt or .html file.${why}`);
+      }
+      await this.hooks.createZipMembers(doc, members, skipped);
+      log.info({ members: members.length, skipped: skipped.length, durationMs: Date.now() - started }, 'ZIP expanded');
+      return;
+    }
+
+    await this.progress(doc, null, { stage: 'extracting', pagesDone: 0, pagesTotal: null });
+    const model = await this.pool.read(bytes, doc.format, signal);
+    const pagesTotal = model.pages.length;
+    if (pagesTotal === 0) throw new IngestError('No pages', 'The document has no pages.');
+    await this.progress(doc, null, { stage: 'storing', pagesDone: 0, pagesTotal });
+
+    // The rendition is staged first and committed inside the transaction that records it.
+    let staged: Awaited<ReturnType<BlobStore['stage']>> | null = null;
+    if (!model.pdfIsOriginal) staged = await this.blobs.stage(Readable.from([Buffer.from(model.pdf)]), { maxBytes: Number.MAX_SAFE_INTEGER });
+    const renditionKey = staged ? renditionKeyOf(doc) : null;
+    const processing = { pagination: model.pagination, format: model.format, durationMs: Date.now() - started };
+    let committed = false;
+    try {
+      const found = await this.store.tx(async (s) => {
+        const ok = await s.ingest.setIngested(doc.workspaceId, doc.id, {
+          pageCount: pagesTotal,
+          renditionBlobKey: renditionKey,
+          processing,
+          progress: { stage: 'stored', pagesDone: pagesTotal, pagesTotal },
+          now: Date.now(),
+        });
+        if (!ok) return false; // deleted meanwhile
+        await s.ingest.replacePages(doc.id, model.pages.map((p) => ({ number: p.number, width: p.width, height: p.height })));
+        if (staged && renditionKey) {
+          await this.blobs.commit(staged.tempKey, renditionKey);
+          committed = true;
+        }
+        return true;
+      });
+      if (!found) return;
+    } catch (err) {
+      if (committed && renditionKey) await this.blobs.delete(renditionKey).catch(() => undefined);
+      throw err;
+    } finally {
+      if (staged && !committed) await this.blobs.discard(staged.tempKey).catch(() => undefined);
+    }
+
+    // Quota: decided under the workspace lock, so concurrent documents cannot both take the last pages.
+    const over = await this.store.tx(async (s) => {
+      await s.ingest.lockWorkspace(doc.workspaceId);
+      const w = await s.workspaces.get(doc.workspaceId);
+      if (!w) return null;
+      let reason: string | null = null;
+      if (pagesTotal > w.pageQuotaPerDocument) {
+        reason = `The document has ${pagesTotal} pages; documents are limited to ${w.pageQuotaPerDocument} pages in this workspace.`;
+      } else {
+        const used = await s.ingest.pagesUsedExcept(doc.workspaceId, doc.id);
+        if (used + pagesTotal > w.pageQuotaMax) {
+          reason = `The workspace has ${w.pageQuotaMax - used} of its ${w.pageQuotaMax} pages left; the document has ${pagesTotal}.`;
+        }
+      }
+      const now = Date.now();
+      if (reason) await s.ingest.setOverQuota(doc.workspaceId, doc.id, reason, now);
+      else await s.ingest.setStatus(doc.workspaceId, doc.id, 'Processing', { stage: 'processing', pagesDone: 0, pagesTotal }, now);
+      return reason;
+    });
+    if (over !== null) {
+      log.info({ reason: over }, 'document is over quota');
+      return;
+    }
+
+    const processLayout = this.hooks.processLayout ?? processLayoutNotYet;
+    await processLayout({ ...doc, status: 'Processing', pageCount: pagesTotal }, model, signal);
+    await this.store.ingest.setReady(doc.workspaceId, doc.id, Date.now());
+    log.info({ pages: pagesTotal, pagination: model.pagination, durationMs: Date.now() - started }, 'document ready');
+  }
+}

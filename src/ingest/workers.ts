@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { Services } from '../services.js';
+import { INGEST_JOB } from '../domain/documents.js';
+import { IngestPipeline } from './pipeline.js';
+import { WorkerPool } from './worker-pool.js';
+
+export interface RunningWorkers {
+  /** Stops claiming; lets running documents finish within `deadlineMs`, then releases their jobs. */
+  stop(deadlineMs: number): Promise<void>;
+}
+
+/** Starts this process's ingestion workers: `config.ingest.concurrency` documents at once. */
+export async function startWorkers(services: Services, logger: Logger): Promise<RunningWorkers> {
+  const { config, store, blobs, queue, documents } = services;
+  const pool = new WorkerPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb });
+  const pipeline = new IngestPipeline(store, blobs, pool, logger.child({ component: 'ingest' }), {
+    createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
+  });
+  const recovered = (await queue.recoverLocal?.([INGEST_JOB])) ?? 0;
+  const inFlight = await store.ingest.countInFlight();
+  if (inFlight || recovered) {
+    logger.info({ documents: inFlight, resumedNow: recovered }, 'documents left mid-ingestion resume (at once if their process is gone from this host, else once their job lease expires)');
+  }
+  queue.work(INGEST_JOB, pipeline, { concurrency: config.ingest.concurrency });
+  logger.info({ concurrency: config.ingest.concurrency }, 'ingestion workers started');
+  return {
+    stop: async (deadlineMs) => {
+      await queue.stop(deadlineMs);
+      await pool.close();
+    },
+  };
+}

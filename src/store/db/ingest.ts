@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { DocumentProgress, DocumentStatus } from '../../domain/model.js';
+
+export interface PageRow {
+  number: number;
+  width: number;
+  height: number;
+}
+
+/** The writes of the ingestion pipeline: document states, page rows, and the quota lock. */
+export class IngestRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private doc(workspaceId: string, id: string) {
+    return this.db.updateTable('documents').where('workspace_id', '=', workspaceId).where('id', '=', id);
+  }
+
+  /** Sets status and progress; true when the document still exists. */
+  async setStatus(workspaceId: string, id: string, status: DocumentStatus, progress: DocumentProgress | null, now: number): Promise<boolean> {
+    const r = await this.doc(workspaceId, id)
+      .set({ status, progress: progress && JSON.stringify(progress), updated_at: now })
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async setProgress(workspaceId: string, id: string, progress: DocumentProgress | null): Promise<void> {
+    await this.doc(workspaceId, id).set({ progress: progress && JSON.stringify(progress) }).execute();
+  }
+
+  /** `Ingested`: pages known, rendition and processing details stored. */
+  async setIngested(
+    workspaceId: string,
+    id: string,
+    v: { pageCount: number; renditionBlobKey: string | null; processing: unknown; progress: DocumentProgress; now: number },
+  ): Promise<boolean> {
+    const r = await this.doc(workspaceId, id)
+      .set({
+        status: 'Ingested',
+        page_count: v.pageCount,
+        rendition_blob_key: v.renditionBlobKey,
+        processing: JSON.stringify(v.processing),
+        progress: JSON.stringify(v.progress),
+        error_title: null,
+        error_detail: null,
+        updated_at: v.now,
+      })
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async setReady(workspaceId: string, id: string, now: number): Promise<boolean> {
+    const r = await this.doc(workspaceId, id)
+      .set({ status: 'Ready', progress: null, processed_at: now, updated_at: now })
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Kept with its page count, not processed, not counted against the quota. */
+  async setOverQuota(workspaceId: string, id: string, detail: string, now: number): Promise<boolean> {
+    const r = await this.doc(workspaceId, id)
+      .set({ status: 'OverQuota', progress: null, error_title: 'Over quota', error_detail: detail, updated_at: now })
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** A ZIP upload whose members became documents of their own: Ready, no pages of its own. */
+  async setExpanded(workspaceId: string, id: string, processing: unknown, now: number): Promise<boolean> {
+    const r = await this.doc(workspaceId, id)
+      .set({ status: 'Ready', page_count: 0, processing: JSON.stringify(processing), progress: null, processed_at: now, updated_at: now })
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async setError(workspaceId: string, id: string, title: string, detail: string, now: number): Promise<boolean> {
+    const r = await this.doc(workspaceId, id)
+      .set({ status: 'Error', progress: null, error_title: title, error_detail: detail, updated_at: now })
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Serializes quota decisions of one workspace: a no-op UPDATE of its row takes the row lock on
+   * PostgreSQL (held until the transaction ends) and makes the transaction a writer on SQLite.
+   */
+  async lockWorkspace(workspaceId: string): Promise<void> {
+    await this.db.updateTable('workspaces').set((eb) => ({ id: eb.ref('id') })).where('id', '=', workspaceId).execute();
+  }
+
+  /** Pages counted against the quota, without document `exceptId`. */
+  async pagesUsedExcept(workspaceId: string, exceptId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('page_count'), eb.lit(0)).as('pages'))
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '!=', 'OverQuota')
+      .where('id', '!=', exceptId)
+      .executeTakeFirstOrThrow();
+    return Number(row.pages);
+  }
+
+  async replacePages(documentId: string, pages: PageRow[]): Promise<void> {
+    await this.db.deleteFrom('document_pages').where('document_id', '=', documentId).execute();
+    for (let i = 0; i < pages.length; i += 200) {
+      const chunk = pages.slice(i, i + 200);
+      await this.db
+        .insertInto('document_pages')
+        .values(chunk.map((p) => ({ document_id: documentId, number: p.number, width: Math.round(p.width), height: Math.round(p.height) })))
+        .execute();
+    }
+  }
+
+  async pages(documentId: string): Promise<PageRow[]> {
+    const rows = await this.db.selectFrom('document_pages').select(['number', 'width', 'height']).where('document_id', '=', documentId).orderBy('number').execute();
+    return rows.map((r) => ({ number: Number(r.number), width: Number(r.width), height: Number(r.height) }));
+  }
+
+  async deletePages(documentId: string): Promise<void> {
+    await this.db.deleteFrom('document_pages').where('document_id', '=', documentId).execute();
+  }
+
+  /** Documents left mid-ingestion (a process died): their jobs are re-leased once the lease expires. */
+  async countInFlight(): Promise<number> {
+    const row = await this.db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'in', ['Ingesting', 'Ingested', 'Processing'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
+import { assertJson, assertProblem, client, type Client } from '../helpers/http.js';
+
+const NDA = path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf');
+
+async function waitForStatus(c: Client, id: string, wanted: string[], ms = 120_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const d = (await c.get(`/documents/${id}`)).json;
+    if (wanted.includes(d.status)) return d;
+    if (Date.now() > deadline) throw new Error(`document ${id} stayed ${d.status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function pngSize(buf: Buffer) {
+  assert.ok(buf.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')), 'not a PNG');
+  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+}
+
+describe('pages', () => {
+  let q: Quire;
+  let c: Client;
+  let id: string;
+  before(async () => {
+    q = await startQuire();
+    c = client(q.api, q.key);
+    id = (await c.upload({ path: NDA })).json.id;
+    await waitForStatus(c, id, ['Ready']);
+  });
+  after(async () => {
+    assert.equal(await q.stop(), 0);
+  });
+
+  test('page list and page: sizes in 300-DPI pixels, absolute URLs', async () => {
+    const r = await c.get(`/documents/${id}/pages`);
+    assertJson(r);
+    assert.deepEqual(r.json.document, { id, url: `${q.api}/documents/${id}` });
+    assert.equal(r.json.pages.length, 2);
+    for (const [i, p] of r.json.pages.entries()) {
+      assert.deepEqual(p, {
+        number: i + 1,
+        width: 2550,
+        height: 3300,
+        url: `${q.api}/documents/${id}/pages/${i + 1}`,
+        downloadUrl: `${q.api}/documents/${id}/pages/${i + 1}/content`,
+      });
+    }
+    assert.deepEqual((await c.get(`/documents/${id}/pages/2`)).json, r.json.pages[1]);
+    assertProblem(await c.get(`/documents/${id}/pages/3`), 404, /2 page/);
+    assertProblem(await c.get(`/documents/${id}/pages/0`), 400);
+    assertProblem(await c.get(`/documents/${id}/pages/x`), 400);
+    assertProblem(await c.get(`/documents/nosuchdoc/pages`), 404);
+  });
+
+  test('content: a PNG rendered once (HEAD then GET), cached, at 300 DPI by default or ?dpi=', async () => {
+    const cached = path.join(q.dataDir, 'blobs', 'workspaces');
+    const head = await c.req('HEAD', `/documents/${id}/pages/1/content`);
+    assert.equal(head.status, 200);
+    const length = Number(head.headers.get('content-length'));
+    assert.ok(length > 1000);
+    const files = () => (fs.readdirSync(cached, { recursive: true }) as string[]).filter((f) => f.endsWith('1-300.png')).map((f) => path.join(cached, f));
+    assert.equal(files().length, 1);
+    const before = fs.statSync(files()[0]!).mtimeMs;
+    const get = await c.get(`/documents/${id}/pages/1/content`, { headers: { accept: 'application/json' } });
+    assert.equal(get.status, 200);
+    assert.equal(get.headers.get('content-type'), 'image/png');
+    assert.equal(get.buffer.length, length);
+    assert.deepEqual(pngSize(get.buffer), { width: 2550, height: 3300 });
+    assert.equal(fs.statSync(files()[0]!).mtimeMs, before, 'GET after HEAD rendered again');
+    assert.ok(get.headers.get('etag'));
+    assert.match(get.headers.get('cache-control') ?? '', /max-age/);
+    assert.equal((await c.get(`/documents/${id}/pages/1/content`, { headers: { 'if-none-match': get.headers.get('etag')! } })).status, 304);
+    const small = await c.get(`/documents/${id}/pages/2/content?dpi=72`);
+    assert.deepEqual(pngSize(small.buffer), { width: 612, height: 792 });
+    assertProblem(await c.get(`/documents/${id}/pages/1/content?dpi=35`), 400);
+    assertProblem(await c.get(`/documents/${id}/pages/1/content?dpi=301`), 400);
+    assertProblem(await c.get(`/documents/${id}/pages/9/content`), 404);
+  });
+
+  test('a document of another workspace: 404', async () => {
+    await q.cli(['workspaces', 'create', 'elsewhere']);
+    const key = (await q.cli(['keys', 'create', '--workspace', 'elsewhere', '--scopes', 'admin'])).stdout.trim();
+    const other = client(q.api, key);
+    assertProblem(await other.get(`/documents/${id}/pages`), 404);
+    assertProblem(await other.get(`/documents/${id}/pages/1/content`), 404);
+  });
+});
+
+describe('pages before ingestion', () => {
+  test('409 with retry-after (clients retry it) while the document is New', async () => {
+    const q = await startQuire({ args: ['serve', '--no-worker'] });
+    try {
+      const c = client(q.api, q.key);
+      const id = (await c.upload({ path: NDA })).json.id;
+      assert.equal((await c.get(`/documents/${id}`)).json.status, 'New');
+      for (const url of [`/documents/${id}/pages`, `/documents/${id}/pages/1`, `/documents/${id}/pages/1/content`]) {
+        const r = await c.get(url);
+        assertProblem(r, 409, /New/);
+        assert.equal(r.headers.get('retry-after'), '5');
+        assert.equal(r.headers.get('x-should-retry'), 'true');
+      }
+    } finally {
+      assert.equal(await q.stop(), 0);
+    }
+  });
+});

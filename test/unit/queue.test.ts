@@ -1,0 +1,228 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Store } from '../../src/store/db/index.js';
+import { TableQueue } from '../../src/store/queue/table-queue.js';
+import type { Job } from '../../src/store/queue/queue.js';
+import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import type { Config } from '../../src/config.js';
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function queueSuite(label: string, database: () => Promise<Config['database']>, cleanup: () => Promise<void> = async () => {}) {
+  describe(`table queue (${label})`, () => {
+    let db: Config['database'];
+    let store: Store;
+    let workspaceId: string;
+    const queues: TableQueue[] = [];
+    const open = async () => {
+      const s = await Store.open(db);
+      return s;
+    };
+    const make = (s: Store, opts: ConstructorParameters<typeof TableQueue>[1] = {}) => {
+      const q = new TableQueue(s, { pollMs: 20, retryBaseMs: 50, leaseMs: 2_000, ...opts });
+      queues.push(q);
+      return q;
+    };
+
+    before(async () => {
+      db = await database();
+      store = await open();
+      workspaceId = 'ws-queue';
+    });
+    after(async () => {
+      for (const q of queues) await q.stop(1000);
+      await store.close();
+      await cleanup();
+    });
+
+    test('enqueue, claim, complete', async () => {
+      const q = make(store);
+      const seen: Job[] = [];
+      q.work('t-simple', { run: async (job) => void seen.push(job) });
+      const id = await q.enqueue('t-simple', { hello: 'world' }, { workspaceId });
+      const row = await until('completion', async () => {
+        const j = await store.jobs.get(id);
+        return j?.state === 'completed' && j;
+      });
+      assert.equal(row.attempts, 1);
+      assert.ok(row.completedAt);
+      assert.equal(seen.length, 1);
+      assert.deepEqual(seen[0]!.payload, { hello: 'world' });
+      assert.equal(seen[0]!.attempt, 1);
+      await q.stop();
+    });
+
+    test('a job enqueued in a rolled-back transaction does not exist', async () => {
+      const q = make(store);
+      let id = '';
+      await assert.rejects(
+        store.tx(async (s) => {
+          id = await q.enqueue('t-tx', {}, { workspaceId }, s);
+          throw new Error('rollback');
+        }),
+      );
+      assert.equal(await store.jobs.get(id), undefined);
+      await store.tx(async (s) => {
+        id = await q.enqueue('t-tx', {}, { workspaceId }, s);
+      });
+      assert.equal((await store.jobs.get(id))?.state, 'queued');
+    });
+
+    test('a failing job is retried with exponential back-off, then fails and runs onFinalFailure once', async () => {
+      const q = make(store, { retryBaseMs: 100, maxAttempts: 3 });
+      const runs: number[] = [];
+      const finals: unknown[] = [];
+      q.work('t-fail', {
+        run: async () => {
+          runs.push(Date.now());
+          throw new Error(`boom ${runs.length}`);
+        },
+        onFinalFailure: async (_job, err) => void finals.push(err),
+      });
+      const id = await q.enqueue('t-fail', {}, { workspaceId });
+      const row = await until('final failure', async () => {
+        const j = await store.jobs.get(id);
+        return j?.state === 'failed' && finals.length === 1 && j;
+      });
+      assert.equal(runs.length, 3);
+      assert.equal(row.attempts, 3);
+      assert.equal(row.lastError, 'boom 3');
+      assert.ok(runs[1]! - runs[0]! >= 100, `first retry after ${runs[1]! - runs[0]!} ms`);
+      assert.ok(runs[2]! - runs[1]! >= 200, `second retry after ${runs[2]! - runs[1]!} ms`);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(runs.length, 3, 'no run after the final failure');
+      assert.equal(finals.length, 1);
+      await q.stop();
+    });
+
+    test('a job whose worker died is claimed again once its lease expires', async () => {
+      // A "dead" process claimed the job with a short lease and never came back.
+      const dead = make(store, { leaseMs: 300 });
+      const id = await dead.enqueue('t-lease', { n: 1 }, { workspaceId });
+      const [candidate] = await store.jobs.candidates(['t-lease'], Date.now(), 1);
+      const claimedAt = Date.now();
+      assert.ok(await store.jobs.claim(candidate!, 'dead-worker', claimedAt, claimedAt + 300));
+      const q = make(store);
+      let ranAt = 0;
+      q.work('t-lease', { run: async () => void (ranAt = Date.now()) });
+      const row = await until('re-claim', async () => {
+        const j = await store.jobs.get(id);
+        return j?.state === 'completed' && j;
+      });
+      assert.ok(ranAt - claimedAt >= 300, `re-claimed after ${ranAt - claimedAt} ms, before the lease expired`);
+      assert.equal(row.attempts, 2);
+      // The dead holder's late completion is refused.
+      assert.equal(await store.jobs.complete(id, 'dead-worker', Date.now()), false);
+      await q.stop();
+    });
+
+    test('a job claimed by a process that died on this host is claimable at once after recoverLocal()', async () => {
+      const id = await make(store).enqueue('t-recover', {}, { workspaceId });
+      const [candidate] = await store.jobs.candidates(['t-recover'], Date.now(), 1);
+      // pid 2^22+1 exceeds Linux's pid_max: never alive.
+      const token = `${os.hostname()}:4194305:deadbeef:x`;
+      assert.ok(await store.jobs.claim(candidate!, token, Date.now(), Date.now() + 3600_000));
+      const q = make(store);
+      assert.equal(await q.recoverLocal(['t-recover']), 1);
+      q.work('t-recover', { run: async () => {} });
+      const row = await until('recovered run', async () => {
+        const j = await store.jobs.get(id);
+        return j?.state === 'completed' && j;
+      });
+      assert.equal(row.attempts, 2);
+      await q.stop();
+    });
+
+    test('a job whose process died during its last attempt fails instead of running again', async () => {
+      const q0 = make(store, { maxAttempts: 1 });
+      const id = await q0.enqueue('t-poison', {}, { workspaceId, maxAttempts: 1 });
+      const [candidate] = await store.jobs.candidates(['t-poison'], Date.now(), 1);
+      assert.ok(await store.jobs.claim(candidate!, 'dead', Date.now(), Date.now() + 100));
+      const q = make(store);
+      let ran = 0;
+      const finals: unknown[] = [];
+      q.work('t-poison', { run: async () => void ran++, onFinalFailure: async (_j, e) => void finals.push(e) });
+      const row = await until('failure', async () => {
+        const j = await store.jobs.get(id);
+        return j?.state === 'failed' && finals.length === 1 && j;
+      });
+      assert.equal(ran, 0);
+      assert.match(row.lastError ?? '', /stopped during all 1 attempts/);
+      await q.stop();
+    });
+
+    test('two workers on separate connections never both run or complete one job', async () => {
+      const s2 = await open();
+      try {
+        const a = make(store);
+        const b = make(s2);
+        const runs = new Map<string, number>();
+        const handler = {
+          run: async (job: Job) => {
+            runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+            await new Promise((r) => setTimeout(r, 5));
+          },
+        };
+        a.work('t-race', handler, { concurrency: 3 });
+        b.work('t-race', handler, { concurrency: 3 });
+        const ids: string[] = [];
+        for (let i = 0; i < 40; i++) ids.push(await (i % 2 ? a : b).enqueue('t-race', { i }, { workspaceId }));
+        await until('all completed', async () => {
+          for (const id of ids) if ((await store.jobs.get(id))?.state !== 'completed') return false;
+          return true;
+        }, 30_000);
+        for (const id of ids) {
+          assert.equal(runs.get(id), 1, `job ${id} ran ${runs.get(id)} times`);
+          assert.equal((await store.jobs.get(id))!.attempts, 1);
+        }
+        await a.stop();
+        await b.stop();
+      } finally {
+        await s2.close();
+      }
+    });
+
+    test('stop() waits for a running job within the deadline, else releases its lease', async () => {
+      const q = make(store);
+      let release!: () => void;
+      const started = new Promise<void>((r) => (release = r));
+      q.work('t-stop', { run: () => (release(), new Promise((r) => setTimeout(r, 5_000))) });
+      const id = await q.enqueue('t-stop', {}, { workspaceId });
+      await started;
+      await q.stop(100);
+      const row = await store.jobs.get(id);
+      assert.equal(row?.state, 'queued');
+      assert.equal(row?.attempts, 0);
+      assert.equal(row?.lockedBy, null);
+    });
+  });
+}
+
+queueSuite('SQLite', async () => ({ kind: 'sqlite', file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quire-queue-')), 'quire.db') }));
+
+if (findPgBin()) {
+  let cluster: PgCluster | undefined;
+  queueSuite(
+    'PostgreSQL',
+    async () => {
+      cluster = await startPgCluster();
+      return { kind: 'postgres', url: await cluster.createDatabase('quire_queue') };
+    },
+    async () => cluster?.stop(),
+  );
+} else {
+  describe('table queue (PostgreSQL)', () => {
+    test('PostgreSQL queue', { skip: 'PostgreSQL server binaries (initdb, pg_ctl) are not installed' }, () => {});
+  });
+}

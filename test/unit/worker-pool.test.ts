@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ReaderCrashedError, WorkerPool } from '../../src/ingest/worker-pool.js';
+import { IngestError } from '../../src/ingest/model.js';
+
+const entry = new URL('./fixtures/misbehaving-reader.ts', import.meta.url);
+const pool = new WorkerPool({ size: 2, timeoutMs: 3_000, memoryMb: 64, entry });
+
+test('a reading thread answers with the model', async () => {
+  const m = await pool.read(Buffer.from('x'), 'pdf');
+  assert.deepEqual([...m.pdf], [1, 2, 3]);
+});
+
+test('an IngestError in the thread arrives as an IngestError', async () => {
+  await assert.rejects(pool.read(Buffer.from('x'), 'ingest-error'), (e) => e instanceof IngestError && e.title === 'Encrypted PDF');
+});
+
+test('a thread over its heap budget ends as "Processing ran out of memory", and the pool goes on', async () => {
+  await assert.rejects(pool.read(Buffer.from('x'), 'oom'), (e) => e instanceof IngestError && e.title === 'Processing ran out of memory');
+  assert.equal((await pool.read(Buffer.from('x'), 'pdf')).format, 'pdf');
+});
+
+test('a thread over its time budget ends as "Processing time limit exceeded"', async () => {
+  const quick = new WorkerPool({ size: 1, timeoutMs: 1_500, memoryMb: 64, entry });
+  await assert.rejects(quick.read(Buffer.from('x'), 'hang'), (e) => e instanceof IngestError && e.title === 'Processing time limit exceeded');
+});
+
+test('a thread that exits without an answer is a crash (retried by the queue), not an IngestError', async () => {
+  await assert.rejects(pool.read(Buffer.from('x'), 'exit'), (e) => e instanceof ReaderCrashedError);
+});
+
+test('more reads than threads: the others wait their turn and all complete', async () => {
+  const results = await Promise.all([1, 2, 3, 4, 5].map(() => pool.read(Buffer.from('x'), 'txt')));
+  assert.equal(results.length, 5);
+});
