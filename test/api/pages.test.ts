@@ -82,6 +82,19 @@ describe('pages', () => {
     assertProblem(await c.get(`/documents/${id}/pages/9/content`), 404);
   });
 
+  test('a scanned PDF (image-only page, no text layer) reaches Ready with its page and image', async () => {
+    const scan = path.join(CORPUS, 'kgrag/nih-clinical-trial-protocols/NCT06155240_Prot_SAP_000.pdf');
+    const d = (await c.upload({ path: scan })).json;
+    const ready = await waitForStatus(c, d.id, ['Ready', 'Error']);
+    assert.equal(ready.status, 'Ready', JSON.stringify(ready.error));
+    assert.equal(ready.pageCount, 1);
+    const pages = (await c.get(`/documents/${d.id}/pages`)).json.pages;
+    assert.deepEqual(pages.map((p: { width: number; height: number }) => [p.width, p.height]), [[3300, 2550]]);
+    const img = await c.get(`/documents/${d.id}/pages/1/content?dpi=72`);
+    assert.deepEqual(pngSize(img.buffer), { width: 792, height: 612 });
+    assert.ok(img.buffer.length > 20_000, 'the scanned image should not render blank');
+  });
+
   test('a document of another workspace: 404', async () => {
     await q.cli(['workspaces', 'create', 'elsewhere']);
     const key = (await q.cli(['keys', 'create', '--workspace', 'elsewhere', '--scopes', 'admin'])).stdout.trim();
