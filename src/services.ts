@@ -12,13 +12,14 @@ import { PageService } from './domain/pages.js';
 import { PageRenderer } from './ingest/page-renderer.js';
 import type { Queue } from './store/queue/queue.js';
 import { TableQueue } from './store/queue/table-queue.js';
+import { PgBossQueue } from './store/queue/pgboss-queue.js';
 
 /** The composition root: one store, one blob store, and the domain services over them. */
 export interface Services {
   config: Config;
   store: Store;
   blobs: BlobStore;
-  /** Durable jobs (the `jobs` table); workers are started separately (src/ingest/workers.ts). */
+  /** Durable jobs (pg-boss on PostgreSQL, the `jobs` table on SQLite); workers are started separately (src/ingest/workers.ts). */
   queue: Queue;
   documents: DocumentService;
   uploads: UploadSessionService;
@@ -35,11 +36,12 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
   const workspaces = new WorkspaceService(store);
   await workspaces.ensureDefault();
   if (config.bootstrapKey) await workspaces.ensureBootstrapKey(config.bootstrapKey);
-  const queue = new TableQueue(
-    store,
-    { leaseMs: config.ingest.leaseMs, pollMs: config.ingest.pollMs, retryBaseMs: config.ingest.retryBaseMs },
-    logger,
-  );
+  // Durable jobs: pg-boss on PostgreSQL, the `jobs` table on SQLite (same Queue semantics).
+  const queueOptions = { leaseMs: config.ingest.leaseMs, pollMs: config.ingest.pollMs, retryBaseMs: config.ingest.retryBaseMs };
+  const queue: Queue =
+    config.database.kind === 'postgres'
+      ? new PgBossQueue(store, { ...queueOptions, connectionString: config.database.url }, logger)
+      : new TableQueue(store, queueOptions, logger);
   const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue);
   const uploads = new UploadSessionService(store, blobs, documents, {
     chunkBytes: config.uploadChunkBytes,
@@ -62,6 +64,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     close: async () => {
       uploads.stopSweeper();
       await renderer.close();
+      await queue.stop(0); // already stopped by the workers, if any; closes pg-boss's connections
       await store.close();
     },
   };

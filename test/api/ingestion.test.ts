@@ -120,8 +120,12 @@ describe(`ingestion (${label})`, () => {
       assert.ok(pages.every((p) => p.width > 0 && p.height > 0));
       const events = await s.events.list((await s.workspaces.getByName('default'))!.id, undefined, 1000);
       assert.ok(events.some((e) => e.type === 'Documents.Create' && (e.payload as any).documentId === d.id));
-      const job = (await (s as any).db.selectFrom('jobs').selectAll().execute()).find((j: any) => JSON.parse(j.payload).documentId === d.id);
-      assert.equal(job.state, 'completed');
+      // The ingest job: a row of `jobs` on SQLite, a pg-boss job on PostgreSQL.
+      const job =
+        s.dialect === 'postgres'
+          ? (await s.raw.executeSql(`SELECT state FROM pgboss.job WHERE name = 'q_ingest' AND data->'payload'->>'documentId' = $1`, [d.id])).rows[0]
+          : (await (s as any).db.selectFrom('jobs').selectAll().execute()).find((j: any) => JSON.parse(j.payload).documentId === d.id);
+      assert.equal(job?.state, 'completed');
     });
     const ws = (await c.get('/workspace')).json;
     assert.ok(ws.quota.page.used >= 2);

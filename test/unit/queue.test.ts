@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Store } from '../../src/store/db/index.js';
 import { TableQueue } from '../../src/store/queue/table-queue.js';
+import { PgBossQueue } from '../../src/store/queue/pgboss-queue.js';
 import type { Job } from '../../src/store/queue/queue.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import type { Config } from '../../src/config.js';
@@ -221,8 +222,219 @@ if (findPgBin()) {
     },
     async () => cluster?.stop(),
   );
+  pgBossSuite();
 } else {
   describe('table queue (PostgreSQL)', () => {
     test('PostgreSQL queue', { skip: 'PostgreSQL server binaries (initdb, pg_ctl) are not installed' }, () => {});
+  });
+  describe('pg-boss queue (PostgreSQL)', () => {
+    test('pg-boss queue', { skip: 'PostgreSQL server binaries (initdb, pg_ctl) are not installed' }, () => {});
+  });
+}
+
+/** The same semantics on pg-boss (PostgreSQL only); lease internals are the table queue's own. */
+function pgBossSuite() {
+  describe('pg-boss queue (PostgreSQL)', () => {
+    let cluster: PgCluster;
+    let url: string;
+    let store: Store;
+    const workspaceId = 'ws-queue';
+    const queues: PgBossQueue[] = [];
+    const make = (s: Store, opts: Partial<ConstructorParameters<typeof PgBossQueue>[1]> = {}) => {
+      const q = new PgBossQueue(s, { connectionString: url, pollMs: 20, retryBaseMs: 1000, leaseMs: 2_000, ...opts });
+      queues.push(q);
+      return q;
+    };
+    const bossJob = async (id: string) =>
+      (await store.raw.executeSql('SELECT state, retry_count, output, started_on FROM pgboss.job WHERE id = $1::uuid', [id])).rows[0] as
+        | { state: string; retry_count: number; output: any; started_on: Date | null }
+        | undefined;
+    /** What a process that fetched the job and died leaves behind. */
+    const claimAsDead = async (id: string, token: string) => {
+      const { rows } = await store.raw.executeSql(
+        `UPDATE pgboss.job SET state = 'active', started_on = now(), output = jsonb_build_object('lockedBy', $2::text) WHERE id = $1::uuid AND state = 'created' RETURNING 1`,
+        [id, token],
+      );
+      assert.equal(rows.length, 1);
+    };
+
+    before(async () => {
+      cluster = await startPgCluster();
+      url = await cluster.createDatabase('quire_pgboss');
+      store = await Store.open({ kind: 'postgres', url });
+    });
+    after(async () => {
+      for (const q of queues) await q.stop(1000);
+      await store.close();
+      cluster?.stop();
+    });
+
+    test('enqueue, run, complete', async () => {
+      const q = make(store);
+      const seen: Job[] = [];
+      q.work('t-simple', { run: async (job) => void seen.push(job) });
+      const id = await q.enqueue('t-simple', { hello: 'world' }, { workspaceId });
+      await until('completion', async () => (await bossJob(id))?.state === 'completed');
+      assert.equal(seen.length, 1);
+      assert.equal(seen[0]!.id, id);
+      assert.equal(seen[0]!.workspaceId, workspaceId);
+      assert.deepEqual(seen[0]!.payload, { hello: 'world' });
+      assert.equal(seen[0]!.attempt, 1);
+      assert.equal(seen[0]!.maxAttempts, 3);
+      await q.stop();
+    });
+
+    test('a job with runAt does not run before then', async () => {
+      const q = make(store);
+      let ranAt = 0;
+      q.work('t-later', { run: async () => void (ranAt = Date.now()) });
+      const runAt = Date.now() + 1500;
+      const id = await q.enqueue('t-later', {}, { workspaceId, runAt });
+      await until('completion', async () => (await bossJob(id))?.state === 'completed');
+      assert.ok(ranAt >= runAt, `ran ${runAt - ranAt} ms early`);
+      await q.stop();
+    });
+
+    test('a job enqueued in a rolled-back transaction does not exist', async () => {
+      const q = make(store);
+      let id = '';
+      await assert.rejects(
+        store.tx(async (s) => {
+          id = await q.enqueue('t-tx', {}, { workspaceId }, s);
+          assert.equal((await s.raw.executeSql('SELECT 1 FROM pgboss.job WHERE id = $1::uuid', [id])).rows.length, 1, 'visible inside the transaction');
+          throw new Error('rollback');
+        }),
+      );
+      assert.ok(id);
+      assert.equal(await bossJob(id), undefined);
+      await store.tx(async (s) => {
+        id = await q.enqueue('t-tx', {}, { workspaceId }, s);
+      });
+      assert.equal((await bossJob(id))?.state, 'created');
+      await q.stop();
+    });
+
+    test('a failing job is retried with back-off, then fails and runs onFinalFailure once', async () => {
+      const q = make(store, { retryBaseMs: 1000, maxAttempts: 3 });
+      const runs: { at: number; attempt: number }[] = [];
+      const finals: { job: Job; err: unknown }[] = [];
+      q.work('t-fail', {
+        run: async (job) => {
+          runs.push({ at: Date.now(), attempt: job.attempt });
+          throw new Error(`boom ${runs.length}`);
+        },
+        onFinalFailure: async (job, err) => void finals.push({ job, err }),
+      });
+      const id = await q.enqueue('t-fail', { n: 1 }, { workspaceId });
+      await until('final failure', async () => (await bossJob(id))?.state === 'failed' && finals.length === 1, 30_000);
+      assert.deepEqual(runs.map((r) => r.attempt), [1, 2, 3]);
+      assert.ok(runs[1]!.at - runs[0]!.at >= 1000, `first retry after ${runs[1]!.at - runs[0]!.at} ms`);
+      assert.ok(runs[2]!.at - runs[1]!.at >= 2000, `second retry after ${runs[2]!.at - runs[1]!.at} ms`);
+      assert.equal(finals[0]!.job.id, id);
+      assert.equal(finals[0]!.job.attempt, 3);
+      assert.equal(finals[0]!.job.workspaceId, workspaceId);
+      assert.deepEqual(finals[0]!.job.payload, { n: 1 });
+      assert.equal((finals[0]!.err as Error).message, 'boom 3');
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(runs.length, 3, 'no run after the final failure');
+      assert.equal(finals.length, 1);
+      await q.stop();
+    });
+
+    test('two queue instances on separate connections run each job exactly once', async () => {
+      const s2 = await Store.open({ kind: 'postgres', url });
+      try {
+        const a = make(store);
+        const b = make(s2);
+        const runs = new Map<string, number>();
+        const handler = {
+          run: async (job: Job) => {
+            runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+            await new Promise((r) => setTimeout(r, 5));
+          },
+        };
+        a.work('t-race', handler, { concurrency: 3 });
+        b.work('t-race', handler, { concurrency: 3 });
+        const ids: string[] = [];
+        for (let i = 0; i < 40; i++) ids.push(await (i % 2 ? a : b).enqueue('t-race', { i }, { workspaceId }));
+        await until('all completed', async () => {
+          for (const id of ids) if ((await bossJob(id))?.state !== 'completed') return false;
+          return true;
+        }, 30_000);
+        for (const id of ids) {
+          assert.equal(runs.get(id), 1, `job ${id} ran ${runs.get(id)} times`);
+          assert.equal((await bossJob(id))!.retry_count, 0);
+        }
+        await a.stop();
+        await b.stop();
+      } finally {
+        await s2.close();
+      }
+    });
+
+    test('a job whose process died is run again once its lease expires', async () => {
+      const enq = make(store, { leaseMs: 1000 });
+      const id = await enq.enqueue('t-lease', {}, { workspaceId });
+      await claimAsDead(id, 'elsewhere:1:dead:x');
+      const claimedAt = Date.now();
+      const q = make(store, { leaseMs: 1000 });
+      const seen: Job[] = [];
+      q.work('t-lease', { run: async (job) => void seen.push(job) });
+      await until('re-run', async () => (await bossJob(id))?.state === 'completed', 20_000);
+      assert.equal(seen.length, 1);
+      assert.equal(seen[0]!.attempt, 2);
+      assert.ok(Date.now() - claimedAt >= 1000);
+      await q.stop();
+    });
+
+    test('a job held by a process that died on this host runs at once after recoverLocal()', async () => {
+      const q = make(store, { leaseMs: 3_600_000 });
+      const id = await q.enqueue('t-recover', {}, { workspaceId });
+      // pid 2^22+1 exceeds Linux's pid_max: never alive.
+      await claimAsDead(id, `${os.hostname()}:4194305:deadbeef:x`);
+      assert.equal(await q.recoverLocal(['t-recover']), 1);
+      const seen: Job[] = [];
+      q.work('t-recover', { run: async (job) => void seen.push(job) });
+      await until('recovered run', async () => (await bossJob(id))?.state === 'completed', 5_000);
+      assert.equal(seen[0]!.attempt, 2);
+      await q.stop();
+    });
+
+    test('a job whose process died during its last attempt fails (onFinalFailure once) instead of running again', async () => {
+      const q = make(store, { leaseMs: 1000 });
+      const id = await q.enqueue('t-poison', {}, { workspaceId, maxAttempts: 1 });
+      await claimAsDead(id, 'elsewhere:1:dead:x');
+      let ran = 0;
+      const finals: { job: Job; err: unknown }[] = [];
+      q.work('t-poison', { run: async () => void ran++, onFinalFailure: async (job, err) => void finals.push({ job, err }) });
+      await until('failure', async () => (await bossJob(id))?.state === 'failed' && finals.length === 1, 20_000);
+      assert.equal(ran, 0);
+      assert.equal(finals[0]!.job.id, id);
+      assert.match((finals[0]!.err as Error).message, /stopped during its last attempt/);
+      await q.stop();
+    });
+
+    test('stop() waits for a running job within the deadline, else hands it back unspent', async () => {
+      const q = make(store);
+      let release!: () => void;
+      const started = new Promise<void>((r) => (release = r));
+      let aborted = false;
+      q.work('t-stop', { run: (_job, signal) => (release(), signal.addEventListener('abort', () => (aborted = true)), new Promise((r) => setTimeout(r, 5_000))) });
+      const id = await q.enqueue('t-stop', {}, { workspaceId });
+      await started;
+      await q.stop(100);
+      assert.ok(aborted);
+      const row = await bossJob(id);
+      assert.equal(row?.state, 'created');
+      assert.equal(row?.retry_count, 0);
+      assert.equal(row?.started_on, null);
+      // Another worker runs it at once, as its first attempt.
+      const next = make(store);
+      const seen: Job[] = [];
+      next.work('t-stop', { run: async (job) => void seen.push(job) });
+      await until('re-run', async () => (await bossJob(id))?.state === 'completed', 5_000);
+      assert.equal(seen[0]!.attempt, 1);
+      await next.stop();
+    });
   });
 }

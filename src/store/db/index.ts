@@ -12,6 +12,7 @@ import { UploadSessionsRepo } from './upload-sessions.js';
 import { JobsRepo } from './jobs.js';
 import { EventsRepo } from './events.js';
 import { IngestRepo } from './ingest.js';
+import { RawSqlRepo } from './raw.js';
 
 /** Every repository, bound to one connection or one transaction. */
 export class Repos {
@@ -25,6 +26,8 @@ export class Repos {
   readonly jobs: JobsRepo;
   readonly events: EventsRepo;
   readonly ingest: IngestRepo;
+  /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
+  readonly raw: RawSqlRepo;
 
   constructor(db: Kysely<Database>) {
     this.documents = new DocumentsRepo(db);
@@ -37,6 +40,7 @@ export class Repos {
     this.jobs = new JobsRepo(db);
     this.events = new EventsRepo(db);
     this.ingest = new IngestRepo(db);
+    this.raw = new RawSqlRepo(db);
   }
 }
 

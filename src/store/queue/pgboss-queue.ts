@@ -1,0 +1,453 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Repos, Store } from '../db/index.js';
+import type { EnqueueOptions, Job, JobHandler, Queue } from './queue.js';
+import { DEFAULT_QUEUE_OPTIONS, type TableQueueOptions } from './table-queue.js';
+
+export interface PgBossQueueOptions extends TableQueueOptions {
+  /** The PostgreSQL database of the store (pg-boss keeps its jobs in its own schema there). */
+  connectionString: string;
+  /** pg-boss's schema; `pgboss` unless a test wants its own. */
+  schema?: string;
+}
+
+/** What a pg-boss job of ours carries: the Job fields pg-boss has no column for. */
+interface JobData {
+  jobId: string;
+  workspaceId: string;
+  payload: unknown;
+}
+
+interface Running {
+  worker: Worker;
+  job: Job;
+  token: string;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+interface Worker {
+  queue: string;
+  name: string;
+  deadLetter: string;
+  handler: JobHandler<unknown>;
+  concurrency: number;
+  /** The running pass over its dead-letter queue, if any. */
+  finalizing: Promise<void> | null;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 4000);
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * pg-boss queue names are `\w{1,50}` not starting with a digit: ours are encoded one-to-one
+ * (every character but a letter or digit becomes `_xx`, its hex code), so `t-a` and `t_a` differ.
+ */
+export function bossQueueName(queue: string): string {
+  const name = `q_${queue.replace(/[^A-Za-z0-9]/g, (c) => `_${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}`;
+  if (name.length > 44) throw new Error(`queue name too long for pg-boss: ${queue}`);
+  return name;
+}
+
+/**
+ * The durable queue on PostgreSQL: pg-boss 10 (its own schema, created on first use). Jobs are sent
+ * with pg-boss's `db` option through the caller's transaction (`Repos.raw`), so a job exists iff the
+ * transaction that created it committed. Retries are pg-boss's (`retryLimit` = max attempts - 1,
+ * `retryDelay` in whole seconds, `retryBackoff`); a job that failed for good (its handler threw on
+ * the last attempt, or its process died during it and pg-boss expired it) is copied by pg-boss to a
+ * dead-letter queue, whose worker runs `onFinalFailure` exactly once per job.
+ *
+ * Jobs are fetched with `boss.fetch` (not `boss.work`, whose handler is failed, not aborted, once
+ * `expireInSeconds` pass, and which hands out batches that complete or fail together) so that each
+ * job is completed or failed on its own, at most `concurrency` run at once, and `wake()` fetches at
+ * once. A fetched job is tagged with a claim token (`host:pid:instance:uuid`, in pg-boss's `output`
+ * column, in the fetching transaction); while it runs its lease is renewed (`started_on`, which
+ * pg-boss's expiry reads), and its completion or failure is recorded only while that token still
+ * holds it. Those three statements are the only SQL here against pg-boss's tables (schema of
+ * pg-boss 10, pinned in package.json).
+ */
+export class PgBossQueue implements Queue {
+  private readonly opts: TableQueueOptions;
+  private readonly boss: PgBoss;
+  private readonly schema: string;
+  private readonly workers: Worker[] = [];
+  private readonly running = new Map<string, Running>();
+  private readonly instance = randomUUID().slice(0, 8);
+  private readonly workerName = `${os.hostname()}:${process.pid}:${this.instance}`;
+  private readonly created = new Map<string, Promise<void>>();
+  private starting: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private polling = false;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly store: Store,
+    opts: Partial<TableQueueOptions> & { connectionString: string; schema?: string },
+    private readonly logger?: Logger,
+  ) {
+    this.opts = { ...DEFAULT_QUEUE_OPTIONS, ...opts };
+    this.schema = opts.schema ?? 'pgboss';
+    if (!/^[a-z_][a-z0-9_]*$/.test(this.schema)) throw new Error(`invalid pg-boss schema name: ${this.schema}`);
+    const leaseSeconds = this.leaseSeconds();
+    this.boss = new PgBoss({
+      connectionString: opts.connectionString,
+      schema: this.schema,
+      max: 4,
+      application_name: 'quire-pgboss',
+      // Maintenance expires jobs whose lease ran out (their process died): look at least twice a lease.
+      supervise: true,
+      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(leaseSeconds / 2))),
+      schedule: false,
+      // Queued jobs wait for a worker however long it takes; finished ones are archived after a day,
+      // and archived ones deleted after 7 days.
+      retentionDays: 3650,
+      archiveCompletedAfterSeconds: 24 * 3600,
+      deleteAfterDays: 7,
+    });
+    this.boss.on('error', (err) => this.logger?.error({ err }, 'job queue (pg-boss): error'));
+  }
+
+  private leaseSeconds(): number {
+    return Math.max(1, Math.ceil(this.opts.leaseMs / 1000));
+  }
+
+  private retryDelaySeconds(): number {
+    return Math.max(1, Math.ceil(this.opts.retryBaseMs / 1000));
+  }
+
+  private ready(): Promise<void> {
+    this.starting ??= this.boss.start().then(() => undefined);
+    return this.starting;
+  }
+
+  /** Creates the queue and its dead-letter queue once per process (idempotent across processes). */
+  private ensureQueue(queue: string): Promise<void> {
+    let p = this.created.get(queue);
+    if (!p) {
+      const name = bossQueueName(queue);
+      const deadLetter = `${name}__dead`;
+      p = (async () => {
+        await this.ready();
+        await this.createQueue(deadLetter, { name: deadLetter });
+        await this.createQueue(name, {
+          name,
+          deadLetter,
+          retryLimit: this.opts.maxAttempts - 1,
+          retryDelay: this.retryDelaySeconds(),
+          retryBackoff: true,
+          expireInSeconds: this.leaseSeconds(),
+        });
+      })();
+      p.catch(() => this.created.delete(queue));
+      this.created.set(queue, p);
+    }
+    return p;
+  }
+
+  /**
+   * `boss.createQueue` is idempotent but not safe against itself: two processes creating one queue at
+   * once (an API and a worker starting on a fresh database) can deadlock, and PostgreSQL aborts one of
+   * them. Nothing of the aborted attempt remains, so it is retried.
+   */
+  private async createQueue(name: string, options: PgBoss.Queue): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (await this.boss.getQueue(name)) return;
+      try {
+        await this.boss.createQueue(name, options);
+        return;
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        // 40P01 deadlock, 40001 serialization failure, 23505 unique violation, 42P07 table exists.
+        if (attempt >= 5 || !['40P01', '40001', '23505', '42P07'].includes(code ?? '')) throw err;
+        await new Promise((r) => setTimeout(r, 20 + Math.random() * 100 * attempt));
+      }
+    }
+  }
+
+  async enqueue(queue: string, payload: unknown, opts: EnqueueOptions, repos?: Repos): Promise<string> {
+    await this.ensureQueue(queue);
+    const jobId = randomUUID();
+    const data: JobData = { jobId, workspaceId: opts.workspaceId, payload };
+    const maxAttempts = Math.max(1, opts.maxAttempts ?? this.opts.maxAttempts);
+    const name = bossQueueName(queue);
+    const sent = await this.boss.send(name, data as object, {
+      id: jobId,
+      retryLimit: maxAttempts - 1,
+      retryDelay: this.retryDelaySeconds(),
+      retryBackoff: true,
+      expireInSeconds: this.leaseSeconds(),
+      deadLetter: `${name}__dead`,
+      ...(opts.runAt !== undefined ? { startAfter: new Date(opts.runAt) } : {}),
+      ...(repos ? { db: repos.raw } : {}),
+    });
+    if (sent !== jobId) throw new Error(`pg-boss did not create job ${jobId} (${String(sent)})`);
+    // Inside a transaction the job is not visible yet: the wake-up looks a moment later, the poll anyway.
+    if (repos) setTimeout(() => this.wake(), 20).unref();
+    else this.wake();
+    return jobId;
+  }
+
+  wake(): void {
+    if (this.workers.length === 0 || this.stopped) return;
+    this.schedule(0);
+  }
+
+  work<P>(queue: string, handler: JobHandler<P>, opts: { concurrency?: number } = {}): void {
+    const name = bossQueueName(queue);
+    this.workers.push({
+      queue,
+      name,
+      deadLetter: `${name}__dead`,
+      handler: handler as JobHandler<unknown>,
+      concurrency: Math.max(1, opts.concurrency ?? 1),
+      finalizing: null,
+    });
+    this.ensureQueue(queue).then(
+      () => this.schedule(0),
+      (err) => {
+        this.logger?.error({ err, queue }, 'job queue (pg-boss): could not create the queue');
+        this.schedule(this.opts.pollMs);
+      },
+    );
+  }
+
+  private schedule(ms: number) {
+    if (this.stopped) return;
+    if (this.polling) {
+      if (ms === 0) this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.poll(), ms);
+  }
+
+  private activeFor(w: Worker): number {
+    let n = 0;
+    for (const r of this.running.values()) if (r.worker === w) n++;
+    return n;
+  }
+
+  private async poll(): Promise<void> {
+    if (this.stopped) return;
+    this.polling = true;
+    this.again = false;
+    try {
+      for (const w of this.workers) {
+        await this.ensureQueue(w.queue);
+        const free = w.concurrency - this.activeFor(w);
+        if (free > 0 && !this.stopped) {
+          for (const { job, token } of await this.claim(w, free)) this.start(w, job, token);
+        }
+        if (!w.finalizing && !this.stopped) w.finalizing = this.finalize(w).finally(() => (w.finalizing = null));
+      }
+    } catch (err) {
+      this.logger?.error({ err }, 'job queue (pg-boss): polling failed');
+    } finally {
+      this.polling = false;
+      this.schedule(this.again ? 0 : this.opts.pollMs);
+    }
+  }
+
+  /** Fetches up to `n` due jobs and tags them with a claim token, in one transaction. */
+  private async claim(w: Worker, n: number): Promise<{ job: Job; token: string }[]> {
+    const token = `${this.workerName}:${randomUUID()}`;
+    return this.store.tx(async (s) => {
+      const jobs = await this.boss.fetch<JobData>(w.name, { batchSize: n, includeMetadata: true, db: s.raw });
+      if (jobs.length === 0) return [];
+      await s.raw.executeSql(
+        `UPDATE ${this.schema}.job SET output = jsonb_build_object('lockedBy', $3::text) WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
+        [w.name, jobs.map((j) => j.id), token],
+      );
+      return jobs.map((j) => ({
+        token,
+        job: {
+          id: j.data.jobId ?? j.id,
+          queue: w.queue,
+          workspaceId: j.data.workspaceId,
+          payload: j.data.payload,
+          attempt: j.retryCount + 1,
+          maxAttempts: j.retryLimit + 1,
+        },
+      }));
+    });
+  }
+
+  private start(w: Worker, job: Job, token: string) {
+    const abort = new AbortController();
+    const renew = setInterval(() => {
+      this.store.raw
+        .executeSql(
+          `UPDATE ${this.schema}.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 RETURNING 1`,
+          [w.name, job.id, token],
+        )
+        .then(({ rows }) => {
+          if (rows.length === 0 && !abort.signal.aborted) {
+            this.logger?.warn({ job: job.id }, 'job queue: lease lost; the job runs elsewhere');
+            abort.abort(new Error('lease lost'));
+          }
+        })
+        .catch((err) => this.logger?.warn({ err, job: job.id }, 'job queue: lease renewal failed'));
+    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
+    renew.unref();
+    const done = (async () => {
+      try {
+        await w.handler.run(job, abort.signal);
+        if (abort.signal.aborted && this.stopped) return; // released by stop()
+        await this.settle(w, job, token, 'complete');
+      } catch (err) {
+        if (this.stopped && abort.signal.aborted) return;
+        if (job.attempt < job.maxAttempts) {
+          this.logger?.warn({ job: job.id, queue: job.queue, attempt: job.attempt, err: message(err) }, 'job failed; retrying');
+        } else {
+          this.logger?.error({ job: job.id, queue: job.queue, attempt: job.attempt, err: message(err) }, 'job failed for good');
+        }
+        await this.settle(w, job, token, 'fail', err);
+      }
+    })()
+      .catch((err) => this.logger?.error({ err, job: job.id }, 'job queue: could not record the outcome of a job'))
+      .finally(() => {
+        clearInterval(renew);
+        this.running.delete(job.id);
+        this.schedule(0);
+      });
+    this.running.set(job.id, { worker: w, job, token, abort, done });
+  }
+
+  /** Completes or fails the job through pg-boss, only while `token` still holds it. */
+  private async settle(w: Worker, job: Job, token: string, how: 'complete' | 'fail', err?: unknown): Promise<boolean> {
+    return this.store.tx(async (s) => {
+      const { rows } = await s.raw.executeSql(
+        `SELECT 1 FROM ${this.schema}.job WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 FOR UPDATE`,
+        [w.name, job.id, token],
+      );
+      if (rows.length === 0) {
+        this.logger?.warn({ job: job.id }, 'job queue: the job is no longer held by this worker; its outcome is not recorded');
+        return false;
+      }
+      if (how === 'complete') await this.boss.complete(w.name, job.id, {}, { db: s.raw });
+      else await this.boss.fail(w.name, job.id, { message: message(err), attempt: job.attempt }, { db: s.raw });
+      return true;
+    });
+  }
+
+  /** Runs `onFinalFailure` for the jobs pg-boss moved to the dead-letter queue, each once. */
+  private async finalize(w: Worker): Promise<void> {
+    try {
+      while (!this.stopped) {
+        const [dead] = await this.boss.fetch<JobData>(w.deadLetter, { batchSize: 1, includeMetadata: true });
+        if (!dead) break;
+        const output = (dead.output ?? {}) as { message?: string; attempt?: number; value?: { message?: string } };
+        const maxAttempts = dead.retryLimit + 1;
+        const timedOut = !output.message && output.value?.message;
+        const error = new Error(
+          timedOut ? `the process running it stopped during its last attempt (its lease of ${this.leaseSeconds()} s expired)` : (output.message ?? 'failed'),
+        );
+        const job: Job = {
+          id: dead.data.jobId,
+          queue: w.queue,
+          workspaceId: dead.data.workspaceId,
+          payload: dead.data.payload,
+          attempt: output.attempt ?? maxAttempts,
+          maxAttempts,
+        };
+        try {
+          await w.handler.onFinalFailure?.(job, error);
+          await this.boss.complete(w.deadLetter, dead.id);
+        } catch (err) {
+          this.logger?.error({ err, job: job.id }, 'job queue: onFinalFailure failed; it runs again');
+          await this.boss.fail(w.deadLetter, dead.id, { message: message(err) });
+        }
+      }
+    } catch (err) {
+      this.logger?.error({ err }, 'job queue (pg-boss): final-failure handling failed');
+    }
+  }
+
+  /**
+   * At start-up: jobs still held by an earlier process on this host that is gone are expired now
+   * (pg-boss then retries them at once, or fails them if that was their last attempt) instead of
+   * when their lease runs out. Returns how many. Processes on other hosts wait for the lease.
+   */
+  async recoverLocal(queues: string[]): Promise<number> {
+    await Promise.all(queues.map((q) => this.ensureQueue(q)));
+    const names = queues.map(bossQueueName);
+    const { rows } = await this.store.raw.executeSql(
+      `SELECT name, id, output->>'lockedBy' AS locked_by FROM ${this.schema}.job WHERE name = ANY($1::text[]) AND state = 'active' AND output ? 'lockedBy'`,
+      [names],
+    );
+    const expired: string[] = [];
+    for (const { name, id, locked_by: lockedBy } of rows as { name: string; id: string; locked_by: string }[]) {
+      const [host, pidText, instance] = lockedBy.split(':');
+      const pid = Number(pidText);
+      if (host !== os.hostname() || !Number.isInteger(pid) || pid <= 0) continue;
+      const dead = pid === process.pid ? instance !== this.instance : !isAlive(pid);
+      if (!dead) continue;
+      const { rows: hit } = await this.store.raw.executeSql(
+        `UPDATE ${this.schema}.job SET started_on = now() - expire_in - interval '1 second' WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 RETURNING id`,
+        [name, id, lockedBy],
+      );
+      if (hit.length) expired.push(id);
+    }
+    if (expired.length === 0) return 0;
+    await this.boss.expire();
+    await this.store.raw.executeSql(
+      `UPDATE ${this.schema}.job SET start_after = now() WHERE name = ANY($1::text[]) AND id = ANY($2::uuid[]) AND state = 'retry'`,
+      [names, expired],
+    );
+    this.wake();
+    return expired.length;
+  }
+
+  /**
+   * Stops fetching; waits up to `deadlineMs` for running jobs, then aborts those still running and
+   * hands their jobs back as they were before this attempt (no attempt is spent), due at once.
+   */
+  async stop(deadlineMs = 30_000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const all = [...this.running.values()];
+    const finalizing = this.workers.map((w) => w.finalizing).filter((p) => p !== null);
+    if (all.length || finalizing.length) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), deadlineMs)));
+      const outcome = await Promise.race([Promise.all([...all.map((r) => r.done), ...finalizing]).then(() => 'done' as const), timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        for (const r of this.running.values()) {
+          r.abort.abort(new Error('worker stopping'));
+          await this.release(r).catch((err) => this.logger?.warn({ err, job: r.job.id }, 'job queue: could not hand a job back'));
+        }
+      }
+    }
+    if (this.starting) {
+      await this.starting.catch(() => undefined);
+      // Nothing of ours runs inside pg-boss's own workers: its graceful stop has nothing to wait for.
+      await this.boss.stop({ graceful: true, timeout: Math.max(1000, Math.min(deadlineMs, 5000)), wait: true });
+    }
+  }
+
+  private async release(r: Running): Promise<void> {
+    await this.store.raw.executeSql(
+      `UPDATE ${this.schema}.job SET
+         state = (CASE WHEN retry_count = 0 THEN 'created' ELSE 'retry' END)::${this.schema}.job_state,
+         started_on = CASE WHEN retry_count = 0 THEN NULL ELSE started_on END,
+         retry_count = GREATEST(retry_count - 1, 0),
+         start_after = now(),
+         output = NULL
+       WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3`,
+      [r.worker.name, r.job.id, r.token],
+    );
+  }
+}
