@@ -1,0 +1,392 @@
+// Ingestion benchmark (bench/README.md): pages/s from upload to `Ingested` and to `Ready` over the 16
+// PDFs of ../shared/corpus/kgrag, against `pdftotext -bbox-layout` over the same files in the same
+// run, and the peak RSS of the service.
+//
+//   npx tsx bench/ingest/run.ts [--dist]
+//
+// By default Quire runs from source as the tests run it (startQuire: `node --import tsx src/main.ts
+// serve`); with --dist it runs as `npm start` does (`node dist/main.js serve`; `npm run build` first).
+//
+// Environment: BENCH_RUNS (Quire runs, each with a fresh server and data directory, default 3),
+// BENCH_REF_RUNS (pdftotext passes of each kind, default 3), BENCH_UPLOAD_CONCURRENCY (default 4),
+// BENCH_POLL_MS (default 50), BENCH_QUIET_WAIT (s, default 180), BENCH_CORPUS (default
+// ../shared/corpus/kgrag).
+// Needs poppler-utils (pdftotext, pdfinfo). Results also go to bench/results/ingest-<timestamp>.json.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CORPUS, ROOT, startQuire } from '../../test/helpers/quire.js';
+import { checkDist, startDistQuire } from '../lib/quire-dist.js';
+import { cpuSeconds, cpuWindow, envNumber, fmtMiB, gitState, machine, printTable, procStatusBytes, sampleRss, waitForQuiet, MiB } from '../lib/machine.js';
+
+const { values: flags } = parseArgs({ options: { dist: { type: 'boolean', default: false } }, strict: true });
+const DIST = flags.dist ?? false;
+
+const RUNS = Math.max(1, Math.round(envNumber('BENCH_RUNS', 3)));
+const REF_RUNS = Math.max(1, Math.round(envNumber('BENCH_REF_RUNS', 3)));
+const UPLOAD_CONCURRENCY = Math.max(1, Math.round(envNumber('BENCH_UPLOAD_CONCURRENCY', 4)));
+const POLL_MS = Math.max(10, envNumber('BENCH_POLL_MS', 50));
+const CORPUS_DIR = process.env.BENCH_CORPUS ? path.resolve(process.env.BENCH_CORPUS) : path.join(CORPUS, 'kgrag');
+const TIMEOUT_MS = 10 * 60_000;
+const RESULTS_DIR = path.join(ROOT, 'bench/results');
+
+const TARGET_RATIO = 0.5;
+const TARGET_RSS = 1024 * MiB;
+const PASSED_INGESTED = new Set(['Ingested', 'Processing', 'Ready']);
+
+// ---------------------------------------------------------------------------------------------
+
+function requirePoppler(): void {
+  for (const tool of ['pdftotext', 'pdfinfo']) {
+    const r = spawnSync(tool, ['-v'], { encoding: 'utf8' });
+    if (r.error) {
+      console.error(`bench/ingest: \`${tool}\` is not installed; it is the reference of this benchmark.`);
+      console.error('Install poppler-utils first, e.g. `apt-get update && apt-get install -y poppler-utils` (Debian/Ubuntu).');
+      process.exit(2);
+    }
+  }
+}
+
+function pdfFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...pdfFiles(p));
+    else if (e.isFile() && e.name.toLowerCase().endsWith('.pdf')) out.push(p);
+  }
+  return out.sort();
+}
+
+function pdfinfoPages(file: string): number {
+  const r = spawnSync('pdfinfo', [file], { encoding: 'utf8' });
+  const m = /^Pages:\s+(\d+)/m.exec(r.stdout ?? '');
+  if (!m) throw new Error(`pdfinfo ${file}: ${r.stderr}`);
+  return Number(m[1]);
+}
+
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err}`))));
+  });
+}
+
+/** Runs `fn` over `items` with at most `lanes` at once. */
+async function lanes<T>(items: T[], n: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
+}
+
+interface RefPass {
+  parallel: number;
+  seconds: number;
+  pagesPerSec: number;
+  /** Share of a core used by pdftotext (its processes) and by everything else. */
+  cpu: number;
+  otherCpu: number;
+}
+
+async function pdftotextPass(files: string[], parallel: number, pages: number): Promise<RefPass> {
+  await waitForQuiet();
+  // The pdftotext processes are this process's reaped children.
+  const children = () => cpuSeconds(process.pid, true) - cpuSeconds(process.pid);
+  const c0 = children();
+  const cpu = cpuWindow(() => []);
+  const t0 = performance.now();
+  await lanes(files, parallel, (f) => run('pdftotext', ['-bbox-layout', f, '/dev/null']));
+  const seconds = (performance.now() - t0) / 1000;
+  const c = cpu();
+  const used = (children() - c0) / c.seconds;
+  return { parallel, seconds, pagesPerSec: pages / seconds, cpu: used, otherCpu: Math.max(0, c.other - used) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One Quire run
+
+interface DocTiming {
+  file: string;
+  id: string;
+  pages: number | null;
+  uploadedMs: number;
+  ingestedMs: number | null;
+  readyMs: number | null;
+  status: string;
+  error?: unknown;
+  /** From the server's log line "document ready": the whole job, reading included. */
+  jobMs?: number;
+}
+
+interface QuireRun {
+  totalPages: number;
+  uploadSeconds: number;
+  toIngestedSeconds: number;
+  toReadySeconds: number | null;
+  ingestedPagesPerSec: number;
+  readyPagesPerSec: number | null;
+  peakRssBytes: number;
+  peakRssSampledBytes: number;
+  peakTreeRssBytes: number;
+  maxChildProcesses: number;
+  baselineRssBytes: number;
+  serverCpu: number;
+  otherCpu: number;
+  polls: number;
+  documents: DocTiming[];
+}
+
+async function uploadOne(q: { api: string; key: string }, file: string): Promise<{ id: string }> {
+  const form = new FormData();
+  form.append('file', new Blob([fs.readFileSync(file)]), path.basename(file));
+  const r = await fetch(`${q.api}/documents/content`, { method: 'POST', headers: { authorization: `Bearer ${q.key}` }, body: form });
+  const text = await r.text();
+  if (r.status !== 201) throw new Error(`upload ${path.basename(file)}: ${r.status} ${text}`);
+  return JSON.parse(text) as { id: string };
+}
+
+interface DocJson {
+  id: string;
+  status: string;
+  pageCount?: number;
+  processedAt?: string;
+  error?: unknown;
+}
+
+async function quireRun(files: string[], index: number): Promise<QuireRun> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-ingest-'));
+  // Log level info: the pipeline's "document ready" lines (with the job's duration), no request lines.
+  const q = DIST ? await startDistQuire({ dataDir, extraEnv: { QUIRE_LOG_LEVEL: 'info' } }) : await startQuire({ dataDir, extraEnv: { QUIRE_LOG_LEVEL: 'info' } });
+  const pid = q.process.pid!;
+  try {
+    await waitForQuiet();
+    const baselineRssBytes = procStatusBytes(pid, 'VmRSS');
+    const rss = sampleRss(pid, 100);
+    const cpu = cpuWindow(() => [pid]);
+    const auth = { authorization: `Bearer ${q.key}` };
+    const docs: DocTiming[] = [];
+    const byId = new Map<string, DocTiming>();
+    const t0 = Date.now();
+    let uploadsDone = false;
+    let polls = 0;
+
+    const uploads = lanes(files, UPLOAD_CONCURRENCY, async (file) => {
+      const { id } = await uploadOne(q, file);
+      const d: DocTiming = { file: path.relative(CORPUS_DIR, file), id, pages: null, uploadedMs: Date.now() - t0, ingestedMs: null, readyMs: null, status: 'New' };
+      docs.push(d);
+      byId.set(id, d);
+    }).then(() => (uploadsDone = true));
+
+    const settled = (d: DocTiming) => d.status === 'Ready' || d.status === 'Error' || d.status === 'OverQuota';
+    const deadline = t0 + TIMEOUT_MS;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      if (docs.length) {
+        const r = await fetch(`${q.api}/documents?limit=100`, { headers: auth });
+        const now = Date.now() - t0;
+        polls++;
+        if (!r.ok) throw new Error(`GET /documents: ${r.status} ${await r.text()}`);
+        const body = (await r.json()) as { documents: DocJson[] };
+        for (const j of body.documents) {
+          const d = byId.get(j.id);
+          if (!d) continue;
+          d.status = j.status;
+          if (j.pageCount !== undefined) d.pages = j.pageCount;
+          // Ingested flashes by (the same job goes on to Processing and Ready): the first poll that
+          // sees the document at or past it is when it is known to have got there.
+          if (d.ingestedMs === null && PASSED_INGESTED.has(j.status)) d.ingestedMs = now;
+          if (d.readyMs === null && j.status === 'Ready') {
+            d.readyMs = j.processedAt ? Date.parse(j.processedAt) - t0 : now;
+            // Ready is stamped by the server (processedAt); Ingested came before it.
+            if (d.ingestedMs !== null) d.ingestedMs = Math.min(d.ingestedMs, d.readyMs);
+          }
+          if (j.error) d.error = j.error;
+        }
+      }
+      if (uploadsDone && docs.length === files.length && docs.every(settled)) break;
+      if (Date.now() > deadline) throw new Error(`documents not settled after ${TIMEOUT_MS / 1000} s: ${docs.filter((d) => !settled(d)).map((d) => `${d.file} ${d.status}`).join(', ')}`);
+    }
+    await uploads;
+    const c = cpu();
+    const samples = rss.stop();
+    const peakRssBytes = procStatusBytes(pid, 'VmHWM');
+
+    // The job durations the server logged.
+    for (const line of q.logs().split('\n')) {
+      if (!line.includes('document ready')) continue;
+      try {
+        const j = JSON.parse(line) as { document?: string; durationMs?: number };
+        const d = j.document ? byId.get(j.document) : undefined;
+        if (d && typeof j.durationMs === 'number') d.jobMs = j.durationMs;
+      } catch {
+        // not JSON
+      }
+    }
+
+    const failed = docs.filter((d) => d.ingestedMs === null);
+    if (failed.length) console.log(`  documents that never reached Ingested: ${failed.map((d) => `${d.file} (${d.status} ${JSON.stringify(d.error ?? '')})`).join('; ')}`);
+    const totalPages = docs.reduce((s, d) => s + (d.pages ?? 0), 0);
+    const firstUpload = 0; // t0 is taken just before the first upload starts
+    const lastIngested = Math.max(...docs.map((d) => d.ingestedMs ?? NaN));
+    const allReady = docs.every((d) => d.readyMs !== null);
+    const lastReady = allReady ? Math.max(...docs.map((d) => d.readyMs!)) : NaN;
+    const uploadSeconds = Math.max(...docs.map((d) => d.uploadedMs)) / 1000;
+    const toIngestedSeconds = (lastIngested - firstUpload) / 1000;
+    const toReadySeconds = allReady ? (lastReady - firstUpload) / 1000 : null;
+    docs.sort((a, b) => a.file.localeCompare(b.file));
+    const result: QuireRun = {
+      totalPages,
+      uploadSeconds,
+      toIngestedSeconds,
+      toReadySeconds,
+      ingestedPagesPerSec: totalPages / toIngestedSeconds,
+      readyPagesPerSec: toReadySeconds ? totalPages / toReadySeconds : null,
+      peakRssBytes,
+      peakRssSampledBytes: samples.peakProcess,
+      peakTreeRssBytes: samples.peakTree,
+      maxChildProcesses: samples.maxDescendants,
+      baselineRssBytes,
+      serverCpu: c.server,
+      otherCpu: c.other,
+      polls,
+      documents: docs,
+    };
+    console.log(
+      `  run ${index + 1}: ${totalPages} pages, uploads done ${uploadSeconds.toFixed(2)} s, last Ingested ${toIngestedSeconds.toFixed(2)} s (${result.ingestedPagesPerSec.toFixed(1)} pages/s), ` +
+        `last Ready ${toReadySeconds?.toFixed(2) ?? 'n/a'} s, peak RSS ${fmtMiB(peakRssBytes)} (VmHWM; idle ${fmtMiB(baselineRssBytes)}), ` +
+        `server cpu ${(100 * c.server).toFixed(0)}%, other cpu ${(100 * c.other).toFixed(0)}%`,
+    );
+    return result;
+  } finally {
+    await q.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  requirePoppler();
+  if (DIST) checkDist();
+  const started = new Date();
+  const git = gitState();
+  if (git) console.log(`measuring commit ${git.commit.slice(0, 12)}${git.srcDirty ? ' with uncommitted changes under src/' : ''}`);
+  const files = pdfFiles(CORPUS_DIR);
+  if (files.length === 0) throw new Error(`no PDFs under ${CORPUS_DIR}`);
+  const pdfinfo = files.map((f) => ({ file: path.relative(CORPUS_DIR, f), pages: pdfinfoPages(f), bytes: fs.statSync(f).size }));
+  const refPages = pdfinfo.reduce((s, f) => s + f.pages, 0);
+  console.log(`corpus: ${files.length} PDFs, ${refPages} pages (pdfinfo), ${(pdfinfo.reduce((s, f) => s + f.bytes, 0) / MiB).toFixed(1)} MiB, ${path.relative(ROOT, CORPUS_DIR)}`);
+
+  // Reference: pdftotext -bbox-layout, one file at a time and two at a time (Quire reads with two
+  // threads on this 2-core machine), REF_RUNS passes each, interleaved; the median pass counts.
+  console.log(`== pdftotext -bbox-layout: ${REF_RUNS} passes sequential and ${REF_RUNS} with 2 in parallel`);
+  await run('pdftotext', ['-bbox-layout', files[0]!, '/dev/null']); // warm the page cache and the binary
+  const seq: RefPass[] = [];
+  const par: RefPass[] = [];
+  for (let i = 0; i < REF_RUNS; i++) {
+    seq.push(await pdftotextPass(files, 1, refPages));
+    par.push(await pdftotextPass(files, 2, refPages));
+    console.log(
+      `  pass ${i + 1}: sequential ${seq[i]!.seconds.toFixed(2)} s (${seq[i]!.pagesPerSec.toFixed(0)} pages/s), 2 parallel ${par[i]!.seconds.toFixed(2)} s (${par[i]!.pagesPerSec.toFixed(0)} pages/s), other cpu ${(100 * Math.max(seq[i]!.otherCpu, par[i]!.otherCpu)).toFixed(0)}%`,
+    );
+  }
+  const refSeq = median(seq.map((p) => p.pagesPerSec));
+  const refPar = median(par.map((p) => p.pagesPerSec));
+
+  console.log(`== Quire (SQLite, ${DIST ? 'node dist/main.js serve' : 'node --import tsx src/main.ts serve'}, with workers): ${RUNS} runs, ${UPLOAD_CONCURRENCY} uploads at a time, polling every ${POLL_MS} ms`);
+  const runs: QuireRun[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await quireRun(files, i));
+
+  const quirePages = runs[0]!.totalPages;
+  if (quirePages !== refPages) console.log(`  note: Quire counts ${quirePages} pages, pdfinfo ${refPages}`);
+  const ingested = median(runs.map((r) => r.ingestedPagesPerSec));
+  const readyAll = runs.every((r) => r.readyPagesPerSec !== null);
+  const ready = readyAll ? median(runs.map((r) => r.readyPagesPerSec!)) : null;
+  const ratio = ingested / refPar;
+  const peakRss = Math.max(...runs.map((r) => Math.max(r.peakRssBytes, r.peakTreeRssBytes)));
+  const pass = { ingestedRatio: ratio >= TARGET_RATIO, peakRss: peakRss <= TARGET_RSS };
+
+  // Per-document view of the median run.
+  const medRun = [...runs].sort((a, b) => a.ingestedPagesPerSec - b.ingestedPagesPerSec)[runs.length >> 1]!;
+  console.log(`\nper document (run with the median pages/s to Ingested; ms since the first upload started):`);
+  printTable(
+    [
+      ['file', 'pages', 'uploaded', 'ingested ≤', 'ready', 'job ms'],
+      ...medRun.documents.map((d) => [d.file, String(d.pages ?? ''), String(d.uploadedMs), String(d.ingestedMs ?? ''), String(d.readyMs ?? ''), String(d.jobMs ?? '')]),
+    ],
+    new Set([1, 2, 3, 4, 5]),
+  );
+
+  console.log('');
+  const rows: string[][] = [['measure', 'pages', 'seconds', 'pages/s', 'vs pdftotext ×2', 'cpu', 'other cpu', 'target']];
+  const med = (ps: RefPass[]) => [...ps].sort((a, b) => a.pagesPerSec - b.pagesPerSec)[ps.length >> 1]!;
+  const s = med(seq);
+  const p = med(par);
+  rows.push(['pdftotext -bbox-layout, sequential', String(refPages), s.seconds.toFixed(2), refSeq.toFixed(1), (refSeq / refPar).toFixed(2), `${(100 * s.cpu).toFixed(0)}%`, `${(100 * s.otherCpu).toFixed(0)}%`, '']);
+  rows.push(['pdftotext -bbox-layout, 2 in parallel', String(refPages), p.seconds.toFixed(2), refPar.toFixed(1), '1.00', `${(100 * p.cpu).toFixed(0)}%`, `${(100 * p.otherCpu).toFixed(0)}%`, 'reference']);
+  rows.push([
+    'Quire upload → Ingested',
+    String(quirePages),
+    medRun.toIngestedSeconds.toFixed(2),
+    ingested.toFixed(1),
+    ratio.toFixed(2),
+    `${(100 * medRun.serverCpu).toFixed(0)}%`,
+    `${(100 * medRun.otherCpu).toFixed(0)}%`,
+    `≥ ${TARGET_RATIO}: ${pass.ingestedRatio ? 'PASS' : 'FAIL'}`,
+  ]);
+  rows.push([
+    'Quire upload → Ready',
+    String(quirePages),
+    medRun.toReadySeconds?.toFixed(2) ?? 'n/a',
+    ready?.toFixed(1) ?? 'n/a',
+    ready ? (ready / refPar).toFixed(2) : '',
+    '',
+    '',
+    '(layout stage not implemented yet)',
+  ]);
+  rows.push(['Quire peak RSS (VmHWM, threads included)', '', '', fmtMiB(peakRss), '', '', '', `≤ 1 GiB: ${pass.peakRss ? 'PASS' : 'FAIL'}`]);
+  printTable(rows, new Set([1, 2, 3, 4, 5, 6]));
+  console.log(`(Quire: median of ${RUNS} runs; pdftotext: median of ${REF_RUNS} passes; the ratio is against pdftotext with 2 in parallel)`);
+
+  const out = {
+    date: started.toISOString(),
+    command: `npx tsx bench/ingest/run.ts${DIST ? ' --dist' : ''}`,
+    git,
+    machine: machine(),
+    settings: { server: DIST ? 'node dist/main.js serve' : 'node --import tsx src/main.ts serve', runs: RUNS, refRuns: REF_RUNS, uploadConcurrency: UPLOAD_CONCURRENCY, pollMs: POLL_MS, corpus: path.relative(ROOT, CORPUS_DIR), workerConcurrency: 'default (CPU cores)' },
+    targets: { ingestedRatioMin: TARGET_RATIO, ratioAgainst: 'pdftotext -bbox-layout, 2 in parallel', peakRssMaxBytes: TARGET_RSS },
+    corpus: pdfinfo,
+    pdftotext: { sequential: seq, parallel2: par, medianSequentialPagesPerSec: refSeq, medianParallel2PagesPerSec: refPar },
+    quire: { runs, medianIngestedPagesPerSec: ingested, medianReadyPagesPerSec: ready, peakRssBytes: peakRss },
+    ratio,
+    pass,
+  };
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `ingest-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+  console.log(`\nresults: ${path.relative(ROOT, file)}`);
+  const disturbed = [...seq, ...par].some((x) => x.otherCpu > 0.15) || runs.some((r) => r.otherCpu > 0.15);
+  if (disturbed) console.log('warning: other processes used more than 15% of a core during some measurements; see "other cpu"');
+  console.log(pass.ingestedRatio && pass.peakRss ? 'targets: met' : 'targets: NOT MET (see FAIL above)');
+}
+
+main().catch((err: unknown) => {
+  console.error((err as Error)?.stack ?? String(err));
+  process.exit(1);
+});
