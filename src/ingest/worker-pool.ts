@@ -17,16 +17,23 @@ export interface WorkerPoolOptions {
 /** A read that failed for a reason of the process (not of the document): worth retrying. */
 export class ReaderCrashedError extends Error {}
 
+/** A thread is replaced after this many documents, so nothing one document leaves behind accumulates. */
+const RECYCLE_AFTER = 50;
+
 /**
- * Reads documents in worker threads, `size` at once (the others wait their turn). Each document gets
- * a fresh thread with a heap limit and a time budget: a document that runs out of either ends as an
- * IngestError for that document and the thread is discarded; the service itself is never at risk.
+ * Reads documents in worker threads, `size` at once (the others wait their turn). Threads are kept
+ * between documents (pdf.js and the readers load once) and each read has a heap limit and a time
+ * budget: a document that runs out of either ends as an IngestError for that document and its thread
+ * is discarded, as is a thread that crashed; the service itself is never at risk.
  */
 export class WorkerPool {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private closed = false;
   private readonly threads = new Set<Worker>();
+  private idle: Worker[] = [];
+  private readonly served = new WeakMap<Worker, number>();
+  private nextId = 1;
 
   constructor(private readonly opts: WorkerPoolOptions) {}
 
@@ -53,57 +60,89 @@ export class WorkerPool {
     }
   }
 
+  /** A thread with pdf.js and the readers already loaded, or a new one. */
+  private take(): Worker {
+    const idle = this.idle.pop();
+    if (idle) {
+      idle.ref();
+      return idle;
+    }
+    const entry = threadEntry(this.opts.entry ?? 'read-worker');
+    const worker = new Worker(entry.file, {
+      eval: entry.eval,
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
+      stdout: false,
+      stderr: false,
+    });
+    this.threads.add(worker);
+    worker.once('exit', () => {
+      this.threads.delete(worker);
+      this.idle = this.idle.filter((w) => w !== worker);
+    });
+    return worker;
+  }
+
+  /** A thread that answered goes back to the idle set (until it has read RECYCLE_AFTER documents). */
+  private giveBack(worker: Worker, reusable: boolean) {
+    const served = (this.served.get(worker) ?? 0) + 1;
+    this.served.set(worker, served);
+    if (reusable && !this.closed && served < RECYCLE_AFTER) {
+      worker.unref();
+      this.idle.push(worker);
+    } else {
+      void worker.terminate();
+    }
+  }
+
   private run(bytes: Buffer, ext: string, signal?: AbortSignal): Promise<DocumentModel> {
     if (this.closed) return Promise.reject(new ReaderCrashedError('the reader pool is closed'));
     // A copy the thread owns (the caller's buffer may be a slice of a shared pool).
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
-    const request: ReadRequest = { bytes: copy, ext };
+    const id = this.nextId++;
+    const worker = this.take();
     return new Promise<DocumentModel>((resolve, reject) => {
-      const entry = threadEntry(this.opts.entry ?? 'read-worker');
-      const worker = new Worker(entry.file, {
-        eval: entry.eval,
-        workerData: request,
-        transferList: [copy.buffer],
-        resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
-        stdout: false,
-        stderr: false,
-      });
-      this.threads.add(worker);
       let settled = false;
-      const finish = (fn: () => void) => {
+      const finish = (reusable: boolean, fn: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        this.threads.delete(worker);
-        void worker.terminate();
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        this.giveBack(worker, reusable);
         fn();
       };
       const timer = setTimeout(() => {
-        finish(() =>
+        finish(false, () =>
           reject(new IngestError('Processing time limit exceeded', `Reading the document took longer than ${Math.round(this.opts.timeoutMs / 1000)} s.`)),
         );
       }, this.opts.timeoutMs);
-      const onAbort = () => finish(() => reject(signal!.reason ?? new Error('aborted')));
+      const onAbort = () => finish(false, () => reject(signal!.reason ?? new Error('aborted')));
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.once('message', (reply: ReadReply) => {
-        finish(() => {
+      const onMessage = (reply: ReadReply) => {
+        if (reply.id !== id) return;
+        finish(true, () => {
           if (reply.ok) resolve(reply.model);
           else if (reply.ingestError) reject(new IngestError(reply.ingestError.title, reply.ingestError.detail));
           else reject(new Error(reply.message));
         });
-      });
-      worker.once('error', (err: Error & { code?: string }) => {
-        finish(() => {
+      };
+      const onError = (err: Error & { code?: string }) => {
+        finish(false, () => {
           if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
             reject(new IngestError('Processing ran out of memory', `Reading the document needed more than ${this.opts.memoryMb} MB.`));
           } else {
             reject(new ReaderCrashedError(`the reading thread failed: ${err.message}`));
           }
         });
-      });
-      worker.once('exit', (code) => finish(() => reject(new ReaderCrashedError(`the reading thread exited (code ${code}) without an answer`))));
+      };
+      const onExit = (code: number) => finish(false, () => reject(new ReaderCrashedError(`the reading thread exited (code ${code}) without an answer`)));
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      worker.postMessage({ id, bytes: copy, ext } satisfies ReadRequest, [copy.buffer]);
     });
   }
 

@@ -33,3 +33,14 @@ test('more reads than threads: the others wait their turn and all complete', asy
   const results = await Promise.all([1, 2, 3, 4, 5].map(() => pool.read(Buffer.from('x'), 'txt')));
   assert.equal(results.length, 5);
 });
+
+test('a thread that answered is used again (readers load once); one that failed is replaced', async () => {
+  const one = new WorkerPool({ size: 1, timeoutMs: 3_000, memoryMb: 64, entry });
+  const first = (await one.read(Buffer.from('x'), 'whoami')).format;
+  assert.equal((await one.read(Buffer.from('x'), 'whoami')).format, first);
+  await assert.rejects(one.read(Buffer.from('x'), 'ingest-error'), (e) => e instanceof IngestError);
+  assert.equal((await one.read(Buffer.from('x'), 'whoami')).format, first, 'an IngestError answer keeps the thread');
+  await assert.rejects(one.read(Buffer.from('x'), 'exit'), (e) => e instanceof ReaderCrashedError);
+  assert.notEqual((await one.read(Buffer.from('x'), 'whoami')).format, first);
+  await one.close();
+});
