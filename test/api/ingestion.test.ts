@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { spawn } from 'node:child_process';
+import { makeZip } from '../helpers/zip.js';
 import { CORPUS, ROOT, startQuire, type Quire, type StartOptions } from '../helpers/quire.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import { assertJson, client, type Client } from '../helpers/http.js';
@@ -41,45 +41,6 @@ async function settle(c: Client, id: string, timeoutMs = 60_000, until = (d: any
   throw new Error(`document ${id} did not settle within ${timeoutMs} ms: ${JSON.stringify(last)}`);
 }
 
-/** A ZIP archive with stored (uncompressed) entries. */
-function makeZip(entries: { name: string; bytes: Buffer }[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name, 'utf8');
-    const crc = zlib.crc32(e.bytes);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(e.bytes.length, 18);
-    local.writeUInt32LE(e.bytes.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(e.bytes.length, 20);
-    central.writeUInt32LE(e.bytes.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, e.bytes);
-    centrals.push(central, name);
-    offset += 30 + name.length + e.bytes.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
 
 /** `database()` gives the options of a fresh database (nothing for SQLite: the data dir holds it). */
 function ingestionSuite(label: string, database: () => Promise<StartOptions>, teardown: () => Promise<void> = async () => {}) {
@@ -195,9 +156,9 @@ describe(`ingestion (${label})`, () => {
   test('a ZIP upload becomes one document per member, in its docset with its metadata', async () => {
     const ds = (await c.post('/docsets', { json: { name: 'zipped' } })).json;
     const zip = makeZip([
-      { name: 'folder/nda.pdf', bytes: fs.readFileSync(NDA) },
-      { name: 'note.txt', bytes: Buffer.from('A note inside a ZIP.\n') },
-      { name: 'image.png', bytes: Buffer.from('not a document') },
+      { name: 'folder/nda.pdf', data: fs.readFileSync(NDA) },
+      { name: 'note.txt', data: 'A note inside a ZIP.\n' },
+      { name: 'image.png', data: 'not a document' },
     ]);
     const up = await c.upload({ bytes: zip, name: 'bundle.zip' }, { 'docset.id': ds.id, metadata: JSON.stringify({ metadata: [{ key: 'batch', value: 'z1' }] }) });
     assertJson(up, 201);
