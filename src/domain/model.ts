@@ -56,6 +56,14 @@ export interface DocumentRecord {
   progress?: DocumentProgress | null;
   /** The stored PDF rendition of a non-PDF original, once ingested. */
   renditionBlobKey?: string | null;
+  /** How ingestion went, once it has: which pagination path, the detected format, how long it took. */
+  processing?: ProcessingDetails | null;
+}
+
+export interface ProcessingDetails {
+  pagination: 'pdf' | 'libreoffice' | 'text-layout';
+  format: string;
+  durationMs: number;
 }
 
 export interface DocumentProgress {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
@@ -93,6 +94,17 @@ describe('pages', () => {
     const img = await c.get(`/documents/${d.id}/pages/1/content?dpi=72`);
     assert.deepEqual(pngSize(img.buffer), { width: 792, height: 612 });
     assert.ok(img.buffer.length > 20_000, 'the scanned image should not render blank');
+  });
+
+  test('processing details say which pagination path was taken', async () => {
+    assert.equal((await c.get(`/documents/${id}`)).json.processing.pagination, 'pdf');
+    const txt = (await c.upload({ bytes: 'Heading\n\nA paragraph of plain text.\n', name: 'plain.txt' })).json;
+    const done = await waitForStatus(c, txt.id, ['Ready', 'Error']);
+    assert.equal(done.status, 'Ready', JSON.stringify(done.error));
+    const soffice = spawnSync('sh', ['-c', 'command -v soffice']).stdout.toString().trim() !== '';
+    assert.equal(done.processing.pagination, soffice ? 'libreoffice' : 'text-layout');
+    assert.equal(done.processing.format, 'txt');
+    assert.ok(done.pageCount >= 1);
   });
 
   test('a document of another workspace: 404', async () => {

@@ -40,6 +40,16 @@ export const DocumentSchema = Type.Object(
         { description: 'Present while the document is being ingested or processed.' },
       ),
     ),
+    processing: Type.Optional(
+      Type.Object(
+        {
+          pagination: Type.String({ description: '`pdf` (the original), `libreoffice` (converted) or `text-layout` (laid out by Quire)' }),
+          format: Type.String(),
+          durationMs: Type.Integer(),
+        },
+        { description: 'Processing details, once ingestion has read the document.' },
+      ),
+    ),
     isSample: Type.Boolean(),
     pageCount: Type.Optional(Type.Integer()),
     processedAt: Type.Optional(Timestamp),
@@ -158,6 +168,7 @@ export function toDocumentJson(d: DocumentRecord, base: string): DocumentJson {
   if (d.docsetCandidates.length) json.docsetCandidates = d.docsetCandidates;
   if (d.error) json.error = d.error;
   if (d.progress) json.progress = d.progress;
+  if (d.processing) json.processing = { ...d.processing, durationMs: Math.round(d.processing.durationMs) };
   if (d.pageCount !== null) json.pageCount = d.pageCount;
   if (d.processedAt !== null) json.processedAt = new Date(d.processedAt).toISOString();
   return json;

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
 import type { Database, DocumentsTable } from './schema.js';
-import type { DocumentFilter, DocumentProgress, DocumentRecord, DocumentStatus, Page, PageRequest } from '../../domain/model.js';
+import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, DocumentStatus, Page, PageRequest } from '../../domain/model.js';
 
 type Row = Selectable<DocumentsTable>;
 
@@ -26,6 +26,7 @@ function toRecord(r: Row): DocumentRecord {
     processedAt: r.processed_at === null ? null : Number(r.processed_at),
     progress: r.progress ? (JSON.parse(r.progress) as DocumentProgress) : null,
     renditionBlobKey: r.rendition_blob_key,
+    processing: r.processing ? (JSON.parse(r.processing) as ProcessingDetails) : null,
   };
 }
 
