@@ -60,10 +60,13 @@ export interface DocumentRecord {
   processing?: ProcessingDetails | null;
 }
 
+/** Read documents record their pagination; an expanded ZIP records its members and skipped entries. */
 export interface ProcessingDetails {
-  pagination: 'pdf' | 'libreoffice' | 'text-layout';
   format: string;
-  durationMs: number;
+  pagination?: 'pdf' | 'libreoffice' | 'text-layout';
+  durationMs?: number;
+  members?: string[];
+  skipped?: { name: string; reason: string }[];
 }
 
 export interface DocumentProgress {

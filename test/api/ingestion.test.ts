@@ -177,6 +177,10 @@ describe(`ingestion (${label})`, () => {
       assert.equal(m.docset.id, ds.id);
     }
     assert.equal(members.find((m) => m.name === 'nda.pdf').pageCount, 2);
+    // The ZIP's own processing details name its members and what was skipped, and why.
+    assert.deepEqual([...parent.processing.members].sort(), members.map((m) => m.id).sort());
+    assert.deepEqual(parent.processing.skipped.map((k: { name: string }) => k.name), ['image.png']);
+    assert.equal(members.find((m) => m.name === 'nda.pdf').processing.pagination, 'pdf');
   });
 });
 

@@ -67,14 +67,15 @@ test('npm start serves the built app until SIGTERM, finishing an in-flight uploa
 });
 
 test('data, keys and cursors survive a restart', async () => {
-  const first = await startQuire();
+  // API only: this is about what persists, not ingestion (whose graceful stop may wait for a document).
+  const first = await startQuire({ args: ['serve', '--no-worker'] });
   const c = client(first.api, first.key);
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push((await c.upload({ bytes: `r${i}`, name: `r${i}.txt` })).json.id);
   const page = await c.get('/documents?limit=1');
   assert.equal(await first.stop(), 0);
 
-  const second = await startQuire({ dataDir: first.dataDir, extraEnv: { QUIRE_BOOTSTRAP_KEY: first.key } });
+  const second = await startQuire({ dataDir: first.dataDir, extraEnv: { QUIRE_BOOTSTRAP_KEY: first.key }, args: ['serve', '--no-worker'] });
   const c2 = client(second.api, second.key);
   assert.equal(second.key, first.key);
   const rest = await c2.get(page.json.next.replace(first.origin, second.origin));

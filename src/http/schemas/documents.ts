@@ -43,11 +43,17 @@ export const DocumentSchema = Type.Object(
     processing: Type.Optional(
       Type.Object(
         {
-          pagination: Type.String({ description: '`pdf` (the original), `libreoffice` (converted) or `text-layout` (laid out by Quire)' }),
           format: Type.String(),
-          durationMs: Type.Integer(),
+          pagination: Type.Optional(
+            Type.String({ description: '`pdf` (the original), `libreoffice` (converted) or `text-layout` (laid out by Quire)' }),
+          ),
+          durationMs: Type.Optional(Type.Integer()),
+          members: Type.Optional(Type.Array(Type.String(), { description: 'ZIP: the ids of the documents made from its members' })),
+          skipped: Type.Optional(
+            Type.Array(Type.Object({ name: Type.String(), reason: Type.String() }), { description: 'ZIP: entries that were not documents, and why' }),
+          ),
         },
-        { description: 'Processing details, once ingestion has read the document.' },
+        { description: 'Processing details, once ingestion has read the document (or expanded the ZIP).' },
       ),
     ),
     isSample: Type.Boolean(),
@@ -168,7 +174,10 @@ export function toDocumentJson(d: DocumentRecord, base: string): DocumentJson {
   if (d.docsetCandidates.length) json.docsetCandidates = d.docsetCandidates;
   if (d.error) json.error = d.error;
   if (d.progress) json.progress = d.progress;
-  if (d.processing) json.processing = { ...d.processing, durationMs: Math.round(d.processing.durationMs) };
+  if (d.processing) {
+    const { durationMs, ...rest } = d.processing;
+    json.processing = durationMs === undefined ? rest : { ...rest, durationMs: Math.round(durationMs) };
+  }
   if (d.pageCount !== null) json.pageCount = d.pageCount;
   if (d.processedAt !== null) json.processedAt = new Date(d.processedAt).toISOString();
   return json;
