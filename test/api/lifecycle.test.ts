@@ -73,7 +73,7 @@ test('data, keys and cursors survive a restart', async () => {
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push((await c.upload({ bytes: `r${i}`, name: `r${i}.txt` })).json.id);
   const page = await c.get('/documents?limit=1');
-  assert.equal(await first.stop(), 0);
+  assert.equal(await first.stop(), 0, first.logs());
 
   const second = await startQuire({ dataDir: first.dataDir, extraEnv: { QUIRE_BOOTSTRAP_KEY: first.key }, args: ['serve', '--no-worker'] });
   const c2 = client(second.api, second.key);
@@ -82,6 +82,6 @@ test('data, keys and cursors survive a restart', async () => {
   assert.equal(rest.status, 200, rest.text);
   assert.deepEqual(rest.json.documents.map((d: { id: string }) => d.id), [ids[1]]);
   assert.equal((await c2.get(`/documents/${ids[2]}/content`)).text, 'r2');
-  assert.equal(await second.stop(), 0);
+  assert.equal(await second.stop(), 0, second.logs());
   fs.rmSync(first.dataDir, { recursive: true, force: true });
 });
