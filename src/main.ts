@@ -30,7 +30,45 @@ class UsageError extends Error {}
 /** How long a stopping process lets running documents finish before releasing their jobs. */
 const WORKER_STOP_DEADLINE_MS = 20_000;
 
+/**
+ * SIGTERM/SIGINT handling from the first moment: a signal that arrives while the process is still
+ * starting is kept and acted on once it is ready, instead of killing it half-started.
+ */
+function onStopSignal(): { ready: (stop: (signal: string) => Promise<void>) => void } {
+  let pending: string | null = null;
+  let handler: ((signal: string) => Promise<void>) | null = null;
+  let stopping = false;
+  const fire = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    void handler!(signal);
+  };
+  const receive = (signal: string) => (handler ? fire(signal) : (pending = signal));
+  process.on('SIGTERM', () => receive('SIGTERM'));
+  process.on('SIGINT', () => receive('SIGINT'));
+  return {
+    ready: (stop) => {
+      handler = stop;
+      if (pending) fire(pending);
+    },
+  };
+}
+
+/** Waits for `work` at most `ms`; past that, says so and goes on (the exit must not hang on it). */
+async function bounded(work: Promise<unknown>, ms: number, onLate: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      onLate();
+      resolve();
+    }, ms);
+  });
+  await Promise.race([work.then(() => undefined), late]);
+  clearTimeout(timer);
+}
+
 async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
+  const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
   const services = await openServices(config, logger);
   const swept = await services.blobs.sweepStaged(60 * 60 * 1000);
@@ -56,47 +94,43 @@ async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
   logger.info({ publicUrl: config.publicUrl, database: config.database.kind }, 'quire is serving');
   const workers: RunningWorkers | null = opts.worker ? await startWorkers(services, logger) : null;
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  signals.ready(async (signal) => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => {
-      logger.error('in-flight requests did not finish within 30 s; exiting');
+      logger.error('the service did not stop within 45 s; exiting');
       process.exit(1);
-    }, 30_000);
+    }, 45_000);
     force.unref();
-    await Promise.all([app.close(), workers?.stop(WORKER_STOP_DEADLINE_MS)]);
-    await services.close();
+    // In-flight requests get 10 s; connections still open then are closed.
+    const httpClosed = bounded(app.close(), 10_000, () => {
+      logger.warn('HTTP connections still open after 10 s; closing them');
+      app.server.closeAllConnections();
+    });
+    await Promise.all([httpClosed, workers?.stop(WORKER_STOP_DEADLINE_MS)]);
+    await bounded(services.close(), 10_000, () => logger.warn('closing storage and queue took over 10 s; exiting anyway'));
     logger.info('stopped');
     process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 }
 
 /** Workers only: claims ingest jobs until SIGTERM, then lets running ones finish or releases them. */
 async function worker(config: Config): Promise<void> {
+  const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
   const services = await openServices(config, logger);
   const workers = await startWorkers(services, logger);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  signals.ready(async (signal) => {
     logger.info({ signal }, 'shutting down: no new jobs; finishing running documents');
     const force = setTimeout(() => {
-      logger.error('workers did not stop within 30 s; exiting');
+      logger.error('workers did not stop within 45 s; exiting');
       process.exit(1);
-    }, 30_000);
+    }, 45_000);
     force.unref();
     await workers.stop(WORKER_STOP_DEADLINE_MS);
-    await services.close();
+    await bounded(services.close(), 10_000, () => logger.warn('closing storage and queue took over 10 s; exiting anyway'));
     logger.info('stopped');
     process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 }
 
 async function withServices<T>(config: Config, fn: (s: Services) => Promise<T>): Promise<T> {
