@@ -36,6 +36,7 @@ import { FORMATS } from '../../src/domain/formats.js';
 import { DOCUMENT_STATUSES, type DocumentRecord, type DocumentStatus } from '../../src/domain/model.js';
 import { ROOT, freePort, startQuire } from '../../test/helpers/quire.js';
 import { startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
+import { cpuSeconds, envNumber, gitState, machineBusySeconds } from '../lib/machine.js';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -49,14 +50,6 @@ const { values: flags } = parseArgs({
   },
   strict: true,
 });
-
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number (got "${raw}")`);
-  return n;
-}
 
 const DURATION = Math.max(1, envNumber('BENCH_DURATION', 10));
 const WARMUP = envNumber('BENCH_WARMUP', 3);
@@ -358,22 +351,6 @@ async function startProfiledServer(opts: { dataDir: string; databaseUrl?: string
 }
 
 /**
- * User + system CPU seconds a process has used so far (Linux /proc), or NaN elsewhere; with
- * `reapedChildren`, plus those of its children that have ended and been waited for.
- */
-function cpuSeconds(pid: number, reapedChildren = false): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14 to 17 of stat(5) (utime, stime, cutime, cstime) are the 12th to 15th after the name.
-    const own = Number(fields[11]) + Number(fields[12]);
-    return (reapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-/**
  * CPU seconds used so far by the PostgreSQL cluster listening on `port`: its postmaster, the
  * postmaster's live children (backends, workers) and the children that have ended.
  */
@@ -399,19 +376,6 @@ function postgresPids(port: number): number[] {
   }
   const master = all.find((p) => /\bpostgres\b/.test(p.cmd) && p.cmd.includes(`-p ${port} `));
   return master ? [master.pid, ...all.filter((p) => p.ppid === master.pid).map((p) => p.pid)] : [];
-}
-
-/** Busy CPU seconds of the whole machine so far (Linux /proc/stat), or NaN elsewhere. */
-function machineBusySeconds(): number {
-  try {
-    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
-    const [, user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
-    void idle;
-    void iowait;
-    return (user! + nice! + system! + irq! + softirq! + steal!) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -837,15 +801,6 @@ function printTable(results: RunResult[]): void {
     console.log(r.map((v, c) => (c >= 2 && c <= 10 ? v.padStart(widths[c]!) : v.padEnd(widths[c]!))).join('  ').trimEnd());
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
-}
-
-/** The commit measured, and whether src/ differed from it (results of uncommitted code say so). */
-function gitState(): { commit: string; srcDirty: boolean } | null {
-  const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
-  const head = git(['rev-parse', 'HEAD']);
-  if (head.status !== 0) return null;
-  const status = git(['status', '--porcelain', '--', 'src']);
-  return { commit: head.stdout.trim(), srcDirty: status.stdout.trim() !== '' };
 }
 
 async function main(): Promise<void> {
