@@ -2,6 +2,8 @@
  * The one document model every format reader produces. Coordinates are pixels at 300 DPI with the
  * origin at the page's top-left corner: the space of page images and of DGML bounding boxes.
  */
+import type { StructureNode } from './structure.js';
+
 export const DPI = 300;
 
 export interface TextItem {
@@ -16,12 +18,27 @@ export interface TextItem {
   italic?: boolean;
 }
 
+/**
+ * A line or rectangle the page draws (stroked or filled), in the same pixel space: what ruled tables
+ * and form boxes are made of. A horizontal rule has a small height, a vertical one a small width.
+ */
+export interface Rule {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface PageModel {
   /** 1-based. */
   number: number;
   width: number;
   height: number;
   items: TextItem[];
+  /** Drawn lines and rectangles (PDF pages; absent when unknown). */
+  rules?: Rule[];
+  /** The text came from OCR of the page image. */
+  ocr?: boolean;
 }
 
 /** How the pages were obtained, recorded in the document's processing details. */
@@ -38,6 +55,11 @@ export interface DocumentModel {
   pdf: Uint8Array;
   /** The original is a PDF, so no separate rendition needs storing. */
   pdfIsOriginal: boolean;
+  /**
+   * Formats with a structure of their own (DOCX, DOC, HTML, TXT): that structure, without positions
+   * (the layout stage gives its leaves boxes from `pages`). Absent for PDFs.
+   */
+  native?: StructureNode[];
 }
 
 /** A document that cannot be ingested, with a reason a user understands ("Encrypted PDF"). */

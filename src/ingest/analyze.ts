@@ -1,0 +1,69 @@
+import type { DocumentModel, PageModel } from './model.js';
+import type { StructureModel, StructureNode } from './structure.js';
+import { alignBoxes } from './stages/align.js';
+import { tagEntities } from './stages/entities.js';
+import { pdfStructure } from './stages/layout.js';
+import { needsOcr, ocrPage } from './stages/ocr.js';
+import { detectTables } from './stages/tables.js';
+
+export interface AnalyzeOptions {
+  /** Per-page OCR budget. */
+  ocrBudgetMs: number;
+  /** Called as pages are done (OCR and layout), for progress. */
+  onPage?: (done: number, total: number) => void;
+}
+
+export interface AnalyzeTimings {
+  ocrMs: number;
+  ocrPages: number;
+  layoutMs: number;
+  entitiesMs: number;
+}
+
+/**
+ * The `Processing` stage: the document's structure from the model its reader produced. PDFs go
+ * OCR (pages without usable text) → tables → layout (lines, blocks, reading order, headings, lists,
+ * sections); formats with a structure of their own keep it and take boxes from their rendition.
+ * Entities are tagged last, on whichever structure came out.
+ */
+export async function analyzeDocument(model: DocumentModel, options: AnalyzeOptions): Promise<{ structure: StructureModel; timings: AnalyzeTimings }> {
+  const timings: AnalyzeTimings = { ocrMs: 0, ocrPages: 0, layoutMs: 0, entitiesMs: 0 };
+  const ocrPages: number[] = [];
+  let nodes: StructureNode[];
+  let t = performance.now();
+  if (model.native) {
+    nodes = model.native;
+    alignBoxes(nodes, model.pages);
+  } else {
+    const pages: PageModel[] = [];
+    for (const page of model.pages) {
+      if (needsOcr(page)) {
+        const o = performance.now();
+        const items = await ocrPage(model.pdf, page, { budgetMs: options.ocrBudgetMs });
+        timings.ocrMs += performance.now() - o;
+        timings.ocrPages++;
+        if (items.length) {
+          pages.push({ ...page, items, ocr: true });
+          ocrPages.push(page.number);
+          options.onPage?.(pages.length, model.pages.length);
+          continue;
+        }
+      }
+      pages.push(page);
+    }
+    t = performance.now();
+    nodes = pdfStructure(pages, pages.map(detectTables));
+  }
+  timings.layoutMs = performance.now() - t;
+  t = performance.now();
+  tagEntities(nodes);
+  timings.entitiesMs = performance.now() - t;
+  const structure: StructureModel = {
+    version: 1,
+    pages: model.pages.map((p) => ({ number: p.number, width: p.width, height: p.height })),
+    paginated: true,
+    nodes,
+    ocrPages,
+  };
+  return { structure, timings };
+}
