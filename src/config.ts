@@ -28,6 +28,8 @@ export interface Config {
     timeoutMs: number;
     /** Per-document heap budget of the reading thread (QUIRE_INGEST_MEMORY_MB). */
     memoryMb: number;
+    /** Per-page OCR time budget (QUIRE_OCR_PAGE_TIMEOUT_MS); analysis gets the reading budget plus this per page. */
+    ocrPageTimeoutMs: number;
     /** Job lease (QUIRE_JOB_LEASE_MS): a job whose process died runs again after it expires. */
     leaseMs: number;
     /** Idle poll interval (QUIRE_JOB_POLL_MS). */
@@ -128,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: parseIntRange('QUIRE_WORKER_CONCURRENCY', env.QUIRE_WORKER_CONCURRENCY, Math.max(1, os.availableParallelism()), 1, 256),
       timeoutMs: parseIntRange('QUIRE_INGEST_TIMEOUT_MS', env.QUIRE_INGEST_TIMEOUT_MS, 120_000, 100, 24 * 3600_000),
       memoryMb: parseIntRange('QUIRE_INGEST_MEMORY_MB', env.QUIRE_INGEST_MEMORY_MB, 1024, 64, 65_536),
+      ocrPageTimeoutMs: parseIntRange('QUIRE_OCR_PAGE_TIMEOUT_MS', env.QUIRE_OCR_PAGE_TIMEOUT_MS, 30_000, 100, 3600_000),
       leaseMs: parseIntRange('QUIRE_JOB_LEASE_MS', env.QUIRE_JOB_LEASE_MS, 5 * 60_000, 200, 24 * 3600_000),
       pollMs: parseIntRange('QUIRE_JOB_POLL_MS', env.QUIRE_JOB_POLL_MS, 200, 10, 60_000),
       retryBaseMs: parseIntRange('QUIRE_JOB_RETRY_MS', env.QUIRE_JOB_RETRY_MS, 5_000, 0, 3600_000),

@@ -82,6 +82,7 @@ async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
       documents: services.documents,
       uploads: services.uploads,
       pages: services.pages,
+      structure: services.structure,
       docsets: services.docsets,
       metadata: services.metadata,
       workspaces: services.workspaces,

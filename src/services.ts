@@ -9,6 +9,7 @@ import { DocsetService } from './domain/docsets.js';
 import { MetadataService } from './domain/metadata.js';
 import { WorkspaceService } from './domain/workspace.js';
 import { PageService } from './domain/pages.js';
+import { StructureService } from './domain/structure.js';
 import { PageRenderer } from './ingest/page-renderer.js';
 import type { Queue } from './store/queue/queue.js';
 import { TableQueue } from './store/queue/table-queue.js';
@@ -27,6 +28,7 @@ export interface Services {
   metadata: MetadataService;
   workspaces: WorkspaceService;
   pages: PageService;
+  structure: StructureService;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     metadata: new MetadataService(store),
     workspaces,
     pages,
+    structure: new StructureService(store, blobs),
     close: async () => {
       uploads.stopSweeper();
       await renderer.close();

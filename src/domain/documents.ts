@@ -25,8 +25,12 @@ export interface UploadIntent {
 /** The durable job that ingests one document (payload `{documentId}`). */
 export const INGEST_JOB = 'ingest';
 
+export function documentPrefixOf(d: { workspaceId: string; id: string }): string {
+  return `workspaces/${d.workspaceId}/documents/${d.id}/`;
+}
+
 export function blobKeyOf(d: { workspaceId: string; id: string }): string {
-  return `workspaces/${d.workspaceId}/documents/${d.id}/original`;
+  return `${documentPrefixOf(d)}original`;
 }
 
 export class DocumentService {
@@ -247,8 +251,8 @@ export class DocumentService {
       if (d.docsetId) await s.docsets.adjustCount(workspaceId, d.docsetId, -1, Date.now());
       return d;
     });
-    await this.blobs.delete(doc.blobKey);
-    if (doc.renditionBlobKey) await this.blobs.delete(doc.renditionBlobKey);
+    // The original, its rendition, page images and structure all live under the document's prefix.
+    await this.blobs.deletePrefix(documentPrefixOf(doc));
   }
 
   /** The document's original bytes, whole or a byte range (inclusive). */

@@ -56,6 +56,8 @@ export interface DocumentRecord {
   progress?: DocumentProgress | null;
   /** The stored PDF rendition of a non-PDF original, once ingested. */
   renditionBlobKey?: string | null;
+  /** The stored structure model (source of DGML, text, Markdown), once processed. */
+  structureBlobKey?: string | null;
   /** How ingestion went, once it has: which pagination path, the detected format, how long it took. */
   processing?: ProcessingDetails | null;
 }
@@ -65,6 +67,8 @@ export interface ProcessingDetails {
   format: string;
   pagination?: 'pdf' | 'libreoffice' | 'text-layout';
   durationMs?: number;
+  /** The `Processing` stage: pages OCRed and time spent per step. */
+  analysis?: { ocrPages: number[]; ocrMs: number; layoutMs: number; entitiesMs: number; storeMs: number };
   members?: string[];
   skipped?: { name: string; reason: string }[];
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { DocumentService } from '../domain/documents.js';
 import type { UploadSessionService } from '../domain/uploads.js';
 import type { PageService } from '../domain/pages.js';
+import type { StructureService } from '../domain/structure.js';
 import type { DocsetService } from '../domain/docsets.js';
 import type { MetadataService } from '../domain/metadata.js';
 import type { Principal, WorkspaceService } from '../domain/workspace.js';
@@ -24,6 +25,7 @@ export interface HttpDeps {
   documents: DocumentService;
   uploads: UploadSessionService;
   pages: PageService;
+  structure: StructureService;
   docsets: DocsetService;
   metadata: MetadataService;
   workspaces: WorkspaceService;

@@ -17,6 +17,7 @@ import { documentRoutes } from './rest/documents.js';
 import { documentContentRoutes } from './rest/document-content.js';
 import { uploadSessionRoutes } from './rest/upload-sessions.js';
 import { pageRoutes } from './rest/pages.js';
+import { documentStructureRoutes } from './rest/document-structure.js';
 import { metadataRoutes } from './rest/metadata.js';
 import { docsetRoutes } from './rest/docsets.js';
 import { docsetDocumentRoutes } from './rest/docset-documents.js';
@@ -128,6 +129,7 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
     documentContentRoutes(api, deps);
     uploadSessionRoutes(api, deps);
     pageRoutes(api, deps);
+    documentStructureRoutes(api, deps);
     metadataRoutes(api, deps);
     docsetRoutes(api, deps);
     docsetDocumentRoutes(api, deps);

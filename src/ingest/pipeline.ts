@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import type { Job, JobHandler } from '../store/queue/queue.js';
-import type { DocumentProgress, DocumentRecord } from '../domain/model.js';
+import type { DocumentProgress, DocumentRecord, ProcessingDetails } from '../domain/model.js';
+import { newId } from '../domain/ids.js';
 import { IngestError, type DocumentModel } from './model.js';
 import type { WorkerPool } from './worker-pool.js';
 import { expandZip, type ZipMember, type ZipSkipped } from './formats/zip.js';
@@ -17,15 +20,17 @@ export function renditionKeyOf(d: { workspaceId: string; id: string }): string {
   return `workspaces/${d.workspaceId}/documents/${d.id}/rendition.pdf`;
 }
 
+export function structureKeyOf(d: { workspaceId: string; id: string }): string {
+  return `workspaces/${d.workspaceId}/documents/${d.id}/structure.json.gz`;
+}
+
+const gzipAsync = promisify(gzip);
+
+/** The event recorded when a document's DGML (its structure) has been produced. */
+export const DGML_EVENT = 'Docset.Document.Dgml';
+
 /** States after which a document's ingestion is over: a re-run of its job does nothing. */
 const SETTLED = new Set(['Ready', 'Error', 'OverQuota']);
-
-/**
- * The layout stage (DGML) comes with a later issue: it runs between `Processing` and `Ready` on the
- * model the readers produced. Until then it does nothing.
- */
-export type ProcessLayoutHook = (doc: DocumentRecord, model: DocumentModel, signal: AbortSignal) => Promise<void>;
-export const processLayoutNotYet: ProcessLayoutHook = async () => {};
 
 /** Creates the documents of a ZIP upload's members and settles the ZIP (the document service does). */
 export type ZipMembersHook = (doc: DocumentRecord, members: ZipMember[], skipped: ZipSkipped[]) => Promise<void>;
@@ -49,7 +54,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     private readonly blobs: BlobStore,
     private readonly pool: WorkerPool,
     private readonly logger: Logger,
-    private readonly hooks: { processLayout?: ProcessLayoutHook; createZipMembers?: ZipMembersHook } = {},
+    private readonly options: { ocrPageTimeoutMs: number; createZipMembers?: ZipMembersHook },
   ) {}
 
   async run(job: Job<IngestPayload>, signal: AbortSignal): Promise<void> {
@@ -86,14 +91,14 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     }
 
     if (doc.format === 'zip') {
-      if (!this.hooks.createZipMembers) throw new IngestError('Unsupported file type', 'ZIP archives cannot be expanded by this worker.');
+      if (!this.options.createZipMembers) throw new IngestError('Unsupported file type', 'ZIP archives cannot be expanded by this worker.');
       await this.progress(doc, null, { stage: 'expanding', pagesDone: 0, pagesTotal: null });
       const { members, skipped } = await expandZip(bytes);
       if (members.length === 0) {
         const why = skipped.length ? ` Skipped: ${skipped.slice(0, 5).map((k) => `${k.name} (${k.reason})`).join('; ')}` : '';
         throw new IngestError('No documents in ZIP', `The archive holds no .pdf, .docx, .doc, .txt or .html file.${why}`);
       }
-      await this.hooks.createZipMembers(doc, members, skipped);
+      await this.options.createZipMembers(doc, members, skipped);
       log.info({ members: members.length, skipped: skipped.length, durationMs: Date.now() - started }, 'ZIP expanded');
       return;
     }
@@ -108,7 +113,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     let staged: Awaited<ReturnType<BlobStore['stage']>> | null = null;
     if (!model.pdfIsOriginal) staged = await this.blobs.stage(Readable.from([Buffer.from(model.pdf)]), { maxBytes: Number.MAX_SAFE_INTEGER });
     const renditionKey = staged ? renditionKeyOf(doc) : null;
-    const processing = { pagination: model.pagination, format: model.format, durationMs: Date.now() - started };
+    const processing: ProcessingDetails = { pagination: model.pagination, format: model.format, durationMs: Date.now() - started };
     let committed = false;
     try {
       const found = await this.store.tx(async (s) => {
@@ -159,9 +164,36 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
       return;
     }
 
-    const processLayout = this.hooks.processLayout ?? processLayoutNotYet;
-    await processLayout({ ...doc, status: 'Processing', pageCount: pagesTotal }, model, signal);
-    await this.store.ingest.setReady(doc.workspaceId, doc.id, Date.now());
-    log.info({ pages: pagesTotal, pagination: model.pagination, durationMs: Date.now() - started }, 'document ready');
+    await this.process(doc, model, processing, started, signal, log);
+  }
+
+  /** `Processing` → `Ready`: the structure model (OCR, layout, entities), stored, and the DGML event. */
+  private async process(doc: DocumentRecord, model: DocumentModel, processing: ProcessingDetails, started: number, signal: AbortSignal, log: Logger) {
+    const { structure, timings } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal);
+    const storeStarted = performance.now();
+    const gz = await gzipAsync(JSON.stringify(structure), { level: 6 });
+    const staged = await this.blobs.stage(Readable.from([gz]), { maxBytes: Number.MAX_SAFE_INTEGER });
+    const key = structureKeyOf(doc);
+    let committed = false;
+    try {
+      const found = await this.store.tx(async (s) => {
+        const current = await s.documents.get(doc.workspaceId, doc.id);
+        if (!current) return false; // deleted meanwhile
+        const analysis = { ...timings, ocrPages: structure.ocrPages, storeMs: performance.now() - storeStarted };
+        const now = Date.now();
+        await s.ingest.setReady(doc.workspaceId, doc.id, { structureBlobKey: key, processing: { ...processing, durationMs: now - started, analysis }, now });
+        await s.events.insert({ id: newId(), workspaceId: doc.workspaceId, type: DGML_EVENT, payload: { documentId: doc.id, docsetId: current.docsetId }, createdAt: now });
+        await this.blobs.commit(staged.tempKey, key);
+        committed = true;
+        return true;
+      });
+      if (!found) return;
+    } catch (err) {
+      if (committed) await this.blobs.delete(key).catch(() => undefined);
+      throw err;
+    } finally {
+      if (!committed) await this.blobs.discard(staged.tempKey).catch(() => undefined);
+    }
+    log.info({ pages: model.pages.length, pagination: model.pagination, ocrPages: structure.ocrPages.length, durationMs: Date.now() - started }, 'document ready');
   }
 }

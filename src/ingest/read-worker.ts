@@ -1,30 +1,44 @@
-// The entry of a reading thread: documents' bytes in, their DocumentModel (or a reason) out.
+// The entry of a reading thread: a document's bytes in, its DocumentModel out ('read'); or a
+// DocumentModel in, its StructureModel out ('analyze'). A failure comes back as a reason.
 import { parentPort } from 'node:worker_threads';
+import { analyzeDocument, type AnalyzeTimings } from './analyze.js';
 import { readDocument } from './formats/index.js';
-import { IngestError } from './model.js';
+import { IngestError, type DocumentModel } from './model.js';
+import type { StructureModel } from './structure.js';
 
-export interface ReadRequest {
-  id: number;
-  bytes: Uint8Array;
-  ext: string;
-}
+export type ThreadRequest =
+  | { id: number; op: 'read'; bytes: Uint8Array; ext: string }
+  | { id: number; op: 'analyze'; model: DocumentModel; ocrBudgetMs: number };
 
-export type ReadReply =
-  | { id: number; ok: true; model: import('./model.js').DocumentModel }
+export type ThreadResult =
+  | { op: 'read'; model: DocumentModel }
+  | { op: 'analyze'; structure: StructureModel; timings: AnalyzeTimings };
+
+export type ThreadReply =
+  | { id: number; ok: true; result: ThreadResult }
   | { id: number; ok: false; ingestError?: { title: string; detail: string }; message: string };
 
-// Long-lived: pdf.js and the readers load once; the pool sends one document at a time.
-parentPort!.on('message', async ({ id, bytes, ext }: ReadRequest) => {
-  try {
-    const model = await readDocument(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), ext);
+async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; transfer: ArrayBuffer[] }> {
+  if (req.op === 'read') {
+    const model = await readDocument(Buffer.from(req.bytes.buffer, req.bytes.byteOffset, req.bytes.byteLength), req.ext);
     const pdf = model.pdf;
     const transfer = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : [];
-    parentPort!.postMessage({ id, ok: true, model } satisfies ReadReply, transfer);
+    return { result: { op: 'read', model }, transfer };
+  }
+  const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs });
+  return { result: { op: 'analyze', structure, timings }, transfer: [] };
+}
+
+// Long-lived: pdf.js and the readers load once; the pool sends one request at a time.
+parentPort!.on('message', async (req: ThreadRequest) => {
+  try {
+    const { result, transfer } = await handle(req);
+    parentPort!.postMessage({ id: req.id, ok: true, result } satisfies ThreadReply, transfer);
   } catch (err) {
-    const reply: ReadReply =
+    const reply: ThreadReply =
       err instanceof IngestError
-        ? { id, ok: false, ingestError: { title: err.title, detail: err.detail }, message: err.message }
-        : { id, ok: false, message: err instanceof Error ? err.message : String(err) };
+        ? { id: req.id, ok: false, ingestError: { title: err.title, detail: err.detail }, message: err.message }
+        : { id: req.id, ok: false, message: err instanceof Error ? err.message : String(err) };
     parentPort!.postMessage(reply);
   }
 });

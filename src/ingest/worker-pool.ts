@@ -1,7 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { IngestError, type DocumentModel } from './model.js';
 import { threadEntry } from './thread-entry.js';
-import type { ReadReply, ReadRequest } from './read-worker.js';
+import type { AnalyzeTimings } from './analyze.js';
+import type { StructureModel } from './structure.js';
+import type { ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
+
+type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 export interface WorkerPoolOptions {
   /** Threads reading at once (default: CPU cores). */
@@ -52,9 +56,29 @@ export class WorkerPool {
   }
 
   async read(bytes: Buffer, ext: string, signal?: AbortSignal): Promise<DocumentModel> {
+    // A copy the thread owns (the caller's buffer may be a slice of a shared pool).
+    const copy = new Uint8Array(bytes.byteLength);
+    copy.set(bytes);
+    const result = await this.queued({ op: 'read', bytes: copy, ext }, [copy.buffer], signal);
+    if (result.op !== 'read') throw new ReaderCrashedError('the reading thread answered another request');
+    return result.model;
+  }
+
+  /**
+   * The `Processing` stage (OCR, layout, entities) of a read document, in a thread. Its time budget
+   * is the reading budget plus `ocrPageTimeoutMs` per page (any page may need OCR).
+   */
+  async analyze(model: DocumentModel, ocrPageTimeoutMs: number, signal?: AbortSignal): Promise<{ structure: StructureModel; timings: AnalyzeTimings }> {
+    const timeoutMs = this.opts.timeoutMs + model.pages.length * ocrPageTimeoutMs;
+    const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs }, [], signal, timeoutMs);
+    if (result.op !== 'analyze') throw new ReaderCrashedError('the reading thread answered another request');
+    return result;
+  }
+
+  private async queued(request: Request, transfer: ArrayBuffer[], signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<ThreadResult> {
     await this.acquire();
     try {
-      return await this.run(bytes, ext, signal);
+      return await this.run(request, transfer, timeoutMs, signal);
     } finally {
       this.release();
     }
@@ -94,14 +118,12 @@ export class WorkerPool {
     }
   }
 
-  private run(bytes: Buffer, ext: string, signal?: AbortSignal): Promise<DocumentModel> {
+  private run(request: Request, transfer: ArrayBuffer[], timeoutMs: number, signal?: AbortSignal): Promise<ThreadResult> {
     if (this.closed) return Promise.reject(new ReaderCrashedError('the reader pool is closed'));
-    // A copy the thread owns (the caller's buffer may be a slice of a shared pool).
-    const copy = new Uint8Array(bytes.byteLength);
-    copy.set(bytes);
     const id = this.nextId++;
     const worker = this.take();
-    return new Promise<DocumentModel>((resolve, reject) => {
+    const doing = request.op === 'read' ? 'Reading' : 'Analysing';
+    return new Promise<ThreadResult>((resolve, reject) => {
       let settled = false;
       const finish = (reusable: boolean, fn: () => void) => {
         if (settled) return;
@@ -116,15 +138,15 @@ export class WorkerPool {
       };
       const timer = setTimeout(() => {
         finish(false, () =>
-          reject(new IngestError('Processing time limit exceeded', `Reading the document took longer than ${Math.round(this.opts.timeoutMs / 1000)} s.`)),
+          reject(new IngestError('Processing time limit exceeded', `${doing} the document took longer than ${Math.round(timeoutMs / 1000)} s.`)),
         );
-      }, this.opts.timeoutMs);
+      }, timeoutMs);
       const onAbort = () => finish(false, () => reject(signal!.reason ?? new Error('aborted')));
       signal?.addEventListener('abort', onAbort, { once: true });
-      const onMessage = (reply: ReadReply) => {
+      const onMessage = (reply: ThreadReply) => {
         if (reply.id !== id) return;
         finish(true, () => {
-          if (reply.ok) resolve(reply.model);
+          if (reply.ok) resolve(reply.result);
           else if (reply.ingestError) reject(new IngestError(reply.ingestError.title, reply.ingestError.detail));
           else reject(new Error(reply.message));
         });
@@ -132,7 +154,7 @@ export class WorkerPool {
       const onError = (err: Error & { code?: string }) => {
         finish(false, () => {
           if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-            reject(new IngestError('Processing ran out of memory', `Reading the document needed more than ${this.opts.memoryMb} MB.`));
+            reject(new IngestError('Processing ran out of memory', `${doing} the document needed more than ${this.opts.memoryMb} MB.`));
           } else {
             reject(new ReaderCrashedError(`the reading thread failed: ${err.message}`));
           }
@@ -142,7 +164,7 @@ export class WorkerPool {
       worker.on('message', onMessage);
       worker.once('error', onError);
       worker.once('exit', onExit);
-      worker.postMessage({ id, bytes: copy, ext } satisfies ReadRequest, [copy.buffer]);
+      worker.postMessage({ id, ...request } as ThreadRequest, transfer);
     });
   }
 

@@ -14,6 +14,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   const { config, store, blobs, queue, documents } = services;
   const pool = new WorkerPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb });
   const pipeline = new IngestPipeline(store, blobs, pool, logger.child({ component: 'ingest' }), {
+    ocrPageTimeoutMs: config.ingest.ocrPageTimeoutMs,
     createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
   });
   const recovered = (await queue.recoverLocal?.([INGEST_JOB])) ?? 0;

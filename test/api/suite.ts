@@ -160,26 +160,23 @@ export function apiSuite(label: string, start: () => Promise<Quire>, teardown: (
             return client(q.api, r.stdout.trim());
           }),
         );
-        // Unknown ids: a request that passes auth answers 404 (or 400 for a bad body), never 401/403.
-        const routes: [string, string, string | null, object?][] = [
-          ['GET', '/documents', 'read:documents'],
-          ['GET', '/documents/none0', 'read:documents'],
-          ['DELETE', '/documents/none0', 'write:documents'],
-          ['GET', '/documents/none0/content', 'read:documents'],
-          ['POST', '/documents/content', 'write:documents'],
-          ['GET', '/documents/none0/metadata', 'read:documents'],
-          ['PUT', '/documents/none0/metadata', 'write:documents', { metadata: [] }],
-          ['POST', '/documents/none0/metadata', 'write:documents', { metadata: [] }],
-          ['GET', '/docsets', 'read:documents'],
-          ['POST', '/docsets', 'write:documents', {}],
-          ['GET', '/docsets/none0', 'read:documents'],
-          ['DELETE', '/docsets/none0', 'write:documents'],
-          ['GET', '/docsets/none0/documents', 'read:documents'],
-          ['GET', '/docsets/none0/documents/none1', 'read:documents'],
-          ['PUT', '/docsets/none0/documents/none1', 'write:documents'],
-          ['DELETE', '/docsets/none0/documents/none1', 'write:documents'],
-          ['GET', '/workspace', null],
-        ];
+        // Every operation of the OpenAPI document, with unknown ids: a request that passes auth answers
+        // 404 (or 400 for a bad body), never 401/403. The scope each needs is the one it documents.
+        const spec = (await (await fetch(`${q.origin}/openapi.json`)).json()) as {
+          paths: Record<string, Record<string, { 'x-scope'?: string | null }>>;
+        };
+        const routes: [string, string, string | null, object?][] = [];
+        for (const [path, methods] of Object.entries(spec.paths)) {
+          if (!path.startsWith('/v1preview1/')) continue;
+          for (const [method, operation] of Object.entries(methods)) {
+            const scope = operation['x-scope'];
+            if (scope === undefined) continue;
+            const url = path.slice('/v1preview1'.length).replace(/\{(\w+)\}/g, (_, name: string) => (/number/i.test(name) ? '1' : `none-${name}`));
+            const needed = scope === 'any' ? null : scope;
+            routes.push([method.toUpperCase(), url, needed, ['post', 'put', 'patch'].includes(method) ? {} : undefined]);
+          }
+        }
+        assert.ok(routes.length >= 20, `only ${routes.length} operations found in the OpenAPI document`);
         for (const [method, url, needed, json] of routes) {
           for (const [i, scope] of scopes.entries()) {
             const r = await keys[i]!.req(method, url, json ? { json } : {});

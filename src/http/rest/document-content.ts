@@ -8,6 +8,8 @@ import { DomainError, invalid } from '../../domain/errors.js';
 import { tooLarge, type UploadIntent } from '../../domain/documents.js';
 import type { StagedBlob } from '../../store/blobs/blob-store.js';
 import { ALLOWED_EXTENSIONS } from '../../domain/formats.js';
+import { ContentQuery } from '../schemas/structure.js';
+import { sendRendered } from './document-structure.js';
 
 /** Room for the multipart framing and the text parts around a maximal file. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
@@ -104,8 +106,9 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
     summary: 'Download a document',
     tag: 'Documents',
     scope: 'read:documents',
-    errors: [400, 404, 416],
-    description: 'The exact bytes as uploaded, with ETag and single-range `Range` support; whatever `Accept` says.',
+    errors: [400, 404, 409, 416],
+    description:
+      'The exact bytes as uploaded, with ETag and single-range `Range` support; whatever `Accept` says. Extension: `format=text` or `format=markdown` answers the document as Quire understood it (headings, lists, tables; page headers and footers left out), once it is Ready (before that 409 with `retry-after`).',
   });
   app.get(
     '/documents/:id/content',
@@ -114,11 +117,27 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
       schema: {
         ...download.schema,
         params: IdParams,
-        response: { 200: { description: 'The bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, ...download.problemResponses },
+        querystring: ContentQuery,
+        response: {
+          200: {
+            description: 'The bytes; or the text or Markdown rendering with `format`',
+            content: {
+              'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+              'text/plain': { schema: { type: 'string' } },
+              'text/markdown': { schema: { type: 'string' } },
+            },
+          },
+          ...download.problemResponses,
+        },
       },
     },
     async (request, reply) => {
       const { workspace } = principalOf(request);
+      const format = request.query.format ?? 'original';
+      if (format !== 'original') {
+        const { text } = await deps.structure.text(workspace.id, request.params.id, format);
+        return sendRendered(request, reply as unknown as FastifyReply, text, format === 'markdown' ? 'text/markdown; charset=utf-8' : 'text/plain; charset=utf-8');
+      }
       const doc = await deps.documents.get(workspace.id, request.params.id);
       return sendBytes(request, reply, {
         size: doc.size,

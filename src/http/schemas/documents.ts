@@ -48,6 +48,18 @@ export const DocumentSchema = Type.Object(
             Type.String({ description: '`pdf` (the original), `libreoffice` (converted) or `text-layout` (laid out by Quire)' }),
           ),
           durationMs: Type.Optional(Type.Integer()),
+          analysis: Type.Optional(
+            Type.Object(
+              {
+                ocrPages: Type.Array(Type.Integer(), { description: 'Pages whose text came from OCR' }),
+                ocrMs: Type.Integer(),
+                layoutMs: Type.Integer(),
+                entitiesMs: Type.Integer(),
+                storeMs: Type.Integer(),
+              },
+              { description: 'The `Processing` stage (document understanding): time spent per step, in ms' },
+            ),
+          ),
           members: Type.Optional(Type.Array(Type.String(), { description: 'ZIP: the ids of the documents made from its members' })),
           skipped: Type.Optional(
             Type.Array(Type.Object({ name: Type.String(), reason: Type.String() }), { description: 'ZIP: entries that were not documents, and why' }),
@@ -175,8 +187,18 @@ export function toDocumentJson(d: DocumentRecord, base: string): DocumentJson {
   if (d.error) json.error = d.error;
   if (d.progress) json.progress = d.progress;
   if (d.processing) {
-    const { durationMs, ...rest } = d.processing;
-    json.processing = durationMs === undefined ? rest : { ...rest, durationMs: Math.round(durationMs) };
+    const { durationMs, analysis, ...rest } = d.processing;
+    json.processing = rest;
+    if (durationMs !== undefined) json.processing.durationMs = Math.round(durationMs);
+    if (analysis) {
+      json.processing.analysis = {
+        ocrPages: analysis.ocrPages,
+        ocrMs: Math.round(analysis.ocrMs),
+        layoutMs: Math.round(analysis.layoutMs),
+        entitiesMs: Math.round(analysis.entitiesMs),
+        storeMs: Math.round(analysis.storeMs),
+      };
+    }
   }
   if (d.pageCount !== null) json.pageCount = d.pageCount;
   if (d.processedAt !== null) json.processedAt = new Date(d.processedAt).toISOString();

@@ -26,6 +26,7 @@ function toRecord(r: Row): DocumentRecord {
     processedAt: r.processed_at === null ? null : Number(r.processed_at),
     progress: r.progress ? (JSON.parse(r.progress) as DocumentProgress) : null,
     renditionBlobKey: r.rendition_blob_key,
+    structureBlobKey: r.structure_blob_key,
     processing: r.processing ? (JSON.parse(r.processing) as ProcessingDetails) : null,
   };
 }

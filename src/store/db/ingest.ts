@@ -49,9 +49,17 @@ export class IngestRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  async setReady(workspaceId: string, id: string, now: number): Promise<boolean> {
+  /** `Ready`: the structure model is stored, and processing details complete. */
+  async setReady(workspaceId: string, id: string, v: { structureBlobKey: string; processing: unknown; now: number }): Promise<boolean> {
     const r = await this.doc(workspaceId, id)
-      .set({ status: 'Ready', progress: null, processed_at: now, updated_at: now })
+      .set({
+        status: 'Ready',
+        progress: null,
+        structure_blob_key: v.structureBlobKey,
+        processing: JSON.stringify(v.processing),
+        processed_at: v.now,
+        updated_at: v.now,
+      })
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }

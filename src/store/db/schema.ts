@@ -57,6 +57,8 @@ export interface DocumentsTable {
   processing: string | null;
   /** The PDF rendition of a non-PDF original (null for PDFs and before ingestion). */
   rendition_blob_key: string | null;
+  /** The gzipped JSON structure model, once the `Processing` stage produced it. */
+  structure_blob_key: string | null;
 }
 
 export interface JobsTable {
