@@ -9,6 +9,7 @@ import path from 'node:path';
 const FILES = [
   'test/unit/config.test.ts',
   'test/unit/cursors.test.ts',
+  'test/unit/dgml.test.ts',
   'test/unit/formats.test.ts',
   'test/unit/formats-readers.test.ts',
   'test/unit/metadata.test.ts',

@@ -1,4 +1,5 @@
-import type { StructureModel } from '../structure.js';
+import type { Box, Leaf, List, ListItem, Paragraph, Section, Span, StructureModel, StructureNode, Table, TableCell } from '../structure.js';
+import { boxesPerPage } from '../structure.js';
 
 export interface DgmlContext {
   /** Workspace name or id, in the `docset` namespace URI. */
@@ -7,11 +8,351 @@ export interface DgmlContext {
   docsetName: string;
   /** Quire's version (`cp:version`). */
   version: string;
+  /** Label cells of key/value tables whose property is known: their content is wrapped in `docset:{labelId}-cell`. */
+  labelCells?: ReadonlyMap<TableCell, string>;
 }
+
+const NAMESPACES = {
+  dg: 'http://www.docugami.com/2021/dgml',
+  dgc: 'http://www.docugami.com/2021/dgml/docugami/contracts',
+  dgm: 'http://www.docugami.com/2021/dgml/docugami/medical',
+  xhtml: 'http://www.w3.org/1999/xhtml',
+  xsi: 'http://www.w3.org/2001/XMLSchema-instance',
+  cp: 'http://classifyprocess.com/2018/07/',
+};
 
 /** The document as DGML (../shared/docs/DGML.md): BOM, declaration, prefixed elements, leaves only hold text. */
 export function renderDgml(model: StructureModel, ctx: DgmlContext): string {
-  void model;
-  void ctx;
-  return '';
+  const writer = new DgmlWriter(model.paginated, ctx.labelCells);
+  const docset = `http://www.docugami.com/2021/dgml/${encodeURIComponent(xmlSafe(ctx.workspace))}/${encodeURIComponent(xmlSafe(ctx.docsetName))}`;
+  const declarations = [`xmlns:docset="${attr(docset)}"`, ...Object.entries(NAMESPACES).map(([prefix, uri]) => `xmlns:${prefix}="${uri}"`)];
+  return (
+    '\uFEFF<?xml version="1.0" encoding="utf-8"?>\n' +
+    `<dg:chunk cp:version="${attr(ctx.version)}" ${declarations.join(' ')}>\n` +
+    writer.nodes(model.nodes).xml +
+    '</dg:chunk>\n'
+  );
+}
+
+/** Rendered XML and the per-page union of the boxes it holds (what a parent element's style shows). */
+interface Rendered {
+  xml: string;
+  boxes: readonly Box[];
+}
+
+const NOTHING: Rendered = { xml: '', boxes: [] };
+/** Repeated page furniture: short lines, so `div` rather than `p`. */
+const FURNITURE = new Set(['header', 'footer', 'page-number']);
+
+class DgmlWriter {
+  constructor(
+    private readonly paginated: boolean,
+    private readonly labelCells: ReadonlyMap<TableCell, string> | undefined,
+  ) {}
+
+  nodes(nodes: readonly StructureNode[]): Rendered {
+    const parts = nodes.map((n) => this.node(n));
+    return { xml: parts.map((p) => p.xml).join(''), boxes: unionPerPage(parts) };
+  }
+
+  private node(n: StructureNode): Rendered {
+    switch (n.type) {
+      case 'paragraph':
+        return this.paragraph(n);
+      case 'section':
+        return this.section(n);
+      case 'list':
+        return this.list(n);
+      case 'table':
+        return this.table(n);
+    }
+  }
+
+  private paragraph(p: Paragraph): Rendered {
+    return this.leafChunk('dg:chunk', FURNITURE.has(p.role) ? 'div' : p.structure, p.leaf);
+  }
+
+  /** A leaf element: its text (with inline tags) and nothing structural inside. Empty leaves are dropped. */
+  private leafChunk(tag: string, structure: string, leaf: Leaf, extraStyle = ''): Rendered {
+    const text = inlineXml(leaf);
+    if (!text) return NOTHING;
+    const boxes = this.boxes(leaf.boxes);
+    return { xml: `<${tag} structure="${structure}"${this.style(boxes, extraStyle)}>${text}</${tag}>\n`, boxes };
+  }
+
+  private section(s: Section): Rendered {
+    const name = sectionName(s.heading.text);
+    const heading = this.leafChunk('dg:chunk', 'h1', s.heading);
+    // A body that is one paragraph is the body element itself (as the reference output does), so
+    // its chunk carries the section's name.
+    const only = s.children.length === 1 ? s.children[0] : undefined;
+    let body: Rendered;
+    if (only?.type === 'paragraph') {
+      body = this.leafChunk(`docset:${name}`, 'div', only.leaf);
+    } else {
+      const inner = this.nodes(s.children);
+      body = inner.xml ? { xml: `<docset:${name} structure="div"${this.style(inner.boxes)}>\n${inner.xml}</docset:${name}>\n`, boxes: inner.boxes } : NOTHING;
+    }
+    if (!heading.xml && !body.xml) return NOTHING;
+    return { xml: `<docset:${name}-section>\n${heading.xml}${body.xml}</docset:${name}-section>\n`, boxes: unionPerPage([heading, body]) };
+  }
+
+  private list(l: List): Rendered {
+    const items = l.items.map((item) => this.item(item)).filter((item) => item.xml);
+    if (!items.length) return NOTHING;
+    const boxes = unionPerPage(items);
+    const structure = l.ordered ? 'ol' : 'ul';
+    const xml = `<dg:chunk structure="${structure}"${this.style(boxes, `list-style-type: ${l.style}; `)}>\n${items.map((i) => i.xml).join('')}</dg:chunk>\n`;
+    return { xml, boxes };
+  }
+
+  /**
+   * `li` > `lim` marker, then the item's blocks as they are: every block renders to its own
+   * structural element(s), so no wrapper is needed for the text to stay in leaves, and readers merge
+   * the marker into whichever chunk comes first.
+   */
+  private item(item: ListItem): Rendered {
+    const marker = item.marker ? this.leafChunk('dg:chunk', 'lim', item.marker) : NOTHING;
+    const body = this.nodes(item.children);
+    if (!marker.xml && !body.xml) return NOTHING;
+    const boxes = unionPerPage([marker, body]);
+    return { xml: `<dg:chunk structure="li"${this.style(boxes)}>\n${marker.xml}${body.xml}</dg:chunk>\n`, boxes };
+  }
+
+  /**
+   * Cell text sits directly in the `td`, which is then a leaf: readers that split tables into cells
+   * take it as a chunk, and the table chunk reads it either way. A `dg:chunk` wrapper (as the reference
+   * sometimes has) would add an element per cell for nothing.
+   */
+  private table(t: Table): Rendered {
+    if (!t.rows.length) return NOTHING;
+    const rows = t.rows.map((row) => {
+      const cells = row.cells.map((cell) => this.cell(cell));
+      const boxes = this.boxes(row.boxes.length ? row.boxes : cells.flatMap((c) => c.boxes));
+      return { xml: `<xhtml:tr structure="tr"${this.style(boxes)}>\n${cells.map((c) => c.xml).join('')}</xhtml:tr>\n`, boxes };
+    });
+    const boxes = this.boxes(t.boxes.length ? t.boxes : rows.flatMap((r) => r.boxes));
+    const style = this.style(boxes);
+    const xml = `<xhtml:table structure="table"${style}>\n<xhtml:tbody structure="tbody"${style}>\n${rows.map((r) => r.xml).join('')}</xhtml:tbody>\n</xhtml:table>\n`;
+    return { xml, boxes };
+  }
+
+  private cell(cell: TableCell): Rendered {
+    const boxes = this.boxes(cell.boxes.length ? cell.boxes : cell.leaf.boxes);
+    let content = inlineXml(cell.leaf);
+    const labelId = this.labelCells?.get(cell);
+    if (labelId !== undefined && content) {
+      const tag = `docset:${ncName(labelId, 'Label')}-cell`;
+      content = `<${tag}>${content}</${tag}>`;
+    }
+    const span = spanAttr('colspan', cell.colspan) + spanAttr('rowspan', cell.rowspan);
+    return { xml: `<xhtml:td structure="td"${span}${this.style(boxes)}>${content}</xhtml:td>\n`, boxes };
+  }
+
+  /** The boxes a reader accepts, one union per page; none for documents without pages. */
+  private boxes(boxes: readonly Box[]): readonly Box[] {
+    if (!this.paginated) return [];
+    // Leaves usually hold one valid box per page already, in page order.
+    const ready = boxes.every((b, i) => emittable(b) && (i === 0 || b.page > boxes[i - 1]!.page));
+    return ready ? boxes : boxesPerPage(boxes.filter(emittable));
+  }
+
+  private style(boxes: readonly Box[], prefix = ''): string {
+    const value = prefix + boxes.map(boundingBox).join('');
+    return value ? ` style="${value}"` : '';
+  }
+}
+
+function unionPerPage(parts: readonly Rendered[]): readonly Box[] {
+  const boxes = parts.flatMap((p) => p.boxes);
+  return boxes.length > 1 ? boxesPerPage(boxes) : boxes;
+}
+
+function spanAttr(name: string, n: number): string {
+  return Number.isInteger(n) && n > 1 ? ` ${name}="${n}"` : '';
+}
+
+const oneDecimal = (n: number): number => Math.round(n * 10) / 10;
+
+/** Readers reject a whole document for one box on page 0 or with a size ≤ 0 once printed with one decimal. */
+function emittable(b: Box): boolean {
+  return (
+    Number.isInteger(b.page) &&
+    b.page >= 1 &&
+    Number.isFinite(b.left) &&
+    Number.isFinite(b.top) &&
+    oneDecimal(b.width) > 0 &&
+    oneDecimal(b.height) > 0 &&
+    Number.isFinite(b.width) &&
+    Number.isFinite(b.height)
+  );
+}
+
+function coordinate(n: number): string {
+  const s = oneDecimal(n).toFixed(1);
+  return s === '-0.0' ? '0.0' : s;
+}
+
+function boundingBox(b: Box): string {
+  return `boundingBox:{left: ${coordinate(b.left)}; top: ${coordinate(b.top)}; width: ${coordinate(b.width)}; height: ${coordinate(b.height)}; page: ${b.page};}; `;
+}
+
+// ---- inline tags ----
+
+/**
+ * The leaf's text with its spans as inline elements. Spans are widened to whole whitespace-separated
+ * words (readers join text pieces with spaces, so a tag boundary inside a word splits it), and a span
+ * that would overlap another instead of nesting in it is dropped: the text is never lost.
+ */
+function inlineXml(leaf: Leaf): string {
+  const text = leaf.text;
+  if (!leaf.spans?.length) return escapeText(text);
+  const spans = wholeWordSpans(text, leaf.spans);
+  let xml = '';
+  let at = 0;
+  const open: { end: number; tag: string }[] = [];
+  const closeUpTo = (limit: number): void => {
+    for (let top = open.at(-1); top && top.end <= limit; top = open.at(-1)) {
+      xml += escapeText(text.slice(at, top.end)) + `</${top.tag}>`;
+      at = top.end;
+      open.pop();
+    }
+  };
+  for (const s of spans) {
+    closeUpTo(s.start);
+    const parent = open.at(-1);
+    if (parent && s.end > parent.end) continue;
+    const { openTag, tag } = inlineTag(s);
+    xml += escapeText(text.slice(at, s.start)) + openTag;
+    at = s.start;
+    open.push({ end: s.end, tag });
+  }
+  closeUpTo(Infinity);
+  return xml + escapeText(text.slice(at));
+}
+
+function wholeWordSpans(text: string, spans: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  for (const s of spans) {
+    let start = Math.max(0, Math.min(s.start, text.length));
+    let end = Math.max(0, Math.min(s.end, text.length));
+    while (start < end && /\s/.test(text[start]!)) start++;
+    while (end > start && /\s/.test(text[end - 1]!)) end--;
+    if (start >= end) continue;
+    while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+    while (end < text.length && !/\s/.test(text[end]!)) end++;
+    out.push({ ...s, start, end });
+  }
+  // Outer spans first; equal ranges keep their given order (the first is the outer one).
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+function inlineTag(s: Span): { openTag: string; tag: string } {
+  if (s.tag.kind === 'property') {
+    const tag = `docset:${ncName(s.tag.labelId, 'Property')}`;
+    return { openTag: `<${tag}>`, tag };
+  }
+  if (s.tag.type === 'Date') return { openTag: '<dg:chunk xsi:type="date">', tag: 'dg:chunk' };
+  const tag = `dgc:${s.tag.type}`;
+  return { openTag: `<${tag}>`, tag };
+}
+
+// ---- names ----
+
+/**
+ * Prepositions and articles that label names keep as written ("Choice of Law." → `ChoiceofLaw`,
+ * "Rentable Area of the Premises" → `RentableAreaofthePremises`), while other words get a capital
+ * ("Exclusions from …" → `ExclusionsFrom…`, "Probable Cause and Findings" → `ProbableCauseAndFindings`).
+ */
+const KEPT_AS_WRITTEN = new Set(['a', 'an', 'the', 'at', 'by', 'for', 'in', 'of', 'off', 'on', 'per', 'to', 'up', 'via']);
+const MAX_NAME = 64;
+
+/**
+ * The `docset` element name of a section from its heading: words stripped of punctuation and joined
+ * with capitals, hyphens inside words kept, `_` before a leading digit, always a valid NCName.
+ */
+export function sectionName(heading: string): string {
+  const words = xmlSafe(heading)
+    .split(/\s+/)
+    .map((w) => [...w].filter(isNameLetter).join('').replace(/-+/g, '-').replace(/^-|-$/g, ''))
+    .filter(Boolean);
+  const name = words.map((w, i) => (i > 0 && KEPT_AS_WRITTEN.has(w) ? w : capitalise(w))).join('');
+  return ncName(name, 'Section');
+}
+
+function capitalise(word: string): string {
+  const first = String.fromCodePoint(word.codePointAt(0)!);
+  return first.toUpperCase() + word.slice(first.length);
+}
+
+/** Letters, digits, combining marks and hyphens that XML allows in names. */
+function isNameLetter(ch: string): boolean {
+  return (ch === '-' || /[\p{L}\p{N}\p{M}]/u.test(ch)) && isNameChar(ch.codePointAt(0)!);
+}
+
+/** `name` made a valid NCName of at most 64 characters: other characters dropped, `_` before a first one that is not a letter. */
+function ncName(name: string, fallback: string): string {
+  let chars = [...name].filter((ch) => ch !== ':' && isNameChar(ch.codePointAt(0)!));
+  if (!chars.length) return fallback;
+  // Letters only: other name-start characters (digits of other scripts, …) are not names for every parser.
+  const first = chars[0]!;
+  if (!/[\p{L}_]/u.test(first) || !isNameStartChar(first.codePointAt(0)!)) chars = ['_', ...chars];
+  return chars.slice(0, MAX_NAME).join('').replace(/[-.]+$/, '');
+}
+
+/** XML 1.0 (5th edition) NameStartChar, without ':'. */
+function isNameStartChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    c === 0x5f ||
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    (c >= 0x200c && c <= 0x200d) ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd) ||
+    (c >= 0x10000 && c <= 0xeffff)
+  );
+}
+
+function isNameChar(c: number): boolean {
+  return (
+    isNameStartChar(c) ||
+    c === 0x2d ||
+    c === 0x2e ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0xb7 ||
+    (c >= 0x300 && c <= 0x36f) ||
+    (c >= 0x203f && c <= 0x2040)
+  );
+}
+
+// ---- escaping ----
+
+/** Characters XML 1.0 cannot hold (C0 controls but tab and line ends, lone surrogates, U+FFFE/FFFF), plus DEL and the C1 controls. */
+const NOT_XML = /[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+/** Quick test for anything `xmlSafe` or the escapes would change (any surrogate, to be checked properly). */
+const MAYBE_UNSAFE = /[&<>\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]/;
+
+function xmlSafe(s: string): string {
+  return s.replace(NOT_XML, '');
+}
+
+const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const ATTR_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+
+/** Element content: `&`, `<` and `>` (so `]]>` cannot appear); quotes are plain text there. */
+function escapeText(s: string): string {
+  return MAYBE_UNSAFE.test(s) ? xmlSafe(s).replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]!) : s;
+}
+
+function attr(s: string): string {
+  return xmlSafe(s).replace(/[&<>"'\t\n\r]/g, (c) => ATTR_ESCAPES[c]!);
 }
