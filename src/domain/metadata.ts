@@ -59,8 +59,8 @@ export class MetadataService {
       if (!(await s.documents.get(workspaceId, documentId))) throw notFound('Document', documentId);
       const merged = await s.metadata.get(documentId);
       for (const e of entries) {
-        const existing = merged.find((m) => m.key === e.key);
-        if (existing) existing.value = e.value;
+        const at = merged.findIndex((m) => m.key === e.key);
+        if (at >= 0) merged[at] = { key: e.key, value: e.value };
         else merged.push(e);
       }
       if (merged.length > MAX_ENTRIES_PER_DOCUMENT) {

@@ -48,14 +48,22 @@ export function openDb(database: Config['database']): { db: Db; dialect: Dialect
  * Kysely prepares every query anew; preparing costs libsql more than running a small query does.
  * Queries of one shape compile to the same SQL text, so their prepared statements are kept (LRU).
  * Kysely runs one query at a time on this connection, so a statement is never used twice at once.
+ *
+ * SELECT results are also kept (ReadCache) until anything is written: by this connection (any
+ * statement that is not a SELECT, transaction boundaries included) or by another connection or
+ * process (SQLite's `PRAGMA data_version` changes when another connection commits). A cached read
+ * is therefore exactly what the database would answer now.
  */
 class StatementCache {
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly reads: ReadCache;
 
   constructor(
     private readonly sqlite: Database.Database,
     private readonly capacity = 500,
-  ) {}
+  ) {
+    this.reads = new ReadCache(sqlite);
+  }
 
   prepare(sql: string) {
     let stmt = this.statements.get(sql);
@@ -66,12 +74,60 @@ class StatementCache {
       if (this.statements.size >= this.capacity) this.statements.delete(this.statements.keys().next().value!);
     }
     this.statements.set(sql, stmt);
-    return stmt;
+    return this.reads.wrap(sql, stmt);
   }
 
   close() {
     this.statements.clear();
     this.sqlite.close();
+  }
+}
+
+/** Results of SELECTs, valid while the database is unchanged; see StatementCache. */
+class ReadCache {
+  private static readonly MAX_ENTRIES = 4096;
+  /** Larger results are not kept (lists are paged; their pages are cheap to read again). */
+  private static readonly MAX_ROWS = 128;
+  private readonly entries = new Map<string, unknown[]>();
+  private readonly dataVersion: Database.Statement;
+  private seenVersion: unknown = undefined;
+
+  constructor(sqlite: Database.Database) {
+    this.dataVersion = sqlite.prepare('PRAGMA data_version').raw(true);
+  }
+
+  /** The statement as Kysely's driver uses it (`reader`, `all`, `run`, `iterate`), reads served from the cache. */
+  wrap(sql: string, stmt: Database.Statement) {
+    const cacheable = /^\s*select\b/i.test(sql);
+    return {
+      reader: stmt.reader,
+      all: (params: unknown[]) => (cacheable ? this.all(sql, stmt, params) : stmt.all(params)),
+      run: (params: unknown[]) => {
+        this.entries.clear();
+        return stmt.run(params);
+      },
+      iterate: (params: unknown[]) => stmt.iterate(params),
+    };
+  }
+
+  private all(sql: string, stmt: Database.Statement, params: unknown[]): unknown[] {
+    const version = (this.dataVersion.get() as unknown[])[0];
+    if (version !== this.seenVersion) {
+      this.entries.clear();
+      this.seenVersion = version;
+    }
+    const key = `${sql}\u0000${JSON.stringify(params, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+    const hit = this.entries.get(key);
+    // Callers may reorder the array they get (Kysely's migrator sorts in place); rows are shared.
+    if (hit) return hit.slice();
+    const rows = stmt.all(params) as unknown[];
+    if (rows.length <= ReadCache.MAX_ROWS) {
+      // Shared by every later hit: a caller that changed a row would change them all.
+      for (const row of rows) Object.freeze(row);
+      if (this.entries.size >= ReadCache.MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(key, rows.slice());
+    }
+    return rows;
   }
 }
 
