@@ -10,6 +10,7 @@ const FILES = [
   'test/unit/config.test.ts',
   'test/unit/cursors.test.ts',
   'test/unit/dgml.test.ts',
+  'test/unit/entities.test.ts',
   'test/unit/formats.test.ts',
   'test/unit/formats-readers.test.ts',
   'test/unit/metadata.test.ts',

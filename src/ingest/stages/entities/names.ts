@@ -1,0 +1,46 @@
+/** Words that start or frame a sentence, or name a party's role, rather than being part of a name. */
+export const NOT_NAME_WORDS = new Set(
+  [
+    'a', 'an', 'the', 'this', 'that', 'these', 'those', 'each', 'any', 'all', 'such', 'said', 'both', 'either', 'neither',
+    'our', 'its', 'your', 'their', 'his', 'her', 'and', 'or', 'but', 'if', 'when', 'upon', 'in', 'on', 'by', 'for', 'to',
+    'from', 'with', 'at', 'as', 'of', 'between', 'among', 'whereas', 'notwithstanding', 'provided', 'dear', 're', 'attention',
+    'attn', 'cc', 'copy', 'see', 'per', 'via', 'no', 'not', 'other', 'every', 'then', 'also', 'only', 'where', 'whether',
+    'except', 'unless', 'although', 'while', 'after', 'before', 'during', 'under', 'pursuant', 'accordingly', 'however',
+    'therefore', 'thereafter', 'subject', 'without', 'within', 'through', 'following', 'since', 'until', 'once',
+    // parties' roles
+    'party', 'parties', 'landlord', 'tenant', 'licensor', 'licensee', 'buyer', 'seller', 'borrower', 'lender', 'company', 'client', 'customer', 'contractor', 'vendor', 'recipient', 'guarantor',
+    'broker', 'employer', 'employee', 'consultant', 'purchaser', 'subtenant', 'sublandlord', 'signature', 'name', 'title',
+    'date', 'witness', 'executed', 'accepted', 'agreed', 'approved', 'disclosing', 'receiving',
+    // documents that name their parties: "the Quarterly Report of Apple Inc."
+    'report', 'agreement', 'lease', 'certificate', 'exhibit', 'schedule', 'form', 'section', 'article', 'amendment',
+    'statement', 'statements', 'plan', 'policy', 'notice', 'order', 'rider', 'addendum', 'memorandum',
+    // legal suffixes: a name cannot run through another organisation's suffix
+    'inc', 'llc', 'corp', 'ltd', 'lp', 'llp', 'pllc', 'plc', 'incorporated', 'corporation', 'limited',
+  ],
+);
+
+/** Words of organisations' names and of signature-block titles, never of a person's name. */
+export const NOT_PERSON_WORDS = new Set(
+  [
+    'group', 'holdings', 'partners', 'partnership', 'company', 'bank', 'trust', 'fund', 'capital', 'management', 'realty',
+    'properties', 'associates', 'services', 'systems', 'technologies', 'solutions', 'international', 'corporation', 'inc',
+    'inc.', 'llc', 'ltd', 'ltd.', 'corp', 'corp.', 'university', 'institute', 'association', 'foundation', 'agency',
+    'department', 'office', 'board', 'council', 'committee', 'suite', 'street', 'avenue', 'road', 'officer', 'manager',
+    'president', 'director', 'secretary', 'treasurer', 'ceo', 'cfo', 'cto', 'chief', 'executive', 'member',
+    'authorized', 'signatory', 'representative', 'agent', 'general', 'partner', 'sole', 'trustee', 'attorney',
+  ],
+);
+
+/**
+ * The index of the word after the last capitalised word that cannot be part of a name ("The",
+ * "Upon", "Tenant", "Report of"), or -1 if none is left. Lower-case connectors inside the name
+ * ("CW of Arizona") stay.
+ */
+export function nameStart(words: readonly string[]): number {
+  let first = 0;
+  words.forEach((w, i) => {
+    if (/^\p{Lu}/u.test(w) && NOT_NAME_WORDS.has(w.replace(/[^\p{L}]/gu, '').toLowerCase())) first = i + 1;
+  });
+  while (first < words.length && !/^[\p{Lu}\p{N}&]/u.test(words[first] ?? '')) first++;
+  return first < words.length ? first : -1;
+}

@@ -1,0 +1,58 @@
+/** Money, percentages and durations: amounts in digits, in words, or both ("thirty (30) days"). */
+import { type Candidate, matchesOf, regex, WORD_END, WORD_START } from './candidate.js';
+
+/** 1,000,000.00 or 26.99 or 12; quantifiers are bounded so a long digit run stays linear. */
+const NUMERAL = String.raw`(?<![\p{L}\p{N}.,])(?:\d{1,3}(?:,\d{3}){1,5}(?:\.\d{1,6})?|\d{1,12}(?:\.\d{1,6})?)(?![\p{N}])`;
+const INTEGER = String.raw`\d{1,3}(?:,\d{3}){0,4}`;
+const UNITS_AND_TENS =
+  'zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
+/** "one hundred three", "thirty-six", "one hundred and twenty"; a scale word alone ("Billion") is a unit, not an amount. */
+const NUMBER_WORDS = String.raw`${WORD_START}(?:${UNITS_AND_TENS})(?:(?:[ -]|\sand\s)(?:${UNITS_AND_TENS}|hundred|thousand|million|billion)){0,8}${WORD_END}`;
+const SCALE = String.raw`(?:thousand|million|billion|trillion)`;
+
+const MONEY = [
+  regex('giu', String.raw`${WORD_START}(?:US)?\$\s?`, NUMERAL, String.raw`(?:\s${SCALE})?${WORD_END}`),
+  regex('giu', String.raw`${WORD_START}(?:USD|EUR|GBP)\s?`, NUMERAL, String.raw`(?:\s${SCALE})?${WORD_END}`),
+  regex('giu', NUMBER_WORDS, String.raw`\s(?:U\.S\.\s)?dollars(?:\s\((?:US)?\$`, NUMERAL, String.raw`\))?`),
+  regex('giu', NUMERAL, String.raw`(?:\s${SCALE})?\s(?:U\.S\.\s)?dollars${WORD_END}`),
+];
+
+const PERCENT_WORD = String.raw`(?:percent|per\scent)${WORD_END}`;
+const PERCENT = [
+  regex('gu', NUMERAL, String.raw`\s?%`),
+  regex('giu', NUMERAL, String.raw`\s`, PERCENT_WORD),
+  regex('giu', NUMBER_WORDS, String.raw`\s`, PERCENT_WORD, String.raw`(?:\s\(`, NUMERAL, String.raw`\s?%\))?`),
+  // "fifty (50%) percent"
+  regex('giu', NUMBER_WORDS, String.raw`\s\(`, NUMERAL, String.raw`\s?%\)(?:\s`, PERCENT_WORD, ')?'),
+];
+
+const UNIT = String.raw`(?:(?:full|consecutive|calendar|business|working)\s){0,2}(?:days?|weeks?|months?|years?|hours?|minutes?)${WORD_END}(?:\speriod${WORD_END})?`;
+/** Ages ("45 years old") are not durations. */
+const NOT_AGE = String.raw`(?!\s(?:old|of\sage)${WORD_END})`;
+/** "1 to 1.5 hours", "five or six years". */
+const RANGE = String.raw`\s(?:to|or)\s`;
+const DURATION = [
+  regex('giu', NUMBER_WORDS, String.raw`\s\(${INTEGER}\)\s`, UNIT, NOT_AGE),
+  regex('giu', NUMERAL, `(?:${RANGE}`, NUMERAL, String.raw`)?\s`, UNIT, NOT_AGE),
+  regex('giu', NUMBER_WORDS, `(?:${RANGE}`, NUMBER_WORDS, String.raw`)?\s`, UNIT, NOT_AGE),
+];
+
+/** Cheap tests that rule most leaves out before the full patterns run. */
+const MONEY_CUE = /\$|dollar|usd|eur|gbp/iu;
+const PERCENT_CUE = /%|per\s?cent/iu;
+const DURATION_CUE = /day|week|month|year|hour|minute/iu;
+
+export function findMoney(text: string): Candidate[] {
+  if (!MONEY_CUE.test(text)) return [];
+  return MONEY.flatMap((re) => matchesOf(text, re, 'Money'));
+}
+
+export function findPercents(text: string): Candidate[] {
+  if (!PERCENT_CUE.test(text)) return [];
+  return PERCENT.flatMap((re) => matchesOf(text, re, 'Percent'));
+}
+
+export function findDurations(text: string): Candidate[] {
+  if (!DURATION_CUE.test(text)) return [];
+  return DURATION.flatMap((re) => matchesOf(text, re, 'TimeDuration'));
+}

@@ -1,0 +1,37 @@
+/** Organisations: capitalised words ending with a legal suffix ("Widget Corp.", "CW of Arizona, LLC"). */
+import { type Candidate, regex, WORD_END, WORD_START } from './candidate.js';
+import { nameStart } from './names.js';
+import { US_STATES } from './places.js';
+
+const DOTTED_SUFFIXES = String.raw`Inc\.|Corp\.|Ltd\.|Co\.|L\.L\.C\.|L\.P\.|L\.L\.P\.|P\.L\.L\.C\.|N\.A\.|S\.A\.|B\.V\.|N\.V\.|INC\.|CORP\.|LTD\.`;
+const BARE_SUFFIXES = String.raw`Inc|Corp|Ltd|LLC|LLP|PLLC|LP|PLC|plc|GmbH|INC|CORP|LTD`;
+/** Also ordinary words: not a suffix when a capitalised word follows ("Limited Warranty"). */
+const WORD_SUFFIXES = String.raw`(?:Incorporated|Corporation|Limited|INCORPORATED|CORPORATION|LIMITED)(?!\s\p{Lu}\p{Ll})`;
+const SUFFIX = String.raw`(?:${DOTTED_SUFFIXES}|(?:${BARE_SUFFIXES})${WORD_END}|${WORD_SUFFIXES}${WORD_END})`;
+const NAME_WORD = String.raw`(?:(?:\p{Lu}\.){1,4}|\p{Lu}[\p{L}\p{N}'’&-]{0,30}|&)`;
+const CONNECTOR = String.raw`(?:of|and|for|the|de|la|du|der|van|von)`;
+const ORGANISATION = regex('gu', WORD_START, '(?<name>', NAME_WORD, String.raw`(?:\s(?:${CONNECTOR}\s)?`, NAME_WORD, '){0,5})', String.raw`,?\s`, SUFFIX);
+
+const SUFFIX_CUE = regex('u', SUFFIX);
+
+const STATE_NAMES = new Set(US_STATES.map((s) => s.toLowerCase()));
+/** "Co." only after an ampersand ("Smith & Co."), where it cannot be an abbreviation of something else. */
+const CO_WITHOUT_AMPERSAND = /(?<!&)\sCo\.$/u;
+
+export function findOrganisations(text: string): Candidate[] {
+  if (!SUFFIX_CUE.test(text)) return [];
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(ORGANISATION)) {
+    const name = m.groups?.name ?? '';
+    if (CO_WITHOUT_AMPERSAND.test(m[0])) continue;
+    const words = name.split(' ');
+    const first = nameStart(words);
+    if (first < 0) continue;
+    const kept = words.slice(first).join(' ');
+    // "a Washington Corporation" describes where a company is incorporated, it does not name it.
+    if (STATE_NAMES.has(kept.toLowerCase())) continue;
+    const skipped = name.length - kept.length;
+    out.push({ start: m.index + skipped, end: m.index + m[0].length, type: 'Org' });
+  }
+  return out;
+}

@@ -1,0 +1,299 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import mammoth from 'mammoth';
+import { readPdfPages } from '../../src/ingest/formats/pdf.js';
+import type { PageModel } from '../../src/ingest/model.js';
+import { entitySpans, tagEntities } from '../../src/ingest/stages/entities.js';
+import { type EntityType, type Leaf, leaves, normalizeSpace, type Paragraph, type Span, type StructureNode, wordsOf } from '../../src/ingest/structure.js';
+import { ENTITY_SAMPLE } from '../fixtures/entities-sample.js';
+import { CORPUS } from '../helpers/quire.js';
+
+/** Punctuation a span may carry at either end ("($1,000),"): compared without it. */
+const bare = (s: string): string => s.replace(/^[(["'“‘]+|[)\]"'”’.,;:!?]+$/gu, '');
+
+const typeOf = (s: Span): EntityType | undefined => (s.tag.kind === 'entity' ? s.tag.type : undefined);
+
+/** The entities found in a text, as [type, surface without edge punctuation]. */
+function tags(text: string, previous?: string): [EntityType | undefined, string][] {
+  return entitySpans(text, [], previous).map((s) => [typeOf(s), bare(text.slice(s.start, s.end))]);
+}
+
+function has(text: string, type: EntityType, surface: string): void {
+  assert.deepEqual(
+    tags(text).filter(([t]) => t === type),
+    [[type, bare(surface)]],
+    `${type} "${surface}" in: ${text}`,
+  );
+}
+
+function hasNo(text: string, type: EntityType): void {
+  assert.deepEqual(tags(text).filter(([t]) => t === type), [], `no ${type} in: ${text}`);
+}
+
+test('hand-labelled corpus sample: precision ≥ 0.9 overall, recall reported per type', (t) => {
+  assert.ok(ENTITY_SAMPLE.length >= 80, 'at least 80 labelled sentences');
+  const counts = new Map<EntityType, { tp: number; fp: number; fn: number }>();
+  const count = (type: EntityType) => counts.get(type) ?? counts.set(type, { tp: 0, fp: 0, fn: 0 }).get(type)!;
+  const errors: string[] = [];
+  for (const sentence of ENTITY_SAMPLE) {
+    const unmatched = sentence.entities.map((e) => ({ type: e.type, text: bare(e.text) }));
+    for (const [type, text] of tags(sentence.text)) {
+      assert.ok(type);
+      const i = unmatched.findIndex((e) => e.type === type && e.text === text);
+      if (i >= 0) {
+        count(type).tp++;
+        unmatched.splice(i, 1);
+      } else {
+        count(type).fp++;
+        errors.push(`wrong ${type} "${text}" in: ${sentence.text.slice(0, 80)}`);
+      }
+    }
+    for (const e of unmatched) count(e.type).fn++;
+  }
+  const ratio = (a: number, b: number): string => (b ? (a / b).toFixed(2) : '-');
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const [type, c] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
+    t.diagnostic(`${type.padEnd(12)} precision ${ratio(c.tp, c.tp + c.fp)} recall ${ratio(c.tp, c.tp + c.fn)} (tp ${c.tp}, fp ${c.fp}, fn ${c.fn})`);
+    tp += c.tp;
+    fp += c.fp;
+    fn += c.fn;
+  }
+  t.diagnostic(`overall      precision ${ratio(tp, tp + fp)} recall ${ratio(tp, tp + fn)} (tp ${tp}, fp ${fp}, fn ${fn})`);
+  for (const e of errors) t.diagnostic(e);
+  assert.ok(tp / (tp + fp) >= 0.9, `precision ${tp / (tp + fp)}`);
+  // Not a target, a floor against regressions: most of the sample's entities have cues we use.
+  assert.ok(tp / (tp + fn) >= 0.75, `recall ${tp / (tp + fn)}`);
+});
+
+test('dates: written, ordinal, numeric and ISO forms; "May" the verb and section numbers are not dates', () => {
+  has('entered into as of November 4, 2023 ("Effective Date")', 'Date', 'November 4, 2023');
+  has('signed on 4 November 2023 by both', 'Date', '4 November 2023');
+  has('made this 4th day of November, 2023.', 'Date', '4th day of November, 2023');
+  has('Start Date: 11/04/2023', 'Date', '11/04/2023');
+  has('Target Stable 2023-11-04', 'Date', '2023-11-04');
+  has('under the April 2022 authorization', 'Date', 'April 2022');
+  has('as of MARCH 29TH, 2019', 'Date', 'MARCH 29TH, 2019');
+  hasNo('Landlord may revoke access. May the parties agree, they shall sign.', 'Date');
+  hasNo('1.22.6 Normal Business Hours and section 6.4.10 apply; see 12.2.1.', 'Date');
+  hasNo('Securities Exchange Act of 1934 and FY 2026 targets, Q3 2023 Form 10-Q', 'Date');
+  hasNo('Ratio 13/45/2023 and 2023-13-45 are not dates', 'Date');
+  hasNo('identifier _0177fe9a-2023-11-04x', 'Date');
+});
+
+test('money: symbols, scales, currency codes and words with numerals', () => {
+  has('in the amount of $100,000.00 in accordance', 'Money', '$100,000.00');
+  has('a fine of USD 5 million payable', 'Money', 'USD 5 million');
+  has('revenue of $2.5 billion in the quarter', 'Money', '$2.5 billion');
+  has('a deposit of one thousand dollars ($1,000) at signing', 'Money', 'one thousand dollars ($1,000)');
+  has('An initial payment of One Hundred Thousand Dollars ($100,000) is due', 'Money', 'One Hundred Thousand Dollars ($100,000)');
+  has('the monthly fixed rent due ($13,000.00) for', 'Money', '$13,000.00');
+  hasNo('Tenant Improvement Allowance ($100.00/sf) applies', 'Money');
+  hasNo('Column headings: Billion Dollars, Thousands', 'Money');
+});
+
+test('percentages and durations, in digits, words or both', () => {
+  has('charge fifty percent (50%) of the revenue', 'Percent', 'fifty percent (50%)');
+  has('shall mean 35%.', 'Percent', '35%');
+  has('1.375% Notes due 2024', 'Percent', '1.375%');
+  has('By FY 2026, 95 percent of requests', 'Percent', '95 percent');
+  has('within thirty (30) days after notice', 'TimeDuration', 'thirty (30) days');
+  has('for a term of 12 months from', 'TimeDuration', '12 months');
+  has('during the two years before', 'TimeDuration', 'two years');
+  has('at least thirty-six (36) months after', 'TimeDuration', 'thirty-six (36) months');
+  has('within 15 Business Days from submission', 'TimeDuration', '15 Business Days');
+  has('every five or six years to realign', 'TimeDuration', 'five or six years');
+  has('each lasting for 1 to 1.5 hours.', 'TimeDuration', '1 to 1.5 hours');
+  has('and fifty (50%) percent of any fees', 'Percent', 'fifty (50%) percent');
+  hasNo('renewed for successive one-year terms', 'TimeDuration');
+  hasNo('a pilot 45 years old, Months 1 – 12', 'TimeDuration');
+});
+
+test('organisations need a legal suffix and a name, not a description or a role', () => {
+  has('Disclosing Party: Widget Corp., a Delaware corporation', 'Org', 'Widget Corp.');
+  has("Tenant's Broker. CW of Arizona, LLC.", 'Org', 'CW of Arizona, LLC');
+  has('AAPL The Nasdaq Stock Market LLC', 'Org', 'Nasdaq Stock Market LLC');
+  has('that the Quarterly Report of Apple Inc. on Form 10-Q', 'Org', 'Apple Inc.');
+  has('serviced by Smith & Co. monthly', 'Org', 'Smith & Co.');
+  hasNo('MagicSoft a Washington Corporation located at', 'Org');
+  hasNo('a Delaware limited liability company and The Company', 'Org');
+  hasNo('12.1 Insurance Company will maintain a Limited Warranty', 'Org');
+  hasNo('The Landlord Parties, Tenant Parties and Legal Holidays', 'Org');
+  hasNo('Acme Co. is an abbreviation here', 'Org');
+});
+
+test('people only from strong cues: signature blocks, honorifics, "an individual"', () => {
+  has('Name: Alan Black', 'Person', 'Alan Black');
+  has('By: /s/ Timothy D. Cook', 'Person', 'Timothy D. Cook');
+  has('Co-investigators Prof.Dr. Darintr Sosothikul, Diplomat', 'Person', 'Darintr Sosothikul');
+  has('a letter from Ms. Jane Roe about', 'Person', 'Jane Roe');
+  has('Receiving Party: Jane Doe, an individual residing at', 'Person', 'Jane Doe');
+  assert.deepEqual(tags('Jean Paoli', 'Name:'), [['Person', 'Jean Paoli']]);
+  assert.deepEqual(tags('Chief Executive Officer', 'Title:'), []);
+  hasNo('John Smith Project Manager Oversee project', 'Person');
+  hasNo('By: Menlo Group, its manager', 'Person');
+  hasNo('By: Authorized Signatory', 'Person');
+  hasNo('offices at Innovation Dr. Techville', 'Person');
+  hasNo('Name: ____________ Title: ____________', 'Person');
+  assert.deepEqual(tags('By: Widget Corp.'), [['Org', 'Widget Corp']]);
+});
+
+test('US states: full names in context; "Washington" alone is not a state', () => {
+  has('authorized to transact business in Arizona.', 'USState', 'Arizona');
+  has('a Delaware corporation', 'USState', 'Delaware');
+  has('the laws of the State of Washington and the United States', 'USState', 'Washington');
+  has('commenced in a court in Kirkland, Washington, and each party', 'USState', 'Washington');
+  has('MagicSoft, Inc. a Washington Corporation', 'USState', 'Washington');
+  has('headquartered in Phoenix, AZ 85004 since', 'USState', 'AZ');
+  hasNo('Washington, D.C. 20549', 'USState');
+  hasNo('headquartered in Washington, D.C., the Department', 'USState');
+  hasNo('George Washington signed it; Washington agreed.', 'USState');
+  hasNo('Washington-based interagency work', 'USState');
+  hasNo('offices in Kansas City and on the Colorado River', 'USState');
+  hasNo('Texas Instruments and Indiana Jones', 'USState');
+});
+
+test('addresses, phones and e-mails', () => {
+  has('located at 1564 E Broadway Rd, Tempe, Arizona 85282.', 'Address', '1564 E Broadway Rd, Tempe, Arizona 85282');
+  has('whose address is 150 Lake Street South, Suite 221, Kirkland, Washington 98033, and', 'Address', '150 Lake Street South, Suite 221, Kirkland, Washington 98033');
+  has('whose address is 1201 Rt 300, Newburgh NY 12550.', 'Address', '1201 Rt 300, Newburgh NY 12550');
+  has('delivered to 10 Downing Street by hand', 'Address', '10 Downing Street');
+  hasNo('Suite No. 600 on the 6th floor; 25 free unreserved spaces', 'Address');
+  hasNo('in 2020 Federal Court ruled', 'Address');
+  has('call (206) 684-8889 today', 'Phone', '(206) 684-8889');
+  has('or at 800-877-6799.', 'Phone', '800-877-6799');
+  hasNo('serial 123-456-7890 and 8-K 4.1', 'Phone');
+  has('Email: morris@magicsoft.com', 'Email', 'morris@magicsoft.com');
+  hasNo('see @handle and a@b', 'Email');
+});
+
+test('existing spans are kept and never overlapped; new spans do not overlap each other', () => {
+  const text = 'Menlo Group, Suite 101, 1564 E Broadway Rd, Tempe, Arizona 85282 on March 29th, 2019 for $100.';
+  const property: Span = { start: text.indexOf('March'), end: text.indexOf(' for'), tag: { kind: 'property', labelId: 'EffectiveDate' } };
+  const leaf: Leaf = { text, boxes: [], spans: [property] };
+  tagEntities([{ type: 'paragraph', structure: 'p', role: 'body', leaf }]);
+  assert.ok(leaf.spans?.includes(property));
+  assert.deepEqual(
+    leaf.spans?.map((s) => [s.tag.kind === 'entity' ? s.tag.type : s.tag.labelId, bare(text.slice(s.start, s.end))]),
+    [['Address', '1564 E Broadway Rd, Tempe, Arizona 85282'], ['EffectiveDate', 'March 29th, 2019'], ['Money', '$100']],
+  );
+});
+
+/** Paragraph nodes, one per text line of each page (items grouped by baseline), as a stand-in for layout. */
+function lineParagraphs(pages: PageModel[]): Paragraph[] {
+  const out: Paragraph[] = [];
+  for (const page of pages) {
+    const items = [...page.items].sort((a, b) => a.y - b.y || a.x - b.x);
+    let line: string[] = [];
+    let y = Number.NaN;
+    const flush = () => {
+      const text = normalizeSpace(line.join(' '));
+      if (text) out.push({ type: 'paragraph', structure: 'p', role: 'body', leaf: { text, boxes: [] } });
+      line = [];
+    };
+    for (const item of items) {
+      if (Math.abs(item.y - y) > item.height / 2) flush();
+      y = item.y;
+      line.push(item.text);
+    }
+    flush();
+  }
+  return out;
+}
+
+async function docxParagraphs(file: string): Promise<Paragraph[]> {
+  const { value } = await mammoth.extractRawText({ path: path.join(CORPUS, file) });
+  return value
+    .split('\n')
+    .map(normalizeSpace)
+    .filter(Boolean)
+    .map((text) => ({ type: 'paragraph', structure: 'p', role: 'body', leaf: { text, boxes: [] } }));
+}
+
+test('real documents: every span sits on word boundaries, spans never overlap, and the cost per 1,000 words', async (t) => {
+  const documents: [string, StructureNode[]][] = [];
+  for (const file of ['reference-dgml/Jane Doe NDA.pdf', 'reference-dgml/20071210X01921.pdf', 'reference-dgml/20071204X01896.pdf']) {
+    documents.push([file, lineParagraphs(await readPdfPages(new Uint8Array(fs.readFileSync(path.join(CORPUS, file)))))]);
+  }
+  for (const file of ['office/Master Services Agreement - Daltech.docx', 'office/NDA simple layout.docx', 'office/TruTone Lane 1.docx']) {
+    documents.push([file, await docxParagraphs(file)]);
+  }
+
+  const timeTagging = (nodes: StructureNode[][]): number => {
+    const started = performance.now();
+    for (const n of nodes) tagEntities(n);
+    return performance.now() - started;
+  };
+  // The first pass compiles the patterns; the second is what a long-running worker pays.
+  const coldMs = timeTagging(documents.map(([, nodes]) => structuredClone(nodes)));
+  const ms = timeTagging(documents.map(([, nodes]) => nodes));
+
+  const found = new Map<EntityType, number>();
+  let words = 0;
+  for (const [file, nodes] of documents) {
+    for (const leaf of leaves(nodes)) {
+      words += wordsOf(leaf.text).length;
+      const spans = leaf.spans ?? [];
+      spans.forEach((s, i) => {
+        const where = `${file}: "${leaf.text.slice(s.start, s.end)}" in "${leaf.text}"`;
+        assert.ok(s.start >= 0 && s.end <= leaf.text.length && s.start < s.end, where);
+        assert.ok(s.start === 0 || /\s/u.test(leaf.text[s.start - 1]!), `starts inside a word: ${where}`);
+        assert.ok(s.end === leaf.text.length || /\s/u.test(leaf.text[s.end]!), `ends inside a word: ${where}`);
+        assert.ok(!/^\s|\s$/u.test(leaf.text.slice(s.start, s.end)), `edge whitespace: ${where}`);
+        const next = spans[i + 1];
+        if (next) assert.ok(s.end <= next.start, `overlaps the next span: ${where}`);
+        const type = typeOf(s);
+        if (type) found.set(type, (found.get(type) ?? 0) + 1);
+      });
+    }
+  }
+  t.diagnostic(`entities found: ${[...found].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  const perThousand = (x: number): string => ((x / words) * 1000).toFixed(2);
+  t.diagnostic(`${words} words: ${perThousand(ms)} ms per 1,000 words (first pass, compiling patterns: ${perThousand(coldMs)})`);
+  for (const type of ['Date', 'Money', 'Percent', 'TimeDuration', 'Org', 'Person', 'Address', 'USState', 'Phone', 'Email'] as const) {
+    assert.ok((found.get(type) ?? 0) > 0, `no ${type} found in the documents`);
+  }
+});
+
+test('adversarial 100 KB leaves finish in under 200 ms each', () => {
+  const repeat = (unit: string): string => unit.repeat(Math.ceil(100_000 / unit.length)).slice(0, 100_000);
+  const inputs = {
+    digits: repeat('1'),
+    'digit groups': repeat('1,000,'),
+    'dollar digits': repeat('$1'),
+    'dotted numbers': repeat('1.'),
+    'capitalised words': repeat('Aaaa '),
+    'capitals without spaces': repeat('A'),
+    'number words': repeat('one '),
+    'hyphenated number words': repeat('one-'),
+    'months and days': repeat('May 1 '),
+    'slashes': repeat('1/'),
+    'at signs': repeat('a@a.'),
+    'letters and dots': repeat('a.'),
+    'honorifics': repeat('Mr. A '),
+    'name cues': repeat('Name: '),
+    'street words': repeat('1 Main '),
+    'states and commas': repeat('Ohio, '),
+    'organisation words': repeat('Acme of '),
+    'parentheses': repeat('(('),
+    'percent words': repeat('one percent ('),
+    'dense money': repeat('$1 '),
+    'dense dates': repeat('January 1, 2020 '),
+    'dense organisations': repeat('Aa Bb Cc Dd Ee Ff Gg Inc '),
+  };
+  for (const [name, text] of Object.entries(inputs)) {
+    // The best of three runs: the bound is against runaway backtracking, not a busy machine's hiccups.
+    let ms = Infinity;
+    let spans: Span[] = [];
+    for (let run = 0; run < 3; run++) {
+      const started = performance.now();
+      spans = entitySpans(text);
+      ms = Math.min(ms, performance.now() - started);
+    }
+    assert.ok(ms < 200, `${name}: ${ms.toFixed(0)} ms`);
+    for (const s of spans) assert.ok(s.start === 0 || text[s.start - 1] === ' ', `${name}: span inside a word`);
+  }
+});
