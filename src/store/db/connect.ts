@@ -91,6 +91,7 @@ class ReadCache {
   private readonly entries = new Map<string, unknown[]>();
   private readonly dataVersion: Database.Statement;
   private seenVersion: unknown = undefined;
+  private versionChecked = false;
 
   constructor(sqlite: Database.Database) {
     this.dataVersion = sqlite.prepare('PRAGMA data_version').raw(true);
@@ -110,12 +111,24 @@ class ReadCache {
     };
   }
 
-  private all(sql: string, stmt: Database.Statement, params: unknown[]): unknown[] {
+  /**
+   * Asking SQLite for data_version costs about as much as a small query, so it is asked once per
+   * turn of the event loop: reads within one turn are answered as of its start, which is what they
+   * would be had they run a moment earlier.
+   */
+  private checkVersion() {
+    if (this.versionChecked) return;
+    this.versionChecked = true;
+    setImmediate(() => (this.versionChecked = false));
     const version = (this.dataVersion.get() as unknown[])[0];
     if (version !== this.seenVersion) {
       this.entries.clear();
       this.seenVersion = version;
     }
+  }
+
+  private all(sql: string, stmt: Database.Statement, params: unknown[]): unknown[] {
+    this.checkVersion();
     const key = `${sql}\u0000${JSON.stringify(params, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
     const hit = this.entries.get(key);
     // Callers may reorder the array they get (Kysely's migrator sorts in place); rows are shared.
