@@ -14,6 +14,7 @@ const FILES = [
   'test/unit/formats.test.ts',
   'test/unit/formats-readers.test.ts',
   'test/unit/metadata.test.ts',
+  'test/unit/native-structure.test.ts',
   'test/unit/queue.test.ts',
   'test/unit/worker-pool.test.ts',
   'test/api/sqlite.test.ts',

@@ -75,7 +75,7 @@ export interface Section {
 export type ListStyle = 'decimal' | 'lower-alpha' | 'upper-alpha' | 'lower-roman' | 'upper-roman' | 'circle' | 'none';
 
 export interface ListItem {
-  /** The marker as printed ("1. ", "(a) ", "• "); null when the list has no visible markers. */
+  /** The marker as printed ("1.", "(a)", "•"); null when the list has no visible markers. */
   marker: Leaf | null;
   /** The item's body: its paragraph(s), nested lists, or a nested section. */
   children: StructureNode[];

@@ -1,11 +1,17 @@
 import mammoth from 'mammoth';
 import { IngestError } from '../model.js';
-import type { Block } from './blocks.js';
-import { readHtml } from './html.js';
+import type { StructureNode } from '../structure.js';
+import { htmlStructure } from './html.js';
 import { zipEntryNames } from './zip.js';
 
-/** Paragraphs, headings, list items and table rows of a DOCX, through mammoth's HTML. */
-export async function readDocx(bytes: Buffer): Promise<Block[]> {
+/**
+ * Word's title styles on top of mammoth's defaults (which already map Heading 1..6 to h1..h6 and
+ * numbered paragraphs to nested ol/ul).
+ */
+const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"];
+
+/** The structure of a DOCX: its heading styles, numbering and tables, through mammoth's HTML. */
+export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
   let names: string[];
   try {
     names = await zipEntryNames(bytes);
@@ -15,9 +21,9 @@ export async function readDocx(bytes: Buffer): Promise<Block[]> {
   if (!names.includes('word/document.xml')) throw new IngestError('Corrupt DOCX', 'no word/document.xml');
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: bytes })).value;
+    html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: STYLE_MAP })).value;
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `the document cannot be read (${(err as Error).message})`);
   }
-  return readHtml(html);
+  return htmlStructure(html, { wordNumbering: true });
 }

@@ -1,102 +1,408 @@
-import { Parser } from 'htmlparser2';
-import type { Block } from './blocks.js';
+import { Tokenizer } from 'htmlparser2';
+import { wordsOf, type List, type ListItem, type ListStyle, type StructureNode, type Table, type TableRow } from '../structure.js';
+import { MAX_LIST_DEPTH, SectionTree, headingLabel, headingRank, leafOf, listMarker, newList, paragraphOf } from './blocks.js';
 
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'object', 'iframe']);
 const BLOCKS = new Set([
-  'p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'blockquote', 'pre',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'dt', 'dd', 'tr', 'table', 'ul', 'ol', 'dl', 'figure',
-  'figcaption', 'caption', 'address', 'form', 'fieldset', 'hr', 'body', 'html', 'center',
+  'p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'blockquote', 'dt', 'dd',
+  'dl', 'figure', 'figcaption', 'caption', 'address', 'form', 'fieldset', 'hr', 'body', 'html', 'center',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'tr', 'td', 'th', 'pre',
 ]);
-const CELLS = new Set(['td', 'th']);
+const BOLD = new Set(['b', 'strong']);
+/** mammoth ends each footnote with a "↑" link back to its reference: navigation, not text. */
+const NOTE_BACKLINK = /^#(?:footnote|endnote)-ref-/;
+const TYPE_STYLES: Record<string, ListStyle> = { '1': 'decimal', a: 'lower-alpha', A: 'upper-alpha', i: 'lower-roman', I: 'upper-roman' };
+const CSS_STYLES: Record<string, ListStyle> = {
+  none: 'none', decimal: 'decimal', 'lower-alpha': 'lower-alpha', 'lower-latin': 'lower-alpha', 'upper-alpha': 'upper-alpha',
+  'upper-latin': 'upper-alpha', 'lower-roman': 'lower-roman', 'upper-roman': 'upper-roman', disc: 'circle', circle: 'circle', square: 'circle',
+};
+/** Word's default multilevel numbering, for nested ordered lists that do not say their type. */
+const WORD_LEVEL_STYLES: ListStyle[] = ['decimal', 'lower-alpha', 'lower-roman'];
 
-/** Block structure of HTML: headings, paragraphs, list items, and table rows as lines (cells tab-joined). */
-export function readHtml(html: string): Block[] {
-  const blocks: Block[] = [];
-  const stack: string[] = [];
+/** A numbered paragraph is a heading when its title is at most this long. */
+const MAX_TITLE_WORDS = 12;
+
+export interface HtmlOptions {
+  /** Nested `<ol>`s without a type number like Word's defaults (1. → a. → i.), as in mammoth's HTML. */
+  wordNumbering?: boolean;
+}
+
+interface Run {
+  text: string;
+  bold: boolean;
+}
+
+/** What an open element did, so its end tag can undo it. */
+type Frame = 'skip' | 'inline' | 'bold' | 'block' | 'pre' | 'heading' | 'list' | 'item' | 'table' | 'row' | 'cell';
+
+interface OpenList {
+  list: List;
+  next: number;
+}
+
+interface OpenTable {
+  table: Table;
+  row: TableRow | null;
+  /** Where the table goes when it ends (the container when it started). */
+  container: StructureNode[];
+}
+
+/**
+ * The structure of an HTML document: h1–h6 sections (and sections inferred from numbered paragraphs
+ * with a bold title), paragraphs, lists with their markers, tables. Every visible word lands in
+ * exactly one leaf. Built in one pass over the parser's events with explicit stacks, so neither
+ * deep nesting nor huge inputs recurse or go quadratic.
+ */
+export function htmlStructure(html: string, options: HtmlOptions = {}): StructureNode[] {
+  const sections = new SectionTree();
+  const lists: OpenList[] = [];
+  /** List items' bodies, innermost last; paragraphs go to the innermost one, else to the open section. */
+  const items: StructureNode[][] = [];
+  let table: OpenTable | null = null;
+  /** Inside a heading or a table cell, blocks only separate words: the text is collected whole. */
+  let capture: 'heading' | 'cell' | null = null;
+  let cell: { colspan: number; rowspan: number } = { colspan: 1, rowspan: 1 };
+  let headingLevel = 0;
+  let runs: Run[] = [];
   let skip = 0;
+  let bold = 0;
   let pre = 0;
-  let buf = '';
-  let cellsInRow = 0;
-  // Inside a table cell, paragraphs (mammoth writes <td><p>…</p></td>) stay on the row's line.
-  let cellDepth = 0;
-  const inCellBlock = (name: string) => cellDepth > 0 && BLOCKS.has(name) && name !== 'table' && name !== 'tr';
 
-  const kindOfStack = (): Pick<Block, 'kind' | 'level'> => {
-    for (let i = stack.length - 1; i >= 0; i--) {
-      const t = stack[i]!;
-      const h = /^h([1-6])$/.exec(t);
-      if (h) return { kind: 'heading', level: Number(h[1]) };
-      if (t === 'li' || t === 'dd') return { kind: 'list-item' };
-      if (t === 'pre') return { kind: 'line' };
-      if (BLOCKS.has(t)) return { kind: 'paragraph' };
-    }
-    return { kind: 'paragraph' };
-  };
+  const container = () => items[items.length - 1] ?? sections.container;
   const flush = () => {
-    const kind = kindOfStack();
-    const parts = kind.kind === 'line' ? buf.split('\n') : [buf];
-    for (const part of parts) {
-      const text = kind.kind === 'line' ? part.replace(/\s+$/, '') : part.replace(/[^\S\t]+/g, ' ').replace(/ *\t */g, '\t').trim();
-      if (text || (kind.kind === 'line' && parts.length > 1)) blocks.push({ ...kind, text });
+    if (capture) {
+      runs.push({ text: ' ', bold: false });
+      return;
     }
-    buf = '';
+    const text = collectRuns(runs);
+    runs = [];
+    if (!text.text) return;
+    if (items.length === 0 && inferHeading(text, sections)) return;
+    container().push(paragraphOf(text.text));
+  };
+  const takeText = () => {
+    const text = collectRuns(runs).text;
+    runs = [];
+    return text;
   };
 
-  const parser = new Parser(
+  const open = (name: string, attrs: Record<string, string>): Frame => {
+    if (skip || SKIPPED.has(name) || (name === 'a' && NOTE_BACKLINK.test(attrs.href ?? ''))) {
+      skip++;
+      return 'skip';
+    }
+    if (name === 'br') {
+      // A line break ends a paragraph's line; in a heading or a cell it only separates words.
+      flush();
+      return 'inline';
+    }
+    if (BOLD.has(name)) {
+      bold++;
+      return 'bold';
+    }
+    if (!BLOCKS.has(name)) return 'inline';
+    flush();
+    if (capture) return 'block';
+    const heading = /^h([1-6])$/.exec(name);
+    if (heading && lists.length === 0 && items.length === 0 && !table) {
+      capture = 'heading';
+      headingLevel = Number(heading[1]);
+      return 'heading';
+    }
+    if ((name === 'ul' || name === 'ol') && lists.length < MAX_LIST_DEPTH) {
+      const list = newList(listStyle(name, attrs, lists, options));
+      container().push(list);
+      lists.push({ list, next: integer(attrs.start) ?? 1 });
+      return 'list';
+    }
+    if (name === 'li' && lists.length > 0 && lists.length <= MAX_LIST_DEPTH) {
+      const current = lists[lists.length - 1]!;
+      const value = integer(attrs.value);
+      if (value !== null) current.next = value;
+      const marker = listMarker(current.list.style, current.next++);
+      const item: ListItem = { marker: marker === null ? null : leafOf(marker), children: [] };
+      current.list.items.push(item);
+      items.push(item.children);
+      return 'item';
+    }
+    if (name === 'table' && !table) {
+      table = { table: { type: 'table', rows: [], boxes: [], source: 'native' }, row: null, container: container() };
+      return 'table';
+    }
+    if (table && name === 'tr') {
+      table.row = { cells: [], boxes: [] };
+      table.table.rows.push(table.row);
+      return 'row';
+    }
+    if (table && (name === 'td' || name === 'th')) {
+      if (!table.row) {
+        table.row = { cells: [], boxes: [] };
+        table.table.rows.push(table.row);
+      }
+      capture = 'cell';
+      cell = { colspan: span(attrs.colspan), rowspan: span(attrs.rowspan) };
+      return 'cell';
+    }
+    if (name === 'pre') {
+      pre++;
+      return 'pre';
+    }
+    return 'block';
+  };
+
+  const close = (frame: Frame) => {
+    switch (frame) {
+      case 'skip':
+        skip--;
+        return;
+      case 'inline':
+        return;
+      case 'bold':
+        bold--;
+        return;
+      case 'heading': {
+        capture = null;
+        const text = takeText();
+        if (text) sections.openSection(headingLevel * 100, leafOf(text), false);
+        return;
+      }
+      case 'cell':
+        capture = null;
+        table?.row?.cells.push({ leaf: leafOf(takeText()), ...cell, boxes: [] });
+        return;
+    }
+    flush();
+    switch (frame) {
+      case 'pre':
+        pre--;
+        break;
+      case 'list':
+        lists.pop();
+        break;
+      case 'item':
+        items.pop();
+        break;
+      case 'row':
+        if (table) table.row = null;
+        break;
+      case 'table':
+        if (table) {
+          table.table.rows = table.table.rows.filter((r) => r.cells.length > 0);
+          if (table.table.rows.length) table.container.push(table.table);
+        }
+        table = null;
+        break;
+    }
+  };
+
+  walkHtml(html, {
+    open,
+    close,
+    text(text) {
+      if (skip) return;
+      if (!pre) {
+        runs.push({ text, bold: bold > 0 });
+        return;
+      }
+      text.split('\n').forEach((line, i) => {
+        if (i > 0) flush();
+        runs.push({ text: line, bold: bold > 0 });
+      });
+    },
+  });
+  flush();
+  return sections.nodes;
+}
+
+/** The runs' text with whitespace normalised, and for each of its characters whether it is bold. */
+function collectRuns(runs: Run[]): { text: string; bold: boolean[] } {
+  const chars: string[] = [];
+  const bold: boolean[] = [];
+  let space = false;
+  for (const run of runs) {
+    for (const ch of run.text) {
+      if (/\s/.test(ch)) {
+        space = true;
+        continue;
+      }
+      if (space && chars.length) {
+        chars.push(' ');
+        bold.push(false);
+      }
+      space = false;
+      // Astral characters are two UTF-16 units: one flag per unit keeps indexes aligned with the text.
+      for (let k = 0; k < ch.length; k++) bold.push(run.bold);
+      chars.push(ch);
+    }
+  }
+  return { text: chars.join(''), bold };
+}
+
+/**
+ * A numbered paragraph that opens a section: its title after the label is bold ("2. Onsite
+ * Services.", "8.1 Company's Representation. Company represents…": the run-in title is the
+ * heading, the rest its first paragraph), or it is a short unpunctuated line ("4. Hours of Operation").
+ */
+function inferHeading(para: { text: string; bold: boolean[] }, sections: SectionTree): boolean {
+  const { text, bold } = para;
+  const label = headingLabel(text);
+  if (!label) return false;
+  const titleStart = label.length + 1;
+  if (titleStart >= text.length || !/\p{Lu}/u.test(text[titleStart]!)) return false;
+  let titleEnd = titleStart;
+  while (titleEnd < text.length && (bold[titleEnd] || text[titleEnd] === ' ')) titleEnd++;
+  let cut: number;
+  if (titleEnd >= text.length) {
+    if (wordsOf(text).length - 1 > MAX_TITLE_WORDS + 3) return false;
+    cut = text.length;
+  } else if (titleEnd > titleStart) {
+    const title = text.slice(titleStart, titleEnd);
+    const sentenceEnd = /[.:](?=\s|$)/.exec(title);
+    cut = sentenceEnd ? titleStart + sentenceEnd.index + 1 : titleEnd;
+    if (cut < text.length && text[cut] !== ' ') {
+      // A bold run that ends inside a word: the title takes the word when only punctuation is left
+      // of it ("**Property**."), else ends at the word before.
+      const wordEnd = text.indexOf(' ', cut) < 0 ? text.length : text.indexOf(' ', cut);
+      cut = /^\p{P}+$/u.test(text.slice(cut, wordEnd)) ? wordEnd : text.lastIndexOf(' ', cut);
+    }
+    if (cut <= titleStart) return false;
+  } else if (wordsOf(text).length - 1 <= MAX_TITLE_WORDS && !/[.;,]$/.test(text)) {
+    cut = text.length;
+  } else {
+    return false;
+  }
+  const heading = text.slice(0, cut).trim();
+  if (wordsOf(heading).length - 1 > MAX_TITLE_WORDS) return false;
+  sections.openSection(sections.markupRank + headingRank(label), leafOf(heading), true);
+  const body = text.slice(cut).trim();
+  if (body) sections.container.push(paragraphOf(body));
+  return true;
+}
+
+function listStyle(tag: string, attrs: Record<string, string>, openLists: OpenList[], options: HtmlOptions): ListStyle {
+  const css = /list-style(?:-type)?\s*:\s*([a-z-]+)/i.exec(attrs.style ?? '');
+  if (css && CSS_STYLES[css[1]!.toLowerCase()]) return CSS_STYLES[css[1]!.toLowerCase()]!;
+  if (tag === 'ul') return 'circle';
+  const typed = TYPE_STYLES[attrs.type ?? ''];
+  if (typed) return typed;
+  if (!options.wordNumbering) return 'decimal';
+  const orderedDepth = openLists.filter((l) => l.list.ordered).length;
+  return WORD_LEVEL_STYLES[orderedDepth % WORD_LEVEL_STYLES.length]!;
+}
+
+function integer(value: string | undefined): number | null {
+  if (value === undefined || !/^\s*-?\d{1,9}\s*$/.test(value)) return null;
+  return Number(value);
+}
+
+/** A colspan or rowspan attribute, clamped as browsers do (1..1000; rowspan 0 counts as 1 here). */
+function span(value: string | undefined): number {
+  const n = integer(value);
+  return n === null || n < 1 ? 1 : Math.min(n, 1000);
+}
+
+interface TreeHandler<T> {
+  open(name: string, attrs: Record<string, string>): T;
+  close(opened: T): void;
+  text(text: string): void;
+}
+
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const HEADINGS_P = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p']);
+const P = new Set(['p']);
+/** Start tags that end an open element first, as htmlparser2's Parser does (the top of the stack only). */
+const OPEN_CLOSES = new Map<string, Set<string>>([
+  ['tr', new Set(['tr', 'th', 'td'])], ['th', new Set(['th'])], ['td', new Set(['thead', 'th', 'td'])], ['li', new Set(['li'])],
+  ['dd', new Set(['dd', 'dt'])], ['dt', new Set(['dd', 'dt'])], ['tbody', new Set(['thead', 'tbody'])], ['tfoot', new Set(['thead', 'tbody'])],
+  ['option', new Set(['option'])], ['p', P], ['h1', HEADINGS_P], ['h2', HEADINGS_P], ['h3', HEADINGS_P], ['h4', HEADINGS_P],
+  ['h5', HEADINGS_P], ['h6', HEADINGS_P],
+  ...['address', 'article', 'aside', 'blockquote', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map(
+    (tag): [string, Set<string>] => [tag, P],
+  ),
+]);
+
+/**
+ * The element tree of an HTML string as open/close/text events, from htmlparser2's Tokenizer. Its
+ * Parser keeps the open elements with `unshift` and finds end tags with `indexOf`, quadratic on
+ * deep nesting; here the stack is pushed and popped, and an end tag with no open element of its
+ * name is dropped from a count, so every input costs linear time.
+ */
+function walkHtml<T>(html: string, handler: TreeHandler<T>): void {
+  const stack: { name: string; opened: T }[] = [];
+  const openCount = new Map<string, number>();
+  let tag = '';
+  let attrs: Record<string, string> = {};
+  let attrName = '';
+  let attrValue = '';
+  const push = (name: string, attributes: Record<string, string>) => {
+    const closes = OPEN_CLOSES.get(name);
+    while (closes && stack.length && closes.has(stack[stack.length - 1]!.name)) pop();
+    const opened = handler.open(name, attributes);
+    if (VOID.has(name)) {
+      handler.close(opened);
+      return;
+    }
+    stack.push({ name, opened });
+    openCount.set(name, (openCount.get(name) ?? 0) + 1);
+  };
+  const pop = () => {
+    const top = stack.pop()!;
+    openCount.set(top.name, openCount.get(top.name)! - 1);
+    handler.close(top.opened);
+  };
+  const tokenizer = new Tokenizer(
+    { decodeEntities: true },
     {
-      onopentag(name) {
-        if (skip || SKIPPED.has(name)) {
-          // htmlparser2 reports a close for every open (void and implied ones too): a depth count.
-          skip++;
-          return;
-        }
-        if (name === 'br') {
-          if (pre) buf += '\n';
-          else if (cellDepth) buf += ' ';
-          else flush();
-          return;
-        }
-        if (CELLS.has(name)) {
-          if (cellsInRow++ > 0) buf += '\t';
-          cellDepth++;
-          return;
-        }
-        if (inCellBlock(name)) {
-          buf += ' ';
-          stack.push(name);
-          return;
-        }
-        if (BLOCKS.has(name)) {
-          flush();
-          if (name === 'tr') cellsInRow = 0;
-        }
-        if (name === 'pre') pre++;
-        stack.push(name);
+      onopentagname(start, end) {
+        tag = html.slice(start, end).toLowerCase();
+        attrs = {};
       },
-      ontext(text) {
-        if (!skip) buf += text;
+      onattribname(start, end) {
+        attrName = html.slice(start, end).toLowerCase();
+        attrValue = '';
       },
-      onclosetag(name) {
-        if (skip) {
-          skip--;
-          return;
+      onattribdata(start, end) {
+        attrValue += html.slice(start, end);
+      },
+      onattribentity(codepoint) {
+        attrValue += String.fromCodePoint(codepoint);
+      },
+      onattribend() {
+        if (!(attrName in attrs)) attrs[attrName] = attrValue;
+      },
+      onopentagend() {
+        push(tag, attrs);
+      },
+      // HTML ignores the slash of `<p/>`.
+      onselfclosingtag() {
+        push(tag, attrs);
+      },
+      onclosetag(start, end) {
+        const name = html.slice(start, end).toLowerCase();
+        if ((openCount.get(name) ?? 0) > 0) {
+          while (stack[stack.length - 1]!.name !== name) pop();
+          pop();
+        } else if (name === 'p' || name === 'br') {
+          // `</p>` alone is an empty paragraph, `</br>` a line break.
+          push(name, {});
+          if (name === 'p') pop();
         }
-        if (name === 'br') return;
-        if (CELLS.has(name)) {
-          cellDepth = Math.max(0, cellDepth - 1);
-          return;
-        }
-        if (inCellBlock(name)) buf += ' ';
-        else if (BLOCKS.has(name)) flush();
-        if (name === 'pre') pre = Math.max(0, pre - 1);
-        const at = stack.lastIndexOf(name);
-        if (at >= 0) stack.length = at;
+      },
+      ontext(start, end) {
+        handler.text(html.slice(start, end));
+      },
+      ontextentity(codepoint) {
+        handler.text(String.fromCodePoint(codepoint));
+      },
+      oncdata() {},
+      oncomment() {},
+      ondeclaration() {},
+      onprocessinginstruction() {},
+      onend() {
+        while (stack.length) pop();
       },
     },
-    { decodeEntities: true, lowerCaseTags: true },
   );
-  parser.write(html);
-  parser.end();
-  flush();
-  return blocks;
+  tokenizer.write(html);
+  tokenizer.end();
 }

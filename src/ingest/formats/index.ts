@@ -1,14 +1,15 @@
 import { IngestError, type DocumentModel } from '../model.js';
-import type { Block } from './blocks.js';
+import type { StructureNode } from '../structure.js';
+import { layoutBlocks, type Block } from './blocks.js';
 import { describeFormat, detectFormat, type DetectedFormat } from './detect.js';
 import { readDoc } from './doc.js';
 import { readDocx } from './docx.js';
-import { readHtml } from './html.js';
+import { htmlStructure } from './html.js';
 import { convertWithLibreOffice, findSoffice } from './libreoffice.js';
 import { readPdfPages } from './pdf.js';
 import { renderPdfPage } from './render.js';
 import { textLayoutPdf } from './text-layout-pdf.js';
-import { decodeText, readTxt } from './txt.js';
+import { decodeText, readTxt, txtStructure } from './txt.js';
 
 // Contract of the format readers: every allowed format into one DocumentModel.
 
@@ -54,14 +55,14 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
     const pages = await readPdfPages(bytes);
     return { format: 'pdf', pagination: 'pdf', pages, pdf: bytes, pdfIsOriginal: true };
   }
-  // The text is extracted first in any case: it validates the file, and is the fallback layout.
-  const blocks = await extractBlocks(bytes, ext);
+  // The structure is read first in any case: it validates the file, and its text is the fallback layout.
+  const { native, blocks } = await readStructure(bytes, ext);
   const soffice = options.libreoffice === false ? null : findSoffice();
   if (soffice) {
     try {
       const pdf = await convertWithLibreOffice(bytes, ext, soffice);
       const pages = await readPdfPages(pdf);
-      return { format: ext, pagination: 'libreoffice', pages, pdf, pdfIsOriginal: false };
+      return { format: ext, pagination: 'libreoffice', pages, pdf, pdfIsOriginal: false, native };
     } catch {
       // A failed conversion (or an unreadable rendition) is not the document's fault: Quire's own
       // layout of the text extracted above still gives it pages.
@@ -69,20 +70,29 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   }
   const pdf = textLayoutPdf(blocks);
   const pages = await readPdfPages(pdf);
-  return { format: ext, pagination: 'text-layout', pages, pdf, pdfIsOriginal: false };
+  return { format: ext, pagination: 'text-layout', pages, pdf, pdfIsOriginal: false, native };
 }
 
-async function extractBlocks(bytes: Buffer, ext: string): Promise<Block[]> {
+/** A format's own structure, and the blocks Quire's text layout draws when there is no LibreOffice. */
+async function readStructure(bytes: Buffer, ext: string): Promise<{ native: StructureNode[]; blocks: Block[] }> {
+  let native: StructureNode[];
   switch (ext) {
     case 'docx':
-      return readDocx(bytes);
+      native = await readDocx(bytes);
+      break;
     case 'doc':
-      return readDoc(bytes);
+      native = await readDoc(bytes);
+      break;
     case 'html':
-      return readHtml(decodeText(bytes));
-    default:
-      return readTxt(bytes);
+      native = htmlStructure(decodeText(bytes));
+      break;
+    default: {
+      // A text file keeps its own line breaks on the page.
+      const text = decodeText(bytes);
+      return { native: txtStructure(text), blocks: readTxt(text) };
+    }
   }
+  return { native, blocks: layoutBlocks(native) };
 }
 
 /** A PNG of one page (1-based) of a PDF at `dpi` (36..300). */

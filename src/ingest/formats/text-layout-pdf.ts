@@ -8,6 +8,9 @@ const MARGIN = 72;
 const BODY_SIZE = 11;
 const HEADING_SIZES = [18, 15, 13, 12, 11, 11];
 const LIST_INDENT = 18;
+/** Deeper list levels share the last indent, so text keeps a usable width. */
+const MAX_INDENTS = 6;
+const MARKER_GAP = 8;
 
 // Advance widths (1/1000 em) of WinAnsi codes 32..255, from the Adobe AFM metrics of the two fonts.
 const HELVETICA = widths('278,278,355,556,556,889,667,191,333,333,389,584,278,333,278,278,556,556,556,556,556,556,556,556,556,556,278,278,584,584,584,556,1015,667,667,722,722,667,611,778,722,278,500,667,556,833,722,778,667,778,722,667,611,722,667,944,667,667,611,278,278,278,469,556,333,556,556,500,556,556,278,556,556,222,222,500,222,833,556,556,556,556,333,500,278,556,500,722,500,500,500,334,260,334,584,350,556,350,222,556,333,1000,556,556,333,1000,667,333,1000,350,611,350,350,222,222,333,333,350,556,1000,333,1000,500,333,944,350,500,667,278,333,556,556,556,556,260,556,333,737,370,556,584,333,737,333,400,584,333,333,333,556,537,278,333,333,365,556,834,834,834,611,667,667,667,667,667,667,1000,722,667,667,667,667,278,278,278,278,722,722,778,778,778,778,778,584,778,722,722,722,722,667,667,611,556,556,556,556,556,556,889,500,556,556,556,556,278,278,278,278,556,556,556,556,556,556,556,584,611,556,556,556,556,500,556,500');
@@ -66,8 +69,8 @@ interface Line {
   bold: boolean;
   /** Extra space above the line. */
   before: number;
-  /** First line of a list item: a bullet goes in the indent. */
-  bullet?: boolean;
+  /** First line of a list item: its marker goes in the indent. */
+  marker?: number[];
 }
 
 /**
@@ -131,17 +134,15 @@ function layoutLines(blocks: Block[]): Line[] {
     const heading = b.kind === 'heading';
     const size = heading ? (HEADING_SIZES[(b.level ?? 1) - 1] ?? BODY_SIZE) : BODY_SIZE;
     const before = heading ? size * 0.8 : b.kind === 'line' ? 0 : size * 0.5;
-    const indent = b.kind === 'list-item' ? LIST_INDENT : 0;
+    const indent = b.kind === 'list-item' ? LIST_INDENT * Math.min(b.depth ?? 1, MAX_INDENTS) : 0;
     const codes = toWinAnsi(b.text);
     const wrapped = wrap(codes, textW - indent, heading, size);
-    if (!wrapped.length) {
-      // An empty line of a text file still takes its place.
-      if (b.kind === 'line') lines.push({ codes: [], x: MARGIN, size, bold: false, before: 0 });
-      continue;
-    }
+    const marker = b.kind === 'list-item' && b.marker ? toWinAnsi(b.marker) : undefined;
+    // An empty line of a text file still takes its place, and so does a list item's marker.
+    if (!wrapped.length && (b.kind === 'line' || marker)) wrapped.push([]);
     wrapped.forEach((codes, i) => {
       const item: Line = { codes, x: MARGIN + indent, size, bold: heading, before: i === 0 ? before : 0 };
-      if (b.kind === 'list-item' && i === 0) item.bullet = true;
+      if (marker && i === 0) item.marker = marker;
       lines.push(item);
     });
   }
@@ -165,7 +166,10 @@ export function textLayoutPdf(blocks: Block[]): Buffer {
     }
     y -= step;
     first = false;
-    if (line.bullet) ops.push(textOp({ codes: [0x95], x: line.x - 11, size: line.size, bold: false, before: 0 }, y));
+    if (line.marker) {
+      const x = line.x - textWidth(line.marker, false, line.size) - MARKER_GAP;
+      ops.push(textOp({ codes: line.marker, x, size: line.size, bold: false, before: 0 }, y));
+    }
     if (line.codes.length) ops.push(textOp(line, y));
   }
   pages.push(ops.join('\n'));

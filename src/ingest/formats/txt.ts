@@ -1,4 +1,5 @@
-import type { Block } from './blocks.js';
+import { normalizeSpace, wordsOf, type List, type ListStyle, type StructureNode } from '../structure.js';
+import { SectionTree, headingLabel, headingRank, leafOf, newList, paragraphOf, type Block } from './blocks.js';
 
 /** Text of a plain-text file: UTF-8/UTF-16 by BOM, else UTF-8 when valid, else Latin-1. */
 export function decodeText(bytes: Buffer): string {
@@ -15,9 +16,97 @@ export function decodeText(bytes: Buffer): string {
   }
 }
 
+function textLines(text: string): string[] {
+  return text.replace(/\r\n?/g, '\n').replace(/\f/g, '\n').split('\n');
+}
+
 /** One block per line: a text file's line breaks are its layout. */
-export function readTxt(bytes: Buffer): Block[] {
-  const lines = decodeText(bytes).replace(/\r\n?/g, '\n').replace(/\f/g, '\n').split('\n');
+export function readTxt(text: string): Block[] {
+  const lines = textLines(text);
   while (lines.length && !lines[lines.length - 1]!.trim()) lines.pop();
-  return lines.map((text) => ({ kind: 'line', text: text.trimEnd() }));
+  return lines.map((line) => ({ kind: 'line', text: line.trimEnd() }));
+}
+
+/** The structure of a text file: paragraphs are separated by blank lines. */
+export function txtStructure(text: string): StructureNode[] {
+  const groups: string[][] = [];
+  let group: string[] = [];
+  for (const line of textLines(text)) {
+    if (line.trim()) group.push(line);
+    else if (group.length) {
+      groups.push(group);
+      group = [];
+    }
+  }
+  if (group.length) groups.push(group);
+  return textStructure(groups);
+}
+
+const HEADING_MAX_WORDS = 12;
+const HEADING_MAX_CHARS = 100;
+const LIST_MARKER = /^(?:[-*•‣◦▪●–]|\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)])(?=\s)/i;
+
+/**
+ * Sections, paragraphs and lists from groups of lines (a text file's blank-line paragraphs, a Word
+ * file's paragraphs). A group's first line is a heading when it is short, does not end a sentence,
+ * is numbered ("1.", "2.1", "ARTICLE I", "Section 2") or ALL CAPS, and text follows it; lines that
+ * start with a list marker ("-", "•", "1.", "(a)") are list items, the lines after one its body.
+ */
+export function textStructure(groups: string[][]): StructureNode[] {
+  const sections = new SectionTree();
+  let list: List | null = null;
+  groups.forEach((lines, g) => {
+    let i = 0;
+    const hasBody = lines.length > 1 || g + 1 < groups.length;
+    const heading = hasBody ? headingKind(lines[0]!) : null;
+    if (heading) {
+      sections.openSection(headingRank(heading), leafOf(normalizeSpace(lines[0]!)), true);
+      list = null;
+      i = 1;
+    }
+    while (i < lines.length) {
+      let end = i + 1;
+      while (end < lines.length && !LIST_MARKER.test(lines[end]!.trim())) end++;
+      const text = normalizeSpace(lines.slice(i, end).join(' '));
+      const marker = LIST_MARKER.exec(text);
+      if (marker) {
+        const style = markerStyle(marker[0]);
+        if (!list || list.style !== style) {
+          list = newList(style);
+          sections.container.push(list);
+        }
+        const body = text.slice(marker[0].length).trim();
+        list.items.push({ marker: leafOf(marker[0]), children: body ? [paragraphOf(body)] : [] });
+      } else {
+        sections.container.push(paragraphOf(text));
+        list = null;
+      }
+      i = end;
+    }
+  });
+  return sections.nodes;
+}
+
+function headingKind(line: string): { kind: string; depth: number } | null {
+  const text = normalizeSpace(line);
+  if (text.length > HEADING_MAX_CHARS || wordsOf(text).length > HEADING_MAX_WORDS) return null;
+  const label = headingLabel(text);
+  if (label) {
+    const title = text.slice(label.length).trim();
+    if (title && (!/^\p{Lu}/u.test(title) || /[.;,:]$/.test(title))) return null;
+    return { kind: label.kind, depth: label.depth };
+  }
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  if (letters.length >= 2 && !/\p{Ll}/u.test(letters) && !/[.;,]$/.test(text) && !LIST_MARKER.test(text)) return { kind: 'caps', depth: 1 };
+  return null;
+}
+
+function markerStyle(marker: string): ListStyle {
+  const symbol = marker.replace(/[().]/g, '');
+  if (/^\d+$/.test(symbol)) return 'decimal';
+  if (/^(?:[ivxlc]{2,}|i)$/.test(symbol)) return 'lower-roman';
+  if (/^(?:[IVXLC]{2,}|I)$/.test(symbol)) return 'upper-roman';
+  if (/^[a-z]$/.test(symbol)) return 'lower-alpha';
+  if (/^[A-Z]$/.test(symbol)) return 'upper-alpha';
+  return 'circle';
 }

@@ -1,0 +1,368 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import mammoth from 'mammoth';
+import WordExtractor from 'word-extractor';
+import { layoutBlocks, MAX_LIST_DEPTH } from '../../src/ingest/formats/blocks.js';
+import { htmlStructure } from '../../src/ingest/formats/html.js';
+import { readDocument } from '../../src/ingest/formats/index.js';
+import { findSoffice } from '../../src/ingest/formats/libreoffice.js';
+import { txtStructure } from '../../src/ingest/formats/txt.js';
+import type { DocumentModel } from '../../src/ingest/model.js';
+import { alignBoxes } from '../../src/ingest/stages/align.js';
+import { leaves, wordsOf, type Leaf, type List, type Section, type StructureNode, type Table } from '../../src/ingest/structure.js';
+import { CORPUS } from '../helpers/quire.js';
+
+const corpus = (p: string) => fs.readFileSync(path.join(CORPUS, p));
+const soffice = findSoffice();
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-native-'));
+after(() => fs.rmSync(TMP, { recursive: true, force: true }));
+
+/** Every node of a structure, depth first (the structures here are shallow). */
+function* walk(nodes: readonly StructureNode[]): Generator<StructureNode> {
+  for (const n of nodes) {
+    yield n;
+    if (n.type === 'section') yield* walk(n.children);
+    if (n.type === 'list') for (const item of n.items) yield* walk(item.children);
+  }
+}
+const sections = (nodes: readonly StructureNode[]) => [...walk(nodes)].filter((n): n is Section => n.type === 'section');
+const lists = (nodes: readonly StructureNode[]) => [...walk(nodes)].filter((n): n is List => n.type === 'list');
+const tables = (nodes: readonly StructureNode[]) => [...walk(nodes)].filter((n): n is Table => n.type === 'table');
+const section = (nodes: readonly StructureNode[], heading: string) => {
+  const found = sections(nodes).find((s) => s.heading.text === heading);
+  assert.ok(found, `no section "${heading}"`);
+  return found;
+};
+const childHeadings = (s: Section) => s.children.filter((c): c is Section => c.type === 'section').map((c) => c.heading.text);
+const markers = (nodes: readonly StructureNode[]) => new Set(lists(nodes).flatMap((l) => l.items.flatMap((i) => (i.marker ? [i.marker] : []))));
+/** The words of all leaves but the list markers the structure generated (Word and HTML print them, their text does not hold them). */
+const textWords = (nodes: readonly StructureNode[]) => {
+  const generated = markers(nodes);
+  return [...leaves(nodes)].filter((l) => !generated.has(l)).flatMap((l) => wordsOf(l.text));
+};
+
+/** Aligns, then returns the share of leaves with words that got boxes, after checking every box lies on its page. */
+function alignedShare(model: DocumentModel): number {
+  const nodes = model.native!;
+  alignBoxes(nodes, model.pages);
+  const withWords = [...leaves(nodes)].filter((l) => l.text);
+  let lastPage = 0;
+  for (const leaf of withWords) {
+    for (const b of leaf.boxes) {
+      const page = model.pages[b.page - 1];
+      assert.ok(page && b.page >= 1, `box on page ${b.page}`);
+      assert.ok(b.width > 0 && b.height > 0 && b.left >= 0 && b.top >= 0, JSON.stringify(b));
+      assert.ok(b.left + b.width <= page.width + 1 && b.top + b.height <= page.height + 1, JSON.stringify(b));
+    }
+    // Leaves come in reading order, so their pages never go back.
+    if (leaf.boxes.length) {
+      assert.ok(leaf.boxes[0]!.page >= lastPage, `"${leaf.text.slice(0, 40)}" on page ${leaf.boxes[0]!.page} after page ${lastPage}`);
+      lastPage = leaf.boxes[leaf.boxes.length - 1]!.page;
+    }
+  }
+  return withWords.filter((l) => l.boxes.length > 0).length / withWords.length;
+}
+
+/** The rendition's text inside a box (items whose centre falls in it). */
+function textIn(model: DocumentModel, leaf: Leaf): string {
+  const b = leaf.boxes[0]!;
+  return model.pages[b.page - 1]!.items
+    .filter((i) => i.x + i.width / 2 >= b.left && i.x + i.width / 2 <= b.left + b.width && i.y + i.height / 2 >= b.top && i.y + i.height / 2 <= b.top + b.height)
+    .map((i) => i.text)
+    .join(' ');
+}
+
+const DOCX = ['Master Services Agreement - Daltech.docx', 'NDA simple layout.docx', 'TruTone Lane 1.docx'];
+
+describe('DOCX native structure (corpus)', () => {
+  const textLayout = new Map<string, DocumentModel>();
+  const libreOffice = new Map<string, DocumentModel>();
+  before(async () => {
+    for (const file of DOCX) {
+      const bytes = corpus(`office/${file}`);
+      textLayout.set(file, await readDocument(bytes, 'docx', { libreoffice: false }));
+      if (soffice) libreOffice.set(file, await readDocument(bytes, 'docx'));
+    }
+  });
+
+  test('the services agreement: lettered parts, numbered clauses and subclauses as sections', () => {
+    const nodes = textLayout.get('Master Services Agreement - Daltech.docx')!.native!;
+    assert.equal(nodes.length, 1);
+    const top = section(nodes, 'MASTER SERVICES AGREEMENT');
+    assert.equal(top.level, 1);
+    assert.deepEqual(childHeadings(top), ['A. STANDARD SOFTWARE AND SERVICES AGREEMENT', 'B. INITIAL STATEMENT OF WORK (SOW)']);
+    const partA = section(nodes, 'A. STANDARD SOFTWARE AND SERVICES AGREEMENT');
+    assert.equal(partA.level, 2);
+    assert.equal(childHeadings(partA).length, 14);
+    assert.equal(childHeadings(partA)[0], '1. Deliverables.');
+    const warranties = section(nodes, '8. Representations and Warranties.');
+    assert.equal(warranties.level, 3);
+    assert.deepEqual(childHeadings(warranties), ['8.1 Company’s Representation.', '8.2 Client’s Representation.', '8.3 Warranty Disclaimer.']);
+    // A run-in title: the bold words are the heading, the rest of the paragraph its body.
+    const deliverables = section(nodes, '1. Deliverables.');
+    assert.equal(deliverables.children[0]?.type, 'paragraph');
+    assert.match((deliverables.children[0] as { leaf: Leaf }).leaf.text, /^Company shall provide Client with software/);
+    assert.equal(section(nodes, '12.2.1 Preexisting Intellectual Property.').level, 5);
+    // Unbolded numbered sentences stay paragraphs of their clause.
+    const onsite = section(nodes, '2. Onsite Services.');
+    assert.deepEqual(onsite.children.map((c) => c.type), ['paragraph', 'paragraph', 'paragraph', 'paragraph']);
+    // Bulleted contact lists, nested.
+    const hours = section(nodes, '4. Hours of Operation');
+    const contacts = hours.children.find((c): c is List => c.type === 'list')!;
+    assert.equal(contacts.ordered, false);
+    assert.deepEqual(contacts.items.map((i) => i.marker?.text), ['•', '•']);
+    const engineering = contacts.items[0]!.children;
+    assert.equal(engineering[0]?.type === 'paragraph' && engineering[0].leaf.text, 'Engineering:');
+    assert.equal((engineering[1] as List).items.length, 3);
+    // The fee table keeps its spans.
+    const fees = tables(section(nodes, '2. Fees.').children)[0]!;
+    assert.equal(fees.source, 'native');
+    assert.deepEqual(fees.rows[0]!.cells.map((c) => [c.leaf.text, c.colspan]), [['Itemized Fees', 2], ['Fee', 1]]);
+    assert.deepEqual(fees.rows[1]!.cells.map((c) => [c.leaf.text, c.rowspan]), [['Software', 3], ['MagicSoft Mobile x 250 seats', 1], ['$220,000', 1]]);
+    assert.equal(fees.rows[2]!.cells.length, 2, 'the rowspan cell is absent from the rows it covers');
+  });
+
+  test('the NDA: numbered clauses as an ordered list, lettered sub-items nested', () => {
+    const nodes = textLayout.get('NDA simple layout.docx')!.native!;
+    const top = section(nodes, 'MUTUAL NON-DISCLOSURE AGREEMENT');
+    const clauses = top.children.find((c): c is List => c.type === 'list')!;
+    assert.equal(clauses.style, 'decimal');
+    assert.deepEqual(clauses.items.map((i) => i.marker?.text), ['1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.', '10.', '11.']);
+    const exceptions = clauses.items[2]!.children;
+    assert.match((exceptions[0] as { leaf: Leaf }).leaf.text, /^Exceptions\. The obligations/);
+    const sub = exceptions[1] as List;
+    assert.equal(sub.type, 'list');
+    assert.deepEqual(sub.items.map((i) => i.marker?.text), ['a.', 'b.', 'c.']);
+    assert.equal(tables(nodes).length, 1, 'the signature block');
+  });
+
+  test('the lease: Heading 2 articles under the title, with their lists and rent table', () => {
+    const nodes = textLayout.get('TruTone Lane 1.docx')!.native!;
+    const top = section(nodes, 'RIDER TO LEASE');
+    const articles = childHeadings(top);
+    assert.ok(articles.length >= 40, `${articles.length} articles`);
+    assert.deepEqual(articles.slice(0, 3), ['Rent', '40A. Term of Lease', 'Escalations']);
+    assert.ok(sections(top.children).every((s) => s.level === 2));
+    const rent = tables(section(nodes, 'Rent').children)[0]!;
+    assert.equal(rent.rows.length, 11);
+    assert.deepEqual(rent.rows[0]!.cells.map((c) => c.leaf.text), ['TERM YEAR', 'PERIOD', 'MONTHLY RENT', 'ANNUAL RENT']);
+    const restrictions = section(nodes, '42G. Use Restrictions').children.find((c): c is List => c.type === 'list')!;
+    assert.equal(restrictions.items.length, 17);
+  });
+
+  for (const file of DOCX) {
+    test(`${file}: every word once, in order (against mammoth's raw text)`, async () => {
+      // mammoth's raw text is the document's paragraphs without Word's generated list numbers, so
+      // the leaves' words without the generated markers must be exactly its words.
+      const raw = (await mammoth.extractRawText({ buffer: corpus(`office/${file}`) })).value;
+      assert.deepEqual(textWords(textLayout.get(file)!.native!), wordsOf(raw));
+    });
+
+    test(`${file}: leaves get boxes from Quire's text layout`, (t) => {
+      const model = textLayout.get(file)!;
+      const share = alignedShare(model);
+      t.diagnostic(`${(share * 100).toFixed(1)}% of leaves boxed on ${model.pages.length} text-layout pages`);
+      assert.ok(share >= 0.9, `${share}`);
+    });
+
+    test(`${file}: leaves get boxes from LibreOffice's rendition`, { skip: soffice ? false : 'soffice is not on PATH' }, (t) => {
+      const model = libreOffice.get(file)!;
+      assert.equal(model.pagination, 'libreoffice');
+      const share = alignedShare(model);
+      t.diagnostic(`${(share * 100).toFixed(1)}% of leaves boxed on ${model.pages.length} LibreOffice pages`);
+      assert.ok(share >= 0.9, `${share}`);
+      const heading = sections(model.native!)[0]!.heading;
+      assert.equal(heading.boxes[0]!.page, 1);
+      assert.equal(textIn(model, heading), heading.text, 'the title box holds the title');
+    });
+  }
+});
+
+describe('HTML native structure', () => {
+  test('h1–h3 nest; a heading holds everything until the next of its level or higher', () => {
+    const nodes = htmlStructure(`<h1>One</h1><p>a</p><h2>One.A</h2><p>b</p><h3>One.A.i</h3><p>c</p>
+      <h2>One.B</h2><p>d</p><h1>Two</h1><h3>Two.i</h3><p>e</p>`);
+    assert.deepEqual(nodes.map((n) => n.type === 'section' && n.heading.text), ['One', 'Two']);
+    const one = nodes[0] as Section;
+    assert.deepEqual(childHeadings(one), ['One.A', 'One.B']);
+    assert.deepEqual(childHeadings(section(nodes, 'One.A')), ['One.A.i']);
+    assert.equal(section(nodes, 'One.A.i').level, 3);
+    assert.equal(section(nodes, 'Two.i').level, 2, 'levels are depths: a skipped h2 does not leave a gap');
+    assert.deepEqual(section(nodes, 'One.B').children.map((c) => c.type === 'paragraph' && c.leaf.text), ['d']);
+  });
+
+  test('nested ol/ul with markers from type, start and value', () => {
+    const nodes = htmlStructure(`<ol start="3"><li>three<ul><li>dot</li><li>dash</li></ul></li>
+      <li>four<ol type="a"><li>x</li><li value="5">y</li><li>z</li></ol></li></ol>
+      <ol type="I"><li>first</li><li>second</li></ol><ul style="list-style-type: none"><li>bare</li></ul>`);
+    const [outer, roman, bare] = nodes as List[];
+    assert.deepEqual(outer!.items.map((i) => i.marker?.text), ['3.', '4.']);
+    const bullets = outer!.items[0]!.children[1] as List;
+    assert.deepEqual([bullets.ordered, bullets.style, bullets.items.map((i) => i.marker?.text)], [false, 'circle', ['•', '•']]);
+    const letters = outer!.items[1]!.children[1] as List;
+    assert.deepEqual([letters.style, letters.items.map((i) => i.marker?.text)], ['lower-alpha', ['a.', 'e.', 'f.']]);
+    assert.deepEqual(roman!.items.map((i) => i.marker?.text), ['I.', 'II.']);
+    assert.deepEqual([bare!.style, bare!.items[0]!.marker], ['none', null]);
+    assert.deepEqual(layoutBlocks(nodes).slice(0, 3), [
+      { kind: 'list-item', text: 'three', depth: 1, marker: '3.' },
+      { kind: 'list-item', text: 'dot', depth: 2, marker: '•' },
+      { kind: 'list-item', text: 'dash', depth: 2, marker: '•' },
+    ]);
+  });
+
+  test('tables with colspan/rowspan; an inner table flattens into its cell; script and style ignored', () => {
+    const html = `<html><head><title>Hidden title</title><style>td { color: red }</style></head><body>
+      <script>var secret = "SCRIPT-WORDS";</script>
+      <table><tr><th colspan="2">Name &amp; value</th><th rowspan="2">Notes</th></tr>
+      <tr><td>alpha</td><td>1</td></tr>
+      <tr><td colspan="3"><p>inner:</p><table><tr><td>deep</td><td>cell</td></tr></table></td></tr></table>
+      <p>After   the
+      table.</p></body></html>`;
+    const nodes = htmlStructure(html);
+    assert.equal(nodes.length, 2);
+    const table = nodes[0] as Table;
+    assert.deepEqual(table.rows.map((r) => r.cells.map((c) => [c.leaf.text, c.colspan, c.rowspan])), [
+      [['Name & value', 2, 1], ['Notes', 1, 2]],
+      [['alpha', 1, 1], ['1', 1, 1]],
+      [['inner: deep cell', 3, 1]],
+    ]);
+    assert.equal(tables(nodes).length, 1);
+    assert.deepEqual(textWords(nodes), wordsOf('Name & value Notes alpha 1 inner: deep cell After the table.'));
+  });
+
+  test('every visible word exactly once, through inline markup, breaks and lists in cells', () => {
+    const html = `<div>lead <span>in<b>line</b></span> text<br>after break</div><ul><li>item <em>one</em>
+      <table><tr><td><ul><li>listed</li></ul>in cell</td></tr></table></li></ul>
+      <h2>Head <i>ing</i></h2><pre>code  line
+second line</pre><p>&lt;tag&gt; &nbsp; done</p>`;
+    assert.deepEqual(textWords(htmlStructure(html)), wordsOf('lead inline text after break item one listed in cell Head ing code line second line <tag> done'));
+  });
+
+  test('stray list items and cells, and mammoth footnotes, keep their words', () => {
+    const html = `<li>loose item</li><td>loose cell</td><tr><td>loose row</td></tr></p>
+      <p>Text<sup><a href="#footnote-1" id="footnote-ref-1">[1]</a></sup> here.</p>
+      <ol><li id="footnote-1"><p>The note. <a href="#footnote-ref-1">↑</a></p></li></ol>`;
+    const nodes = htmlStructure(html);
+    assert.deepEqual(textWords(nodes), wordsOf('loose item loose cell loose row Text[1] here. The note.'));
+    assert.equal(tables(nodes).length, 0);
+  });
+
+  test('100,000 levels of nesting finish fast, without recursion, keeping the words', () => {
+    const depth = 100_000;
+    const cases = {
+      div: '<div>'.repeat(depth) + 'deep div words' + '</div>'.repeat(depth),
+      list: '<ul><li>'.repeat(depth) + 'deep list words',
+      table: '<table><tr><td>'.repeat(depth) + 'deep cell words',
+      bold: '<b><i>'.repeat(depth) + 'deep bold words',
+      stray: '<div>'.repeat(depth) + '</span>'.repeat(depth) + 'deep stray words',
+      unclosed: '<p>x '.repeat(depth),
+    };
+    for (const [name, html] of Object.entries(cases)) {
+      const start = performance.now();
+      const nodes = htmlStructure(html);
+      const ms = performance.now() - start;
+      assert.ok(ms < 10_000, `${name}: ${ms} ms`);
+      const words = textWords(nodes);
+      if (name === 'unclosed') assert.equal(words.length, depth);
+      else assert.deepEqual(words, ['deep', `${name === 'table' ? 'cell' : name}`, 'words']);
+      assert.ok(lists(nodes).length <= MAX_LIST_DEPTH, `${name}: ${lists(nodes).length} lists`);
+      assert.ok(tables(nodes).length <= 1);
+    }
+  });
+
+  test('HTML read whole: positions from the text layout', async () => {
+    const html = `<h1>Report</h1><p>Intro words here.</p><ol><li>First point</li><li>Second point</li></ol>
+      <table><tr><td>Key</td><td>Value</td></tr></table>`;
+    const model = await readDocument(Buffer.from(html), 'html', { libreoffice: false });
+    assert.equal(alignedShare(model), 1);
+    const table = tables(model.native!)[0]!;
+    assert.ok(table.boxes.length === 1 && table.rows[0]!.boxes.length === 1 && table.rows[0]!.cells[1]!.boxes.length === 1);
+    const list = lists(model.native!)[0]!;
+    assert.equal(textIn(model, list.items[1]!.marker!), '2.', 'the marker is drawn and found');
+  });
+});
+
+describe('TXT native structure', () => {
+  const text = [
+    'MASTER AGREEMENT',
+    '',
+    'This agreement is made between Grüße GmbH and 東京 Ltd.',
+    '',
+    '1. Definitions',
+    '"Term" means the period',
+    'stated below.',
+    '',
+    '1.1 Scope',
+    'The scope covers everything.',
+    '',
+    '- first point',
+    '- second point',
+    '  continued here',
+    '',
+    '2. Payment',
+    '(a) Monthly fees are due.',
+    '(b) Late fees apply.',
+    '',
+    'SIGNATURES',
+    '',
+    'Signed by both parties.',
+  ].join('\n');
+
+  test('blank-line paragraphs, headings by look, list markers at line start', () => {
+    const nodes = txtStructure(text);
+    const top = section(nodes, 'MASTER AGREEMENT');
+    assert.deepEqual(childHeadings(top), ['1. Definitions', '2. Payment']);
+    assert.deepEqual(childHeadings(section(nodes, '1. Definitions')), ['1.1 Scope']);
+    assert.deepEqual(section(nodes, '1. Definitions').children[0], {
+      type: 'paragraph', structure: 'p', role: 'body', leaf: { text: '"Term" means the period stated below.', boxes: [] },
+    });
+    const points = section(nodes, '1.1 Scope').children[1] as List;
+    assert.deepEqual(points.items.map((i) => [i.marker?.text, (i.children[0] as { leaf: Leaf }).leaf.text]), [['-', 'first point'], ['-', 'second point continued here']]);
+    const fees = section(nodes, '2. Payment').children[0] as List;
+    assert.deepEqual([fees.style, fees.items.map((i) => i.marker?.text)], ['lower-alpha', ['(a)', '(b)']]);
+    assert.deepEqual(nodes.map((n) => n.type === 'section' && n.heading.text), ['MASTER AGREEMENT', 'SIGNATURES']);
+    // In a text file the markers are the file's own words.
+    assert.deepEqual([...leaves(nodes)].flatMap((l) => wordsOf(l.text)), wordsOf(text));
+  });
+
+  test('read whole (UTF-8): text-layout positions for the leaves', async () => {
+    const model = await readDocument(Buffer.from(text, 'utf8'), 'txt', { libreoffice: false });
+    assert.ok(model.native);
+    // 東京 has no WinAnsi glyphs: its word cannot be found on the page, the rest is.
+    const share = alignedShare(model);
+    assert.equal(share, 1);
+    const partner = [...leaves(model.native)].find((l) => l.text.startsWith('This agreement'))!;
+    assert.match(textIn(model, partner), /Grüße GmbH/);
+  });
+});
+
+describe('DOC native structure', () => {
+  const skip = soffice ? false : 'soffice is not on PATH (needed to make the .doc fixture)';
+  let doc: Buffer;
+  before(() => {
+    if (!soffice) return;
+    const input = path.join(TMP, 'nda.docx');
+    fs.writeFileSync(input, corpus('office/NDA simple layout.docx'));
+    const profile = pathToFileURL(path.join(TMP, 'profile')).href;
+    const run = spawnSync(soffice, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', TMP, input], { timeout: 120_000 });
+    assert.equal(run.status, 0, String(run.stderr));
+    doc = fs.readFileSync(path.join(TMP, 'nda.doc'));
+  });
+
+  test('a .doc made by LibreOffice from the NDA: title section, paragraphs, every word, boxes', { skip }, async (t) => {
+    const model = await readDocument(doc, 'doc', { libreoffice: false });
+    const nodes = model.native!;
+    const top = section(nodes, 'MUTUAL NON-DISCLOSURE AGREEMENT');
+    assert.ok(top.children.length > 10);
+    const body = (await new WordExtractor().extract(doc)).getBody();
+    assert.deepEqual([...leaves(nodes)].flatMap((l) => wordsOf(l.text)), wordsOf(body));
+    const share = alignedShare(model);
+    t.diagnostic(`${(share * 100).toFixed(1)}% of leaves boxed`);
+    assert.ok(share >= 0.9);
+  });
+});
