@@ -16,6 +16,7 @@ const FILES = [
   'test/unit/metadata.test.ts',
   'test/unit/native-structure.test.ts',
   'test/unit/queue.test.ts',
+  'test/unit/tables.test.ts',
   'test/unit/worker-pool.test.ts',
   'test/api/sqlite.test.ts',
   'test/api/postgres.test.ts',

@@ -1,5 +1,5 @@
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { DPI, IngestError, type PageModel, type TextItem } from '../model.js';
+import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { DPI, IngestError, type PageModel, type Rule, type TextItem } from '../model.js';
 import { openPdf, pdfError } from './pdfjs.js';
 
 /** Pages and positioned text of a PDF, in 300-DPI pixels with a top-left origin. */
@@ -44,7 +44,7 @@ async function readPage(page: PDFPageProxy, number: number): Promise<PageModel> 
   const pxPerUnit = Math.hypot(vp.transform[0]!, vp.transform[1]!);
   // Fonts reach commonObjs (with their real PostScript names) only through the operator list;
   // the text content alone names them g_d0_fN. That costs about 40% more time than text alone.
-  await page.getOperatorList();
+  const opList = await page.getOperatorList();
   const content = await page.getTextContent();
   const fonts = new Map<string, FontInfo>();
   const fontOf = (id: string): FontInfo => {
@@ -97,7 +97,8 @@ async function readPage(page: PDFPageProxy, number: number): Promise<PageModel> 
     if (font.italic) item.italic = true;
     items.push(item);
   }
-  return { number, width: Math.round(vp.width), height: Math.round(vp.height), items };
+  const rules = drawnRules(opList, vp.transform, vp.width, vp.height);
+  return { number, width: Math.round(vp.width), height: Math.round(vp.height), items, rules };
 }
 
 function fontInfo(page: PDFPageProxy, id: string, family: string | undefined): FontInfo {
@@ -119,6 +120,174 @@ function fontInfo(page: PDFPageProxy, id: string, family: string | undefined): F
   if (/bold|black|heavy|semibold|demi/i.test(name)) bold = true;
   if (/italic|oblique/i.test(name)) italic = true;
   return { name, bold, italic };
+}
+
+/** pdf.js ≥ 5 path segment codes inside constructPath's buffer (its DrawOPS, not exported). */
+const PATH_MOVE = 0;
+const PATH_LINE = 1;
+const PATH_CURVE = 2;
+const PATH_QUAD = 3;
+const PATH_CLOSE = 4;
+
+interface GraphicsState {
+  ctm: number[];
+  lineWidth: number;
+  whiteFill: boolean;
+  whiteStroke: boolean;
+}
+
+/**
+ * The axis-aligned lines and rectangles a page strokes or fills, as pixel boxes: one per straight
+ * segment of a stroked path, one per filled rectangle. Curves, clipping paths, white (invisible on
+ * paper) paint, annotations and rectangles covering most of the page (backgrounds) are left out. One pass over the
+ * operator list, tracking the graphics state's CTM, line width and paint colours.
+ */
+function drawnRules(opList: { fnArray: number[]; argsArray: unknown[] }, viewport: number[], pageWidth: number, pageHeight: number): Rule[] {
+  const rules: Rule[] = [];
+  const stack: GraphicsState[] = [];
+  let gs: GraphicsState = { ctm: [1, 0, 0, 1, 0, 0], lineWidth: 1, whiteFill: false, whiteStroke: false };
+  // Annotation appearances (form widgets, stamps) carry their own placement; they are not page rules.
+  let annotationDepth = 0;
+  const { fnArray, argsArray } = opList;
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i];
+    const args = argsArray[i] as unknown[] | null;
+    switch (fn) {
+      case OPS.save:
+        stack.push({ ...gs });
+        break;
+      case OPS.restore:
+        gs = stack.pop() ?? gs;
+        break;
+      case OPS.transform:
+        gs.ctm = multiply(gs.ctm, args as number[]);
+        break;
+      case OPS.paintFormXObjectBegin:
+        stack.push({ ...gs });
+        if (Array.isArray(args?.[0]) || ArrayBuffer.isView(args?.[0])) gs.ctm = multiply(gs.ctm, Array.from(args[0] as ArrayLike<number>));
+        break;
+      case OPS.paintFormXObjectEnd:
+        gs = stack.pop() ?? gs;
+        break;
+      case OPS.setLineWidth:
+        gs.lineWidth = args![0] as number;
+        break;
+      case OPS.setFillRGBColor:
+        gs.whiteFill = isWhite(args![0]);
+        break;
+      case OPS.setStrokeRGBColor:
+        gs.whiteStroke = isWhite(args![0]);
+        break;
+      case OPS.beginAnnotation:
+        annotationDepth++;
+        break;
+      case OPS.endAnnotation:
+        annotationDepth--;
+        break;
+      case OPS.constructPath:
+        if (annotationDepth === 0) addPathRules(rules, args!, gs, multiply(viewport, gs.ctm), pageWidth * pageHeight);
+        break;
+    }
+  }
+  return rules;
+}
+
+function isWhite(color: unknown): boolean {
+  return typeof color === 'string' && /^#f[c-f]f[c-f]f[c-f]$/i.test(color);
+}
+
+/** constructPath's arguments in pdf.js 5: [paint op, [segment buffer | null], bounding box | null]. */
+function addPathRules(rules: Rule[], args: unknown[], gs: GraphicsState, m: number[], pageArea: number): void {
+  const paint = args[0] as number;
+  const buffer = (args[1] as (ArrayLike<number> | null)[] | undefined)?.[0];
+  if (!buffer) return;
+  const strokes = paint === OPS.stroke || paint === OPS.closeStroke || (paint >= OPS.fillStroke && paint <= OPS.closeEOFillStroke);
+  const fills = paint >= OPS.fill && paint <= OPS.closeEOFillStroke;
+  const stroked = strokes && !gs.whiteStroke;
+  const filled = fills && !gs.whiteFill;
+  if (!stroked && !filled) return;
+  const strokePx = Math.max(1, gs.lineWidth * Math.hypot(m[0]!, m[1]!));
+  // The current subpath's device-space points (straight parts only) and whether it curves anywhere.
+  let xs: number[] = [];
+  let ys: number[] = [];
+  let curved = false;
+  const flush = (): void => {
+    if (xs.length > 1) addSubpathRules(rules, xs, ys, curved, stroked, filled, strokePx, pageArea);
+    xs = [];
+    ys = [];
+    curved = false;
+  };
+  const point = (x: number, y: number): void => {
+    xs.push(m[0]! * x + m[2]! * y + m[4]!);
+    ys.push(m[1]! * x + m[3]! * y + m[5]!);
+  };
+  for (let k = 0; k < buffer.length; ) {
+    const op = buffer[k++];
+    if (op === PATH_MOVE) {
+      flush();
+      point(buffer[k]!, buffer[k + 1]!);
+      k += 2;
+    } else if (op === PATH_LINE) {
+      point(buffer[k]!, buffer[k + 1]!);
+      k += 2;
+    } else if (op === PATH_CURVE || op === PATH_QUAD) {
+      // A curve (a rounded corner) breaks the polyline: NaN marks the gap, the curve's end resumes it.
+      const n = op === PATH_CURVE ? 6 : 4;
+      curved = true;
+      xs.push(NaN);
+      ys.push(NaN);
+      point(buffer[k + n - 2]!, buffer[k + n - 1]!);
+      k += n;
+    } else if (op === PATH_CLOSE) {
+      if (xs.length) {
+        xs.push(xs[0]!);
+        ys.push(ys[0]!);
+      }
+    } else {
+      return; // an unknown code: the buffer layout changed, do not guess
+    }
+  }
+  flush();
+}
+
+/** Near-axis-aligned within a pixel, so rotated or diagonal strokes are not rules. */
+const AXIS_SLACK = 1;
+
+function addSubpathRules(rules: Rule[], xs: number[], ys: number[], curved: boolean, stroked: boolean, filled: boolean, strokePx: number, pageArea: number): void {
+  const finiteXs = xs.filter(Number.isFinite);
+  const finiteYs = ys.filter(Number.isFinite);
+  const left = Math.min(...finiteXs);
+  const top = Math.min(...finiteYs);
+  const width = Math.max(...finiteXs) - left;
+  const height = Math.max(...finiteYs) - top;
+  if (width * height > pageArea * 0.8) return;
+  if (filled && !curved && isAxisRectangle(xs, ys)) {
+    rules.push({ x: round(left), y: round(top), width: round(Math.max(width, 1)), height: round(Math.max(height, 1)) });
+    return;
+  }
+  if (!stroked) return;
+  const half = strokePx / 2;
+  for (let k = 1; k < xs.length; k++) {
+    const x0 = xs[k - 1]!;
+    const y0 = ys[k - 1]!;
+    const x1 = xs[k]!;
+    const y1 = ys[k]!;
+    // Comparisons with NaN (the gap a curve leaves) are false, so no rule crosses a curve.
+    if (Math.abs(y1 - y0) <= AXIS_SLACK && Math.abs(x1 - x0) > AXIS_SLACK) {
+      rules.push({ x: round(Math.min(x0, x1) - half), y: round(Math.min(y0, y1) - half), width: round(Math.abs(x1 - x0) + strokePx), height: round(strokePx) });
+    } else if (Math.abs(x1 - x0) <= AXIS_SLACK && Math.abs(y1 - y0) > AXIS_SLACK) {
+      rules.push({ x: round(Math.min(x0, x1) - half), y: round(Math.min(y0, y1) - half), width: round(strokePx), height: round(Math.abs(y1 - y0) + strokePx) });
+    }
+  }
+}
+
+/** Every segment horizontal or vertical: the path is a box (or a degenerate one, a line). */
+function isAxisRectangle(xs: number[], ys: number[]): boolean {
+  if (xs.length > 6) return false;
+  for (let k = 1; k < xs.length; k++) {
+    if (Math.abs(xs[k]! - xs[k - 1]!) > AXIS_SLACK && Math.abs(ys[k]! - ys[k - 1]!) > AXIS_SLACK) return false;
+  }
+  return true;
 }
 
 function multiply(m1: number[], m2: number[]): number[] {

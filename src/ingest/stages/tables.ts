@@ -1,5 +1,9 @@
 import type { PageModel } from '../model.js';
 import type { Table } from '../structure.js';
+import { alignedTables } from './tables/aligned.js';
+import { buildTable, type TableDraft } from './tables/draft.js';
+import { keyValueForms, markFormRoles } from './tables/form.js';
+import { ruledTables } from './tables/grid.js';
 
 /** The tables found on one page, and which of the page's text items (indices into `page.items`) they hold. */
 export interface PageTables {
@@ -7,8 +11,26 @@ export interface PageTables {
   consumed: Set<number>;
 }
 
-/** Ruled tables (from `page.rules`), unruled ones (aligned columns) and key/value forms on a page. */
+/**
+ * Ruled tables (from `page.rules`), then unruled key/value forms, then unruled tables of aligned
+ * columns, each finder seeing only the items the earlier ones left. Tables come out top to bottom.
+ */
 export function detectTables(page: PageModel): PageTables {
-  void page;
-  return { tables: [], consumed: new Set() };
+  const free = page.items.map(() => true);
+  const drafts: TableDraft[] = [];
+  const take = (found: TableDraft[]): void => {
+    for (const d of found) {
+      drafts.push(d);
+      for (const c of d.cells) for (const i of c.items) free[i] = false;
+    }
+  };
+  const ruled = ruledTables(page, free);
+  for (const d of ruled) markFormRoles(page, d);
+  take(ruled);
+  take(keyValueForms(page, free));
+  take(alignedTables(page, free));
+  drafts.sort((a, b) => a.bounds.top - b.bounds.top || a.bounds.left - b.bounds.left);
+  const consumed = new Set<number>();
+  for (const d of drafts) for (const c of d.cells) for (const i of c.items) consumed.add(i);
+  return { tables: drafts.map((d) => buildTable(page, d)), consumed };
 }

@@ -1,0 +1,164 @@
+import type { PageModel } from '../../model.js';
+import type { CellDraft, TableDraft } from './draft.js';
+import { CURRENCY_SIGN, phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
+
+/** A gap wider than this many line heights separates two cells of a row. */
+const CELL_GAP = 1;
+/** Lines of one table are at most this many line heights apart. */
+const MAX_LINE_GAP = 2;
+const MIN_ROWS = 3;
+const MIN_MULTI_CELL_SHARE = 0.5;
+const MIN_TEXT_HEIGHT = 10;
+/** Cells of a short column are this long at most, in median words: running text is longer. */
+const MAX_MEDIAN_WORDS = 4;
+
+interface Row {
+  line: TextLine;
+  phrases: Phrase[];
+}
+
+interface Column {
+  left: number;
+  right: number;
+}
+
+/**
+ * Unruled tables: runs of lines whose phrases (text separated by wide gaps) fall into common columns
+ * (the x-projection of all phrases leaves gaps that no phrase crosses) with at most one phrase per
+ * column per line. Deliberately strict: at least three rows with two or more cells, and no more than
+ * one column of long text and at least two of short cells, so the columns of a two-column page and
+ * numbered clauses never pass.
+ */
+export function alignedTables(page: PageModel, free: readonly boolean[]): TableDraft[] {
+  // Text under ≈ 2.5 pt is an invisible anchor or tag, not a cell.
+  const indices = page.items.map((_, i) => i).filter((i) => free[i] && page.items[i]!.height >= MIN_TEXT_HEIGHT);
+  const candidates: Row[][] = [];
+  let block: Row[] = [];
+  const keepIfTable = (): void => {
+    const rows = withoutSingleEdges(block);
+    if (isTable(rows)) candidates.push(rows);
+  };
+  for (const line of textLines(page, indices)) {
+    const row = { line, phrases: phrases(page, line, CELL_GAP) };
+    const prev = block[block.length - 1];
+    const height = line.bottom - line.top;
+    if (prev && line.top - prev.line.bottom > MAX_LINE_GAP * height) {
+      keepIfTable();
+      block = [];
+    }
+    if (!aligned([...block, row])) {
+      keepIfTable();
+      // Leading lines (a caption, the sentence before) may be what breaks alignment: drop them.
+      while (block.length && !aligned([...block, row])) block.shift();
+    }
+    block.push(row);
+  }
+  keepIfTable();
+  return chooseDisjoint(candidates).map(draftOf);
+}
+
+/** Without the one-phrase lines at either end: the tail of a paragraph, a note, a caption. */
+function withoutSingleEdges(rows: Row[]): Row[] {
+  let from = 0;
+  let to = rows.length;
+  while (from < to && rows[from]!.phrases.length < 2) from++;
+  while (to > from && rows[to - 1]!.phrases.length < 2) to--;
+  return rows.slice(from, to);
+}
+
+function columnsOf(rows: Row[]): Column[] {
+  const spans = rows.flatMap((r) => r.phrases.map((p) => ({ left: p.left, right: p.right }))).sort((a, b) => a.left - b.left);
+  const columns: Column[] = [];
+  for (const s of spans) {
+    const last = columns[columns.length - 1];
+    if (last && s.left <= last.right) last.right = Math.max(last.right, s.right);
+    else columns.push({ ...s });
+  }
+  return columns;
+}
+
+function columnIndex(columns: Column[], p: Phrase): number {
+  return columns.findIndex((c) => p.left >= c.left && p.left <= c.right);
+}
+
+/** At least two columns, and no line with two phrases in one column. */
+function aligned(rows: Row[]): boolean {
+  const columns = columnsOf(rows);
+  if (columns.length < 2) return rows.length < 2;
+  return rows.every((r) => new Set(r.phrases.map((p) => columnIndex(columns, p))).size === r.phrases.length);
+}
+
+function isTable(rows: Row[]): boolean {
+  // Records fill several cells of most rows; side-by-side lists and captions leave most rows single.
+  const multiCell = rows.filter((r) => r.phrases.length >= 2).length;
+  if (multiCell < MIN_ROWS || multiCell < MIN_MULTI_CELL_SHARE * rows.length) return false;
+  const columns = columnsOf(rows);
+  if (columns.length < 2) return false;
+  const words: number[][] = columns.map(() => []);
+  for (const r of rows) for (const p of r.phrases) words[columnIndex(columns, p)]!.push(p.text.split(' ').length);
+  // Row labels may be long, but a table has at least two columns of short cells (a numbered list has one).
+  const longColumns = words.filter((w) => median(w) > MAX_MEDIAN_WORDS).length;
+  const shortColumns = words.filter((w) => w.length >= MIN_ROWS && median(w) <= MAX_MEDIAN_WORDS).length;
+  if (longColumns > 1 || shortColumns < 2) return false;
+  // Two columns of names side by side are a list laid out in columns unless one side holds numbers.
+  const numeric = rows.filter((r) => r.phrases.length >= 2 && /\d/.test(r.phrases[1]!.text)).length;
+  return columns.length > 2 || numeric >= multiCell / 2;
+}
+
+/** The candidates with the most cells first, skipping any that share a line with one already chosen. */
+function chooseDisjoint(candidates: Row[][]): Row[][] {
+  const cellCount = (rows: Row[]): number => rows.reduce((n, r) => n + r.phrases.length, 0);
+  const used = new Set<TextLine>();
+  const chosen: Row[][] = [];
+  for (const c of [...candidates].sort((a, b) => cellCount(b) - cellCount(a))) {
+    if (c.some((r) => used.has(r.line))) continue;
+    chosen.push(c);
+    for (const r of c) used.add(r.line);
+  }
+  return chosen;
+}
+
+function draftOf(rows: Row[]): TableDraft {
+  const columns = withCurrencyMerged(rows, columnsOf(rows));
+  // Cell edges halfway between neighbouring columns and lines.
+  const lefts = columns.map((c, k) => (k === 0 ? c.left : (columns[k - 1]!.right + c.left) / 2));
+  const right = columns[columns.length - 1]!.right;
+  const bands = rows.map((r, k) => ({
+    top: k === 0 ? r.line.top : (rows[k - 1]!.line.bottom + r.line.top) / 2,
+    bottom: k === rows.length - 1 ? r.line.bottom : (r.line.bottom + rows[k + 1]!.line.top) / 2,
+  }));
+  const cells: CellDraft[] = [];
+  rows.forEach((r, row) => {
+    columns.forEach((_, col) => {
+      cells.push({
+        row,
+        col,
+        rowspan: 1,
+        colspan: 1,
+        box: { left: lefts[col]!, right: lefts[col + 1] ?? right, top: bands[row]!.top, bottom: bands[row]!.bottom },
+        items: r.phrases.filter((p) => columnIndex(columns, p) === col).flatMap((p) => p.items),
+      });
+    });
+  });
+  return { source: 'aligned', bounds: { left: lefts[0]!, right, top: bands[0]!.top, bottom: bands[bands.length - 1]!.bottom }, rowBands: bands, cells };
+}
+
+/** Columns of nothing but currency signs joined to the amounts after them, so a cell reads "$ 96,388". */
+function withCurrencyMerged(rows: Row[], columns: Column[]): Column[] {
+  const phrasesIn = columns.map(() => [] as Phrase[]);
+  for (const r of rows) for (const p of r.phrases) phrasesIn[columnIndex(columns, p)]!.push(p);
+  const merged: Column[] = [];
+  columns.forEach((c, k) => {
+    const prev = merged[merged.length - 1];
+    const prevIsCurrency = k > 0 && phrasesIn[k - 1]!.every((p) => CURRENCY_SIGN.test(p.text));
+    if (prev && prevIsCurrency) prev.right = c.right;
+    else merged.push({ ...c });
+  });
+  return merged;
+}
+
+function median(xs: number[]): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}

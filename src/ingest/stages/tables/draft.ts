@@ -1,0 +1,63 @@
+import type { PageModel, TextItem } from '../../model.js';
+import { normalizeSpace, type Box, type Table, type TableCell, type TableRow } from '../../structure.js';
+import { centerY, type Rect } from './geometry.js';
+
+/** A cell before it becomes a TableCell: its grid position, its box and the page items it holds. */
+export interface CellDraft {
+  row: number;
+  col: number;
+  rowspan: number;
+  colspan: number;
+  box: Rect;
+  items: number[];
+  role?: 'label' | 'value';
+}
+
+export interface TableDraft {
+  source: Table['source'];
+  bounds: Rect;
+  /** Top and bottom of each grid row (cells list the row they start in). */
+  rowBands: { top: number; bottom: number }[];
+  cells: CellDraft[];
+}
+
+function toBox(rect: Rect, page: number): Box {
+  return { page, left: round(rect.left), top: round(rect.top), width: round(rect.right - rect.left), height: round(rect.bottom - rect.top) };
+}
+
+export function buildTable(page: PageModel, draft: TableDraft): Table {
+  const rows: TableRow[] = draft.rowBands.map((band) => ({
+    cells: [],
+    boxes: [toBox({ left: draft.bounds.left, right: draft.bounds.right, top: band.top, bottom: band.bottom }, page.number)],
+  }));
+  const ordered = [...draft.cells].sort((a, b) => a.row - b.row || a.col - b.col);
+  for (const c of ordered) {
+    const box = toBox(c.box, page.number);
+    const cell: TableCell = { leaf: { text: readingText(c.items.map((i) => page.items[i]!)), boxes: [box] }, colspan: c.colspan, rowspan: c.rowspan, boxes: [box] };
+    if (c.role) cell.role = c.role;
+    rows[c.row]!.cells.push(cell);
+  }
+  return { type: 'table', rows, boxes: [toBox(draft.bounds, page.number)], source: draft.source };
+}
+
+/** Items' text in reading order: lines top to bottom (by vertical overlap), left to right within a line. */
+export function readingText(items: TextItem[]): string {
+  const byTop = [...items].sort((a, b) => a.y - b.y);
+  const lines: TextItem[][] = [];
+  let lineBottom = -Infinity;
+  for (const it of byTop) {
+    const line = lines[lines.length - 1];
+    if (line && centerY(it) < lineBottom) {
+      line.push(it);
+      lineBottom = Math.max(lineBottom, it.y + it.height);
+    } else {
+      lines.push([it]);
+      lineBottom = it.y + it.height;
+    }
+  }
+  return normalizeSpace(lines.map((l) => l.sort((a, b) => a.x - b.x).map((it) => it.text).join(' ')).join(' '));
+}
+
+function round(v: number): number {
+  return Math.round(v * 10) / 10;
+}

@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { describe, it } from 'node:test';
+import { readPdfPages } from '../../src/ingest/formats/pdf.js';
+import type { PageModel } from '../../src/ingest/model.js';
+import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
+import { normalizeSpace, wordsOf, type Table } from '../../src/ingest/structure.js';
+
+const REFERENCE = '../shared/corpus/reference-dgml';
+const NTSB_PAIR = ['20071204X01896', '20071210X01921'];
+const OTHER_PAIRS = [
+  { pdf: 'Jane Doe NDA.pdf', xml: 'Jane Doe.xml' },
+  { pdf: 'Shorebucks LLC_AZ.pdf', xml: 'Shorebucks LLC_AZ.xml' },
+];
+const TWO_COLUMN = { file: '../shared/corpus/kgrag/us-fed-agency-reports/DHS2020.pdf', page: 5 };
+const KGRAG_NTSB = '../shared/corpus/kgrag/ntsb-aviation-incident-accident-reports';
+const TEN_Q = '../shared/corpus/kgrag/sec-10-q/2022 Q3 AAPL.pdf';
+
+interface Analysed {
+  pages: PageModel[];
+  results: PageTables[];
+}
+
+const cache = new Map<string, Promise<Analysed>>();
+function analyse(file: string): Promise<Analysed> {
+  let a = cache.get(file);
+  if (!a) {
+    a = readPdfPages(new Uint8Array(fs.readFileSync(file))).then((pages) => ({ pages, results: pages.map(detectTables) }));
+    cache.set(file, a);
+  }
+  return a;
+}
+
+function referenceXml(name: string): string {
+  return fs.readFileSync(`${REFERENCE}/${name}`, 'utf8');
+}
+
+function referenceTableCount(xml: string): number {
+  return xml.match(/<xhtml:table/g)?.length ?? 0;
+}
+
+function tableCount(a: Analysed): number {
+  return a.results.reduce((n, r) => n + r.tables.length, 0);
+}
+
+/** The text of the reference's cell after the `td` holding `label` (tags stripped). */
+function referenceValueAfter(xml: string, label: string): string {
+  const cells = [...xml.matchAll(/<xhtml:td\b[^>]*>([\s\S]*?)<\/xhtml:td>/g)].map((m) => normalizeSpace(m[1]!.replace(/<[^>]*>/g, ' ')));
+  const k = cells.findIndex((c) => c === label);
+  assert.ok(k >= 0 && k + 1 < cells.length, `the reference has a "${label}" cell`);
+  return cells[k + 1]!;
+}
+
+function within(found: number, expected: number, share: number): boolean {
+  return Math.abs(found - expected) <= share * expected;
+}
+
+/** Each consumed item's words appear exactly once across the page's table cells, and nothing else does. */
+function assertConsumedOnce(page: PageModel, result: PageTables): void {
+  for (const i of result.consumed) assert.ok(Number.isInteger(i) && i >= 0 && i < page.items.length, `index ${i} is a valid item of page ${page.number}`);
+  const fromItems = [...result.consumed].flatMap((i) => wordsOf(page.items[i]!.text)).sort();
+  const fromCells = result.tables.flatMap((t) => t.rows.flatMap((r) => r.cells.flatMap((c) => wordsOf(c.leaf.text)))).sort();
+  assert.deepEqual(fromCells, fromItems, `page ${page.number}: cells hold exactly the consumed items`);
+  // Items outside every table stay outside; items inside one are consumed.
+  page.items.forEach((it, i) => {
+    if (it.height < 10) return; // invisible anchors are not text a table needs
+    const x = it.x + it.width / 2;
+    const y = it.y + it.height / 2;
+    const inTable = result.tables.some((t) => t.boxes.some((b) => x >= b.left && x <= b.left + b.width && y >= b.top && y <= b.top + b.height));
+    assert.equal(result.consumed.has(i), inTable, `page ${page.number} item ${i} "${it.text}": consumed iff inside a table`);
+  });
+}
+
+function assertWellFormed(table: Table, page: number): void {
+  assert.ok(table.rows.length >= 2, 'a table has rows');
+  const columns = (r: number): number => {
+    let n = 0;
+    table.rows.forEach((row, k) => {
+      for (const c of row.cells) if (k <= r && k + c.rowspan > r) n += c.colspan;
+    });
+    return n;
+  };
+  const width = columns(0);
+  table.rows.forEach((_, r) => assert.equal(columns(r), width, `page ${page}: row ${r} covers as many grid columns as the first`));
+  for (const row of table.rows) {
+    for (const cell of row.cells) {
+      assert.equal(cell.boxes[0]!.page, page);
+      assert.ok(cell.boxes[0]!.width > 0 && cell.boxes[0]!.height > 0, 'cell boxes are not empty');
+    }
+  }
+}
+
+describe('tables: NTSB reference reports', () => {
+  for (const name of NTSB_PAIR) {
+    it(`${name}: as many tables as the reference (±25%), key/value cells apart`, async () => {
+      const xml = referenceXml(`${name}.xml`);
+      const a = await analyse(`${REFERENCE}/${name}.pdf`);
+      const expected = referenceTableCount(xml);
+      const found = tableCount(a);
+      assert.ok(within(found, expected, 0.25), `${found} tables, reference ${expected}`);
+
+      const value = referenceValueAfter(xml, 'Accident Number:');
+      const rows = a.results.flatMap((r) => r.tables.flatMap((t) => t.rows));
+      const row = rows.find((r) => r.cells.some((c) => c.leaf.text === 'Accident Number:'));
+      assert.ok(row, 'a row holds the "Accident Number:" label');
+      const k = row.cells.findIndex((c) => c.leaf.text === 'Accident Number:');
+      assert.equal(row.cells[k]!.role, 'label');
+      assert.equal(row.cells[k + 1]?.leaf.text, value, 'the value is the next cell of the same row');
+      assert.equal(row.cells[k + 1]?.role, 'value');
+      assert.ok(a.results.flatMap((r) => r.tables).every((t) => t.source === 'form'), 'NTSB tables are key/value forms');
+    });
+  }
+
+  it('ruled grids come from the drawn cell rectangles (page 2 of the reports)', async () => {
+    const a = await analyse(`${REFERENCE}/${NTSB_PAIR[1]}.pdf`);
+    const page = a.pages[1]!;
+    assert.ok(page.rules && page.rules.length > 20, 'page 2 draws its table cells');
+    for (const r of page.rules) assert.ok(r.x >= -1 && r.y >= -1 && r.x + r.width <= page.width + 1 && r.y + r.height <= page.height + 1, 'rules are in page pixels');
+    const make = a.results[1]!.tables.flatMap((t) => t.rows).find((r) => r.cells.some((c) => c.leaf.text === 'Aircraft Make:'));
+    assert.ok(make, 'the aircraft table is found');
+    assert.deepEqual(
+      make.cells.map((c) => c.leaf.text),
+      ['Aircraft Make:', referenceValueAfter(referenceXml(`${NTSB_PAIR[1]}.xml`), 'Aircraft Make :'), 'Registration:', 'N3250B'],
+    );
+  });
+
+  it('every consumed item is in exactly one cell, on every page of the corpus NTSB reports', async () => {
+    const files = [...NTSB_PAIR.map((n) => `${REFERENCE}/${n}.pdf`), ...fs.readdirSync(KGRAG_NTSB).map((f) => `${KGRAG_NTSB}/${f}`)];
+    for (const file of files) {
+      const a = await analyse(file);
+      a.pages.forEach((p, k) => {
+        assertConsumedOnce(p, a.results[k]!);
+        for (const t of a.results[k]!.tables) assertWellFormed(t, p.number);
+      });
+      assert.ok(tableCount(a) >= 5, `${file}: the form tables are found`);
+    }
+  });
+});
+
+describe('tables: other documents', () => {
+  for (const pair of OTHER_PAIRS) {
+    it(`${pair.pdf}: tables found vs the reference, items consumed once`, async (t) => {
+      const a = await analyse(`${REFERENCE}/${pair.pdf}`);
+      const expected = referenceTableCount(referenceXml(pair.xml));
+      t.diagnostic(`${pair.pdf}: ${tableCount(a)} tables, reference ${expected}`);
+      assert.ok(tableCount(a) >= 1, 'its tables are not all missed');
+      a.pages.forEach((p, k) => {
+        assertConsumedOnce(p, a.results[k]!);
+        for (const tb of a.results[k]!.tables) assertWellFormed(tb, p.number);
+      });
+    });
+  }
+
+  it('Shorebucks: the rent schedule is one aligned table with its amounts in columns', async () => {
+    const a = await analyse(`${REFERENCE}/Shorebucks LLC_AZ.pdf`);
+    const rent = a.results[1]!.tables.find((t) => t.rows.some((r) => r.cells.some((c) => c.leaf.text === 'Months 1 – 12')));
+    assert.ok(rent, 'the rent table on page 2 is found');
+    assert.equal(rent.source, 'aligned');
+    const row = rent.rows.find((r) => r.cells[0]!.leaf.text === 'Months 1 – 12')!;
+    assert.deepEqual(
+      row.cells.map((c) => c.leaf.text),
+      ['Months 1 – 12', '$26.99', '$36,344.28', '$436,131.41'],
+    );
+  });
+
+  it('10-Q: the income statement is an aligned table with labels and amounts apart; items consumed once', async () => {
+    const a = await analyse(TEN_Q);
+    const rows = a.results.flatMap((r) => r.tables.filter((t) => t.source === 'aligned').flatMap((t) => t.rows));
+    const total = rows.find((r) => r.cells[0]?.leaf.text === 'Total net sales');
+    assert.ok(total, 'a row starts with "Total net sales"');
+    const amounts = total.cells.slice(1).map((c) => c.leaf.text);
+    assert.ok(amounts.length >= 2 && amounts.every((t) => /^\$? ?[\d,]+$/.test(t)), `amounts in their own cells: ${JSON.stringify(amounts)}`);
+    a.pages.forEach((p, k) => {
+      assertConsumedOnce(p, a.results[k]!);
+      for (const t of a.results[k]!.tables) assertWellFormed(t, p.number);
+    });
+  });
+
+  it('a two-column text page yields no table', async () => {
+    const a = await analyse(TWO_COLUMN.file);
+    const page = a.pages[TWO_COLUMN.page - 1]!;
+    // The page really is two columns of running text: long lines on both halves.
+    const long = page.items.filter((i) => i.width > page.width * 0.25);
+    assert.ok(long.filter((i) => i.x + i.width < page.width / 2).length >= 8);
+    assert.ok(long.filter((i) => i.x > page.width / 2).length >= 8);
+    assert.equal(a.results[TWO_COLUMN.page - 1]!.tables.length, 0);
+    assert.equal(a.results[TWO_COLUMN.page - 1]!.consumed.size, 0);
+  });
+
+  it('a label and its value drawn in one ruled box become two cells', () => {
+    const item = (text: string, x: number, y: number, width: number) => ({ text, x, y, width, height: 48, fontName: 'Arial', fontSize: 10 });
+    const line = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
+    const page: PageModel = {
+      number: 3,
+      width: 2550,
+      height: 3300,
+      rules: [line(200, 499, 2000, 2), line(200, 599, 2000, 2), line(200, 699, 2000, 2), line(199, 500, 2, 200), line(1199, 500, 2, 200), line(2199, 500, 2, 200)],
+      items: [
+        item('Location:', 220, 526, 180),
+        item('Jagel, Germany', 600, 526, 300),
+        item('Accident Number:', 1220, 526, 350),
+        item('DEN08WA037', 1700, 526, 240),
+        item('Aircraft:', 220, 626, 165),
+        item('Cirrus SR-20', 600, 626, 260),
+        item('Registration:', 1220, 626, 250),
+        item('N141CD', 1700, 626, 143),
+      ],
+    };
+    const { tables, consumed } = detectTables(page);
+    assert.equal(tables.length, 1);
+    assert.equal(tables[0]!.source, 'form');
+    assert.equal(consumed.size, page.items.length);
+    assert.deepEqual(
+      tables[0]!.rows.map((r) => r.cells.map((c) => `${c.role}:${c.leaf.text}`)),
+      [
+        ['label:Location:', 'value:Jagel, Germany', 'label:Accident Number:', 'value:DEN08WA037'],
+        ['label:Aircraft:', 'value:Cirrus SR-20', 'label:Registration:', 'value:N141CD'],
+      ],
+    );
+    const [label, value] = tables[0]!.rows[0]!.cells;
+    assert.equal(label!.boxes[0]!.left + label!.boxes[0]!.width, value!.boxes[0]!.left, 'the label cell ends where its value cell starts');
+    assert.ok(value!.boxes[0]!.left > 400 && value!.boxes[0]!.left <= 600, 'the split lies between label and value');
+  });
+
+  it('a page without rules or aligned text yields nothing', () => {
+    const page: PageModel = {
+      number: 1,
+      width: 2550,
+      height: 3300,
+      items: [{ text: 'Just one sentence of text.', x: 300, y: 300, width: 900, height: 50, fontName: 'Times', fontSize: 12 }],
+    };
+    assert.deepEqual(detectTables(page), { tables: [], consumed: new Set() });
+  });
+});
