@@ -13,6 +13,7 @@ const FILES = [
   'test/unit/entities.test.ts',
   'test/unit/formats.test.ts',
   'test/unit/formats-readers.test.ts',
+  'test/unit/layout.test.ts',
   'test/unit/metadata.test.ts',
   'test/unit/native-structure.test.ts',
   'test/unit/queue.test.ts',

@@ -1,5 +1,9 @@
 import type { PageModel } from '../model.js';
-import type { StructureNode } from '../structure.js';
+import type { StructureNode, Table } from '../structure.js';
+import { groupBlocks } from './layout/blocks.js';
+import { findFootnotes, findFurniture } from './layout/furniture.js';
+import { pageFlow, type Line } from './layout/lines.js';
+import { TreeBuilder } from './layout/sections.js';
 import type { PageTables } from './tables.js';
 
 /**
@@ -9,12 +13,38 @@ import type { PageTables } from './tables.js';
  * not text of the page any more).
  */
 export function pdfStructure(pages: PageModel[], tables: PageTables[]): StructureNode[] {
-  void tables;
-  const nodes: StructureNode[] = [];
-  for (const p of pages) {
-    for (const it of p.items) {
-      nodes.push({ type: 'paragraph', structure: 'div', role: 'body', leaf: { text: it.text.replace(/\s+/g, ' ').trim(), boxes: [] } });
+  let column = 0;
+  const nextColumn = (): number => ++column;
+  // A table spanning pages may be listed with each of them: it is placed once, on its first page.
+  const placed = new Set<Table>();
+  const flows = pages.map((page, i) => {
+    const own = (tables[i]?.tables ?? []).filter((t) => !placed.has(t));
+    for (const t of own) placed.add(t);
+    return pageFlow(page, tables[i]?.consumed ?? new Set(), own, nextColumn);
+  });
+  const linesByPage = flows.map((flow) => flow.flatMap((el) => (el.kind === 'line' ? [el.line] : [])));
+  const furniture = findFurniture(pages, linesByPage);
+  const bodySize = bodyFontSize(linesByPage.flat().filter((l) => !furniture.has(l)));
+  findFootnotes(pages, linesByPage, bodySize, furniture);
+  const tree = new TreeBuilder(bodySize);
+  for (const block of groupBlocks(flows.flat(), furniture)) tree.add(block);
+  return tree.nodes();
+}
+
+/** The font size (pt, to the half point) most of the text is set in. */
+function bodyFontSize(lines: readonly Line[]): number {
+  const chars = new Map<number, number>();
+  for (const l of lines) {
+    const key = Math.round(l.size * 2) / 2;
+    chars.set(key, (chars.get(key) ?? 0) + l.text.length);
+  }
+  let best = 0;
+  let most = -1;
+  for (const [size, n] of chars) {
+    if (n > most) {
+      most = n;
+      best = size;
     }
   }
-  return nodes;
+  return best;
 }

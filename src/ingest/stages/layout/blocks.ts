@@ -1,0 +1,144 @@
+/**
+ * Paragraph-like blocks from lines in reading order: a block ends at a wider-than-usual line gap, a
+ * change of font size or weight, a line that starts with a list marker or heading number, a first-line
+ * indent after a finished sentence, or a jump to another column or page (unless the sentence runs on).
+ */
+import type { ParagraphRole } from '../../structure.js';
+import { FOOTNOTE_MARK_RE } from './furniture.js';
+import type { FlowElement, Line } from './lines.js';
+import { parseHeadingNumber, parseMarker } from './markers.js';
+
+export type Block =
+  | { kind: 'text'; lines: Line[] }
+  | { kind: 'furniture'; lines: Line[]; role: ParagraphRole }
+  | Extract<FlowElement, { kind: 'table' }>;
+
+const ENDS_SENTENCE_RE = /[.!?:;]["'”’)]?$/;
+const never = (): boolean => false;
+
+function startsItem(text: string): boolean {
+  return parseMarker(text, never) !== null || parseHeadingNumber(text) !== null;
+}
+
+export function groupBlocks(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>): Block[] {
+  const leading = typicalLeading(flow, furniture);
+  const blocks: Block[] = [];
+  let open: Line[] | null = null;
+  let held: Block[] = [];
+  const close = (): void => {
+    if (open) blocks.push({ kind: 'text', lines: open });
+    open = null;
+    blocks.push(...held);
+    held = [];
+  };
+  for (const el of flow) {
+    if (el.kind === 'table') {
+      close();
+      blocks.push(el);
+      continue;
+    }
+    const line = el.line;
+    const role = furniture.get(line);
+    if (role) {
+      const into = open ? held : blocks;
+      const last = into[into.length - 1];
+      // A footnote runs on over lines until the next note mark.
+      if (role === 'footnote' && last?.kind === 'furniture' && last.role === 'footnote' && !FOOTNOTE_MARK_RE.test(line.text)) last.lines.push(line);
+      else into.push({ kind: 'furniture', lines: [line], role });
+      continue;
+    }
+    if (open && continues(open, line, leading)) {
+      open.push(line);
+      continue;
+    }
+    close();
+    open = [line];
+  }
+  close();
+  return blocks;
+}
+
+function sizeKey(size: number): number {
+  return Math.round(size * 2);
+}
+
+/** The usual white space between consecutive lines of one paragraph, per font size. */
+function typicalLeading(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>): Map<number, number> {
+  const samples = new Map<number, number[]>();
+  let prev: Line | null = null;
+  for (const el of flow) {
+    if (el.kind !== 'line' || furniture.has(el.line)) continue;
+    const line = el.line;
+    if (prev && prev.page === line.page && prev.column === line.column && sizeKey(prev.size) === sizeKey(line.size)) {
+      const h = prev.bottom - prev.top;
+      const gap = line.top - prev.bottom;
+      if (gap > -0.5 * h && gap < 1.5 * h) {
+        const list = samples.get(sizeKey(line.size)) ?? [];
+        list.push(gap);
+        samples.set(sizeKey(line.size), list);
+      }
+    }
+    prev = line;
+  }
+  const out = new Map<number, number>();
+  for (const [k, gaps] of samples) {
+    gaps.sort((a, b) => a - b);
+    // The lower quartile: paragraph gaps are frequent in short-paragraph documents.
+    out.set(k, gaps[Math.floor(gaps.length / 4)]!);
+  }
+  return out;
+}
+
+/**
+ * A line that starts with "(i)" or "2." in the middle of a sentence that fills the previous line
+ * (and does not stop at "and"/"or", as enumerations do) is wrapped text, not a new item.
+ */
+function markerInSentence(block: Line[], next: Line, runsOn: boolean): boolean {
+  const prev = block[block.length - 1]!;
+  const left = Math.min(...block.map((l) => l.left));
+  const em = prev.bottom - prev.top;
+  return runsOn && prev.text.length >= 50 && !/\b(?:and|or)$/.test(prev.text) && next.left <= left + 0.5 * em;
+}
+
+/** "Name: Alan Black", "By: ____": short labelled lines of a form, one field each. */
+function isFormField(text: string): boolean {
+  return /^\p{Lu}[\p{L}'’ ]{0,30}\*?:(?=\s|$)/u.test(text) && text.split(' ').length <= 8;
+}
+
+function startsBold(line: Line): boolean {
+  const first = line.pieces.find((p) => /\p{L}/u.test(line.text.slice(p.start, p.end)));
+  return !!first?.bold;
+}
+
+function continues(block: Line[], next: Line, leading: ReadonlyMap<number, number>): boolean {
+  const prev = block[block.length - 1]!;
+  if (sizeKey(prev.size) !== sizeKey(next.size)) return false;
+  const runsOn = !ENDS_SENTENCE_RE.test(prev.text);
+  const fullLine = prev.text.length >= 50;
+  // A change of weight inside a sentence that fills its line is a bold term or the end of a bold passage, not a heading.
+  if (prev.bold !== next.bold && !(runsOn && fullLine && (!prev.bold || startsBold(next)))) return false;
+  if (startsItem(next.text) && !markerInSentence(block, next, runsOn)) return false;
+  if (isFormField(prev.text) && isFormField(next.text)) return false;
+  if (prev.page !== next.page || prev.column !== next.column) {
+    // A paragraph carried over to the next column or page.
+    return runsOn && (fullLine || /^[\p{Ll}\d(]/u.test(next.text) || /[,-]$/.test(prev.text));
+  }
+  const h = prev.bottom - prev.top;
+  const gap = next.top - prev.bottom;
+  const usual = leading.get(sizeKey(prev.size)) ?? 0.3 * h;
+  if (gap < -0.5 * h || gap > usual + 0.5 * h) return false;
+  let left = Infinity;
+  let right = -Infinity;
+  for (const l of block) {
+    left = Math.min(left, l.left);
+    right = Math.max(right, l.right);
+  }
+  if (next.left > right) return false;
+  const em = h;
+  // A first-line indent starts a new paragraph: after a finished sentence, or after a lone line (a run-in title).
+  const lone = block.length === 1 && !startsItem(prev.text);
+  if ((!runsOn || lone) && next.left > Math.max(prev.left, left) + em) return false;
+  // A short line ending a sentence closes its paragraph.
+  if (!runsOn && block.length > 1 && prev.right < right - 0.25 * (right - left)) return false;
+  return true;
+}

@@ -1,0 +1,105 @@
+/**
+ * Headings: a short block set apart by its font (larger than the body text, bold, or all capitals),
+ * or a bold (or, after a number, capitalised) lead-in at the start of a block, as contracts write
+ * "1.1 Landlord. Menlo Group…" and "Disclosing Party: Widget Corp.…".
+ */
+import { wordsOf } from '../../structure.js';
+import { rangeText, type TextRange } from './leaf.js';
+
+export interface HeadingSplit {
+  heading: TextRange[];
+  /** What follows the heading in the same block (empty for a heading on its own). */
+  body: TextRange[];
+  /** Orders headings for nesting: a weaker heading after a stronger one is its subsection. */
+  strength: number;
+  /** The heading leads into its block's text instead of standing on its own. */
+  leadIn: boolean;
+}
+
+const MAX_HEADING_WORDS = 16;
+const MAX_LEAD_IN_WORDS = 12;
+
+export function findHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean): HeadingSplit | null {
+  if (ranges.length === 0) return null;
+  return standaloneHeading(ranges, bodySize, numbered) ?? boldLeadIn(ranges) ?? (numbered ? capitalLeadIn(ranges) : fieldLabel(ranges));
+}
+
+function isCaps(text: string): boolean {
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  return letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+}
+
+function strength(size: number, bold: boolean, caps: boolean, standalone: boolean): number {
+  return size * 10 + (standalone ? 5 : 0) + (bold ? 2 : 0) + (caps ? 1 : 0);
+}
+
+function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean): HeadingSplit | null {
+  if (ranges.length > 3) return null;
+  const text = ranges.map(rangeText).join(' ').trim();
+  const words = wordsOf(text).length;
+  if (words === 0 || words > MAX_HEADING_WORDS || text.length > 150 || !/\p{L}/u.test(text)) return null;
+  if (/[,;]$/.test(text)) return null;
+  const first = ranges[0]!.line;
+  const bold = ranges.every((r) => r.line.bold);
+  const caps = isCaps(text);
+  const larger = first.size >= bodySize + 1;
+  if (!larger && !bold && !caps) return null;
+  // A sentence is not a heading, unless a number or bold type says so ("1. Definitions.").
+  if (/\.$/.test(text) && !numbered && words > 3) return null;
+  return { heading: [...ranges], body: [], strength: strength(first.size, bold, caps, true), leadIn: false };
+}
+
+function splitAt(ranges: readonly TextRange[], end: number): { heading: TextRange[]; body: TextRange[] } {
+  const first = ranges[0]!;
+  const rest = { ...first, start: end };
+  const body = rangeText(rest).trim() ? [rest, ...ranges.slice(1)] : ranges.slice(1);
+  return { heading: [{ ...first, end }], body };
+}
+
+/** A bold run from the start of the block, with the "." or ":" right after it, followed by plain text. */
+function boldLeadIn(ranges: readonly TextRange[]): HeadingSplit | null {
+  const first = ranges[0]!;
+  const { line } = first;
+  let end = -1;
+  for (const p of line.pieces) {
+    if (p.end <= first.start) continue;
+    // A note mark before the heading ("*Gross Rent Credit") is part of it.
+    if (end < 0 && /^[*†‡]+$/.test(line.text.slice(Math.max(p.start, first.start), p.end))) continue;
+    if (!p.bold) {
+      if (/\p{L}/u.test(line.text.slice(Math.max(p.start, first.start), p.end))) break;
+      // A plain "." or ":" closing the bold run belongs to the heading.
+      if (end < 0 || !/^\s*[.:,]\s*$/.test(line.text.slice(p.start, p.end))) break;
+    }
+    end = p.end;
+  }
+  if (end <= first.start) return null;
+  const punct = /^\s*[.:,]/.exec(line.text.slice(end, first.end));
+  if (punct) end += punct[0].length;
+  // A wholly bold line is a heading on its own, or bold text: not a lead-in.
+  if (end >= first.end) return null;
+  if (!/[\s.:;,)"'”]/.test(line.text[end]!) && !/[.:,]$/.test(line.text.slice(0, end))) return null;
+  const heading = line.text.slice(first.start, end);
+  if (!/\p{L}/u.test(heading) || wordsOf(heading).length > MAX_LEAD_IN_WORDS) return null;
+  // A defined term closing its quotes ("Permitted Assignee".) is not a heading.
+  if ((heading.match(/["“”]/g) ?? []).length % 2 === 1) return null;
+  const size = line.pieces.find((p) => p.end > first.start)!.size;
+  return { ...splitAt(ranges, end), strength: strength(size, true, isCaps(heading), false), leadIn: true };
+}
+
+/** "1. DEFINITIONS. The following terms…": a capitalised first sentence after a number. */
+function capitalLeadIn(ranges: readonly TextRange[]): HeadingSplit | null {
+  const first = ranges[0]!;
+  const m = /^\s*([^\p{Ll}.]{3,80}?[.:])(?=\s)/u.exec(rangeText(first));
+  if (!m || !isCaps(m[1]!)) return null;
+  return { ...splitAt(ranges, first.start + m[0].length), strength: strength(first.line.size, false, true, false), leadIn: true };
+}
+
+/** A form field on a line of its own: "Name: Alan Black", "By: ______". */
+function fieldLabel(ranges: readonly TextRange[]): HeadingSplit | null {
+  if (ranges.length !== 1) return null;
+  const first = ranges[0]!;
+  const text = rangeText(first);
+  const m = /^\s*\p{Lu}[\p{L}'’ ]{0,30}\*?:(?=\s|$)/u.exec(text);
+  if (!m || wordsOf(m[0]).length > 3 || wordsOf(text).length > 8) return null;
+  return { ...splitAt(ranges, first.start + m[0].length), strength: strength(first.line.size, false, false, false), leadIn: true };
+}

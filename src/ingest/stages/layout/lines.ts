@@ -1,0 +1,132 @@
+/**
+ * Text lines of a page in reading order: items of one reading unit that share a baseline, left to
+ * right, with spaces where the gap between two items is a word space. Tables found earlier take
+ * their place in the same order, by their box.
+ */
+import type { PageModel, TextItem } from '../../model.js';
+import type { Table } from '../../structure.js';
+import { readingOrder, type Rect } from './reading-order.js';
+import { cleanItemText } from './text.js';
+
+/** A run of a line's text that comes from one item, with that item's box and font. */
+export interface Piece extends Rect {
+  /** [start, end) offsets into `Line.text`. */
+  start: number;
+  end: number;
+  bold: boolean;
+  size: number;
+}
+
+export interface Line extends Rect {
+  page: number;
+  /** Single-spaced, trimmed. */
+  text: string;
+  pieces: Piece[];
+  /** The font size (pt) most of its characters use. */
+  size: number;
+  /** It has letters, all of them bold. */
+  bold: boolean;
+  /** The reading-order column the line sits in (unique across the document). */
+  column: number;
+}
+
+export type FlowElement = { kind: 'line'; line: Line } | { kind: 'table'; table: Table; rect: Rect };
+
+/** A gap wider than this share of the smaller item's height is a word space. */
+const WORD_GAP = 0.12;
+
+export function pageFlow(page: PageModel, consumed: ReadonlySet<number>, tables: readonly Table[], nextColumn: () => number): FlowElement[] {
+  const items: TextItem[] = [];
+  const texts: string[] = [];
+  page.items.forEach((it, i) => {
+    if (consumed.has(i)) return;
+    const text = cleanItemText(it.text).replace(/\s+/g, ' ');
+    if (!text.trim()) return;
+    items.push(it);
+    texts.push(text);
+  });
+  const rects: Rect[] = items.map((it) => ({ left: it.x, top: it.y, right: it.x + it.width, bottom: it.y + it.height }));
+  rects.push(...tables.map((t) => tableRect(t, page.number)));
+  const flow: FlowElement[] = [];
+  for (const unit of readingOrder(rects, nextColumn)) {
+    const itemMembers: number[] = [];
+    for (const m of unit.members) {
+      if (m >= items.length) flow.push({ kind: 'table', table: tables[m - items.length]!, rect: rects[m]! });
+      else itemMembers.push(m);
+    }
+    for (const group of baselineGroups(items, itemMembers)) {
+      flow.push({ kind: 'line', line: buildLine(page.number, items, texts, group, unit.column) });
+    }
+  }
+  return flow;
+}
+
+function tableRect(table: Table, page: number): Rect {
+  const b = table.boxes.find((x) => x.page === page) ?? table.boxes[0];
+  if (!b) return { left: 0, top: 0, right: 1, bottom: 1 };
+  return { left: b.left, top: b.top, right: b.left + b.width, bottom: b.top + b.height };
+}
+
+/** Items whose vertical extents mostly overlap form one line; lines come top to bottom. */
+function baselineGroups(items: readonly TextItem[], members: number[]): number[][] {
+  const sorted = members.slice().sort((a, b) => items[a]!.y + items[a]!.height / 2 - (items[b]!.y + items[b]!.height / 2));
+  const groups: { top: number; bottom: number; members: number[] }[] = [];
+  for (const i of sorted) {
+    const it = items[i]!;
+    const g = groups[groups.length - 1];
+    if (g) {
+      const overlap = Math.min(g.bottom, it.y + it.height) - Math.max(g.top, it.y);
+      if (overlap >= 0.5 * Math.min(g.bottom - g.top, it.height)) {
+        g.members.push(i);
+        continue;
+      }
+    }
+    groups.push({ top: it.y, bottom: it.y + it.height, members: [i] });
+  }
+  return groups.map((g) => g.members.sort((a, b) => items[a]!.x - items[b]!.x));
+}
+
+function buildLine(page: number, items: readonly TextItem[], texts: readonly string[], members: number[], column: number): Line {
+  let text = '';
+  const pieces: Piece[] = [];
+  const sizeChars = new Map<number, number>();
+  let letters = false;
+  let allBold = true;
+  let prev: TextItem | undefined;
+  let prevText = '';
+  for (const i of members) {
+    const it = items[i]!;
+    const raw = texts[i]!;
+    const body = raw.trim();
+    if (prev) {
+      const gap = it.x - (prev.x + prev.width);
+      const spaced = /\s$/.test(prevText) || /^\s/.test(raw) || gap > WORD_GAP * Math.min(prev.height, it.height);
+      if (spaced) text += ' ';
+    }
+    const start = text.length;
+    text += body;
+    pieces.push({ start, end: text.length, left: it.x, top: it.y, right: it.x + it.width, bottom: it.y + it.height, bold: !!it.bold, size: it.fontSize });
+    sizeChars.set(it.fontSize, (sizeChars.get(it.fontSize) ?? 0) + body.length);
+    if (/\p{L}/u.test(body)) {
+      letters = true;
+      if (!it.bold) allBold = false;
+    }
+    prev = it;
+    prevText = raw;
+  }
+  let size = 0;
+  let most = -1;
+  for (const [s, n] of sizeChars) {
+    if (n > most) {
+      most = n;
+      size = s;
+    }
+  }
+  const rect = {
+    left: Math.min(...pieces.map((p) => p.left)),
+    top: Math.min(...pieces.map((p) => p.top)),
+    right: Math.max(...pieces.map((p) => p.right)),
+    bottom: Math.max(...pieces.map((p) => p.bottom)),
+  };
+  return { page, text, pieces, size, bold: letters && allBold, column, ...rect };
+}

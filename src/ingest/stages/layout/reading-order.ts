@@ -1,0 +1,136 @@
+/**
+ * Reading order by recursive XY-cut: a region splits at a vertical white gap (columns, sidebars)
+ * when it has one, else under its first line when columns start there, else at its widest horizontal
+ * white gaps; the parts are read left to right, top to bottom. A region with no gap left is one
+ * reading unit (usually one line).
+ */
+
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface ReadingUnit {
+  /** Indices into the rects, in no particular order. */
+  members: number[];
+  /** Which column-like region the unit belongs to; units of one column share it. */
+  column: number;
+}
+
+interface Band {
+  lo: number;
+  hi: number;
+}
+
+/** Horizontal projections use the middle of each box, so tall ascenders/descenders of tightly set lines do not touch. */
+const CORE = 0.2;
+/** Rows split at the white gaps at least this share as tall as the tallest, keeping paragraphs and columns whole. */
+const WIDE_GAP = 0.8;
+
+export function readingOrder(rects: readonly Rect[], nextColumn: () => number): ReadingUnit[] {
+  if (rects.length === 0) return [];
+  const heights = rects.map((r) => r.bottom - r.top).sort((a, b) => a - b);
+  const lineHeight = Math.max(1, heights[heights.length >> 1]!);
+  const units: ReadingUnit[] = [];
+  const cut = (members: number[], column: number): void => {
+    if (members.length > 1) {
+      const split = columnSplit(rects, members, lineHeight);
+      if (split) {
+        cut(split[0], nextColumn());
+        cut(split[1], nextColumn());
+        return;
+      }
+      const rows = rowSplit(rects, members, WIDE_GAP);
+      if (rows) {
+        // Columns under a line that spans them (a sentence above a two-column signature block).
+        const [top, ...rest] = rowSplit(rects, members, 0)!;
+        const under = rest.flat();
+        if (rows.length > 2 && columnSplit(rects, under, lineHeight)) {
+          cut(top!, column);
+          cut(under, column);
+          return;
+        }
+        for (const r of rows) cut(r, column);
+        return;
+      }
+    }
+    units.push({ members, column });
+  };
+  cut(rects.map((_, i) => i), nextColumn());
+  return units;
+}
+
+/** White gaps in the projection of the bands, as [end of content before, start of content after]. */
+function gaps(bands: Band[], minGap: number): Band[] {
+  bands.sort((a, b) => a.lo - b.lo);
+  const out: Band[] = [];
+  let reach = bands[0]!.hi;
+  for (let i = 1; i < bands.length; i++) {
+    const b = bands[i]!;
+    if (b.lo - reach > minGap) out.push({ lo: reach, hi: b.lo });
+    if (b.hi > reach) reach = b.hi;
+  }
+  return out;
+}
+
+/**
+ * The widest vertical gap that separates two real columns: both sides several lines tall and wide
+ * enough to hold text (a column of list markers or numbers beside its text is not a column).
+ */
+function columnSplit(rects: readonly Rect[], members: number[], lineHeight: number): [number[], number[]] | null {
+  let left = Infinity;
+  let right = -Infinity;
+  for (const i of members) {
+    left = Math.min(left, rects[i]!.left);
+    right = Math.max(right, rects[i]!.right);
+  }
+  const minSide = Math.max(4 * lineHeight, 0.2 * (right - left));
+  const candidates = gaps(
+    members.map((i) => ({ lo: rects[i]!.left, hi: rects[i]!.right })),
+    0.8 * lineHeight,
+  )
+    .filter((g) => g.lo - left >= minSide && right - g.hi >= minSide)
+    .sort((a, b) => b.hi - b.lo - (a.hi - a.lo));
+  for (const g of candidates) {
+    const before = members.filter((i) => rects[i]!.right <= g.lo);
+    const after = members.filter((i) => rects[i]!.left >= g.hi);
+    if (extent(rects, before) >= 1.8 * lineHeight && extent(rects, after) >= 1.8 * lineHeight) return [before, after];
+  }
+  return null;
+}
+
+function extent(rects: readonly Rect[], members: number[]): number {
+  let top = Infinity;
+  let bottom = -Infinity;
+  for (const i of members) {
+    top = Math.min(top, rects[i]!.top);
+    bottom = Math.max(bottom, rects[i]!.bottom);
+  }
+  return bottom - top;
+}
+
+/**
+ * Splits at the horizontal gaps at least `share` as tall as the tallest one (all of them when line
+ * spacing is even, whatever the share).
+ */
+function rowSplit(rects: readonly Rect[], members: number[], share: number): number[][] | null {
+  const core = (r: Rect): Band => {
+    const h = r.bottom - r.top;
+    return { lo: r.top + CORE * h, hi: r.bottom - CORE * h };
+  };
+  const found = gaps(members.map((i) => core(rects[i]!)), 0);
+  if (found.length === 0) return null;
+  const widest = Math.max(...found.map((g) => g.hi - g.lo));
+  const cuts = found.filter((g) => g.hi - g.lo >= share * widest).map((g) => g.hi);
+  const rows: number[][] = cuts.map(() => []);
+  rows.push([]);
+  for (const i of members) {
+    const lo = core(rects[i]!).lo;
+    let k = 0;
+    while (k < cuts.length && lo >= cuts[k]!) k++;
+    rows[k]!.push(i);
+  }
+  return rows;
+}

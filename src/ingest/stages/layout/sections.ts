@@ -1,0 +1,206 @@
+/**
+ * The structure tree from blocks in reading order. Headings open sections that run until a heading
+ * at least as strong; numbered and bulleted blocks become list items, nested by their numbering
+ * (1. > 1.1 > 1.1.1) or their indent. As in the reference DGML, a numbered block that leads with a
+ * heading ("1.1 Landlord. Menlo Group…") is a list item holding a section.
+ */
+import type { List, ListItem, Paragraph, Section, StructureNode } from '../../structure.js';
+import { wordsOf } from '../../structure.js';
+import type { Block } from './blocks.js';
+import { findHeading, type HeadingSplit } from './headings.js';
+import { makeLeaf, rangesFrom, wholeLines, type TextRange } from './leaf.js';
+import type { Line } from './lines.js';
+import { parseHeadingNumber, parseMarker, type Marker } from './markers.js';
+
+type Frame =
+  | { kind: 'root'; children: StructureNode[] }
+  | { kind: 'section'; strength: number; children: StructureNode[] }
+  | { kind: 'list'; marker: Marker; x: number; last: number; list: List }
+  | { kind: 'item'; marker: Marker; x: number; heading: HeadingSplit | null; children: StructureNode[] };
+
+/** Article and Section headings outrank styled headings of the same font (bold and capitals add 3 at most). */
+const ARTICLE_BONUS = 4;
+const SECTION_BONUS = 3.5;
+/** Strength difference of one point of font size: a numbered heading holds unnumbered ones only when they are set smaller. */
+const LARGER_FONT = 10;
+/** How far (px) right of a list item's marker a table may start and still belong to the item. */
+const TABLE_TOLERANCE = 75;
+
+export class TreeBuilder {
+  private readonly root: StructureNode[] = [];
+  private readonly stack: Frame[] = [{ kind: 'root', children: this.root }];
+
+  constructor(private readonly bodySize: number) {}
+
+  add(block: Block): void {
+    switch (block.kind) {
+      case 'furniture':
+        this.append({ type: 'paragraph', structure: block.role === 'footnote' ? 'p' : 'div', role: block.role, leaf: makeLeaf(wholeLines(block.lines)) });
+        break;
+      case 'table':
+        this.closePlainItems(block.rect.left, TABLE_TOLERANCE);
+        this.append(block.table);
+        break;
+      case 'text':
+        this.addText(block.lines);
+        break;
+    }
+  }
+
+  nodes(): StructureNode[] {
+    return this.root;
+  }
+
+  private addText(lines: Line[]): void {
+    const first = lines[0]!;
+    const ranges = wholeLines(lines);
+    const tolerance = 1.5 * lineHeight(first);
+    const number = parseHeadingNumber(first.text);
+    if (number) {
+      const split = findHeading(ranges, this.bodySize, true);
+      const lone = wordsOf(first.text.slice(number.end)).length === 0;
+      if (split || lone) {
+        const heading = split ? split.heading : ranges;
+        const base = split ? split.strength : first.size * 10 + 5;
+        const strength = base + (number.rank === 'article' ? ARTICLE_BONUS : SECTION_BONUS);
+        this.openSection({ heading, body: split?.body ?? [], strength, leadIn: split?.leadIn ?? false }, first.left, tolerance);
+        return;
+      }
+    }
+    const marker = this.marker(first, lines.length > 1);
+    if (marker) {
+      const after = skipSpaces(ranges, marker.end);
+      const split = findHeading(after, this.bodySize, true);
+      this.addItem(marker, { ...ranges[0]!, end: marker.end }, split, after, first.left, tolerance);
+      return;
+    }
+    const split = findHeading(ranges, this.bodySize, false);
+    if (split) {
+      this.openSection(split, first.left, tolerance);
+      return;
+    }
+    this.closePlainItems(first.left, tolerance);
+    this.append(paragraph(ranges));
+  }
+
+  private marker(line: Line, more: boolean): Marker | null {
+    const marker = parseMarker(line.text, (key, value) => this.stack.some((f) => f.kind === 'list' && f.marker.key === key && f.last === value - 1));
+    if (!marker) return null;
+    const rest = line.text.slice(marker.end).trim();
+    if (!rest && !more) return null;
+    return marker;
+  }
+
+  private top(): Frame {
+    return this.stack[this.stack.length - 1]!;
+  }
+
+  private append(node: StructureNode): void {
+    const top = this.top();
+    if (top.kind === 'list') throw new Error('a list frame is always topped by an item');
+    top.children.push(node);
+  }
+
+  private sectionDepth(): number {
+    return this.stack.filter((f) => f.kind === 'section' || (f.kind === 'item' && f.heading !== null)).length;
+  }
+
+  /** Plain list items end at a block that starts left of their text. */
+  private closePlainItems(left: number, tolerance: number): void {
+    for (;;) {
+      const top = this.top();
+      if (top.kind === 'item' && !top.heading && left <= top.x + 0.5 * tolerance) {
+        this.stack.pop();
+        this.stack.pop();
+      } else return;
+    }
+  }
+
+  private openSection(split: HeadingSplit, left: number, tolerance: number): void {
+    for (;;) {
+      const top = this.top();
+      const pop =
+        top.kind === 'list' ||
+        (top.kind === 'item' && !this.holds(top.heading, split) && left <= top.x + tolerance) ||
+        (top.kind === 'section' && top.strength <= split.strength);
+      if (!pop) break;
+      this.stack.pop();
+    }
+    const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: makeLeaf(split.heading), children: [] };
+    if (split.body.length) section.children.push(paragraph(split.body));
+    this.append(section);
+    this.stack.push({ kind: 'section', strength: split.strength, children: section.children });
+  }
+
+  /**
+   * Whether a numbered clause's heading keeps an unnumbered heading inside the clause: when it is set
+   * a point larger, or both lead into their text ("1.10 Base Rent. …" then "Gross Rent Credit. …").
+   */
+  private holds(item: HeadingSplit | null, next: HeadingSplit): boolean {
+    if (!item) return false;
+    return item.strength >= next.strength + LARGER_FONT || (item.leadIn && next.leadIn && item.strength >= next.strength);
+  }
+
+  private addItem(marker: Marker, markerRange: TextRange, split: HeadingSplit | null, after: TextRange[], x: number, tolerance: number): void {
+    const sameList = (f: Frame): boolean =>
+      f.kind === 'list' && f.marker.key === marker.key && (marker.key === 'dec' ? f.marker.depth === marker.depth : Math.abs(f.x - x) <= tolerance);
+    let at = -1;
+    for (let i = this.stack.length - 1; i > 0 && at < 0; i--) if (sameList(this.stack[i]!)) at = i;
+    const found = at > 0 ? (this.stack[at] as Extract<Frame, { kind: 'list' }>) : null;
+    if (found && (!marker.ordered || (marker.value > found.last && marker.value <= found.last + 2))) {
+      this.stack.length = at + 1;
+    } else {
+      if (found) this.stack.length = at;
+      // A numbered heading set stronger than the open section ("1. Real Estate" after "Values") is not inside it.
+      for (let top = this.top(); split && top.kind === 'section' && top.strength < split.strength; top = this.top()) this.stack.pop();
+      while (!this.contains(this.top(), marker, x, tolerance)) this.stack.pop();
+      const list: List = { type: 'list', ordered: marker.ordered, style: marker.style, items: [] };
+      this.append(list);
+      this.stack.push({ kind: 'list', marker, x, last: 0, list });
+    }
+    const listFrame = this.top() as Extract<Frame, { kind: 'list' }>;
+    listFrame.last = marker.value;
+    const item: ListItem = { marker: makeLeaf([markerRange]), children: [] };
+    listFrame.list.items.push(item);
+    let children = item.children;
+    if (split) {
+      const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: makeLeaf(split.heading), children: [] };
+      item.children.push(section);
+      children = section.children;
+    }
+    const body = split ? split.body : after;
+    if (body.length) children.push(paragraph(body));
+    this.stack.push({ kind: 'item', marker, x, heading: split, children });
+  }
+
+  /** Whether a new list with this marker nests inside the frame. */
+  private contains(frame: Frame, marker: Marker, x: number, tolerance: number): boolean {
+    switch (frame.kind) {
+      case 'root':
+      case 'section':
+        return true;
+      case 'list':
+        return false;
+      case 'item':
+        if (frame.marker.key === 'dec' && marker.key === 'dec') return frame.marker.depth < marker.depth;
+        return frame.heading !== null || x > frame.x + tolerance;
+    }
+  }
+}
+
+function lineHeight(line: Line): number {
+  return line.bottom - line.top;
+}
+
+function skipSpaces(ranges: TextRange[], offset: number): TextRange[] {
+  const first = ranges[0]!;
+  const lead = /^\s*/.exec(first.line.text.slice(first.start + offset))![0].length;
+  return rangesFrom(ranges, offset + lead);
+}
+
+function paragraph(ranges: TextRange[]): Paragraph {
+  const leaf = makeLeaf(ranges);
+  const lines = new Set(ranges.map((r) => r.line)).size;
+  const running = lines > 1 || (wordsOf(leaf.text).length >= 8 && /[.!?:;]["'”’)]?$/.test(leaf.text));
+  return { type: 'paragraph', structure: running ? 'p' : 'div', role: 'body', leaf };
+}

@@ -1,0 +1,50 @@
+/**
+ * Text clean-up for PDF text items: ligatures and compatibility characters (NFKC), soft hyphens,
+ * invisible characters, and the private glyph names some Office fonts give their ligatures.
+ */
+
+/**
+ * Calibri (as exported by Word) maps its "ti", "tt" and "ft" ligature glyphs to these letters when
+ * the PDF lacks a ToUnicode entry for them. "Ɵ" and "Ʃ" are never meant literally in English text;
+ * "Ō" is, at the start of a word ("Ōsaka"), so it is only read as "ft" alone or after a lowercase letter.
+ */
+const OFFICE_LIGATURES: Record<string, string> = { '\u019F': 'ti', '\u01A9': 'tt', '\u014C': 'ft' };
+const OFFICE_LIGATURE_RE = /[\u019F\u01A9]|^\u014C$|(?<=\p{Ll})\u014C/gu;
+
+// Soft hyphen, zero-width space/joiners, word joiner, byte-order mark.
+const INVISIBLE_RE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+// A soft hyphen ending an item is where the line broke the word: printed, it is a hyphen.
+const TRAILING_SOFT_HYPHEN_RE = /(?<=\p{L})\u00AD\s*$/u;
+const NON_ASCII_RE = /[^\x20-\x7E]/;
+
+/** An item's text as readers should see it (not whitespace-normalised: spaces still mark word gaps). */
+export function cleanItemText(text: string): string {
+  if (!NON_ASCII_RE.test(text)) return text;
+  return text
+    .replace(OFFICE_LIGATURE_RE, (c) => OFFICE_LIGATURES[c]!)
+    .replace(TRAILING_SOFT_HYPHEN_RE, '-')
+    .replace(INVISIBLE_RE, '')
+    .normalize('NFKC')
+    .replace(/\s/g, ' ');
+}
+
+// First parts that make real compounds when a line breaks after their hyphen ("well-\nknown").
+const COMPOUND_FIRST = new Set([
+  'all', 'anti', 'best', 'co', 'cross', 'ex', 'full', 'half', 'high', 'ill', 'long', 'low', 'mid', 'multi', 'non',
+  'off', 'on', 'one', 'part', 'post', 'pre', 'quasi', 're', 'self', 'semi', 'short', 'so', 'sub', 'two', 'well',
+  'wide', 'year', 'first', 'third', 'second', 'end', 'real', 'open', 'cost', 'risk', 'time', 'data', 'user',
+]);
+// Second parts that are hyphenated onto any word ("risk-\nbased", "third-\nparty").
+const COMPOUND_SECOND = /^(based|related|specific|term|party|parties|wide|free|like|level|owned|led|driven|making|scale|time|year|month|day|class|quality|effective|oriented|sized|friendly|up|out|in|off|over|down|to|of|and|or)\b/;
+
+/**
+ * Whether a line ending in `before` (which ends with "-") and the next line starting with `after`
+ * form one hyphenated-at-the-break word ("agree-" + "ment") rather than a real compound.
+ */
+export function isBrokenWord(before: string, after: string): boolean {
+  const m = /(?:^|[^\p{L}\p{N}-])([\p{L}]+)-$/u.exec(before);
+  if (!m) return false; // no letters before the hyphen, or already a compound ("out-of-")
+  if (!/^\p{Ll}/u.test(after)) return false;
+  if (COMPOUND_FIRST.has(m[1]!.toLowerCase())) return false;
+  return !COMPOUND_SECOND.test(after);
+}

@@ -1,0 +1,304 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { readPdfPages } from '../../src/ingest/formats/pdf.js';
+import type { PageModel } from '../../src/ingest/model.js';
+import { pdfStructure } from '../../src/ingest/stages/layout.js';
+import { parseHeadingNumber, parseMarker } from '../../src/ingest/stages/layout/markers.js';
+import { cleanItemText, isBrokenWord } from '../../src/ingest/stages/layout/text.js';
+import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
+import { leaves, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode } from '../../src/ingest/structure.js';
+
+const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
+const reference = (name: string): string => path.join(corpus, 'reference-dgml', name);
+
+interface Doc {
+  pages: PageModel[];
+  tables: PageTables[];
+  nodes: StructureNode[];
+}
+
+async function analyze(file: string): Promise<Doc> {
+  const pages = await readPdfPages(new Uint8Array(fs.readFileSync(file)));
+  const tables = pages.map(detectTables);
+  return { pages, tables, nodes: pdfStructure(pages, tables) };
+}
+
+function* walk(nodes: readonly StructureNode[]): Generator<StructureNode | ListItem> {
+  for (const n of nodes) {
+    yield n;
+    if (n.type === 'section') yield* walk(n.children);
+    if (n.type === 'list') {
+      for (const item of n.items) {
+        yield item;
+        yield* walk(item.children);
+      }
+    }
+  }
+}
+
+const sections = (nodes: readonly StructureNode[]): Section[] => [...walk(nodes)].filter((n): n is Section => 'type' in n && n.type === 'section');
+const listItems = (nodes: readonly StructureNode[]): ListItem[] => [...walk(nodes)].filter((n): n is ListItem => !('type' in n));
+const paragraphs = (nodes: readonly StructureNode[]): Paragraph[] => [...walk(nodes)].filter((n): n is Paragraph => 'type' in n && n.type === 'paragraph');
+
+/** Leaves outside tables (table cells hold the items the tables stage consumed). */
+const textLeaves = (nodes: readonly StructureNode[]): Leaf[] => [...leaves(nodes.filter((n) => n.type !== 'table').map(stripTables))];
+function stripTables(n: StructureNode): StructureNode {
+  if (n.type === 'section') return { ...n, children: n.children.filter((c) => c.type !== 'table').map(stripTables) };
+  if (n.type === 'list') return { ...n, items: n.items.map((i) => ({ ...i, children: i.children.filter((c) => c.type !== 'table').map(stripTables) })) };
+  return n;
+}
+
+function referenceCount(xml: string, structure: string): number {
+  return fs.readFileSync(reference(xml), 'utf8').split(`structure="${structure}"`).length - 1;
+}
+
+function assertNear(actual: number, expected: number, share: number, what: string): void {
+  assert.ok(Math.abs(actual - expected) <= share * expected, `${what}: ${actual}, reference ${expected}`);
+}
+
+/**
+ * Every character of the page text that no table consumed, once: the letters of all leaves and of
+ * all remaining items (both cleaned the same way) are the same multiset. Whitespace is left out
+ * (items are often word fragments) and so are hyphens (line-end hyphenation is mended).
+ */
+function assertCoverage(doc: Doc): void {
+  const count = (m: Map<string, number>, text: string, sign: number): void => {
+    for (const ch of text.replace(/[\s-]/g, '')) m.set(ch, (m.get(ch) ?? 0) + sign);
+  };
+  const balance = new Map<string, number>();
+  doc.pages.forEach((page, i) => page.items.forEach((it, k) => doc.tables[i]!.consumed.has(k) || count(balance, cleanItemText(it.text), 1)));
+  for (const leaf of textLeaves(doc.nodes)) count(balance, leaf.text, -1);
+  const off = [...balance].filter(([, n]) => n !== 0);
+  assert.deepEqual(off, [], 'characters missing (>0) or duplicated (<0) in leaves');
+}
+
+function assertBoxes(doc: Doc): void {
+  for (const leaf of leaves(doc.nodes)) {
+    if (!leaf.text) continue;
+    assert.ok(leaf.boxes.length > 0, `no box for "${leaf.text}"`);
+    for (const b of leaf.boxes) {
+      assert.ok(b.page >= 1 && b.page <= doc.pages.length && b.width > 0 && b.height > 0, `bad box ${JSON.stringify(b)} for "${leaf.text}"`);
+    }
+    assert.equal(new Set(leaf.boxes.map((b) => b.page)).size, leaf.boxes.length, 'one box per page');
+  }
+}
+
+const bodyText = (nodes: readonly StructureNode[]): string[] => paragraphs(nodes).filter((p) => p.role === 'body').map((p) => p.leaf.text);
+
+describe('layout: Jane Doe NDA', () => {
+  let doc: Doc;
+  before(async () => {
+    doc = await analyze(reference('Jane Doe NDA.pdf'));
+  });
+
+  test('headings and list items match the reference counts', () => {
+    assertNear(sections(doc.nodes).length, referenceCount('Jane Doe.xml', 'h1'), 0.25, 'sections');
+    assertNear(listItems(doc.nodes).length, referenceCount('Jane Doe.xml', 'li'), 0.25, 'list items');
+  });
+
+  test('numbered clauses are list items holding a section, as in the reference', () => {
+    const first = listItems(doc.nodes)[0]!;
+    assert.equal(first.marker?.text, '1.');
+    const section = first.children[0];
+    assert.equal(section?.type, 'section');
+    assert.equal((section as Section).heading.text, 'Definition of Confidential Information');
+    assert.match(leavesText((section as Section).children), /^For purposes of this Agreement/);
+    const labels = sections(doc.nodes).map((s) => s.heading.text);
+    assert.ok(labels.includes('Disclosing Party:') && labels.includes('Receiving Party:'), labels.join(' | '));
+  });
+
+  test('Office ligature glyphs are read as letters', () => {
+    // Without tables, the table's text ("Software development") is in leaves too.
+    const noTables = pdfStructure(doc.pages, doc.pages.map(() => ({ tables: [], consumed: new Set<number>() })));
+    const text = textLeaves(noTables).map((l) => l.text).join(' ');
+    assert.match(text, /"Effective Date"/);
+    assert.match(text, /Confidential Information/);
+    assert.match(text, /\bSoftware development\b/);
+    assert.doesNotMatch(text, /[\u019F\u01A9]/);
+  });
+
+  test('page numbers are furniture, not body text', () => {
+    const numbers = paragraphs(doc.nodes).filter((p) => p.role === 'page-number');
+    assert.deepEqual(numbers.map((p) => p.leaf.text), ['Page | 1', 'Page | 2']);
+    assert.ok(numbers.every((p) => p.structure === 'div'));
+    assert.ok(!bodyText(doc.nodes).some((t) => /Page \| \d/.test(t)));
+  });
+
+  test('every word is in exactly one leaf, and every leaf has valid boxes', () => {
+    assertCoverage(doc);
+    assertBoxes(doc);
+  });
+
+  test('consumed items are skipped and the table is placed by its box', () => {
+    const page = doc.pages[1]!;
+    const rows = page.items.map((it, i) => [it, i] as const).filter(([it]) => /^(Authorized Individual|John Smith|Lisa White|Michael Brown)$/.test(it.text));
+    assert.ok(rows.length === 4, 'the table rows of page 2');
+    const top = Math.min(...rows.map(([it]) => it.y));
+    const bottom = Math.max(...rows.map(([it]) => it.y + it.height));
+    const consumed = new Set(page.items.flatMap((it, i) => (it.y >= top - 1 && it.y + it.height <= bottom + 1 ? [i] : [])));
+    const table = { type: 'table' as const, rows: [], boxes: [{ page: 2, left: 300, top, width: 2000, height: bottom - top }], source: 'aligned' as const };
+    const tables = doc.pages.map((_, i) => (i === 1 ? { tables: [table], consumed } : { tables: [], consumed: new Set<number>() }));
+    const nodes = pdfStructure(doc.pages, tables);
+    const order = [...walk(nodes)].flatMap((n) => ('type' in n && n.type === 'table' ? ['TABLE'] : 'type' in n && n.type === 'paragraph' ? [n.leaf.text] : []));
+    const at = order.indexOf('TABLE');
+    assert.ok(at > 0, 'table placed');
+    assert.match(order[at - 1]!, /purpose of disclosure:$/);
+    assert.match(order[at + 1]!, /^the Parties have executed/);
+    const text = textLeaves(nodes).map((l) => l.text).join(' ');
+    assert.doesNotMatch(text, /Lisa White|Financial Analyst/);
+    assertCoverage({ pages: doc.pages, tables, nodes });
+  });
+});
+
+function leavesText(nodes: readonly StructureNode[]): string {
+  return [...leaves(nodes)].map((l) => l.text).join(' ');
+}
+
+describe('layout: Shorebucks lease', () => {
+  let doc: Doc;
+  before(async () => {
+    doc = await analyze(reference('Shorebucks LLC_AZ.pdf'));
+  });
+
+  test('headings and list items match the reference counts', () => {
+    assertNear(sections(doc.nodes).length, referenceCount('Shorebucks LLC_AZ.xml', 'h1'), 0.25, 'sections');
+    assertNear(listItems(doc.nodes).length, referenceCount('Shorebucks LLC_AZ.xml', 'li'), 0.25, 'list items');
+  });
+
+  const section = (heading: string): Section => {
+    const found = sections(doc.nodes).find((s) => s.heading.text === heading);
+    assert.ok(found, `no section "${heading}"`);
+    return found;
+  };
+  const childHeadings = (s: Section): string[] => sections(s.children).map((c) => c.heading.text);
+
+  test('sub-clauses nest in their clause, as in the reference', () => {
+    const basic = section('BASIC LEASE INFORMATION AND DEFINED TERMS.');
+    const under = childHeadings(basic);
+    for (const h of ['Landlord.', 'Tenant.', 'Premises.', 'Additional Definitions:', 'Building Standard.']) assert.ok(under.includes(h), `${h} under 1.`);
+    assert.ok(!under.includes('LEASE TERM.'));
+    assert.ok(childHeadings(section('Additional Definitions:')).includes('Tenant Parties.'));
+    assert.deepEqual(childHeadings(section('Exclusive Use.')), ['Restriction.', 'Limitation of Remedies.', 'Enforceability.', 'Waiver on Extension.', 'No Solicitation.']);
+    assert.ok(section('Restriction.').level > section('Exclusive Use.').level);
+    assert.ok(section('Exclusive Use.').level > section('USE.').level);
+  });
+
+  test('the clause numbers are the list markers', () => {
+    const markers = listItems(doc.nodes).map((i) => i.marker?.text);
+    for (const m of ['1.', '1.1', '1.22.8', '3.4.5', '(a)', '6.4.12']) assert.ok(markers.includes(m), m);
+    const reasonable = section('Reasonable Consent.');
+    const items = listItems(reasonable.children);
+    assert.equal(items.length, 12);
+    assert.match(leavesText(items[0]!.children), /^The proposed transferee has sufficient financial wherewithal/);
+  });
+
+  test('a bold run-on sentence is not a heading and a paragraph crossing pages has one box per page', () => {
+    assert.ok(!sections(doc.nodes).some((s) => /^OF WHATEVER KIND|Assignee"/.test(s.heading.text)));
+    assert.ok(textLeaves(doc.nodes).some((l) => l.boxes.length === 2));
+  });
+
+  test('every word is in exactly one leaf, and every leaf has valid boxes', () => {
+    assertCoverage(doc);
+    assertBoxes(doc);
+  });
+});
+
+describe('layout: NTSB reports', () => {
+  for (const [name, share] of [
+    ['20071204X01896', 0.25],
+    // Most of this report's reference headings are table labels: the tables stage decides them.
+    ['20071210X01921', 0.5],
+  ] as const) {
+    test(`${name}: headings and list items near the reference, full coverage`, async () => {
+      const doc = await analyze(reference(`${name}.pdf`));
+      assertNear(sections(doc.nodes).length, referenceCount(`${name}.xml`, 'h1'), share, 'sections');
+      assertNear(listItems(doc.nodes).length, referenceCount(`${name}.xml`, 'li'), 0.25, 'list items');
+      const footers = paragraphs(doc.nodes).filter((p) => p.role !== 'body');
+      assert.equal(footers.length, doc.pages.length, 'one "Page n of m" line per page');
+      assert.ok(!bodyText(doc.nodes).some((t) => /^Page \d+ of \d+/.test(t)));
+      assertCoverage(doc);
+      assertBoxes(doc);
+    });
+  }
+});
+
+describe('layout: federal agency reports', () => {
+  test('a two-column page reads column 1 before column 2, with hyphenated words mended', async () => {
+    const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DHS2020.pdf'));
+    const page5 = textLeaves(doc.nodes).filter((l) => l.boxes.some((b) => b.page === 5)).map((l) => l.text);
+    const at = (text: string): number => page5.findIndex((t) => t.includes(text));
+    const left = at('Oversees and coordinates the Department’s legal affairs, public affairs');
+    const leftLater = at('One of the world\'s largest law enforcement organizations');
+    const right = at('Conducts homeland security investigations and enforces criminal and civil federal laws');
+    assert.ok(left >= 0 && leftLater >= 0 && right >= 0, page5.join('\n'));
+    assert.ok(left < leftLater && leftLater < right, 'column 1 then column 2');
+    assertCoverage(doc);
+    assertBoxes(doc);
+  });
+
+  test('running headers and page numbers are furniture on every page', async () => {
+    const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'));
+    const furniture = paragraphs(doc.nodes).filter((p) => p.role !== 'body');
+    const numbers = furniture.filter((p) => p.role === 'page-number').map((p) => p.leaf.text);
+    assert.ok(numbers.length >= doc.pages.length - 2, `page numbers: ${numbers.join(', ')}`);
+    assert.ok(numbers.every((t) => /^Page \d+$/.test(t)));
+    assert.ok(furniture.filter((p) => p.role === 'header').length >= doc.pages.length / 2);
+    assert.ok(!bodyText(doc.nodes).some((t) => /^Page \d+$|^Strategic Plan National Archives/.test(t)));
+    assertCoverage(doc);
+  });
+});
+
+test('layout: table notes under the body are footnotes, kept apart from running footers', async () => {
+  const doc = await analyze(path.join(corpus, 'pdf/A - Package Proposal.pdf'));
+  const byRole = (role: string): string[] => paragraphs(doc.nodes).filter((p) => p.role === role).map((p) => p.leaf.text);
+  const notes = byRole('footnote');
+  assert.ok(notes.length >= 2 && notes.every((t) => /^\*Included means/.test(t)), notes.join(' | '));
+  assert.ok(byRole('footer').some((t) => t === 'Refer to policy for actual terms and conditions'));
+  assert.ok(byRole('page-number').length >= doc.pages.length / 2);
+  assert.ok(!bodyText(doc.nodes).some((t) => /^\*Included means|^Page \| \d+$/.test(t)));
+  assertCoverage(doc);
+  assertBoxes(doc);
+});
+
+describe('layout: text clean-up', () => {
+  test('ligatures, soft hyphens and non-breaking spaces', () => {
+    assert.equal(cleanItemText('e\uFB03cient \uFB01nal\u00ADly\u00A0here'), 'efficient finally here');
+    assert.equal(cleanItemText('the agree\u00AD'), 'the agree-');
+    assert.equal(cleanItemText('\u019F'), 'ti');
+    assert.equal(cleanItemText('So\u014Cware'), 'Software');
+    assert.equal(cleanItemText('\u014Csaka'), 'Osaka'.replace('O', '\u014C'));
+  });
+
+  test('list markers and heading numbers', () => {
+    const none = (): boolean => false;
+    assert.deepEqual(parseMarker('1.22.8 Tenant Parties.', none), { end: 6, key: 'dec', style: 'decimal', ordered: true, depth: 3, value: 8 });
+    assert.equal(parseMarker('(iv) the fourth', none)?.style, 'lower-roman');
+    assert.equal(parseMarker('(i) after (h)', (key, value) => key === '(a)' && value === 9)?.style, 'lower-alpha');
+    assert.equal(parseMarker('b) second', none)?.key, 'a)');
+    assert.equal(parseMarker('• item', none)?.style, 'circle');
+    assert.equal(parseMarker('(408) 996-1010', none), null);
+    assert.equal(parseMarker('I. am not a list', none), null);
+    assert.equal(parseHeadingNumber('ARTICLE IV DEFINITIONS')?.rank, 'article');
+    assert.equal(parseHeadingNumber('Section 3(b). Term')?.end, 'Section 3(b).'.length);
+    assert.equal(parseHeadingNumber('Sections of the lease'), null);
+  });
+
+  test('hyphens at line ends: broken words joined, compounds kept', () => {
+    assert.ok(isBrokenWord('the agree-', 'ment is'));
+    assert.ok(isBrokenWord('enforces crimi-', 'nal and civil'));
+    assert.ok(!isBrokenWord('a well-', 'known fact'));
+    assert.ok(!isBrokenWord('the Non-', 'Disclosure'));
+    assert.ok(!isBrokenWord('a risk-', 'based approach'));
+    assert.ok(!isBrokenWord('COVID-', '19'));
+    assert.ok(!isBrokenWord('out-of-', 'pocket'));
+    assert.ok(!isBrokenWord('pages 3 -', 'and'));
+  });
+});
+
+test('word counts of leaves are whitespace-normalised', async () => {
+  const doc = await analyze(reference('20071204X01896.pdf'));
+  for (const leaf of leaves(doc.nodes)) assert.equal(leaf.text, wordsOf(leaf.text).join(' '));
+});
