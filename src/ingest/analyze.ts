@@ -1,4 +1,5 @@
 import type { DocumentModel, PageModel } from './model.js';
+import { readPdfPages } from './formats/pdf.js';
 import type { StructureModel, StructureNode } from './structure.js';
 import { alignBoxes } from './stages/align.js';
 import { tagEntities } from './stages/entities.js';
@@ -14,6 +15,8 @@ export interface AnalyzeOptions {
 }
 
 export interface AnalyzeTimings {
+  /** pdf.js text extraction (with fonts and drawn rules) of the original or the rendition. */
+  textMs: number;
   ocrMs: number;
   ocrPages: number;
   layoutMs: number;
@@ -27,16 +30,19 @@ export interface AnalyzeTimings {
  * Entities are tagged last, on whichever structure came out.
  */
 export async function analyzeDocument(model: DocumentModel, options: AnalyzeOptions): Promise<{ structure: StructureModel; timings: AnalyzeTimings }> {
-  const timings: AnalyzeTimings = { ocrMs: 0, ocrPages: 0, layoutMs: 0, entitiesMs: 0 };
+  const timings: AnalyzeTimings = { textMs: 0, ocrMs: 0, ocrPages: 0, layoutMs: 0, entitiesMs: 0 };
   const ocrPages: number[] = [];
   let nodes: StructureNode[];
   let t = performance.now();
+  const withText = model.hasText ? model.pages : await readPdfPages(model.pdf);
+  timings.textMs = performance.now() - t;
+  t = performance.now();
   if (model.native) {
     nodes = model.native;
-    alignBoxes(nodes, model.pages);
+    alignBoxes(nodes, withText);
   } else {
     const pages: PageModel[] = [];
-    for (const page of model.pages) {
+    for (const page of withText) {
       if (needsOcr(page)) {
         const o = performance.now();
         const items = await ocrPage(model.pdf, page, { budgetMs: options.ocrBudgetMs });

@@ -48,6 +48,8 @@ export interface DocumentModel {
   format: string;
   pagination: PaginationPath;
   pages: PageModel[];
+  /** The pages carry their text items; false when only their sizes were read (`items` empty). */
+  hasText: boolean;
   /**
    * A PDF whose pages are the document's pages: the original for PDFs, otherwise a rendition
    * (LibreOffice's, or Quire's own text layout on Letter pages). Page images render from it.

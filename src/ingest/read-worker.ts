@@ -20,7 +20,8 @@ export type ThreadReply =
 
 async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; transfer: ArrayBuffer[] }> {
   if (req.op === 'read') {
-    const model = await readDocument(Buffer.from(req.bytes.buffer, req.bytes.byteOffset, req.bytes.byteLength), req.ext);
+    // Page sizes only: the text is extracted by 'analyze', after `Ingested`.
+    const model = await readDocument(Buffer.from(req.bytes.buffer, req.bytes.byteOffset, req.bytes.byteLength), req.ext, { text: false });
     const pdf = model.pdf;
     const transfer = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : [];
     return { result: { op: 'read', model }, transfer };

@@ -104,7 +104,7 @@ describe('DGML serialization', () => {
     assert.equal(root.name, 'dg:chunk');
     assert.deepEqual({ ...root.ns }, {
       dg: 'http://www.docugami.com/2021/dgml',
-      docset: 'http://www.docugami.com/2021/dgml/Acme%20%26%20Co%2FEU/NDA%20%222024%22',
+      docset: 'http://www.docugami.com/2021/dgml/Acme%26Co%2FEU/NDA%222024%22',
       dgc: 'http://www.docugami.com/2021/dgml/docugami/contracts',
       dgm: 'http://www.docugami.com/2021/dgml/docugami/medical',
       xhtml: 'http://www.w3.org/1999/xhtml',

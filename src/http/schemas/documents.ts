@@ -52,6 +52,7 @@ export const DocumentSchema = Type.Object(
             Type.Object(
               {
                 ocrPages: Type.Array(Type.Integer(), { description: 'Pages whose text came from OCR' }),
+                textMs: Type.Integer({ description: 'Text extraction (positions, fonts, drawn rules)' }),
                 ocrMs: Type.Integer(),
                 layoutMs: Type.Integer(),
                 entitiesMs: Type.Integer(),
@@ -193,6 +194,7 @@ export function toDocumentJson(d: DocumentRecord, base: string): DocumentJson {
     if (analysis) {
       json.processing.analysis = {
         ocrPages: analysis.ocrPages,
+        textMs: Math.round(analysis.textMs ?? 0),
         ocrMs: Math.round(analysis.ocrMs),
         layoutMs: Math.round(analysis.layoutMs),
         entitiesMs: Math.round(analysis.entitiesMs),

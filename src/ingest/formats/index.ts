@@ -6,7 +6,7 @@ import { readDoc } from './doc.js';
 import { readDocx } from './docx.js';
 import { htmlStructure } from './html.js';
 import { convertWithLibreOffice, findSoffice } from './libreoffice.js';
-import { readPdfPages } from './pdf.js';
+import { readPdfGeometry, readPdfPages } from './pdf.js';
 import { renderPdfPage } from './render.js';
 import { textLayoutPdf } from './text-layout-pdf.js';
 import { decodeText, readTxt, txtStructure } from './txt.js';
@@ -16,6 +16,11 @@ import { decodeText, readTxt, txtStructure } from './txt.js';
 export interface ReadOptions {
   /** Use LibreOffice for office formats when `soffice` is on PATH (default true). */
   libreoffice?: boolean;
+  /**
+   * Extract the pages' positioned text (default true). Without it only the page sizes are read
+   * (`hasText: false`), which is all `Ingested` needs; `Processing` extracts the text.
+   */
+  text?: boolean;
 }
 
 /** Which declared extensions accept which detected content. */
@@ -51,9 +56,11 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   if (!accepts(ext, detected)) {
     throw new IngestError('Wrong file type', `Extension .${ext} but content is ${describeFormat(detected)}`);
   }
+  const text = options.text ?? true;
+  const readPages = text ? readPdfPages : readPdfGeometry;
   if (ext === 'pdf') {
-    const pages = await readPdfPages(bytes);
-    return { format: 'pdf', pagination: 'pdf', pages, pdf: bytes, pdfIsOriginal: true };
+    const pages = await readPages(bytes);
+    return { format: 'pdf', pagination: 'pdf', pages, hasText: text, pdf: bytes, pdfIsOriginal: true };
   }
   // The structure is read first in any case: it validates the file, and its text is the fallback layout.
   const { native, blocks } = await readStructure(bytes, ext);
@@ -61,16 +68,16 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   if (soffice) {
     try {
       const pdf = await convertWithLibreOffice(bytes, ext, soffice);
-      const pages = await readPdfPages(pdf);
-      return { format: ext, pagination: 'libreoffice', pages, pdf, pdfIsOriginal: false, native };
+      const pages = await readPages(pdf);
+      return { format: ext, pagination: 'libreoffice', pages, hasText: text, pdf, pdfIsOriginal: false, native };
     } catch {
       // A failed conversion (or an unreadable rendition) is not the document's fault: Quire's own
       // layout of the text extracted above still gives it pages.
     }
   }
   const pdf = textLayoutPdf(blocks);
-  const pages = await readPdfPages(pdf);
-  return { format: ext, pagination: 'text-layout', pages, pdf, pdfIsOriginal: false, native };
+  const pages = await readPages(pdf);
+  return { format: ext, pagination: 'text-layout', pages, hasText: text, pdf, pdfIsOriginal: false, native };
 }
 
 /** A format's own structure, and the blocks Quire's text layout draws when there is no LibreOffice. */

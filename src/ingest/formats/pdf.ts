@@ -3,7 +3,22 @@ import { DPI, IngestError, type PageModel, type Rule, type TextItem } from '../m
 import { openPdf, pdfError } from './pdfjs.js';
 
 /** Pages and positioned text of a PDF, in 300-DPI pixels with a top-left origin. */
-export async function readPdfPages(bytes: Uint8Array): Promise<PageModel[]> {
+export function readPdfPages(bytes: Uint8Array): Promise<PageModel[]> {
+  return eachPage(bytes, readPage);
+}
+
+/**
+ * Only the pages' sizes (their text left empty): what `Ingested` needs, without parsing any page's
+ * content, so page counts, quotas and page images come long before the text does.
+ */
+export function readPdfGeometry(bytes: Uint8Array): Promise<PageModel[]> {
+  return eachPage(bytes, async (page, number) => {
+    const vp = page.getViewport({ scale: DPI / 72 });
+    return { number, width: Math.round(vp.width), height: Math.round(vp.height), items: [] };
+  });
+}
+
+async function eachPage(bytes: Uint8Array, read: (page: PDFPageProxy, number: number) => Promise<PageModel>): Promise<PageModel[]> {
   const doc = await openPdf(bytes);
   try {
     if (doc.numPages === 0) throw new IngestError('Empty PDF', 'The PDF has no pages.');
@@ -12,7 +27,7 @@ export async function readPdfPages(bytes: Uint8Array): Promise<PageModel[]> {
       let page: PDFPageProxy | undefined;
       try {
         page = await doc.getPage(n);
-        pages.push(await readPage(page, n));
+        pages.push(await read(page, n));
       } catch (err) {
         throw pdfError(err);
       } finally {

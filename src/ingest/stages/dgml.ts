@@ -24,7 +24,7 @@ const NAMESPACES = {
 /** The document as DGML (../shared/docs/DGML.md): BOM, declaration, prefixed elements, leaves only hold text. */
 export function renderDgml(model: StructureModel, ctx: DgmlContext): string {
   const writer = new DgmlWriter(model.paginated, ctx.labelCells);
-  const docset = `http://www.docugami.com/2021/dgml/${encodeURIComponent(xmlSafe(ctx.workspace))}/${encodeURIComponent(xmlSafe(ctx.docsetName))}`;
+  const docset = `http://www.docugami.com/2021/dgml/${namespaceSegment(ctx.workspace)}/${namespaceSegment(ctx.docsetName)}`;
   const declarations = [`xmlns:docset="${attr(docset)}"`, ...Object.entries(NAMESPACES).map(([prefix, uri]) => `xmlns:${prefix}="${uri}"`)];
   return (
     '\uFEFF<?xml version="1.0" encoding="utf-8"?>\n' +
@@ -264,6 +264,11 @@ function inlineTag(s: Span): { openTag: string; tag: string } {
  * "Rentable Area of the Premises" → `RentableAreaofthePremises`), while other words get a capital
  * ("Exclusions from …" → `ExclusionsFrom…`, "Probable Cause and Findings" → `ProbableCauseAndFindings`).
  */
+/** A workspace or docset name in the `docset` namespace URI: spaces removed as the reference does ("NationalTransportationSafetyBoard"), the rest URI-escaped. */
+function namespaceSegment(name: string): string {
+  return encodeURIComponent(xmlSafe(name).replace(/\s+/g, '')) || 'Unnamed';
+}
+
 const KEPT_AS_WRITTEN = new Set(['a', 'an', 'the', 'at', 'by', 'for', 'in', 'of', 'off', 'on', 'per', 'to', 'up', 'via']);
 const MAX_NAME = 64;
 
