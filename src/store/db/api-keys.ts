@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeysTable, Database } from './schema.js';
 import type { ApiKeyRecord, WorkspaceRecord } from '../../domain/model.js';
 import { toWorkspaceRecord } from './workspaces.js';
+import { precompiled } from './precompiled.js';
 
 function toRecord(r: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
@@ -14,6 +15,24 @@ function toRecord(r: Selectable<ApiKeysTable>): ApiKeyRecord {
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
   };
 }
+
+const findLiveKey = precompiled(1, (db: Kysely<Database>, keyHash: string) =>
+  db
+    .selectFrom('api_keys as k')
+    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+    .selectAll('k')
+    .select([
+      'w.name as w_name',
+      'w.type as w_type',
+      'w.created_at as w_created_at',
+      'w.expires_at as w_expires_at',
+      'w.page_quota_max as w_page_quota_max',
+      'w.page_quota_per_document as w_page_quota_per_document',
+      'w.user_quota_max as w_user_quota_max',
+    ])
+    .where('k.key_hash', '=', keyHash)
+    .where('k.revoked_at', 'is', null),
+);
 
 export class ApiKeysRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -42,22 +61,7 @@ export class ApiKeysRepo {
 
   /** A live (unrevoked) key by hash, with its workspace, in one query: the per-request auth lookup. */
   async findLiveWithWorkspace(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string; workspace: WorkspaceRecord } | undefined> {
-    const row = await this.db
-      .selectFrom('api_keys as k')
-      .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-      .selectAll('k')
-      .select([
-        'w.name as w_name',
-        'w.type as w_type',
-        'w.created_at as w_created_at',
-        'w.expires_at as w_expires_at',
-        'w.page_quota_max as w_page_quota_max',
-        'w.page_quota_per_document as w_page_quota_per_document',
-        'w.user_quota_max as w_user_quota_max',
-      ])
-      .where('k.key_hash', '=', keyHash)
-      .where('k.revoked_at', 'is', null)
-      .executeTakeFirst();
+    const [row] = await findLiveKey(this.db, keyHash);
     if (!row) return undefined;
     const workspace = toWorkspaceRecord({
       id: row.workspace_id,

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
+import { precompiled } from './precompiled.js';
 import type { Database, DocumentsTable } from './schema.js';
 import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, DocumentStatus, Page, PageRequest } from '../../domain/model.js';
 
@@ -30,6 +31,10 @@ function toRecord(r: Row): DocumentRecord {
     processing: r.processing ? (JSON.parse(r.processing) as ProcessingDetails) : null,
   };
 }
+
+const getDocument = precompiled<Database, [string, string], Row>(2, (db, workspaceId, id) =>
+  db.selectFrom('documents').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId),
+);
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -63,12 +68,7 @@ export class DocumentsRepo {
   }
 
   async get(workspaceId: string, id: string): Promise<DocumentRecord | undefined> {
-    const row = await this.db
-      .selectFrom('documents')
-      .selectAll()
-      .where('id', '=', id)
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirst();
+    const [row] = await getDocument(this.db, workspaceId, id);
     return row && toRecord(row);
   }
 
