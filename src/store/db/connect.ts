@@ -55,7 +55,7 @@ export function openDb(database: Config['database']): { db: Db; dialect: Dialect
  * is therefore exactly what the database would answer now.
  */
 class StatementCache {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, ReturnType<ReadCache['wrap']>>();
   private readonly reads: ReadCache;
 
   constructor(
@@ -70,11 +70,11 @@ class StatementCache {
     if (stmt) {
       this.statements.delete(sql);
     } else {
-      stmt = this.sqlite.prepare(sql);
+      stmt = this.reads.wrap(sql, this.sqlite.prepare(sql));
       if (this.statements.size >= this.capacity) this.statements.delete(this.statements.keys().next().value!);
     }
     this.statements.set(sql, stmt);
-    return this.reads.wrap(sql, stmt);
+    return stmt;
   }
 
   close() {
@@ -100,6 +100,7 @@ class ReadCache {
   /** The statement as Kysely's driver uses it (`reader`, `all`, `run`, `iterate`), reads served from the cache. */
   wrap(sql: string, stmt: Database.Statement) {
     const cacheable = /^\s*select\b/i.test(sql);
+    // `reader` is a call into libsql: asked once per statement, not per execution.
     return {
       reader: stmt.reader,
       all: (params: unknown[]) => (cacheable ? this.all(sql, stmt, params) : stmt.all(params)),
