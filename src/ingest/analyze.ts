@@ -19,6 +19,8 @@ export interface AnalyzeTimings {
   textMs: number;
   ocrMs: number;
   ocrPages: number;
+  /** Pages whose OCR failed (the engine broke); they keep the text they had. */
+  ocrFailedPages: number[];
   layoutMs: number;
   entitiesMs: number;
 }
@@ -30,7 +32,7 @@ export interface AnalyzeTimings {
  * Entities are tagged last, on whichever structure came out.
  */
 export async function analyzeDocument(model: DocumentModel, options: AnalyzeOptions): Promise<{ structure: StructureModel; timings: AnalyzeTimings }> {
-  const timings: AnalyzeTimings = { textMs: 0, ocrMs: 0, ocrPages: 0, layoutMs: 0, entitiesMs: 0 };
+  const timings: AnalyzeTimings = { textMs: 0, ocrMs: 0, ocrPages: 0, ocrFailedPages: [], layoutMs: 0, entitiesMs: 0 };
   const ocrPages: number[] = [];
   let nodes: StructureNode[];
   let t = performance.now();
@@ -45,7 +47,13 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     for (const page of withText) {
       if (needsOcr(page)) {
         const o = performance.now();
-        const items = await ocrPage(model.pdf, page, { budgetMs: options.ocrBudgetMs });
+        let items: PageModel['items'] = [];
+        try {
+          items = await ocrPage(model.pdf, page, { budgetMs: options.ocrBudgetMs });
+        } catch {
+          // One page the engine cannot read is no reason to lose the document's other pages.
+          timings.ocrFailedPages.push(page.number);
+        }
         timings.ocrMs += performance.now() - o;
         timings.ocrPages++;
         if (items.length) {

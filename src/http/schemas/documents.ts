@@ -52,6 +52,7 @@ export const DocumentSchema = Type.Object(
             Type.Object(
               {
                 ocrPages: Type.Array(Type.Integer(), { description: 'Pages whose text came from OCR' }),
+                ocrFailedPages: Type.Optional(Type.Array(Type.Integer(), { description: 'Pages the OCR engine failed on (they keep the text they had)' })),
                 textMs: Type.Integer({ description: 'Text extraction (positions, fonts, drawn rules)' }),
                 ocrMs: Type.Integer(),
                 layoutMs: Type.Integer(),
@@ -194,6 +195,7 @@ export function toDocumentJson(d: DocumentRecord, base: string): DocumentJson {
     if (analysis) {
       json.processing.analysis = {
         ocrPages: analysis.ocrPages,
+        ...(analysis.ocrFailedPages?.length ? { ocrFailedPages: analysis.ocrFailedPages } : {}),
         textMs: Math.round(analysis.textMs ?? 0),
         ocrMs: Math.round(analysis.ocrMs),
         layoutMs: Math.round(analysis.layoutMs),
