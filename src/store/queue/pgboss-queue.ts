@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Repos, Store } from '../db/index.js';
+import { ClaimTokens } from './claim-token.js';
 import type { EnqueueOptions, Job, JobHandler, Queue } from './queue.js';
-import { DEFAULT_QUEUE_OPTIONS, type TableQueueOptions } from './table-queue.js';
+import { DEFAULT_QUEUE_OPTIONS, errorMessage, JobRunner, type Claim, type QueueOptions, type Worker } from './runner.js';
 
-export interface PgBossQueueOptions extends TableQueueOptions {
+export interface PgBossQueueOptions extends QueueOptions {
   /** The PostgreSQL database of the store (pg-boss keeps its jobs in its own schema there). */
   connectionString: string;
   /** pg-boss's schema; `pgboss` unless a test wants its own. */
@@ -20,33 +20,9 @@ interface JobData {
   payload: unknown;
 }
 
-interface Running {
-  worker: Worker;
-  job: Job;
-  token: string;
-  abort: AbortController;
-  done: Promise<void>;
-}
-
-interface Worker {
-  queue: string;
+/** A fetched job, with the pg-boss queue that holds it. */
+interface BossClaim extends Claim {
   name: string;
-  deadLetter: string;
-  handler: JobHandler<unknown>;
-  concurrency: number;
-  /** The running pass over its dead-letter queue, if any. */
-  finalizing: Promise<void> | null;
-}
-
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 4000);
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -58,6 +34,8 @@ export function bossQueueName(queue: string): string {
   if (name.length > 44) throw new Error(`queue name too long for pg-boss: ${queue}`);
   return name;
 }
+
+const deadLetterName = (name: string) => `${name}__dead`;
 
 /**
  * The durable queue on PostgreSQL: pg-boss 10 (its own schema, created on first use). Jobs are sent
@@ -77,23 +55,17 @@ export function bossQueueName(queue: string): string {
  * pg-boss 10, pinned in package.json).
  */
 export class PgBossQueue implements Queue {
-  private readonly opts: TableQueueOptions;
+  private readonly opts: QueueOptions;
   private readonly boss: PgBoss;
   private readonly schema: string;
-  private readonly workers: Worker[] = [];
-  private readonly running = new Map<string, Running>();
-  private readonly instance = randomUUID().slice(0, 8);
-  private readonly workerName = `${os.hostname()}:${process.pid}:${this.instance}`;
+  private readonly tokens = new ClaimTokens();
+  private readonly runner: JobRunner<BossClaim>;
   private readonly created = new Map<string, Promise<void>>();
   private starting: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private polling = false;
-  private again = false;
-  private stopped = false;
 
   constructor(
     private readonly store: Store,
-    opts: Partial<TableQueueOptions> & { connectionString: string; schema?: string },
+    opts: Partial<QueueOptions> & { connectionString: string; schema?: string },
     private readonly logger?: Logger,
   ) {
     this.opts = { ...DEFAULT_QUEUE_OPTIONS, ...opts };
@@ -116,6 +88,32 @@ export class PgBossQueue implements Queue {
       deleteAfterDays: 7,
     });
     this.boss.on('error', (err) => this.logger?.error({ err }, 'job queue (pg-boss): error'));
+    this.runner = new JobRunner<BossClaim>(
+      {
+        claimBatch: Infinity,
+        claim: (queue, n) => this.claim(queue, n),
+        renew: async ({ name, job, token }) => {
+          const { rows } = await this.store.raw.executeSql(
+            `UPDATE ${this.schema}.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 RETURNING 1`,
+            [name, job.id, token],
+          );
+          return rows.length > 0;
+        },
+        complete: async (claim) => void (await this.settle(claim, 'complete')),
+        // pg-boss schedules the retry: its own back-off, with jitter, from `retryDelay`.
+        retry: async (claim, err) => void (await this.settle(claim, 'fail', err)),
+        // pg-boss moves the job to the dead-letter queue, whose pass runs onFinalFailure.
+        fail: async (claim, err) => {
+          await this.settle(claim, 'fail', err);
+          return false;
+        },
+        release: (claim) => this.release(claim),
+        sweep: (worker) => this.finalize(worker),
+      },
+      this.opts,
+      'job queue (pg-boss)',
+      logger,
+    );
   }
 
   private leaseSeconds(): number {
@@ -136,7 +134,7 @@ export class PgBossQueue implements Queue {
     let p = this.created.get(queue);
     if (!p) {
       const name = bossQueueName(queue);
-      const deadLetter = `${name}__dead`;
+      const deadLetter = deadLetterName(name);
       p = (async () => {
         await this.ready();
         await this.createQueue(deadLetter, { name: deadLetter });
@@ -187,93 +185,49 @@ export class PgBossQueue implements Queue {
       retryDelay: this.retryDelaySeconds(),
       retryBackoff: true,
       expireInSeconds: this.leaseSeconds(),
-      deadLetter: `${name}__dead`,
+      deadLetter: deadLetterName(name),
       ...(opts.runAt !== undefined ? { startAfter: new Date(opts.runAt) } : {}),
       ...(repos ? { db: repos.raw } : {}),
     });
     if (sent !== jobId) throw new Error(`pg-boss did not create job ${jobId} (${String(sent)})`);
-    // Inside a transaction the job is not visible yet: the wake-up looks a moment later, the poll anyway.
-    if (repos) setTimeout(() => this.wake(), 20).unref();
-    else this.wake();
+    this.runner.wakeAfterEnqueue(repos !== undefined);
     return jobId;
   }
 
   wake(): void {
-    if (this.workers.length === 0 || this.stopped) return;
-    this.schedule(0);
+    this.runner.wake();
   }
 
   work<P>(queue: string, handler: JobHandler<P>, opts: { concurrency?: number } = {}): void {
-    const name = bossQueueName(queue);
-    this.workers.push({
-      queue,
-      name,
-      deadLetter: `${name}__dead`,
-      handler: handler as JobHandler<unknown>,
-      concurrency: Math.max(1, opts.concurrency ?? 1),
-      finalizing: null,
-    });
-    this.ensureQueue(queue).then(
-      () => this.schedule(0),
+    const created = this.ensureQueue(queue); // throws at once on a name pg-boss cannot take
+    this.runner.add(queue, handler, opts);
+    created.then(
+      () => this.runner.wake(),
       (err) => {
         this.logger?.error({ err, queue }, 'job queue (pg-boss): could not create the queue');
-        this.schedule(this.opts.pollMs);
+        this.runner.schedule(this.opts.pollMs);
       },
     );
   }
 
-  private schedule(ms: number) {
-    if (this.stopped) return;
-    if (this.polling) {
-      if (ms === 0) this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.poll(), ms);
-  }
-
-  private activeFor(w: Worker): number {
-    let n = 0;
-    for (const r of this.running.values()) if (r.worker === w) n++;
-    return n;
-  }
-
-  private async poll(): Promise<void> {
-    if (this.stopped) return;
-    this.polling = true;
-    this.again = false;
-    try {
-      for (const w of this.workers) {
-        await this.ensureQueue(w.queue);
-        const free = w.concurrency - this.activeFor(w);
-        if (free > 0 && !this.stopped) {
-          for (const { job, token } of await this.claim(w, free)) this.start(w, job, token);
-        }
-        if (!w.finalizing && !this.stopped) w.finalizing = this.finalize(w).finally(() => (w.finalizing = null));
-      }
-    } catch (err) {
-      this.logger?.error({ err }, 'job queue (pg-boss): polling failed');
-    } finally {
-      this.polling = false;
-      this.schedule(this.again ? 0 : this.opts.pollMs);
-    }
-  }
-
   /** Fetches up to `n` due jobs and tags them with a claim token, in one transaction. */
-  private async claim(w: Worker, n: number): Promise<{ job: Job; token: string }[]> {
-    const token = `${this.workerName}:${randomUUID()}`;
+  private async claim(queue: string, n: number): Promise<BossClaim[]> {
+    await this.ensureQueue(queue);
+    const name = bossQueueName(queue);
+    const token = this.tokens.next();
     return this.store.tx(async (s) => {
-      const jobs = await this.boss.fetch<JobData>(w.name, { batchSize: n, includeMetadata: true, db: s.raw });
+      const jobs = await this.boss.fetch<JobData>(name, { batchSize: n, includeMetadata: true, db: s.raw });
       if (jobs.length === 0) return [];
       await s.raw.executeSql(
         `UPDATE ${this.schema}.job SET output = jsonb_build_object('lockedBy', $3::text) WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
-        [w.name, jobs.map((j) => j.id), token],
+        [name, jobs.map((j) => j.id), token],
       );
       return jobs.map((j) => ({
+        name,
         token,
         job: {
           id: j.data.jobId ?? j.id,
-          queue: w.queue,
+          queue,
           workspaceId: j.data.workspaceId,
           payload: j.data.payload,
           attempt: j.retryCount + 1,
@@ -283,69 +237,29 @@ export class PgBossQueue implements Queue {
     });
   }
 
-  private start(w: Worker, job: Job, token: string) {
-    const abort = new AbortController();
-    const renew = setInterval(() => {
-      this.store.raw
-        .executeSql(
-          `UPDATE ${this.schema}.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 RETURNING 1`,
-          [w.name, job.id, token],
-        )
-        .then(({ rows }) => {
-          if (rows.length === 0 && !abort.signal.aborted) {
-            this.logger?.warn({ job: job.id }, 'job queue: lease lost; the job runs elsewhere');
-            abort.abort(new Error('lease lost'));
-          }
-        })
-        .catch((err) => this.logger?.warn({ err, job: job.id }, 'job queue: lease renewal failed'));
-    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
-    renew.unref();
-    const done = (async () => {
-      try {
-        await w.handler.run(job, abort.signal);
-        if (abort.signal.aborted && this.stopped) return; // released by stop()
-        await this.settle(w, job, token, 'complete');
-      } catch (err) {
-        if (this.stopped && abort.signal.aborted) return;
-        if (job.attempt < job.maxAttempts) {
-          this.logger?.warn({ job: job.id, queue: job.queue, attempt: job.attempt, err: message(err) }, 'job failed; retrying');
-        } else {
-          this.logger?.error({ job: job.id, queue: job.queue, attempt: job.attempt, err: message(err) }, 'job failed for good');
-        }
-        await this.settle(w, job, token, 'fail', err);
-      }
-    })()
-      .catch((err) => this.logger?.error({ err, job: job.id }, 'job queue: could not record the outcome of a job'))
-      .finally(() => {
-        clearInterval(renew);
-        this.running.delete(job.id);
-        this.schedule(0);
-      });
-    this.running.set(job.id, { worker: w, job, token, abort, done });
-  }
-
-  /** Completes or fails the job through pg-boss, only while `token` still holds it. */
-  private async settle(w: Worker, job: Job, token: string, how: 'complete' | 'fail', err?: unknown): Promise<boolean> {
+  /** Completes or fails the job through pg-boss, only while its claim token still holds it. */
+  private async settle({ name, job, token }: BossClaim, how: 'complete' | 'fail', err?: unknown): Promise<boolean> {
     return this.store.tx(async (s) => {
       const { rows } = await s.raw.executeSql(
         `SELECT 1 FROM ${this.schema}.job WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 FOR UPDATE`,
-        [w.name, job.id, token],
+        [name, job.id, token],
       );
       if (rows.length === 0) {
         this.logger?.warn({ job: job.id }, 'job queue: the job is no longer held by this worker; its outcome is not recorded');
         return false;
       }
-      if (how === 'complete') await this.boss.complete(w.name, job.id, {}, { db: s.raw });
-      else await this.boss.fail(w.name, job.id, { message: message(err), attempt: job.attempt }, { db: s.raw });
+      if (how === 'complete') await this.boss.complete(name, job.id, {}, { db: s.raw });
+      else await this.boss.fail(name, job.id, { message: errorMessage(err), attempt: job.attempt }, { db: s.raw });
       return true;
     });
   }
 
   /** Runs `onFinalFailure` for the jobs pg-boss moved to the dead-letter queue, each once. */
   private async finalize(w: Worker): Promise<void> {
+    const deadLetter = deadLetterName(bossQueueName(w.queue));
     try {
-      while (!this.stopped) {
-        const [dead] = await this.boss.fetch<JobData>(w.deadLetter, { batchSize: 1, includeMetadata: true });
+      while (!this.runner.isStopped) {
+        const [dead] = await this.boss.fetch<JobData>(deadLetter, { batchSize: 1, includeMetadata: true });
         if (!dead) break;
         const output = (dead.output ?? {}) as { message?: string; attempt?: number; value?: { message?: string } };
         const maxAttempts = dead.retryLimit + 1;
@@ -363,10 +277,10 @@ export class PgBossQueue implements Queue {
         };
         try {
           await w.handler.onFinalFailure?.(job, error);
-          await this.boss.complete(w.deadLetter, dead.id);
+          await this.boss.complete(deadLetter, dead.id);
         } catch (err) {
           this.logger?.error({ err, job: job.id }, 'job queue: onFinalFailure failed; it runs again');
-          await this.boss.fail(w.deadLetter, dead.id, { message: message(err) });
+          await this.boss.fail(deadLetter, dead.id, { message: errorMessage(err) });
         }
       }
     } catch (err) {
@@ -388,11 +302,7 @@ export class PgBossQueue implements Queue {
     );
     const expired: string[] = [];
     for (const { name, id, locked_by: lockedBy } of rows as { name: string; id: string; locked_by: string }[]) {
-      const [host, pidText, instance] = lockedBy.split(':');
-      const pid = Number(pidText);
-      if (host !== os.hostname() || !Number.isInteger(pid) || pid <= 0) continue;
-      const dead = pid === process.pid ? instance !== this.instance : !isAlive(pid);
-      if (!dead) continue;
+      if (!this.tokens.isFromGoneLocalProcess(lockedBy)) continue;
       const { rows: hit } = await this.store.raw.executeSql(
         `UPDATE ${this.schema}.job SET started_on = now() - expire_in - interval '1 second' WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 RETURNING id`,
         [name, id, lockedBy],
@@ -410,27 +320,13 @@ export class PgBossQueue implements Queue {
   }
 
   /**
-   * Stops fetching; waits up to `deadlineMs` for running jobs, then aborts those still running and
-   * hands their jobs back as they were before this attempt (no attempt is spent), due at once.
+   * Stops fetching; waits up to `deadlineMs` for running jobs (and dead-letter passes), then aborts
+   * those still running and hands their jobs back as they were before this attempt (no attempt is
+   * spent), due at once. Then stops pg-boss, once.
    */
   async stop(deadlineMs = 30_000): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    clearTimeout(this.timer);
-    const all = [...this.running.values()];
-    const finalizing = this.workers.map((w) => w.finalizing).filter((p) => p !== null);
-    if (all.length || finalizing.length) {
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), deadlineMs)));
-      const outcome = await Promise.race([Promise.all([...all.map((r) => r.done), ...finalizing]).then(() => 'done' as const), timedOut]);
-      clearTimeout(timer);
-      if (outcome === 'timeout') {
-        for (const r of this.running.values()) {
-          r.abort.abort(new Error('worker stopping'));
-          await this.release(r).catch((err) => this.logger?.warn({ err, job: r.job.id }, 'job queue: could not hand a job back'));
-        }
-      }
-    }
+    if (this.runner.isStopped) return;
+    await this.runner.stop(deadlineMs);
     if (this.starting) {
       await this.starting.catch(() => undefined);
       // Nothing of ours runs inside pg-boss's own workers: its graceful stop has nothing to wait for.
@@ -438,7 +334,7 @@ export class PgBossQueue implements Queue {
     }
   }
 
-  private async release(r: Running): Promise<void> {
+  private async release({ name, job, token }: BossClaim): Promise<void> {
     await this.store.raw.executeSql(
       `UPDATE ${this.schema}.job SET
          state = (CASE WHEN retry_count = 0 THEN 'created' ELSE 'retry' END)::${this.schema}.job_state,
@@ -447,7 +343,7 @@ export class PgBossQueue implements Queue {
          start_after = now(),
          output = NULL
        WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3`,
-      [r.worker.name, r.job.id, r.token],
+      [name, job.id, token],
     );
   }
 }
