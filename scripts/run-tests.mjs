@@ -25,6 +25,7 @@ const FILES = [
   'test/api/cli.test.ts',
   'test/api/ingestion.test.ts',
   'test/api/dgml.test.ts',
+  'test/api/properties.test.ts',
   'test/api/lifecycle.test.ts',
   'test/api/pages.test.ts',
   'test/api/uploads.test.ts',

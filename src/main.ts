@@ -83,6 +83,7 @@ async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
       uploads: services.uploads,
       pages: services.pages,
       structure: services.structure,
+      properties: services.properties,
       docsets: services.docsets,
       metadata: services.metadata,
       workspaces: services.workspaces,

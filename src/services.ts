@@ -10,6 +10,7 @@ import { MetadataService } from './domain/metadata.js';
 import { WorkspaceService } from './domain/workspace.js';
 import { PageService } from './domain/pages.js';
 import { StructureService } from './domain/structure.js';
+import { PropertyService } from './domain/properties.js';
 import { PageRenderer } from './ingest/page-renderer.js';
 import type { Queue } from './store/queue/queue.js';
 import { TableQueue } from './store/queue/table-queue.js';
@@ -29,6 +30,7 @@ export interface Services {
   workspaces: WorkspaceService;
   pages: PageService;
   structure: StructureService;
+  properties: PropertyService;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
       ? new PgBossQueue(store, { ...queueOptions, connectionString: config.database.url }, logger)
       : new TableQueue(store, queueOptions, logger);
   const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue);
+  const properties = new PropertyService(store, queue);
   const uploads = new UploadSessionService(store, blobs, documents, {
     chunkBytes: config.uploadChunkBytes,
     ttlMs: config.uploadSessionTtlSeconds * 1000,
@@ -59,7 +62,8 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     queue,
     documents,
     uploads,
-    docsets: new DocsetService(store),
+    docsets: new DocsetService(store, [properties]),
+    properties,
     metadata: new MetadataService(store),
     workspaces,
     pages,

@@ -6,8 +6,36 @@ import { newId } from './ids.js';
 export const MAX_DOCSET_NAME = 255;
 const MAX_DOCUMENTS_PER_CREATE = 1000;
 
+/**
+ * What else changes when documents join or leave docsets (property values, classification
+ * statistics): called inside the transaction that moves them.
+ */
+export interface MembershipListener {
+  /** The document is now in `docsetId` (`doc` is its state before the move). */
+  joined?(s: Repos, doc: DocumentRecord, docsetId: string): Promise<void>;
+  left?(s: Repos, doc: DocumentRecord, docsetId: string): Promise<void>;
+  /** The docset is being deleted (its documents stay, in no docset). */
+  docsetDeleted?(s: Repos, workspaceId: string, docsetId: string): Promise<void>;
+}
+
 export class DocsetService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly listeners: MembershipListener[] = [],
+  ) {}
+
+  /** Moves one document and keeps both docsets' counts true; a concurrent move makes this a 409. */
+  private async moveInto(s: Repos, doc: DocumentRecord, to: string | null, now: number) {
+    const from = doc.docsetId;
+    const moved = await s.documents.moveDocset(doc.workspaceId, doc.id, from, to, now);
+    if (!moved) throw new DomainError('conflict', `Document ${doc.id} was moved by another request; try again.`);
+    if (from) await s.docsets.adjustCount(doc.workspaceId, from, -1, now);
+    if (to) await s.docsets.adjustCount(doc.workspaceId, to, 1, now);
+    for (const l of this.listeners) {
+      if (from) await l.left?.(s, doc, from);
+      if (to) await l.joined?.(s, doc, to);
+    }
+  }
 
   async create(workspaceId: string, input: { name: unknown; documents?: unknown }): Promise<DocsetRecord> {
     const name = typeof input.name === 'string' ? input.name.trim() : '';
@@ -19,13 +47,16 @@ export class DocsetService {
       if (await s.docsets.getByName(workspaceId, name)) {
         throw new DomainError('conflict', `A docset named "${name}" already exists in this workspace.`);
       }
-      const docs = await s.documents.findMany(workspaceId, documentIds);
-      const missing = documentIds.find((id) => !docs.some((d) => d.id === id));
-      if (missing) throw notFound('Document', missing);
+      const docs: DocumentRecord[] = [];
+      for (const id of documentIds) {
+        const d = await s.documents.get(workspaceId, id);
+        if (!d) throw notFound('Document', id);
+        docs.push(d);
+      }
       const now = Date.now();
       const docset: DocsetRecord = { id: newId(), workspaceId, name, isSample: false, documentCount: 0, createdAt: now, updatedAt: now };
       await s.docsets.insert(docset);
-      for (const d of docs) await moveInto(s, workspaceId, d.id, d.docsetId, docset.id, now);
+      for (const d of docs) await this.moveInto(s, d, docset.id, now);
       return (await s.docsets.get(workspaceId, docset.id))!;
     });
   }
@@ -44,6 +75,7 @@ export class DocsetService {
   async delete(workspaceId: string, id: string): Promise<void> {
     await this.store.tx(async (s) => {
       if (!(await s.docsets.get(workspaceId, id))) throw notFound('Docset', id);
+      for (const l of this.listeners) await l.docsetDeleted?.(s, workspaceId, id);
       await s.documents.clearDocset(workspaceId, id, Date.now());
       await s.docsets.delete(workspaceId, id);
     });
@@ -67,7 +99,7 @@ export class DocsetService {
       if (!(await s.docsets.get(workspaceId, docsetId))) throw notFound('Docset', docsetId);
       const doc = await s.documents.get(workspaceId, documentId);
       if (!doc) throw notFound('Document', documentId);
-      if (doc.docsetId !== docsetId) await moveInto(s, workspaceId, documentId, doc.docsetId, docsetId, Date.now());
+      if (doc.docsetId !== docsetId) await this.moveInto(s, doc, docsetId, Date.now());
       return (await s.docsets.get(workspaceId, docsetId))!;
     });
   }
@@ -78,17 +110,9 @@ export class DocsetService {
       if (!(await s.docsets.get(workspaceId, docsetId))) throw notFound('Docset', docsetId);
       const doc = await s.documents.get(workspaceId, documentId);
       if (!doc || doc.docsetId !== docsetId) throw notFound('Document', documentId);
-      await moveInto(s, workspaceId, documentId, docsetId, null, Date.now());
+      await this.moveInto(s, doc, null, Date.now());
     });
   }
-}
-
-/** Moves one document and keeps both docsets' counts true; a concurrent move makes this a 409. */
-async function moveInto(s: Repos, workspaceId: string, documentId: string, from: string | null, to: string | null, now: number) {
-  const moved = await s.documents.moveDocset(workspaceId, documentId, from, to, now);
-  if (!moved) throw new DomainError('conflict', `Document ${documentId} was moved by another request; try again.`);
-  if (from) await s.docsets.adjustCount(workspaceId, from, -1, now);
-  if (to) await s.docsets.adjustCount(workspaceId, to, 1, now);
 }
 
 function parseDocumentRefs(raw: unknown): string[] {

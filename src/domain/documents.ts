@@ -245,6 +245,7 @@ export class DocumentService {
       const d = await s.documents.get(workspaceId, id);
       if (!d) throw notFound('Document', id);
       await s.metadata.deleteFor(id);
+      await s.properties.deleteValuesOf(id);
       await s.ingest.deletePages(id);
       await s.documents.delete(workspaceId, id);
       await s.events.insert({ id: newId(), workspaceId, type: 'Documents.Delete', payload: { documentId: id, name: d.name }, createdAt: Date.now() });

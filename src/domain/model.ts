@@ -115,3 +115,36 @@ export interface Page<T> {
   /** The last item's id when more items follow, else null. */
   nextAfter: string | null;
 }
+
+export interface PropertyRecord {
+  id: string;
+  workspaceId: string;
+  docsetId: string;
+  label: string;
+  /** The DGML element name of the label, unique in the docset. */
+  labelId: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What extraction found for one property in one document, beyond the value itself. */
+export interface Extraction {
+  confidence: number;
+  location: { page: number; boundingBox: { left: number; top: number; width: number; height: number } } | null;
+  candidates: { value: string; confidence: number; location: Extraction['location'] }[];
+  /** Where the value sits in the document's structure, for tagging it in DGML (opaque here). */
+  anchor: unknown;
+  /** How it was found, for learning across the docset (opaque here). */
+  evidence: unknown;
+}
+
+export interface PropertyValueRecord {
+  propertyId: string;
+  documentId: string;
+  docsetId: string;
+  extractedValue: string | null;
+  extraction: Extraction | null;
+  extractedAt: number | null;
+  manualValue: string | null;
+  manualAt: number | null;
+}

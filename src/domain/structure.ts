@@ -2,7 +2,9 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
-import type { StructureModel } from '../ingest/structure.js';
+import { cellsByLeafIndex, type StructureModel, type TableCell } from '../ingest/structure.js';
+import { tagProperties, type ValueAnchor, type ValueToTag } from '../ingest/stages/properties.js';
+import { effectiveValue } from './properties.js';
 import { renderDgml } from '../ingest/stages/dgml.js';
 import { renderMarkdown, renderText } from '../ingest/stages/text.js';
 import { QUIRE_VERSION } from '../version.js';
@@ -36,12 +38,41 @@ export class StructureService {
       this.store.workspaces.get(workspaceId),
       document.docsetId ? this.store.docsets.get(workspaceId, document.docsetId) : undefined,
     ]);
+    const labelCells = docset ? await this.tagPropertyValues(structure, workspaceId, docset.id, document.id) : undefined;
     const xml = renderDgml(structure, {
       workspace: workspace?.name ?? workspaceId,
       docsetName: docset?.name ?? UNASSIGNED_DOCSET,
       version: QUIRE_VERSION,
+      labelCells,
     });
     return { document, xml };
+  }
+
+  /**
+   * Tags the document's property values (manual or extracted) in its structure, as
+   * `docset:{labelId}`; returns the label cells of form tables to tag as `docset:{labelId}-cell`.
+   */
+  private async tagPropertyValues(structure: StructureModel, workspaceId: string, docsetId: string, documentId: string): Promise<Map<TableCell, string>> {
+    const [properties, values] = await Promise.all([this.store.properties.list(workspaceId, docsetId), this.store.properties.valuesOf(docsetId, documentId)]);
+    const byProperty = new Map(values.map((v) => [v.propertyId, v]));
+    const toTag: ValueToTag[] = [];
+    for (const p of properties) {
+      const record = byProperty.get(p.id);
+      const v = effectiveValue(record);
+      if (v.value === null || !v.value.trim()) continue;
+      // An extracted value knows where it is; a manual one is looked for by its text.
+      const anchor = v.source === 'extracted' ? ((record?.extraction?.anchor as ValueAnchor | null | undefined) ?? null) : null;
+      toTag.push({ labelId: p.labelId, value: v.value, anchor });
+    }
+    const labelCells = new Map<TableCell, string>();
+    if (toTag.length === 0) return labelCells;
+    const labelLeaves = tagProperties(structure, toTag);
+    const cells = cellsByLeafIndex(structure.nodes);
+    for (const [leaf, labelId] of labelLeaves) {
+      const cell = cells.get(leaf);
+      if (cell) labelCells.set(cell, labelId);
+    }
+    return labelCells;
   }
 
   async text(workspaceId: string, documentId: string, format: TextFormat): Promise<{ document: DocumentRecord; text: string }> {
@@ -49,6 +80,11 @@ export class StructureService {
     if (!document) throw notFound('Document', documentId);
     const structure = await this.load(document);
     return { document, text: format === 'markdown' ? renderMarkdown(structure) : renderText(structure) };
+  }
+
+  /** The stored structure model of a processed document (409 before, or when it has none). */
+  async structureOf(document: DocumentRecord): Promise<StructureModel> {
+    return this.load(document);
   }
 
   private async load(document: DocumentRecord): Promise<StructureModel> {

@@ -5,6 +5,7 @@ import type { DocumentService } from '../domain/documents.js';
 import type { UploadSessionService } from '../domain/uploads.js';
 import type { PageService } from '../domain/pages.js';
 import type { StructureService } from '../domain/structure.js';
+import type { PropertyService } from '../domain/properties.js';
 import type { DocsetService } from '../domain/docsets.js';
 import type { MetadataService } from '../domain/metadata.js';
 import type { Principal, WorkspaceService } from '../domain/workspace.js';
@@ -26,6 +27,7 @@ export interface HttpDeps {
   uploads: UploadSessionService;
   pages: PageService;
   structure: StructureService;
+  properties: PropertyService;
   docsets: DocsetService;
   metadata: MetadataService;
   workspaces: WorkspaceService;

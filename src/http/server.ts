@@ -18,6 +18,8 @@ import { documentContentRoutes } from './rest/document-content.js';
 import { uploadSessionRoutes } from './rest/upload-sessions.js';
 import { pageRoutes } from './rest/pages.js';
 import { documentStructureRoutes } from './rest/document-structure.js';
+import { propertyRoutes } from './rest/properties.js';
+import { PropertySchema, PropertyValueSchema } from './schemas/properties.js';
 import { metadataRoutes } from './rest/metadata.js';
 import { docsetRoutes } from './rest/docsets.js';
 import { docsetDocumentRoutes } from './rest/docset-documents.js';
@@ -98,6 +100,8 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
   app.addSchema(ProblemSchema);
   app.addSchema(DocumentSchema);
   app.addSchema(DocsetSchema);
+  app.addSchema(PropertySchema);
+  app.addSchema(PropertyValueSchema);
 
   await app.register(swagger, {
     openapi: {
@@ -130,6 +134,7 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
     uploadSessionRoutes(api, deps);
     pageRoutes(api, deps);
     documentStructureRoutes(api, deps);
+    propertyRoutes(api, deps);
     metadataRoutes(api, deps);
     docsetRoutes(api, deps);
     docsetDocumentRoutes(api, deps);

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Logger } from 'pino';
-import type { Store } from '../store/db/index.js';
+import type { Repos, Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import type { Job, JobHandler } from '../store/queue/queue.js';
 import type { DocumentProgress, DocumentRecord, ProcessingDetails } from '../domain/model.js';
@@ -54,7 +54,12 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     private readonly blobs: BlobStore,
     private readonly pool: WorkerPool,
     private readonly logger: Logger,
-    private readonly options: { ocrPageTimeoutMs: number; createZipMembers?: ZipMembersHook },
+    private readonly options: {
+      ocrPageTimeoutMs: number;
+      createZipMembers?: ZipMembersHook;
+      /** Inside the transaction that makes a document Ready (its docset's property values get extracted). */
+      onReady?: (s: Repos, doc: DocumentRecord) => Promise<void>;
+    },
   ) {}
 
   async run(job: Job<IngestPayload>, signal: AbortSignal): Promise<void> {
@@ -183,6 +188,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
         const now = Date.now();
         await s.ingest.setReady(doc.workspaceId, doc.id, { structureBlobKey: key, processing: { ...processing, durationMs: now - started, analysis }, now });
         await s.events.insert({ id: newId(), workspaceId: doc.workspaceId, type: DGML_EVENT, payload: { documentId: doc.id, docsetId: current.docsetId }, createdAt: now });
+        await this.options.onReady?.(s, { ...current, status: 'Ready' });
         await this.blobs.commit(staged.tempKey, key);
         committed = true;
         return true;

@@ -148,6 +148,36 @@ export function* leaves(nodes: readonly StructureNode[]): Generator<Leaf> {
   }
 }
 
+/** The table cells among the leaves, by their index in `leaves()` order. */
+export function cellsByLeafIndex(nodes: readonly StructureNode[]): Map<number, TableCell> {
+  const cells = new Map<number, TableCell>();
+  let index = 0;
+  const walk = (list: readonly StructureNode[]) => {
+    for (const n of list) {
+      switch (n.type) {
+        case 'paragraph':
+          index++;
+          break;
+        case 'section':
+          index++;
+          walk(n.children);
+          break;
+        case 'list':
+          for (const item of n.items) {
+            if (item.marker) index++;
+            walk(item.children);
+          }
+          break;
+        case 'table':
+          for (const row of n.rows) for (const cell of row.cells) cells.set(index++, cell);
+          break;
+      }
+    }
+  };
+  walk(nodes);
+  return cells;
+}
+
 /** The words of a text as readers count them (whitespace-separated). */
 export function wordsOf(text: string): string[] {
   return text.split(/\s+/).filter(Boolean);

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Services } from '../services.js';
 import { INGEST_JOB } from '../domain/documents.js';
 import { IngestPipeline } from './pipeline.js';
+import { ExtractionJob } from './extraction.js';
+import { EXTRACT_JOB } from '../domain/properties.js';
 import { WorkerPool } from './worker-pool.js';
 
 export interface RunningWorkers {
@@ -11,18 +13,21 @@ export interface RunningWorkers {
 
 /** Starts this process's ingestion workers: `config.ingest.concurrency` documents at once. */
 export async function startWorkers(services: Services, logger: Logger): Promise<RunningWorkers> {
-  const { config, store, blobs, queue, documents } = services;
+  const { config, store, blobs, queue, documents, properties } = services;
   const pool = new WorkerPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb });
   const pipeline = new IngestPipeline(store, blobs, pool, logger.child({ component: 'ingest' }), {
     ocrPageTimeoutMs: config.ingest.ocrPageTimeoutMs,
     createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
+    onReady: (s, doc) => (doc.docsetId ? properties.joined(s, doc, doc.docsetId) : Promise.resolve()),
   });
-  const recovered = (await queue.recoverLocal?.([INGEST_JOB])) ?? 0;
+  const extraction = new ExtractionJob(store, properties, services.structure, logger.child({ component: 'extract' }));
+  const recovered = (await queue.recoverLocal?.([INGEST_JOB, EXTRACT_JOB])) ?? 0;
   const inFlight = await store.ingest.countInFlight();
   if (inFlight || recovered) {
     logger.info({ documents: inFlight, resumedNow: recovered }, 'documents left mid-ingestion resume (at once if their process is gone from this host, else once their job lease expires)');
   }
   queue.work(INGEST_JOB, pipeline, { concurrency: config.ingest.concurrency });
+  queue.work(EXTRACT_JOB, extraction, { concurrency: 1 });
   logger.info({ concurrency: config.ingest.concurrency }, 'ingestion workers started');
   return {
     stop: async (deadlineMs) => {

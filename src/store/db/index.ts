@@ -13,6 +13,7 @@ import { JobsRepo } from './jobs.js';
 import { EventsRepo } from './events.js';
 import { IngestRepo } from './ingest.js';
 import { RawSqlRepo } from './raw.js';
+import { PropertiesRepo } from './properties.js';
 
 /** Every repository, bound to one connection or one transaction. */
 export class Repos {
@@ -26,6 +27,7 @@ export class Repos {
   readonly jobs: JobsRepo;
   readonly events: EventsRepo;
   readonly ingest: IngestRepo;
+  readonly properties: PropertiesRepo;
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
 
@@ -40,6 +42,7 @@ export class Repos {
     this.jobs = new JobsRepo(db);
     this.events = new EventsRepo(db);
     this.ingest = new IngestRepo(db);
+    this.properties = new PropertiesRepo(db);
     this.raw = new RawSqlRepo(db);
   }
 }

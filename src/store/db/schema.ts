@@ -135,7 +135,32 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface PropertiesTable {
+  id: string;
+  workspace_id: string;
+  docset_id: string;
+  label: string;
+  label_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PropertyValuesTable {
+  property_id: string;
+  document_id: string;
+  workspace_id: string;
+  docset_id: string;
+  extracted_value: string | null;
+  /** JSON: confidence, location, candidates, anchor, evidence. */
+  extraction: string | null;
+  extracted_at: number | null;
+  manual_value: string | null;
+  manual_at: number | null;
+}
+
 export interface Database {
+  properties: PropertiesTable;
+  property_values: PropertyValuesTable;
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
   docsets: DocsetsTable;

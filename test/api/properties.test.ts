@@ -1,0 +1,163 @@
+/**
+ * Docset properties over real HTTP against a real server with its workers: every route, the label
+ * rules, extraction into values (with location), manual override and reset, relabelling, and the
+ * values tagged in DGML.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
+import { assertJson, assertProblem, client, type Client } from '../helpers/http.js';
+
+const NTSB = [
+  path.join(CORPUS, 'reference-dgml/20071204X01896.pdf'),
+  path.join(CORPUS, 'reference-dgml/20071210X01921.pdf'),
+];
+// Read off the first report by eye.
+const ACCIDENT_NUMBER = 'DEN08WA037';
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+describe('docset properties', () => {
+  let q: Quire;
+  let c: Client;
+  let docsetId: string;
+  const docs: string[] = [];
+  let outsider: string;
+
+  before(async () => {
+    q = await startQuire({});
+    c = client(q.api, q.key);
+    const ds = await c.post('/docsets', { json: { name: 'NTSB reports' } });
+    assertJson(ds, 201);
+    docsetId = ds.json.id;
+    for (const f of NTSB) {
+      const r = await c.upload({ path: f }, { 'docset.id': docsetId });
+      assertJson(r, 201);
+      docs.push(r.json.id);
+    }
+    outsider = (await c.upload({ bytes: 'not in the docset', name: 'outsider.txt' })).json.id;
+    for (const id of [...docs, outsider]) {
+      await until(`document ${id} Ready`, async () => ((await c.get(`/documents/${id}`)).json.status === 'Ready' ? true : undefined));
+    }
+  });
+
+  after(async () => {
+    const code = await q?.stop();
+    assert.equal(code, 0, `server exited with ${code}:\n${q?.logs()}`);
+  });
+
+  test('label rules: XML name characters, spaces and a leading digit allowed; others named in a 400', async () => {
+    const ok = await c.post(`/docsets/${docsetId}/properties`, { json: { label: '2nd Party' } });
+    assertJson(ok, 201);
+    assert.equal(ok.json.labelId, '_2ndParty');
+    assert.equal(ok.json.label, '2nd Party');
+    for (const [label, named] of [
+      ['Amount ($)', /"\$"/],
+      ['Party/Company', /"\/"/],
+      ['Fee <max>', /"<"/],
+      ['-Dash first', /cannot start with "-"/],
+      ['tab\there', /U\+0009/],
+    ] as const) {
+      assertProblem(await c.post(`/docsets/${docsetId}/properties`, { json: { label } }), 400, named);
+    }
+    assertProblem(await c.post(`/docsets/${docsetId}/properties`, { json: { label: '' } }), 400);
+    assertProblem(await c.post(`/docsets/${docsetId}/properties`, { json: {} }), 400);
+    const clash = await c.post(`/docsets/${docsetId}/properties`, { json: { label: '2ndParty' } });
+    assertProblem(clash, 409);
+    assert.equal(clash.headers.get('x-should-retry'), 'false');
+    assertProblem(await c.post('/docsets/nosuchdocset/properties', { json: { label: 'X' } }), 404);
+    assert.equal((await c.del(`/docsets/${docsetId}/properties/${ok.json.id}`)).status, 204);
+    assertProblem(await c.get(`/docsets/${docsetId}/properties/${ok.json.id}`), 404);
+  });
+
+  test('create, list, get, relabel (id and values stay), values extracted with their location', async () => {
+    const made = await c.post(`/docsets/${docsetId}/properties`, { json: { label: 'Accident Number' } });
+    assertJson(made, 201);
+    assert.equal(made.json.labelId, 'AccidentNumber');
+    const id = made.json.id;
+    const list = await c.get(`/docsets/${docsetId}/properties`);
+    assertJson(list);
+    assert.ok(list.json.properties.some((p: { id: string }) => p.id === id));
+    assert.deepEqual((await c.get(`/docsets/${docsetId}/properties/${id}`)).json, made.json);
+
+    const value = await until('the extracted Accident Number', async () => {
+      const r = await c.get(`/docsets/${docsetId}/properties/${id}/documents/${docs[0]}`);
+      assertJson(r);
+      return r.json.value === null ? undefined : r.json;
+    });
+    assert.equal(value.value, ACCIDENT_NUMBER);
+    assert.equal(value.source, 'extracted');
+    assert.ok(value.confidence > 0 && value.confidence <= 1);
+    assert.ok(value.location && value.location.page >= 1 && value.location.boundingBox.width > 0, JSON.stringify(value.location));
+
+    const relabelled = await c.put(`/docsets/${docsetId}/properties/${id}`, { json: { label: 'Accident No' } });
+    assertJson(relabelled);
+    assert.equal(relabelled.json.id, id);
+    assert.equal(relabelled.json.labelId, 'AccidentNo');
+    const after = await c.get(`/docsets/${docsetId}/properties/${id}/documents/${docs[0]}`);
+    assert.equal(after.json.label, 'Accident No');
+    assert.equal(after.json.value, ACCIDENT_NUMBER, 'the value stays through the relabel');
+    assertProblem(await c.put(`/docsets/${docsetId}/properties/${id}`, { json: { label: 'bad|label' } }), 400);
+  });
+
+  test('manual values win, survive re-extraction, and null hands the value back to extraction', async () => {
+    const made = await c.post(`/docsets/${docsetId}/properties`, { json: { label: 'Registration' } });
+    const id = made.json.id;
+    const set = await c.put(`/docsets/${docsetId}/properties/${id}/documents/${docs[1]}`, { json: { value: 'N-MANUAL' } });
+    assertJson(set);
+    assert.equal(set.json.value, 'N-MANUAL');
+    assert.equal(set.json.source, 'manual');
+    // Relabelling queues extraction again; the manual value stays.
+    await c.put(`/docsets/${docsetId}/properties/${id}`, { json: { label: 'Registration Number' } });
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await c.get(`/docsets/${docsetId}/properties/${id}/documents/${docs[1]}`)).json.value, 'N-MANUAL');
+    const reset = await c.put(`/docsets/${docsetId}/properties/${id}/documents/${docs[1]}`, { json: { value: null } });
+    assertJson(reset);
+    assert.notEqual(reset.json.source, 'manual');
+    assertProblem(await c.put(`/docsets/${docsetId}/properties/${id}/documents/${docs[1]}`, { json: { value: 42 } }), 400);
+    assertProblem(await c.put(`/docsets/${docsetId}/properties/${id}/documents/${outsider}`, { json: { value: 'x' } }), 404);
+  });
+
+  test('document-properties: all values of a document; POST by label creates the property', async () => {
+    const r = await c.post(`/docsets/${docsetId}/document-properties/${docs[0]}`, { json: { label: 'Reviewer Note', value: 'checked' } });
+    assertJson(r);
+    assert.equal(r.json.labelId, 'ReviewerNote');
+    assert.equal(r.json.value, 'checked');
+    assert.equal(r.json.source, 'manual');
+    const all = await c.get(`/docsets/${docsetId}/document-properties/${docs[0]}`);
+    assertJson(all);
+    const byLabel = new Map(all.json.properties.map((p: { label: string; value: string | null }) => [p.label, p.value]));
+    assert.equal(byLabel.get('Reviewer Note'), 'checked');
+    assert.equal(byLabel.get('Accident No'), ACCIDENT_NUMBER);
+    // The same label again sets the value on the existing property.
+    const again = await c.post(`/docsets/${docsetId}/document-properties/${docs[0]}`, { json: { label: 'Reviewer Note', value: 'rechecked' } });
+    assert.equal(again.json.id, r.json.id);
+    assertProblem(await c.get(`/docsets/${docsetId}/document-properties/${outsider}`), 404);
+    assertProblem(await c.post(`/docsets/${docsetId}/document-properties/${docs[0]}`, { json: { label: 'x', value: 1 } }), 400);
+  });
+
+  test('values are tagged in the DGML: docset:{labelId} around the value, the label cell as {labelId}-cell', async () => {
+    const xml = (await c.get(`/docsets/${docsetId}/documents/${docs[0]}/dgml`)).text;
+    assert.match(xml, new RegExp(`<docset:AccidentNo>\\s*${ACCIDENT_NUMBER}\\s*</docset:AccidentNo>`));
+    assert.match(xml, /<docset:AccidentNo-cell>/);
+  });
+
+  test('a document that leaves the docset loses its values there', async () => {
+    const other = await c.post('/docsets', { json: { name: 'Elsewhere' } });
+    assertJson(await c.put(`/docsets/${other.json.id}/documents/${docs[1]}`));
+    assertProblem(await c.get(`/docsets/${docsetId}/document-properties/${docs[1]}`), 404);
+    assertJson(await c.put(`/docsets/${docsetId}/documents/${docs[1]}`));
+    const back = await c.get(`/docsets/${docsetId}/document-properties/${docs[1]}`);
+    assertJson(back);
+    assert.ok(back.json.properties.every((p: { source: string | null }) => p.source !== 'manual'), 'no manual value came back with it');
+  });
+});
