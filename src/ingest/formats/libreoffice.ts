@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { withDeadline } from '../child-deadline.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,7 +45,9 @@ export async function convertWithLibreOffice(
     ];
     await new Promise<void>((resolve, reject) => {
       // Its own process group, so that the kill also reaches LibreOffice's child (soffice.bin).
-      const child = spawn(soffice, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+      // The OS deadline (a little later than the timer below) also holds when this thread is terminated.
+      const [command, commandArgs] = withDeadline(soffice, args, timeoutMs + 2_000);
+      const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
       let stderr = '';
       let timedOut = false;
       child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { withDeadline } from '../../child-deadline.js';
 
 let available: Promise<boolean> | undefined;
 
@@ -18,7 +19,9 @@ export function hasTesseractCli(): Promise<boolean> {
  */
 export function recognizeWithCli(png: Buffer, dpi: number, budgetMs: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    const child = spawn('tesseract', ['-', '-', '-l', 'eng', '--oem', '1', '--psm', '3', '--dpi', String(dpi), 'tsv'], {
+    // The OS deadline (a little later than the timer below) also holds when this thread is terminated.
+    const [command, args] = withDeadline('tesseract', ['-', '-', '-l', 'eng', '--oem', '1', '--psm', '3', '--dpi', String(dpi), 'tsv'], budgetMs + 2_000);
+    const child = spawn(command, args, {
       // One document per core is already reading: OpenMP threads on top would only contend.
       env: { ...process.env, OMP_THREAD_LIMIT: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
