@@ -84,6 +84,7 @@ async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
       pages: services.pages,
       structure: services.structure,
       properties: services.properties,
+      samples: services.samples,
       docsets: services.docsets,
       metadata: services.metadata,
       workspaces: services.workspaces,

@@ -11,6 +11,7 @@ import { WorkspaceService } from './domain/workspace.js';
 import { PageService } from './domain/pages.js';
 import { StructureService } from './domain/structure.js';
 import { PropertyService } from './domain/properties.js';
+import { SampleService } from './domain/samples.js';
 import { PageRenderer } from './ingest/page-renderer.js';
 import type { Queue } from './store/queue/queue.js';
 import { TableQueue } from './store/queue/table-queue.js';
@@ -31,6 +32,7 @@ export interface Services {
   pages: PageService;
   structure: StructureService;
   properties: PropertyService;
+  samples: SampleService;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
       : new TableQueue(store, queueOptions, logger);
   const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue);
   const properties = new PropertyService(store, queue);
+  const docsets = new DocsetService(store, [properties]);
   const uploads = new UploadSessionService(store, blobs, documents, {
     chunkBytes: config.uploadChunkBytes,
     ttlMs: config.uploadSessionTtlSeconds * 1000,
@@ -62,7 +65,8 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     queue,
     documents,
     uploads,
-    docsets: new DocsetService(store, [properties]),
+    docsets,
+    samples: new SampleService(store, documents, docsets, (workspaceId, docsetId, label) => properties.create(workspaceId, docsetId, { label })),
     properties,
     metadata: new MetadataService(store),
     workspaces,

@@ -82,8 +82,9 @@ export class DocsetService {
   }
 
   async listDocuments(workspaceId: string, docsetId: string, filter: DocumentFilter, page: PageRequest): Promise<Page<DocumentRecord>> {
-    await this.get(workspaceId, docsetId);
-    return this.store.documents.list(workspaceId, { ...filter, docsetId }, page);
+    const docset = await this.get(workspaceId, docsetId);
+    // The documents of a sample docset are samples: asking for that docset's documents shows them.
+    return this.store.documents.list(workspaceId, { ...filter, docsetId, samples: filter.samples || docset.isSample }, page);
   }
 
   async getDocument(workspaceId: string, docsetId: string, documentId: string): Promise<DocumentRecord> {

@@ -6,6 +6,7 @@ import type { UploadSessionService } from '../domain/uploads.js';
 import type { PageService } from '../domain/pages.js';
 import type { StructureService } from '../domain/structure.js';
 import type { PropertyService } from '../domain/properties.js';
+import type { SampleService } from '../domain/samples.js';
 import type { DocsetService } from '../domain/docsets.js';
 import type { MetadataService } from '../domain/metadata.js';
 import type { Principal, WorkspaceService } from '../domain/workspace.js';
@@ -28,6 +29,7 @@ export interface HttpDeps {
   pages: PageService;
   structure: StructureService;
   properties: PropertyService;
+  samples: SampleService;
   docsets: DocsetService;
   metadata: MetadataService;
   workspaces: WorkspaceService;

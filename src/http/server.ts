@@ -20,6 +20,8 @@ import { pageRoutes } from './rest/pages.js';
 import { documentStructureRoutes } from './rest/document-structure.js';
 import { propertyRoutes } from './rest/properties.js';
 import { PropertySchema, PropertyValueSchema } from './schemas/properties.js';
+import { SampleCatalogEntrySchema, SampleSchema } from './schemas/samples.js';
+import { sampleRoutes } from './rest/samples.js';
 import { metadataRoutes } from './rest/metadata.js';
 import { docsetRoutes } from './rest/docsets.js';
 import { docsetDocumentRoutes } from './rest/docset-documents.js';
@@ -102,6 +104,8 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
   app.addSchema(DocsetSchema);
   app.addSchema(PropertySchema);
   app.addSchema(PropertyValueSchema);
+  app.addSchema(SampleCatalogEntrySchema);
+  app.addSchema(SampleSchema);
 
   await app.register(swagger, {
     openapi: {
@@ -135,6 +139,7 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
     pageRoutes(api, deps);
     documentStructureRoutes(api, deps);
     propertyRoutes(api, deps);
+    sampleRoutes(api, deps);
     metadataRoutes(api, deps);
     docsetRoutes(api, deps);
     docsetDocumentRoutes(api, deps);

@@ -10,6 +10,7 @@ import * as m0002 from './migrations/0002_ingestion.js';
 import * as m0003 from './migrations/0003_upload_sessions.js';
 import * as m0004 from './migrations/0004_structure.js';
 import * as m0005 from './migrations/0005_properties.js';
+import * as m0007 from './migrations/0007_samples.js';
 
 export type Db = Kysely<Schema>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0003_upload_sessions': m0003,
   '0004_structure': m0004,
   '0005_properties': m0005,
+  '0007_samples': m0007,
 };
 
 // pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in

@@ -13,6 +13,7 @@ import { JobsRepo } from './jobs.js';
 import { EventsRepo } from './events.js';
 import { IngestRepo } from './ingest.js';
 import { RawSqlRepo } from './raw.js';
+import { SamplesRepo } from './samples.js';
 import { PropertiesRepo } from './properties.js';
 
 /** Every repository, bound to one connection or one transaction. */
@@ -27,6 +28,7 @@ export class Repos {
   readonly jobs: JobsRepo;
   readonly events: EventsRepo;
   readonly ingest: IngestRepo;
+  readonly samples: SamplesRepo;
   readonly properties: PropertiesRepo;
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
@@ -42,6 +44,7 @@ export class Repos {
     this.jobs = new JobsRepo(db);
     this.events = new EventsRepo(db);
     this.ingest = new IngestRepo(db);
+    this.samples = new SamplesRepo(db);
     this.properties = new PropertiesRepo(db);
     this.raw = new RawSqlRepo(db);
   }

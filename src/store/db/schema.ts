@@ -59,6 +59,8 @@ export interface DocumentsTable {
   rendition_blob_key: string | null;
   /** The gzipped JSON structure model, once the `Processing` stage produced it. */
   structure_blob_key: string | null;
+  /** JSON `{candidates, chosen}`: how an upload naming several docsets was classified. */
+  classification: string | null;
 }
 
 export interface JobsTable {
@@ -158,7 +160,53 @@ export interface PropertyValuesTable {
   manual_at: number | null;
 }
 
+export interface SamplesTable {
+  id: string;
+  workspace_id: string;
+  catalog_id: string;
+  name: string;
+  docset_id: string;
+  /** JSON array of property labels. */
+  suggested_properties: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SampleDocumentsTable {
+  sample_id: string;
+  document_id: string;
+}
+
+/** Classification statistics of one docset (migration 0006); weights are fixed-point integers. */
+export interface DocsetClassStatsTable {
+  docset_id: string;
+  workspace_id: string;
+  documents: number;
+  norm_sq: number;
+}
+
+export interface DocsetClassTermsTable {
+  docset_id: string;
+  term: string;
+  workspace_id: string;
+  weight_sum: number;
+  documents: number;
+}
+
+export interface DocumentClassTermsTable {
+  document_id: string;
+  term: string;
+  workspace_id: string;
+  docset_id: string;
+  weight: number;
+}
+
 export interface Database {
+  docset_class_stats: DocsetClassStatsTable;
+  docset_class_terms: DocsetClassTermsTable;
+  document_class_terms: DocumentClassTermsTable;
+  samples: SamplesTable;
+  sample_documents: SampleDocumentsTable;
   properties: PropertiesTable;
   property_values: PropertyValuesTable;
   workspaces: WorkspacesTable;
