@@ -55,8 +55,9 @@ function referenceCount(xml: string, structure: string): number {
   return fs.readFileSync(reference(xml), 'utf8').split(`structure="${structure}"`).length - 1;
 }
 
+/** Within the share of the reference, and never stricter than one off (as the DGML API test counts). */
 function assertNear(actual: number, expected: number, share: number, what: string): void {
-  assert.ok(Math.abs(actual - expected) <= share * expected, `${what}: ${actual}, reference ${expected}`);
+  assert.ok(Math.abs(actual - expected) <= Math.max(1, share * expected), `${what}: ${actual}, reference ${expected}`);
 }
 
 /**
@@ -209,7 +210,8 @@ describe('layout: Shorebucks lease', () => {
 describe('layout: NTSB reports', () => {
   for (const [name, share] of [
     ['20071204X01896', 0.25],
-    // Most of this report's reference headings are table labels: the tables stage decides them.
+    // 13 of this report's 27 reference headings are label cells of its forms, which the other report of
+    // the same form leaves as plain cells: no one rule meets both, and cells cannot hold headings.
     ['20071210X01921', 0.5],
   ] as const) {
     test(`${name}: headings and list items near the reference, full coverage`, async () => {
@@ -223,6 +225,26 @@ describe('layout: NTSB reports', () => {
       assertBoxes(doc);
     });
   }
+});
+
+describe('layout: the findings of an NTSB report', () => {
+  let doc: Doc;
+  before(async () => {
+    doc = await analyze(reference('20071210X01921.pdf'));
+  });
+
+  test('"Occurrence #1:" and "Phase of Operation:" are two headings, and each numbered finding is its own item', () => {
+    const headings = sections(doc.nodes).map((s) => s.heading.text);
+    assert.ok(headings.includes('Occurrence #1: ON GROUND/WATER COLLISION WITH OBJECT'), JSON.stringify(headings));
+    assert.ok(headings.includes('Phase of Operation: LANDING - ROLL'), JSON.stringify(headings));
+    const findings = listItems(doc.nodes).filter((i) => i.marker && /^\d\.$/.test(i.marker.text.trim()));
+    assert.deepEqual(
+      findings.map((i) => i.marker!.text.trim()),
+      ['1.', '2.', '3.', '4.'],
+    );
+    const first = [...leaves(findings[0]!.children)].map((l) => l.text).join(' ');
+    assert.ok(!first.includes('TERRAIN'), `the first finding stops before the second: ${first}`);
+  });
 });
 
 describe('layout: federal agency reports', () => {

@@ -163,6 +163,26 @@ describe('tables: other documents', () => {
     );
   });
 
+  it('Shorebucks: each side-by-side signature block (witnesses | signatory) is one table; the sentence above it is not', async () => {
+    const a = await analyse(`${REFERENCE}/Shorebucks LLC_AZ.pdf`);
+    const page = a.pages.findIndex((p) => p.items.some((it) => it.text.startsWith('IN WITNESS WHEREOF')));
+    assert.ok(page >= 0, 'the signature page is found');
+    const { tables, consumed } = a.results[page]!;
+    assert.equal(tables.length, 2, 'the landlord block and the tenant block');
+    const rows = tables.map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text)));
+    assert.ok(rows[0]!.some((r) => r[0] === 'Signature of Witness 1' && r[1] === 'business in Arizona'), JSON.stringify(rows[0]));
+    assert.ok(rows[1]!.some((r) => r[1] === 'Title*:'), JSON.stringify(rows[1]));
+    const sentence = a.pages[page]!.items.findIndex((it) => it.text.startsWith('IN WITNESS WHEREOF'));
+    assert.ok(!consumed.has(sentence));
+  });
+
+  it('Jane Doe: signature fields stacked in one column stay text', async () => {
+    const a = await analyse(`${REFERENCE}/Jane Doe NDA.pdf`);
+    const cells = a.results.flatMap((r) => r.tables.flatMap((t) => t.rows.flatMap((row) => row.cells.map((c) => c.leaf.text))));
+    assert.ok(cells.length > 0, 'the authorized individuals table is found');
+    assert.ok(!cells.some((c) => /^(By|Name|Title|Date):/.test(c)), JSON.stringify(cells));
+  });
+
   it('10-Q: the income statement is an aligned table with labels and amounts apart; items consumed once', async () => {
     const a = await analyse(TEN_Q);
     const rows = a.results.flatMap((r) => r.tables.filter((t) => t.source === 'aligned').flatMap((t) => t.rows));
@@ -220,6 +240,34 @@ describe('tables: other documents', () => {
     const [label, value] = tables[0]!.rows[0]!.cells;
     assert.equal(label!.boxes[0]!.left + label!.boxes[0]!.width, value!.boxes[0]!.left, 'the label cell ends where its value cell starts');
     assert.ok(value!.boxes[0]!.left > 400 && value!.boxes[0]!.left <= 600, 'the split lies between label and value');
+  });
+
+  it('side-by-side signature blocks drawn with lines are a table; the same lines under text are underlines', () => {
+    const item = (text: string, x: number, y: number, width: number) => ({ text, x, y, width, height: 46, fontName: 'Times', fontSize: 10 });
+    const rule = (x: number, y: number, width: number) => ({ x, y, width, height: 2 });
+    const items = [
+      item('Signature of Witness 1', 170, 600, 380),
+      item('By:', 1130, 600, 60),
+      item('Print name of Witness 1', 170, 700, 420),
+      item('Name:', 1130, 700, 110),
+      item('Signature of Witness 2', 170, 800, 380),
+      item('Title:', 1130, 800, 90),
+    ];
+    // Blanks: a line above each caption on the left, a line after each label on the right.
+    const blanks = [rule(170, 590, 770), rule(170, 690, 770), rule(170, 790, 770), rule(1295, 642, 540), rule(1295, 742, 540), rule(1295, 842, 540)];
+    const form = detectTables({ number: 22, width: 2550, height: 3300, items, rules: blanks });
+    assert.equal(form.tables.length, 1);
+    assert.deepEqual(
+      form.tables[0]!.rows.map((r) => r.cells.map((c) => c.leaf.text)),
+      [
+        ['Signature of Witness 1', 'By:'],
+        ['Print name of Witness 1', 'Name:'],
+        ['Signature of Witness 2', 'Title:'],
+      ],
+    );
+    // The same two columns with every line drawn under their text: links or emphasis, no blank to fill in.
+    const underlines = items.map((it) => rule(it.x, it.y + it.height - 4, it.width));
+    assert.equal(detectTables({ number: 22, width: 2550, height: 3300, items, rules: underlines }).tables.length, 0);
   });
 
   it('a page without rules or aligned text yields nothing', () => {

@@ -100,9 +100,19 @@ function markerInSentence(block: Line[], next: Line, runsOn: boolean): boolean {
   return runsOn && prev.text.length >= 50 && !/\b(?:and|or)$/.test(prev.text) && next.left <= left + 0.5 * em;
 }
 
+/** The next line opens the item after one a line of the block opens ("2." under a long "1. …" line): not a wrapped sentence. */
+function nextItemOf(block: Line[], next: Line): boolean {
+  const marker = parseMarker(next.text, never);
+  if (!marker) return false;
+  return block.some((l) => {
+    const own = parseMarker(l.text, never);
+    return !!own && marker.key === own.key && marker.depth === own.depth && marker.value === own.value + 1;
+  });
+}
+
 /** "Name: Alan Black", "By: ____": short labelled lines of a form, one field each. */
 function isFormField(text: string): boolean {
-  return /^\p{Lu}[\p{L}'’ ]{0,30}\*?:(?=\s|$)/u.test(text) && text.split(' ').length <= 8;
+  return /^\p{Lu}[\p{L}'’ ]{0,30}(?:#?\d{1,3})?\*?:(?=\s|$)/u.test(text) && text.split(' ').length <= 8;
 }
 
 function startsBold(line: Line): boolean {
@@ -117,7 +127,7 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   const fullLine = prev.text.length >= 50;
   // A change of weight inside a sentence that fills its line is a bold term or the end of a bold passage, not a heading.
   if (prev.bold !== next.bold && !(runsOn && fullLine && (!prev.bold || startsBold(next)))) return false;
-  if (startsItem(next.text) && !markerInSentence(block, next, runsOn)) return false;
+  if (startsItem(next.text) && (!markerInSentence(block, next, runsOn) || nextItemOf(block, next))) return false;
   if (isFormField(prev.text) && isFormField(next.text)) return false;
   if (prev.page !== next.page || prev.column !== next.column) {
     // A paragraph carried over to the next column or page.

@@ -94,12 +94,12 @@ function capitalLeadIn(ranges: readonly TextRange[]): HeadingSplit | null {
   return { ...splitAt(ranges, first.start + m[0].length), strength: strength(first.line.size, false, true, false), leadIn: true };
 }
 
-/** A form field on a line of its own: "Name: Alan Black", "By: ______". */
+/** A form field on a line of its own: "Name: Alan Black", "By: ______", "Occurrence #1: …". */
 function fieldLabel(ranges: readonly TextRange[]): HeadingSplit | null {
   if (ranges.length !== 1) return null;
   const first = ranges[0]!;
   const text = rangeText(first);
-  const m = /^\s*\p{Lu}[\p{L}'’ ]{0,30}\*?:(?=\s|$)/u.exec(text);
+  const m = /^\s*\p{Lu}[\p{L}'’ ]{0,30}(?:#?\d{1,3})?\*?:(?=\s|$)/u.exec(text);
   if (!m || wordsOf(m[0]).length > 3 || wordsOf(text).length > 8) return null;
   return { ...splitAt(ranges, first.start + m[0].length), strength: strength(first.line.size, false, false, false), leadIn: true };
 }

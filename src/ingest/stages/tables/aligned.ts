@@ -1,5 +1,6 @@
 import type { PageModel } from '../../model.js';
 import type { CellDraft, TableDraft } from './draft.js';
+import { pageLines, type Segment } from './rules.js';
 import { CURRENCY_SIGN, phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
 
 /** A gap wider than this many line heights separates two cells of a row. */
@@ -11,6 +12,8 @@ const MIN_MULTI_CELL_SHARE = 0.5;
 const MIN_TEXT_HEIGHT = 10;
 /** Cells of a short column are this long at most, in median words: running text is longer. */
 const MAX_MEDIAN_WORDS = 4;
+/** A run of underscores is a blank to fill in ("By: ________"). */
+const UNDERSCORE_BLANK = /_{4,}/;
 
 interface Row {
   line: TextLine;
@@ -27,16 +30,19 @@ interface Column {
  * (the x-projection of all phrases leaves gaps that no phrase crosses) with at most one phrase per
  * column per line. Deliberately strict: at least three rows with two or more cells, and no more than
  * one column of long text and at least two of short cells, so the columns of a two-column page and
- * numbered clauses never pass.
+ * numbered clauses never pass. Two columns of fill-in blanks (signature blocks) pass on their blanks.
  */
 export function alignedTables(page: PageModel, free: readonly boolean[]): TableDraft[] {
   // Text under ≈ 2.5 pt is an invisible anchor or tag, not a cell.
   const indices = page.items.map((_, i) => i).filter((i) => free[i] && page.items[i]!.height >= MIN_TEXT_HEIGHT);
   const candidates: Row[][] = [];
   let block: Row[] = [];
+  let blanks: Segment[] | undefined;
   const keepIfTable = (): void => {
     const rows = withoutSingleEdges(block);
     if (isTable(rows)) candidates.push(rows);
+    // A form's one-cell lines at its edges ("WITNESSES:", the last blank's caption) are part of it.
+    else if (isBlankForm(block, () => (blanks ??= drawnBlanks(page)))) candidates.push([...block]);
   };
   for (const line of textLines(page, indices)) {
     const row = { line, phrases: phrases(page, line, CELL_GAP) };
@@ -103,6 +109,37 @@ function isTable(rows: Row[]): boolean {
   // Two columns of names side by side are a list laid out in columns unless one side holds numbers.
   const numeric = rows.filter((r) => r.phrases.length >= 2 && /\d/.test(r.phrases[1]!.text)).length;
   return columns.length > 2 || numeric >= multiCell / 2;
+}
+
+/**
+ * Signature blocks and other fill-in forms set side by side ("WITNESSES: ____ | LANDLORD: By: ____"):
+ * two columns of short cells, each column holding blanks to fill in (underscores or drawn lines
+ * nothing is written on). The blanks are what tells them from two columns of short lines such as a
+ * side-by-side list; fields stacked in one column stay text.
+ */
+function isBlankForm(rows: Row[], drawn: () => readonly Segment[]): boolean {
+  if (rows.filter((r) => r.phrases.length >= 2).length < 2) return false;
+  const columns = columnsOf(rows);
+  if (columns.length !== 2) return false;
+  // A signature line is drawn above its caption: the first one may lie above the block's text.
+  const top = rows[0]!.line.top - (rows[0]!.line.bottom - rows[0]!.line.top);
+  const bottom = rows[rows.length - 1]!.line.bottom;
+  return columns.every((column, k) => {
+    const cells = rows.flatMap((r) => r.phrases.filter((p) => columnIndex(columns, p) === k));
+    if (median(cells.map((p) => p.text.split(' ').length)) > MAX_MEDIAN_WORDS) return false;
+    if (cells.some((p) => UNDERSCORE_BLANK.test(p.text))) return true;
+    // A blank belongs to the column it starts in, up to where the next one begins ("By: ______").
+    const end = columns[k + 1]?.left ?? Infinity;
+    return drawn().some((l) => l.start >= column.left && l.start < end && l.pos >= top && l.pos <= bottom);
+  });
+}
+
+/** Horizontal rules with no text standing on them: blanks of a form, not underlines or borders. */
+function drawnBlanks(page: PageModel): Segment[] {
+  if (!page.rules?.length) return [];
+  return pageLines(page.rules).horizontal.filter(
+    (l) => !page.items.some((it) => it.x < l.end && it.x + it.width > l.start && it.y < l.pos && it.y + it.height > l.pos - it.height / 2),
+  );
 }
 
 /** The candidates with the most cells first, skipping any that share a line with one already chosen. */
