@@ -87,7 +87,7 @@ class DgmlWriter {
     // its chunk carries the section's name.
     const only = s.children.length === 1 ? s.children[0] : undefined;
     let body: Rendered;
-    if (only?.type === 'paragraph') {
+    if (only?.type === 'paragraph' && only.role !== 'header' && only.role !== 'footer' && only.role !== 'page-number') {
       body = this.leafChunk(`docset:${name}`, 'div', only.leaf);
     } else {
       const inner = this.nodes(s.children);
