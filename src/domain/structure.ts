@@ -62,7 +62,7 @@ export class StructureService {
       if (v.value === null || !v.value.trim()) continue;
       // An extracted value knows where it is; a manual one is looked for by its text.
       const anchor = v.source === 'extracted' ? ((record?.extraction?.anchor as ValueAnchor | null | undefined) ?? null) : null;
-      toTag.push({ labelId: p.labelId, value: v.value, anchor });
+      toTag.push({ labelId: p.labelId, propertyId: p.id, value: v.value, anchor });
     }
     const labelCells = new Map<TableCell, string>();
     if (toTag.length === 0) return labelCells;

@@ -1,0 +1,159 @@
+import type { EntityType, Span } from '../../structure.js';
+import type { Candidate } from '../properties.js';
+import { candidateAt, trimValue } from './found.js';
+import { labelWords, matchLabel } from './labels.js';
+import { EXACT_LABEL_SCORE, type PropertyQuery } from './query.js';
+import type { DocView, LeafInfo } from './view.js';
+
+/** Label words that say what kind of value the property holds. */
+const TYPE_WORDS: [EntityType[], string[]][] = [
+  [['Date'], ['date', 'dated', 'day', 'birthday']],
+  [['Money'], ['amount', 'fee', 'price', 'rent', 'cost', 'payment', 'salary', 'deposit', 'premium', 'compensation', 'consideration', 'charge', 'wage', 'budget']],
+  [['Percent'], ['percentage', 'percent', 'rate', 'interest']],
+  [
+    ['Org', 'Person'],
+    ['party', 'company', 'landlord', 'tenant', 'lessor', 'lessee', 'vendor', 'supplier', 'customer', 'client', 'buyer', 'seller', 'licensor', 'licensee', 'employer', 'contractor', 'organization', 'corporation', 'owner', 'recipient', 'borrower', 'lender', 'guarantor', 'purchaser'],
+  ],
+  [['TimeDuration'], ['term', 'period', 'duration']],
+];
+
+/** The entity types a property's value should have, from its label's words ("Effective Date" → Date). */
+export function expectedTypes(words: readonly string[]): EntityType[] {
+  // The last matching word decides: "Rent Payment Date" is a date, "Term Fee" an amount.
+  for (let i = words.length - 1; i >= 0; i--) {
+    for (const [types, list] of TYPE_WORDS) if (list.includes(words[i]!)) return types;
+  }
+  return [];
+}
+
+/** Entity spans of the expected types in a leaf. */
+export function typedSpans(info: LeafInfo, types: readonly EntityType[]): Span[] {
+  return (info.leaf.spans ?? []).filter((s) => s.tag.kind === 'entity' && types.includes(s.tag.type));
+}
+
+/** `Menlo Group, a Delaware limited liability company …`: the name before its description. */
+const APPOSITIVE = /^([^,;()]{2,60}?),\s+(?:a|an|the)\s/u;
+const NAME_TYPES: readonly EntityType[] = ['Org', 'Person'];
+
+export type Range = { start: number; end: number };
+
+/**
+ * The name a value opens with, for party-like labels: the organisation or person entity at its start,
+ * or the words before `, a …` ("Menlo Group, a Delaware limited liability company"). Null when the
+ * label names no party or the value opens with no name.
+ */
+export function namePart(info: LeafInfo, range: Range, types: readonly EntityType[]): Range | null {
+  if (!types.some((t) => NAME_TYPES.includes(t))) return null;
+  const text = info.leaf.text;
+  const opening = typedSpans(info, NAME_TYPES).find((s) => s.start >= range.start && s.start <= range.start + 1 && s.end <= range.end);
+  if (opening) return trimValue(text, opening.start, opening.end);
+  const appositive = text.slice(range.start, range.end).match(APPOSITIVE);
+  return appositive ? trimValue(text, range.start, range.start + appositive[1]!.length) : null;
+}
+
+/**
+ * The part of a paragraph that is the typed value: a name opening it (see `namePart`), or the first
+ * date, amount, percentage or duration of its first sentence ("A term … continuing for 96 full
+ * calendar months"). `opening` tells whether the value starts the paragraph.
+ */
+export function typedPart(info: LeafInfo, range: Range, types: readonly EntityType[]): (Range & { opening: boolean }) | null {
+  const name = namePart(info, range, types);
+  if (name) return { ...name, opening: true };
+  const pointTypes = types.filter((t) => !NAME_TYPES.includes(t));
+  if (!pointTypes.length) return null;
+  const text = info.leaf.text;
+  const sentence = text.slice(range.start, range.end).search(/[.;](?:\s|$)/);
+  const sentenceEnd = sentence < 0 ? range.end : range.start + sentence;
+  const span = typedSpans(info, pointTypes).find((s) => s.start >= range.start && s.start < sentenceEnd);
+  const trimmed = span ? trimValue(text, span.start, span.end) : null;
+  return trimmed ? { ...trimmed, opening: span!.start <= range.start + 1 } : null;
+}
+
+/** Body text: typed values in running heads, footers and page numbers are furniture. */
+function isBody(info: LeafInfo): boolean {
+  return !info.role || info.role === 'body';
+}
+
+/** A value of the right type alone: a guess, unless it is the only one in the document or sits beside the label's words. */
+const TYPED_BASE = 0.4;
+const ONLY_ONE = 0.15;
+const NEAR_LABEL_WORDS = 0.15;
+/** How far before a value the label's own words count as "beside" it. */
+const NEAR = 80;
+const MAX_TYPED = 5;
+
+/**
+ * Typed fallbacks: every entity of the types the label implies (a date for "Date", an amount for
+ * "Fee", an organisation for "Landlord", a duration for "Term"), scored by uniqueness and by the
+ * label's other words in front of it ("commencement" before a date, for "Commencement Date").
+ */
+export function typedCandidates(view: DocView, query: PropertyQuery): Candidate[] {
+  if (!query.types.length) return [];
+  const typeWords = new Set(TYPE_WORDS.flatMap(([, list]) => list));
+  const specific = query.words.filter((w) => !typeWords.has(w));
+  const found: { info: LeafInfo; span: Span; near: boolean }[] = [];
+  for (const info of view.leaves) {
+    if (!isBody(info)) continue;
+    for (const span of typedSpans(info, query.types)) {
+      const before = labelWords(info.leaf.text.slice(Math.max(0, span.start - NEAR), span.start));
+      const near = specific.length > 0 && specific.every((w) => before.includes(w));
+      found.push({ info, span, near });
+    }
+  }
+  const distinct = new Set(found.map((f) => f.info.leaf.text.slice(f.span.start, f.span.end).toLowerCase()));
+  const out: Candidate[] = [];
+  for (const f of found) {
+    const range = trimValue(f.info.leaf.text, f.span.start, f.span.end);
+    if (!range) continue;
+    const confidence = TYPED_BASE + (distinct.size === 1 ? ONLY_ONE : 0) + (f.near ? NEAR_LABEL_WORDS : 0);
+    out.push(candidateAt(view, f.info.index, range, confidence, { kind: 'typed' }));
+  }
+  return out.sort((a, b) => b.confidence - a.confidence).slice(0, MAX_TYPED);
+}
+
+/** `… 2023 ("Effective Date")`: the quoted term in brackets names the value just before them. */
+const IN_BRACKETS = 0.9;
+/** `… Jane Doe, an individual … ("Recipient")`: the value opens the clause the term closes. */
+const CLAUSE_OPENER = 0.8;
+/** `"Term" means …`: a definition, often prose rather than a value. */
+const DEFINITION = 0.65;
+/** Double quotes, or curly single ones (a straight apostrophe is more often a possessive than a quote). */
+const QUOTED = /["“]([^"“”]{1,60})["”]|‘([^‘’]{1,60})’/gu;
+const MEANS = /^\s*(?:shall\s+mean|means|is\s+defined\s+as|refers\s+to)\s+/iu;
+
+/**
+ * Defined terms in quotes: the value the document names with the property's label, as in
+ * `entered into as of November 4, 2023 ("Effective Date")` or `"Effective Date" means …`.
+ */
+export function definedTermCandidates(view: DocView, query: PropertyQuery): Candidate[] {
+  const out: Candidate[] = [];
+  for (const info of view.leaves) {
+    const text = info.leaf.text;
+    if (!isBody(info) || !/["“”‘’]/u.test(text)) continue;
+    for (const m of text.matchAll(QUOTED)) {
+      const term = labelWords(m[1] ?? m[2]!);
+      const score = Math.max(matchLabel(query.words, term), ...query.aliases.map((a) => matchLabel(a, term)));
+      if (score < EXACT_LABEL_SCORE) continue;
+      const evidence = { kind: 'defined-term' as const, labelText: term.join(' ') };
+      const open = text.lastIndexOf('(', m.index);
+      const inBrackets = open >= 0 && /^\(\s*(?:the\s+)?$/iu.test(text.slice(open, m.index));
+      if (inBrackets) {
+        const spans = (info.leaf.spans ?? []).filter((s) => s.tag.kind === 'entity' && (!query.types.length || query.types.includes(s.tag.type)));
+        const adjacent = spans.find((s) => s.end <= open && /^[\s,]*$/.test(text.slice(s.end, open)));
+        const opener = query.types.length ? spans.find((s) => s.start <= 1 && s.end <= open) : undefined;
+        const chosen = adjacent ?? opener;
+        const range = chosen ? trimValue(text, chosen.start, chosen.end) : null;
+        if (range) out.push(candidateAt(view, info.index, range, (adjacent ? IN_BRACKETS : CLAUSE_OPENER) * score, evidence));
+        continue;
+      }
+      const after = text.slice(m.index + m[0].length);
+      const means = after.match(MEANS);
+      if (!means) continue;
+      const start = m.index + m[0].length + means[0].length;
+      const sentenceEnd = text.slice(start).search(/\.(?:\s|$)/);
+      const range = trimValue(text, start, sentenceEnd < 0 ? text.length : start + sentenceEnd);
+      if (range) out.push(candidateAt(view, info.index, range, DEFINITION * score, evidence));
+    }
+  }
+  return out;
+}
