@@ -61,7 +61,8 @@ describe('docset properties', () => {
     assert.equal(ok.json.labelId, '_2ndParty');
     assert.equal(ok.json.label, '2nd Party');
     for (const [label, named] of [
-      ['Amount ($)', /"\$"/],
+      ['Amount $', /"\$"/],
+      ['Amount (USD)', /"\("/],
       ['Party/Company', /"\/"/],
       ['Fee <max>', /"<"/],
       ['-Dash first', /cannot start with "-"/],
