@@ -11,6 +11,7 @@ import { WorkspaceService } from './domain/workspace.js';
 import { PageService } from './domain/pages.js';
 import { StructureService } from './domain/structure.js';
 import { PropertyService } from './domain/properties.js';
+import { evidenceOfManualValue } from './ingest/stages/properties.js';
 import { SampleService } from './domain/samples.js';
 import { PageRenderer } from './ingest/page-renderer.js';
 import type { Queue } from './store/queue/queue.js';
@@ -49,7 +50,8 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
       ? new PgBossQueue(store, { ...queueOptions, connectionString: config.database.url }, logger)
       : new TableQueue(store, queueOptions, logger);
   const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue);
-  const properties = new PropertyService(store, queue);
+  const structure = new StructureService(store, blobs);
+  const properties = new PropertyService(store, queue, async (doc, value) => evidenceOfManualValue(await structure.structureOf(doc), value));
   const docsets = new DocsetService(store, [properties]);
   const uploads = new UploadSessionService(store, blobs, documents, {
     chunkBytes: config.uploadChunkBytes,
@@ -71,7 +73,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     metadata: new MetadataService(store),
     workspaces,
     pages,
-    structure: new StructureService(store, blobs),
+    structure,
     close: async () => {
       uploads.stopSweeper();
       await renderer.close();

@@ -147,4 +147,6 @@ export interface PropertyValueRecord {
   extractedAt: number | null;
   manualValue: string | null;
   manualAt: number | null;
+  /** Where the manual value sits in the document (opaque here), for learning. */
+  manualEvidence: unknown;
 }

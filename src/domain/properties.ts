@@ -46,7 +46,17 @@ export class PropertyService implements MembershipListener {
     private readonly store: Store,
     /** Where extraction jobs go; without one (CLI tools) nothing is extracted. */
     private readonly queue?: Queue,
+    /** Where a manual value sits in its document (for learning); null when unknown. */
+    private readonly locate: (doc: DocumentRecord, value: string) => Promise<unknown> = async () => null,
   ) {}
+
+  /** The evidence of a manual value, read before the transaction that records it. */
+  private async evidenceOf(workspaceId: string, documentId: string, value: string | null): Promise<unknown> {
+    if (value === null) return null;
+    const doc = await this.store.documents.get(workspaceId, documentId);
+    if (!doc?.structureBlobKey) return null;
+    return this.locate(doc, value).catch(() => null);
+  }
 
   private async docset(s: Repos, workspaceId: string, docsetId: string) {
     const d = await s.docsets.get(workspaceId, docsetId);
@@ -141,10 +151,11 @@ export class PropertyService implements MembershipListener {
   /** Sets (or with null, clears) this document's manual value. */
   async setDocumentValue(workspaceId: string, docsetId: string, propertyId: string, documentId: string, input: { value?: unknown }): Promise<{ property: PropertyRecord; value: PropertyValue }> {
     const value = parseValue(input.value);
+    const evidence = await this.evidenceOf(workspaceId, documentId, value);
     return this.store.tx(async (s) => {
       const property = await this.property(s, workspaceId, docsetId, propertyId);
       await this.member(s, workspaceId, docsetId, documentId);
-      await s.properties.setManual({ workspaceId, docsetId, propertyId, documentId }, value, Date.now());
+      await s.properties.setManual({ workspaceId, docsetId, propertyId, documentId }, value, evidence, Date.now());
       return { property, value: effectiveValue(await s.properties.value(propertyId, documentId)) };
     });
   }
@@ -153,11 +164,12 @@ export class PropertyService implements MembershipListener {
   async setByLabel(workspaceId: string, docsetId: string, documentId: string, input: { label?: unknown; value?: unknown }): Promise<{ property: PropertyRecord; value: PropertyValue }> {
     const label = validateLabel(input.label);
     const value = parseValue(input.value);
+    const evidence = await this.evidenceOf(workspaceId, documentId, value);
     return this.store.tx(async (s) => {
       await this.docset(s, workspaceId, docsetId);
       await this.member(s, workspaceId, docsetId, documentId);
       const property = (await s.properties.byLabelId(docsetId, labelIdOf(label))) ?? (await this.insert(s, workspaceId, docsetId, label));
-      await s.properties.setManual({ workspaceId, docsetId, propertyId: property.id, documentId }, value, Date.now());
+      await s.properties.setManual({ workspaceId, docsetId, propertyId: property.id, documentId }, value, evidence, Date.now());
       return { property, value: effectiveValue(await s.properties.value(property.id, documentId)) };
     });
   }

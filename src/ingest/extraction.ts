@@ -16,7 +16,8 @@ function knowledgeOf(values: PropertyValueRecord[]): DocsetKnowledge {
     const confident = v.extractedValue !== null && (v.extraction?.confidence ?? 0) >= LEARN_FROM_CONFIDENCE;
     if (!manual && !confident) continue;
     const list = byProperty.get(v.propertyId) ?? [];
-    list.push({ value: manual ? v.manualValue! : v.extractedValue!, source: manual ? 'manual' : 'extracted', evidence: (v.extraction?.evidence as Evidence | undefined) ?? null });
+    const evidence = manual ? v.manualEvidence : v.extraction?.evidence;
+    list.push({ value: manual ? v.manualValue! : v.extractedValue!, source: manual ? 'manual' : 'extracted', evidence: (evidence as Evidence | null | undefined) ?? null });
     byProperty.set(v.propertyId, list);
   }
   return { byProperty };

@@ -24,6 +24,7 @@ function toValue(r: Selectable<PropertyValuesTable>): PropertyValueRecord {
     extractedAt: r.extracted_at === null ? null : Number(r.extracted_at),
     manualValue: r.manual_value,
     manualAt: r.manual_at === null ? null : Number(r.manual_at),
+    manualEvidence: r.manual_evidence ? (JSON.parse(r.manual_evidence) as unknown) : null,
   };
 }
 
@@ -90,11 +91,12 @@ export class PropertiesRepo {
     return rows.map(toValue);
   }
 
-  async setManual(key: { workspaceId: string; docsetId: string; propertyId: string; documentId: string }, value: string | null, now: number): Promise<void> {
+  async setManual(key: { workspaceId: string; docsetId: string; propertyId: string; documentId: string }, value: string | null, evidence: unknown, now: number): Promise<void> {
+    const set = { manual_value: value, manual_at: value === null ? null : now, manual_evidence: value === null || evidence == null ? null : JSON.stringify(evidence) };
     await this.db
       .insertInto('property_values')
-      .values({ property_id: key.propertyId, document_id: key.documentId, workspace_id: key.workspaceId, docset_id: key.docsetId, manual_value: value, manual_at: value === null ? null : now })
-      .onConflict((oc) => oc.columns(['property_id', 'document_id']).doUpdateSet({ manual_value: value, manual_at: value === null ? null : now }))
+      .values({ property_id: key.propertyId, document_id: key.documentId, workspace_id: key.workspaceId, docset_id: key.docsetId, ...set })
+      .onConflict((oc) => oc.columns(['property_id', 'document_id']).doUpdateSet(set))
       .execute();
   }
 

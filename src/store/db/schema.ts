@@ -158,6 +158,7 @@ export interface PropertyValuesTable {
   extracted_at: number | null;
   manual_value: string | null;
   manual_at: number | null;
+  manual_evidence: string | null;
 }
 
 export interface SamplesTable {
@@ -197,7 +198,7 @@ export interface DocumentClassTermsTable {
   document_id: string;
   term: string;
   workspace_id: string;
-  docset_id: string;
+  docset_id: string | null;
   weight: number;
 }
 

@@ -29,6 +29,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     /** A value set by hand: it wins over extraction and survives re-extraction. */
     .addColumn('manual_value', 'text')
     .addColumn('manual_at', 'bigint')
+    /** JSON: where the manual value sits in the document, so the docset learns from it. */
+    .addColumn('manual_evidence', 'text')
     .addPrimaryKeyConstraint('property_values_pk', ['property_id', 'document_id'])
     .execute();
   await db.schema.createIndex('property_values_document').on('property_values').columns(['document_id']).execute();
