@@ -1,9 +1,13 @@
 /**
  * Property extraction bench: NTSB reports as one docset, form fields as its properties, values
  * extracted document after document with the docset learning from the confident ones (as the
- * `extract` job does), scored against values read by eye (truth.json). See bench/README.md.
+ * `extract` job does), scored against values read by eye (truth.json); then each generated sample
+ * set (src/samples) as a docset of its own, its suggested properties scored against the values the
+ * generator wrote (`sampleTruth`). See bench/README.md.
  *
- *   npx tsx bench/extract/run.ts
+ *   npx tsx bench/extract/run.ts            # both passes
+ *   npx tsx bench/extract/run.ts ntsb       # the NTSB reports only
+ *   npx tsx bench/extract/run.ts samples    # the sample sets only
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { analyzeDocument } from '../../src/ingest/analyze.js';
 import { LEARN_FROM_CONFIDENCE } from '../../src/ingest/extraction.js';
 import { readDocument } from '../../src/ingest/formats/index.js';
+import { renderSampleDocument, SAMPLE_CATALOG, sampleTruth } from '../../src/samples/index.js';
 import { BEST_THRESHOLD, evidenceOfManualValue, extractProperties, type DocsetKnowledge, type Evidence, type PropertyDef } from '../../src/ingest/stages/properties.js';
 import type { StructureModel } from '../../src/ingest/structure.js';
 
@@ -142,17 +147,22 @@ function run(docs: Doc[], labels: Record<string, string>, byHand: boolean): Scor
   return total;
 }
 
-async function main(): Promise<void> {
+/** Reads and analyses a document as `Processing` does, printing its page count and time. */
+async function analyse(name: string, bytes: Buffer, ext: string): Promise<StructureModel> {
+  const t = performance.now();
+  const model = await readDocument(bytes, ext);
+  const { structure } = await analyzeDocument(model, { ocrBudgetMs: 30000 });
+  console.log(`${name.slice(0, 60).padEnd(62)}${String(structure.pages.length).padStart(5)}${(performance.now() - t).toFixed(0).padStart(17)}`);
+  return structure;
+}
+
+async function ntsbPass(): Promise<void> {
   const truth = JSON.parse(readFileSync(join(here, 'truth.json'), 'utf8')) as Truth;
   const docs: Doc[] = [];
-  console.log('document                  pages  read+analyze ms');
+  console.log(`${'document'.padEnd(62)}pages  read+analyze ms`);
   for (const [path, expected] of Object.entries(truth.documents)) {
-    const t = performance.now();
-    const model = await readDocument(readFileSync(join(root, path)), 'pdf');
-    const { structure } = await analyzeDocument(model, { ocrBudgetMs: 30000 });
     const name = path.split('/').pop()!;
-    console.log(`${name.padEnd(26)}${String(structure.pages.length).padStart(5)}${(performance.now() - t).toFixed(0).padStart(17)}`);
-    docs.push({ name, structure, expected });
+    docs.push({ name, structure: await analyse(name, readFileSync(join(root, path)), 'pdf'), expected });
   }
   console.log('\n== Form fields, named as a user might (learning from confident values)');
   run(docs, LABELS, false);
@@ -160,4 +170,35 @@ async function main(): Promise<void> {
   run(docs, RENAMED, true);
 }
 
-await main();
+/**
+ * Each sample set as one docset: its documents rendered (PDF or DOCX, as a user would upload them),
+ * read and analysed, then its suggested properties, named as the set suggests, extracted in order with
+ * learning. A summary row per set closes the pass.
+ */
+async function samplesPass(): Promise<void> {
+  const summary: { set: string; docs: number; msPerDoc: number; score: Score }[] = [];
+  for (const set of SAMPLE_CATALOG) {
+    const truth = sampleTruth(set.id)!;
+    console.log(`\n== Sample set "${set.id}" (${set.name}): suggested properties, truth by construction`);
+    console.log(`${'document'.padEnd(62)}pages  read+analyze ms`);
+    const docs: Doc[] = [];
+    const t = performance.now();
+    for (const doc of set.generate()) {
+      const structure = await analyse(doc.fileName, renderSampleDocument(doc), doc.format);
+      docs.push({ name: doc.fileName, structure, expected: truth.get(doc.fileName)! });
+    }
+    const msPerDoc = (performance.now() - t) / docs.length;
+    const labels = Object.fromEntries(set.suggestedProperties.map((p) => [p, p]));
+    summary.push({ set: set.id, docs: docs.length, msPerDoc, score: run(docs, labels, false) });
+  }
+  console.log('\n== Sample sets\nset                docs  read+analyze ms/doc      P      R     F1  (tp/fp/fn)');
+  for (const { set, docs, msPerDoc, score } of summary) {
+    const { p, r, f } = f1(score);
+    console.log(`${set.padEnd(19)}${String(docs).padStart(4)}${msPerDoc.toFixed(0).padStart(21)}  ${pct(p)}  ${pct(r)}  ${pct(f)}  (${score.tp}/${score.fp}/${score.fn})`);
+  }
+}
+
+const only = process.argv[2];
+if (only !== undefined && only !== 'ntsb' && only !== 'samples') throw new Error(`Unknown pass "${only}": ntsb or samples`);
+if (only !== 'samples') await ntsbPass();
+if (only !== 'ntsb') await samplesPass();

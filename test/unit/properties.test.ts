@@ -224,3 +224,58 @@ test('tagProperties: an entity span crossing the value gives way, one inside it 
   tagProperties(doc, [value]);
   assert.equal(leaf.spans.filter((s) => s.tag.kind === 'property').length, 1);
 });
+
+/** A one-page document of sections, each a heading over one body paragraph, entities tagged as the pipeline does. */
+function sections(...pairs: [heading: string, body: string][]): StructureModel {
+  const box = (i: number) => [{ page: 1, left: 300, top: 300 + 100 * i, width: 1800, height: 50 }];
+  const structure: StructureModel = {
+    version: 1,
+    pages: [{ number: 1, width: 2550, height: 3300 }],
+    paginated: true,
+    ocrPages: [],
+    nodes: pairs.map(([heading, body], i) => ({
+      type: 'section',
+      level: 1,
+      heading: { text: heading, boxes: box(2 * i) },
+      children: [{ type: 'paragraph', structure: 'p', role: 'body', leaf: { text: body, boxes: box(2 * i + 1) } }],
+    })),
+  };
+  tagEntities(structure.nodes);
+  return structure;
+}
+
+test('prose: each party opens the clause its defined term closes, durations named by the label\'s head word', () => {
+  const doc = paragraphs(
+    'This Supply Agreement is made as of March 3, 2024 (the "Effective Date") by and between Bellweather Tools Co., a partnership with offices at 12 Harbor Street, Portland, ME 04101 (the "Supplier"), and Acme Widgets LLC, a corporation with offices at 400 Main Street, Austin, TX 78701 (the "Purchaser").',
+    'The agreement runs for an initial term of three (3) years. Invoices are paid within 30 days of receipt.',
+    'Confidentiality obligations last for a period of five (5) years after the agreement ends.',
+    'Notices sent on the date of June 1, 2024 take effect on receipt.',
+    'The code applies as adopted in the State of Florida, though the goods ship from Texas.',
+  );
+  const [supplier, purchaser, term, period, signing, state] = extractProperties(doc, ['Supplier', 'Purchaser', 'Term', 'Confidentiality Period', 'Signing Date', 'State'].map((l) => prop(l)), NONE);
+  assert.equal(supplier!.best?.value, 'Bellweather Tools Co.');
+  assert.equal(supplier!.best?.evidence.kind, 'defined-term');
+  // Not the first party of the sentence: the one after the previous defined term.
+  assert.equal(purchaser!.best?.value, 'Acme Widgets LLC');
+  assert.equal(term!.best?.value, 'three (3) years', '"a term of …", not "30 days"');
+  assert.equal(period!.best?.value, 'five (5) years', '"… for a period of …", not the term');
+  // "the date of …" names a date, but not this one: the label's other word is not there.
+  assert.equal(signing!.best, null);
+  // "State of Florida" is a name, not the label "State" naming a value.
+  assert.equal(state!.best, null);
+});
+
+test('sections and label lines: the governing state, a name before its address, an amount "due"', () => {
+  const doc = sections(
+    ['Governing Law', 'This Agreement is governed by the laws of the State of Oregon, without regard to its conflict of laws rules.'],
+    ['Seller', 'Bellweather Tools Co., 12 Harbor Street, Portland, ME 04101'],
+    ['Totals', 'Total Amount Due: USD 1,250.00'],
+  );
+  const [law, seller, total] = extractProperties(doc, ['Governing Law', 'Seller', 'Total Amount'].map((l) => prop(l)), NONE);
+  assert.equal(law!.best?.value, 'Oregon');
+  assert.equal(seller!.best?.value, 'Bellweather Tools Co.');
+  assert.equal(total!.best?.value, 'USD 1,250.00');
+  assert.ok(total!.best!.confidence >= 0.9, 'a trailing "Due" does not make "Total Amount Due" another field');
+  const score = (label: string, text: string) => labelScore(makeQuery(prop(label), []), text);
+  assert.ok(score('Lessee', 'Lessee Address:') < BEST_THRESHOLD, 'a trailing noun still names another field');
+});

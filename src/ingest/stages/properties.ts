@@ -70,8 +70,8 @@ export interface DocsetKnowledge {
  * reordered, abbreviated one) in a structural place (a form cell, `Label: value`, a heading) scores
  * 0.65–0.97; a label sharing only part of its words scores 0.4 + 0.3 × coverage before the place's
  * weight (about 0.53 for "Certificate" beside "Airworthiness Certificate:"), and a value of the
- * label's type alone 0.4–0.55 (0.7 at most, when it is the document's only one and sits after the
- * label's other words). 0.6 keeps the former and turns the guesses down: precision first, no value
+ * label's type alone 0.4–0.55 (0.7 when it is the document's only one and sits after the label's
+ * other words, up to 0.95 when the label's head word names it, as in "a term of two (2) years"). 0.6 keeps the former and turns the guesses down: precision first, no value
  * rather than a wrong one. On the NTSB bench (bench/extract) right values score 0.93 and more, the
  * surest wrong candidate 0.45.
  */

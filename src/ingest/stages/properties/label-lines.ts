@@ -1,7 +1,7 @@
 import type { Candidate } from '../properties.js';
 import { candidateAt, evidenceLabel, trimValue, type Findings } from './found.js';
 import { EXACT_LABEL_SCORE, labelScore, MIN_LABEL_SCORE, type PropertyQuery } from './query.js';
-import { namePart, typedPart } from './typed.js';
+import { typedPart } from './typed.js';
 import type { DocView, LeafInfo } from './view.js';
 
 /** Labels are short: the words before a colon tried as a label, at most this many. */
@@ -118,7 +118,7 @@ export function labelLineFindings(view: DocView, query: PropertyQuery): Findings
       const weight = label.start === 0 ? AT_START : MID_LINE;
       const range = trimValue(text, colon + 1, end);
       if (range) {
-        candidates.push(candidateAt(view, info.index, namePart(info, range, query.types) ?? range, weight * label.score, { kind: 'label-line', labelText }));
+        candidates.push(candidateAt(view, info.index, typedPart(info, range, query.types) ?? range, weight * label.score, { kind: 'label-line', labelText }));
         return;
       }
       if (next !== undefined || label.start !== 0) return;

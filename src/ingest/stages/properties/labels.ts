@@ -44,6 +44,9 @@ const ABBREVIATIONS: Record<string, string[]> = {
 /** Words that do not tell labels apart ("Date of Birth" = "Birth Date"). */
 const STOP_WORDS = new Set(['of', 'the', 'a', 'an', 'and', 'or', 'for', 'in', 'on', 'to', 'by', 'at', 's']);
 
+/** Words that qualify an amount's label after it ("Amount Due") rather than naming another field. */
+const PAYMENT_QUALIFIERS = new Set(['due', 'payable']);
+
 /** Head words many labels share: a match on them alone says nothing ("Accident Number" is not "Serial Number"). */
 const GENERIC = new Set(['number', 'date', 'time', 'name', 'type', 'total', 'amount', 'information', 'value', 'code', 'id', 'status', 'detail']);
 
@@ -69,6 +72,8 @@ export function labelWords(text: string): string[] {
   const raw = plain.match(/#|[\p{L}\p{N}]+/gu) ?? [];
   const words = raw.flatMap((w) => ABBREVIATIONS[w] ?? [w]).map(singular);
   const meaningful = words.filter((w) => !STOP_WORDS.has(w));
+  // "Total Amount Due", "Balance Payable": a trailing word saying when it is paid does not change what the label names.
+  while (meaningful.length > 1 && PAYMENT_QUALIFIERS.has(meaningful.at(-1)!)) meaningful.pop();
   return meaningful.length ? meaningful : words;
 }
 

@@ -15,6 +15,7 @@ const TYPE_WORDS: [EntityType[], string[]][] = [
     ['party', 'company', 'landlord', 'tenant', 'lessor', 'lessee', 'vendor', 'supplier', 'customer', 'client', 'buyer', 'seller', 'licensor', 'licensee', 'employer', 'contractor', 'organization', 'corporation', 'owner', 'recipient', 'borrower', 'lender', 'guarantor', 'purchaser'],
   ],
   [['TimeDuration'], ['term', 'period', 'duration']],
+  [['USState'], ['law', 'jurisdiction', 'state']],
 ];
 
 /** The entity types a property's value should have, from its label's words ("Effective Date" → Date). */
@@ -33,6 +34,8 @@ export function typedSpans(info: LeafInfo, types: readonly EntityType[]): Span[]
 
 /** `Menlo Group, a Delaware limited liability company …`: the name before its description. */
 const APPOSITIVE = /^([^,;()]{2,60}?),\s+(?:a|an|the)\s/u;
+/** The longest name before `, <address>` ("Granite Peak Foods Co., 4912 Industrial Parkway, …"). */
+const MAX_NAME_CHARS = 60;
 const NAME_TYPES: readonly EntityType[] = ['Org', 'Person'];
 
 export type Range = { start: number; end: number };
@@ -48,7 +51,11 @@ export function namePart(info: LeafInfo, range: Range, types: readonly EntityTyp
   const opening = typedSpans(info, NAME_TYPES).find((s) => s.start >= range.start && s.start <= range.start + 1 && s.end <= range.end);
   if (opening) return trimValue(text, opening.start, opening.end);
   const appositive = text.slice(range.start, range.end).match(APPOSITIVE);
-  return appositive ? trimValue(text, range.start, range.start + appositive[1]!.length) : null;
+  if (appositive) return trimValue(text, range.start, range.start + appositive[1]!.length);
+  // A name, then its address: the words before the comma that opens the address.
+  const address = typedSpans(info, ['Address']).find((s) => s.start > range.start && s.start <= range.start + MAX_NAME_CHARS && s.end <= range.end);
+  const before = address ? text.slice(range.start, address.start) : '';
+  return address && /^[^,;()]+,\s*$/u.test(before) ? trimValue(text, range.start, address.start) : null;
 }
 
 /**
@@ -78,26 +85,39 @@ function isBody(info: LeafInfo): boolean {
 const TYPED_BASE = 0.4;
 const ONLY_ONE = 0.15;
 const NEAR_LABEL_WORDS = 0.15;
+/** The label's head word just before the value, `a term of two (2) years`, `rent of $5,000`: the prose names it. */
+const NAMED_BY_HEAD = 0.25;
+/** `<head> of|is|equal to|:` ending the text before a value. */
+const HEAD_BEFORE = /(\p{L}+)\s*(?:\s(of|is|equals|equal\s+to)|:)\s*$/u;
+/** Before a name, `<word> of` is more often part of it ("State of Florida", "City of Tempe") than a label naming it. */
+const PROPER_NAME_TYPES: readonly EntityType[] = ['USState', 'Org', 'Person'];
 /** How far before a value the label's own words count as "beside" it. */
 const NEAR = 80;
 const MAX_TYPED = 5;
 
 /**
  * Typed fallbacks: every entity of the types the label implies (a date for "Date", an amount for
- * "Fee", an organisation for "Landlord", a duration for "Term"), scored by uniqueness and by the
- * label's other words in front of it ("commencement" before a date, for "Commencement Date").
+ * "Fee", an organisation for "Landlord", a duration for "Term", a state for "Governing Law"), scored by
+ * uniqueness, by the label's other words in front of it ("commencement" before a date, for
+ * "Commencement Date") and by its head word just before it ("a period of five (5) years").
  */
 export function typedCandidates(view: DocView, query: PropertyQuery): Candidate[] {
   if (!query.types.length) return [];
   const typeWords = new Set(TYPE_WORDS.flatMap(([, list]) => list));
   const specific = query.words.filter((w) => !typeWords.has(w));
-  const found: { info: LeafInfo; span: Span; near: boolean }[] = [];
+  const head = query.words.at(-1);
+  const found: { info: LeafInfo; span: Span; near: boolean; named: boolean }[] = [];
   for (const info of view.leaves) {
     if (!isBody(info)) continue;
     for (const span of typedSpans(info, query.types)) {
-      const before = labelWords(info.leaf.text.slice(Math.max(0, span.start - NEAR), span.start));
+      const text = info.leaf.text.slice(Math.max(0, span.start - NEAR), span.start);
+      const before = labelWords(text);
       const near = specific.length > 0 && specific.every((w) => before.includes(w));
-      found.push({ info, span, near });
+      const [, headWord, connector] = text.match(HEAD_BEFORE) ?? [];
+      const partOfName = connector === 'of' && span.tag.kind === 'entity' && PROPER_NAME_TYPES.includes(span.tag.type);
+      // The head word alone says nothing of a longer label's other words ("the date of …" for "Signing Date").
+      const named = headWord !== undefined && !partOfName && labelWords(headWord)[0] === head && (specific.length === 0 || near);
+      found.push({ info, span, near, named });
     }
   }
   const distinct = new Set(found.map((f) => f.info.leaf.text.slice(f.span.start, f.span.end).toLowerCase()));
@@ -105,7 +125,7 @@ export function typedCandidates(view: DocView, query: PropertyQuery): Candidate[
   for (const f of found) {
     const range = trimValue(f.info.leaf.text, f.span.start, f.span.end);
     if (!range) continue;
-    const confidence = TYPED_BASE + (distinct.size === 1 ? ONLY_ONE : 0) + (f.near ? NEAR_LABEL_WORDS : 0);
+    const confidence = TYPED_BASE + (distinct.size === 1 ? ONLY_ONE : 0) + (f.near ? NEAR_LABEL_WORDS : 0) + (f.named ? NAMED_BY_HEAD : 0);
     out.push(candidateAt(view, f.info.index, range, confidence, { kind: 'typed' }));
   }
   return out.sort((a, b) => b.confidence - a.confidence).slice(0, MAX_TYPED);
@@ -120,6 +140,24 @@ const DEFINITION = 0.65;
 /** Double quotes, or curly single ones (a straight apostrophe is more often a possessive than a quote). */
 const QUOTED = /["“]([^"“”]{1,60})["”]|‘([^‘’]{1,60})’/gu;
 const MEANS = /^\s*(?:shall\s+mean|means|is\s+defined\s+as|refers\s+to)\s+/iu;
+
+/** What may stand between a clause's start and the party it opens: `… by and between X`, `, and Y`. */
+const CLAUSE_LEAD = /^[\s,;]*(?:(?:by\s+and\s+)?between\s+|and\s+|by\s+)?/iu;
+
+/**
+ * The value opening the clause a bracketed term closes: the clause runs from the previous closing
+ * bracket or semicolon (the previous defined term) to the term's own bracket, as in
+ * `… (the "Effective Date") by and between Acme Co., a corporation … (the "Disclosing Party")`.
+ */
+function clauseOpener(info: LeafInfo, spans: readonly Span[], open: number, types: readonly EntityType[]): Range | null {
+  const text = info.leaf.text;
+  const boundary = Math.max(text.lastIndexOf(')', open - 1), text.lastIndexOf(';', open - 1));
+  const clause = boundary + 1;
+  const start = clause + (text.slice(clause, open).match(CLAUSE_LEAD)?.[0].length ?? 0);
+  const opener = spans.find((s) => s.start >= start && s.start <= start + 1 && s.end <= open);
+  if (opener) return trimValue(text, opener.start, opener.end);
+  return namePart(info, { start, end: open }, types);
+}
 
 /**
  * Defined terms in quotes: the value the document names with the property's label, as in
@@ -140,9 +178,7 @@ export function definedTermCandidates(view: DocView, query: PropertyQuery): Cand
       if (inBrackets) {
         const spans = (info.leaf.spans ?? []).filter((s) => s.tag.kind === 'entity' && (!query.types.length || query.types.includes(s.tag.type)));
         const adjacent = spans.find((s) => s.end <= open && /^[\s,]*$/.test(text.slice(s.end, open)));
-        const opener = query.types.length ? spans.find((s) => s.start <= 1 && s.end <= open) : undefined;
-        const chosen = adjacent ?? opener;
-        const range = chosen ? trimValue(text, chosen.start, chosen.end) : null;
+        const range = adjacent ? trimValue(text, adjacent.start, adjacent.end) : query.types.length ? clauseOpener(info, spans, open, query.types) : null;
         if (range) out.push(candidateAt(view, info.index, range, (adjacent ? IN_BRACKETS : CLAUSE_OPENER) * score, evidence));
         continue;
       }
