@@ -8,6 +8,7 @@ import path from 'node:path';
 
 const FILES = [
   'test/unit/config.test.ts',
+  'test/unit/classify.test.ts',
   'test/unit/cursors.test.ts',
   'test/unit/dgml.test.ts',
   'test/unit/entities.test.ts',
@@ -28,6 +29,7 @@ const FILES = [
   'test/api/ingestion.test.ts',
   'test/api/dgml.test.ts',
   'test/api/properties.test.ts',
+  'test/api/classification.test.ts',
   'test/api/samples.test.ts',
   'test/api/lifecycle.test.ts',
   'test/api/pages.test.ts',

@@ -13,6 +13,7 @@ import { StructureService } from './domain/structure.js';
 import { PropertyService } from './domain/properties.js';
 import { evidenceOfManualValue } from './ingest/stages/properties.js';
 import { SampleService } from './domain/samples.js';
+import { ClassificationService } from './domain/classification.js';
 import { PageRenderer } from './ingest/page-renderer.js';
 import type { Queue } from './store/queue/queue.js';
 import { TableQueue } from './store/queue/table-queue.js';
@@ -49,10 +50,11 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     config.database.kind === 'postgres'
       ? new PgBossQueue(store, { ...queueOptions, connectionString: config.database.url }, logger)
       : new TableQueue(store, queueOptions, logger);
-  const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue);
+  const classification = new ClassificationService(store);
+  const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue, [(s, doc) => classification.removeDocument(doc.workspaceId, doc.id, s)]);
   const structure = new StructureService(store, blobs);
   const properties = new PropertyService(store, queue, async (doc, value) => evidenceOfManualValue(await structure.structureOf(doc), value));
-  const docsets = new DocsetService(store, [properties]);
+  const docsets = new DocsetService(store, [properties, classification], classification);
   const uploads = new UploadSessionService(store, blobs, documents, {
     chunkBytes: config.uploadChunkBytes,
     ttlMs: config.uploadSessionTtlSeconds * 1000,

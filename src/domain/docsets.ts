@@ -2,6 +2,8 @@ import type { Repos, Store } from '../store/db/index.js';
 import type { DocsetFilter, DocsetRecord, DocumentFilter, DocumentRecord, Page, PageRequest } from './model.js';
 import { DomainError, invalid, notFound } from './errors.js';
 import { newId } from './ids.js';
+import type { ClassificationService } from './classification.js';
+import type { ClassificationFeatures } from '../ingest/stages/classify.js';
 
 export const MAX_DOCSET_NAME = 255;
 const MAX_DOCUMENTS_PER_CREATE = 1000;
@@ -22,7 +24,33 @@ export class DocsetService {
   constructor(
     private readonly store: Store,
     private readonly listeners: MembershipListener[] = [],
+    /** Chooses among the docsets an upload named; without it the document stays in none. */
+    private readonly classification?: ClassificationService,
   ) {}
+
+  /**
+   * In the transaction that makes `doc` Ready, once its text is known: its words count in its
+   * docset's statistics; an upload that named several docsets joins the one it resembles most (the
+   * decision, with every candidate's score, is recorded on the document); and whatever else follows
+   * a document into a docset happens (its property values get extracted).
+   */
+  async documentProcessed(s: Repos, doc: DocumentRecord, features: ClassificationFeatures): Promise<void> {
+    await this.classification?.addDocument(doc.workspaceId, doc.docsetId, doc.id, features, s);
+    if (doc.docsetId) {
+      for (const l of this.listeners) if (l !== this.classification) await l.joined?.(s, doc, doc.docsetId);
+      return;
+    }
+    if (!this.classification || doc.docsetCandidates.length === 0) return;
+    const candidates: { id: string; name: string }[] = [];
+    for (const id of doc.docsetCandidates) {
+      const d = await s.docsets.get(doc.workspaceId, id);
+      if (d) candidates.push({ id: d.id, name: d.name });
+    }
+    if (candidates.length === 0) return; // every named docset was deleted meanwhile
+    const result = await this.classification.classify(doc.workspaceId, candidates, features, s);
+    await this.classification.record(doc.workspaceId, doc.id, result, s);
+    await this.moveInto(s, doc, result.chosen, Date.now());
+  }
 
   /** Moves one document and keeps both docsets' counts true; a concurrent move makes this a 409. */
   private async moveInto(s: Repos, doc: DocumentRecord, to: string | null, now: number) {

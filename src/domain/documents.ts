@@ -40,6 +40,8 @@ export class DocumentService {
     private readonly maxUploadBytes: number,
     /** Where ingest jobs go; without one (CLI tools) documents stay `New`. */
     private readonly queue?: Queue,
+    /** What else goes with a deleted document (classification statistics), in its transaction. */
+    private readonly onDelete: ((s: Repos, doc: DocumentRecord) => Promise<void>)[] = [],
   ) {}
 
   /** Inside the transaction that inserts `doc`: its ingest job and its `Documents.Create` event. */
@@ -246,6 +248,7 @@ export class DocumentService {
       if (!d) throw notFound('Document', id);
       await s.metadata.deleteFor(id);
       await s.properties.deleteValuesOf(id);
+      for (const hook of this.onDelete) await hook(s, d);
       await s.ingest.deletePages(id);
       await s.documents.delete(workspaceId, id);
       await s.events.insert({ id: newId(), workspaceId, type: 'Documents.Delete', payload: { documentId: id, name: d.name }, createdAt: Date.now() });

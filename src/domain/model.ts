@@ -60,6 +60,8 @@ export interface DocumentRecord {
   structureBlobKey?: string | null;
   /** How ingestion went, once it has: which pagination path, the detected format, how long it took. */
   processing?: ProcessingDetails | null;
+  /** An upload that named several docsets: every candidate's score and the docset chosen. */
+  classification?: { candidates: { docset: { id: string }; score: number; basis: 'documents' | 'name' }[]; chosen: { id: string } } | null;
 }
 
 /** Read documents record their pagination; an expanded ZIP records its members and skipped entries. */

@@ -10,6 +10,7 @@ import type { DocumentProgress, DocumentRecord, ProcessingDetails } from '../dom
 import { newId } from '../domain/ids.js';
 import { IngestError, type DocumentModel } from './model.js';
 import type { WorkerPool } from './worker-pool.js';
+import type { ClassificationFeatures } from './stages/classify.js';
 import { expandZip, type ZipMember, type ZipSkipped } from './formats/zip.js';
 
 export interface IngestPayload {
@@ -57,8 +58,12 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     private readonly options: {
       ocrPageTimeoutMs: number;
       createZipMembers?: ZipMembersHook;
-      /** Inside the transaction that makes a document Ready (its docset's property values get extracted). */
-      onReady?: (s: Repos, doc: DocumentRecord) => Promise<void>;
+      /**
+       * Inside the transaction that makes a document Ready: it joins the docset it resembles most when
+       * the upload named several, its words count in its docset's statistics, its property values get
+       * extracted.
+       */
+      onReady?: (s: Repos, doc: DocumentRecord, features: ClassificationFeatures) => Promise<void>;
     },
   ) {}
 
@@ -174,7 +179,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
 
   /** `Processing` → `Ready`: the structure model (OCR, layout, entities), stored, and the DGML event. */
   private async process(doc: DocumentRecord, model: DocumentModel, processing: ProcessingDetails, started: number, signal: AbortSignal, log: Logger) {
-    const { structure, timings } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal);
+    const { structure, timings, features } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal);
     const storeStarted = performance.now();
     const gz = await gzipAsync(JSON.stringify(structure), { level: 6 });
     const staged = await this.blobs.stage(Readable.from([gz]), { maxBytes: Number.MAX_SAFE_INTEGER });
@@ -188,7 +193,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
         const now = Date.now();
         await s.ingest.setReady(doc.workspaceId, doc.id, { structureBlobKey: key, processing: { ...processing, durationMs: now - started, analysis }, now });
         await s.events.insert({ id: newId(), workspaceId: doc.workspaceId, type: DGML_EVENT, payload: { documentId: doc.id, docsetId: current.docsetId }, createdAt: now });
-        await this.options.onReady?.(s, { ...current, status: 'Ready' });
+        await this.options.onReady?.(s, { ...current, status: 'Ready' }, features);
         await this.blobs.commit(staged.tempKey, key);
         committed = true;
         return true;

@@ -3,6 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { analyzeDocument, type AnalyzeTimings } from './analyze.js';
 import { readDocument } from './formats/index.js';
+import { classificationFeatures, type ClassificationFeatures } from './stages/classify.js';
 import { IngestError, type DocumentModel } from './model.js';
 import type { StructureModel } from './structure.js';
 
@@ -12,7 +13,7 @@ export type ThreadRequest =
 
 export type ThreadResult =
   | { op: 'read'; model: DocumentModel }
-  | { op: 'analyze'; structure: StructureModel; timings: AnalyzeTimings };
+  | { op: 'analyze'; structure: StructureModel; timings: AnalyzeTimings; features: ClassificationFeatures };
 
 export type ThreadReply =
   | { id: number; ok: true; result: ThreadResult }
@@ -27,7 +28,7 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
     return { result: { op: 'read', model }, transfer };
   }
   const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs });
-  return { result: { op: 'analyze', structure, timings }, transfer: [] };
+  return { result: { op: 'analyze', structure, timings, features: classificationFeatures(structure) }, transfer: [] };
 }
 
 // Long-lived: pdf.js and the readers load once; the pool sends one request at a time.

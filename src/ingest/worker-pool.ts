@@ -3,6 +3,7 @@ import { IngestError, type DocumentModel } from './model.js';
 import { threadEntry } from './thread-entry.js';
 import type { AnalyzeTimings } from './analyze.js';
 import type { StructureModel } from './structure.js';
+import type { ClassificationFeatures } from './stages/classify.js';
 import type { ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
 
 type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -68,7 +69,11 @@ export class WorkerPool {
    * The `Processing` stage (OCR, layout, entities) of a read document, in a thread. Its time budget
    * is the reading budget plus `ocrPageTimeoutMs` per page (any page may need OCR).
    */
-  async analyze(model: DocumentModel, ocrPageTimeoutMs: number, signal?: AbortSignal): Promise<{ structure: StructureModel; timings: AnalyzeTimings }> {
+  async analyze(
+    model: DocumentModel,
+    ocrPageTimeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ structure: StructureModel; timings: AnalyzeTimings; features: ClassificationFeatures }> {
     const timeoutMs = this.opts.timeoutMs + model.pages.length * ocrPageTimeoutMs;
     const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs }, [], signal, timeoutMs);
     if (result.op !== 'analyze') throw new ReaderCrashedError('the reading thread answered another request');

@@ -18,7 +18,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   const pipeline = new IngestPipeline(store, blobs, pool, logger.child({ component: 'ingest' }), {
     ocrPageTimeoutMs: config.ingest.ocrPageTimeoutMs,
     createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
-    onReady: (s, doc) => (doc.docsetId ? properties.joined(s, doc, doc.docsetId) : Promise.resolve()),
+    onReady: (s, doc, features) => services.docsets.documentProcessed(s, doc, features),
   });
   const extraction = new ExtractionJob(store, properties, services.structure, logger.child({ component: 'extract' }));
   const recovered = (await queue.recoverLocal?.([INGEST_JOB, EXTRACT_JOB])) ?? 0;

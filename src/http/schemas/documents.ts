@@ -70,6 +70,21 @@ export const DocumentSchema = Type.Object(
         { description: 'Processing details, once ingestion has read the document (or expanded the ZIP).' },
       ),
     ),
+    classification: Type.Optional(
+      Type.Object(
+        {
+          candidates: Type.Array(
+            Type.Object({
+              docset: Type.Object({ id: Type.String() }),
+              score: Type.Number({ description: 'Cosine similarity, 0..1' }),
+              basis: Type.String({ description: '`documents` (the docset\'s processed documents) or `name` (an empty docset competes on its name)' }),
+            }),
+          ),
+          chosen: Type.Object({ id: Type.String() }),
+        },
+        { description: 'An upload that named several docsets: how it was classified (extension)' },
+      ),
+    ),
     isSample: Type.Boolean(),
     pageCount: Type.Optional(Type.Integer()),
     processedAt: Type.Optional(Timestamp),
@@ -204,6 +219,7 @@ export function toDocumentJson(d: DocumentRecord, base: string): DocumentJson {
       };
     }
   }
+  if (d.classification) json.classification = d.classification;
   if (d.pageCount !== null) json.pageCount = d.pageCount;
   if (d.processedAt !== null) json.processedAt = new Date(d.processedAt).toISOString();
   return json;

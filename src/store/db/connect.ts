@@ -10,6 +10,7 @@ import * as m0002 from './migrations/0002_ingestion.js';
 import * as m0003 from './migrations/0003_upload_sessions.js';
 import * as m0004 from './migrations/0004_structure.js';
 import * as m0005 from './migrations/0005_properties.js';
+import * as m0006 from './migrations/0006_classification.js';
 import * as m0007 from './migrations/0007_samples.js';
 
 export type Db = Kysely<Schema>;
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0003_upload_sessions': m0003,
   '0004_structure': m0004,
   '0005_properties': m0005,
+  '0006_classification': m0006,
   '0007_samples': m0007,
 };
 
@@ -107,7 +109,12 @@ class ReadCache {
     // `reader` is a call into libsql: asked once per statement, not per execution.
     return {
       reader: stmt.reader,
-      all: (params: unknown[]) => (cacheable ? this.all(sql, stmt, params) : stmt.all(params)),
+      // INSERT/UPDATE … RETURNING come through `all` too: they are writes.
+      all: (params: unknown[]) => {
+        if (cacheable) return this.all(sql, stmt, params);
+        this.entries.clear();
+        return stmt.all(params);
+      },
       run: (params: unknown[]) => {
         this.entries.clear();
         return stmt.run(params);

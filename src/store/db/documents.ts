@@ -28,6 +28,7 @@ function toRecord(r: Row): DocumentRecord {
     progress: r.progress ? (JSON.parse(r.progress) as DocumentProgress) : null,
     renditionBlobKey: r.rendition_blob_key,
     structureBlobKey: r.structure_blob_key,
+    classification: r.classification ? (JSON.parse(r.classification) as DocumentRecord['classification']) : null,
     processing: r.processing ? (JSON.parse(r.processing) as ProcessingDetails) : null,
   };
 }

@@ -15,6 +15,7 @@ import { IngestRepo } from './ingest.js';
 import { RawSqlRepo } from './raw.js';
 import { SamplesRepo } from './samples.js';
 import { PropertiesRepo } from './properties.js';
+import { ClassificationRepo } from './classification.js';
 
 /** Every repository, bound to one connection or one transaction. */
 export class Repos {
@@ -30,6 +31,7 @@ export class Repos {
   readonly ingest: IngestRepo;
   readonly samples: SamplesRepo;
   readonly properties: PropertiesRepo;
+  readonly classification: ClassificationRepo;
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
 
@@ -46,6 +48,7 @@ export class Repos {
     this.ingest = new IngestRepo(db);
     this.samples = new SamplesRepo(db);
     this.properties = new PropertiesRepo(db);
+    this.classification = new ClassificationRepo(db);
     this.raw = new RawSqlRepo(db);
   }
 }
