@@ -1,12 +1,12 @@
-import { toWinAnsi } from '../ingest/formats/text-layout-pdf.js';
+import { textWidth, toWinAnsi } from '../ingest/formats/write/helvetica.js';
+import { LETTER, helveticaPdf } from '../ingest/formats/write/pdf.js';
 import { isNumericCell, type SampleBlock, type SampleDocumentContent } from './document.js';
-import { textWidth } from './helvetica.js';
 
 // A sample document as a real PDF: US Letter pages, Helvetica, headings, wrapped paragraphs, bold
 // keys, ruled tables with a shaded header row, and a running footer with page numbers.
 
-const PAGE_W = 612;
-const PAGE_H = 792;
+const PAGE_W = LETTER.width;
+const PAGE_H = LETTER.height;
 const MARGIN = 72;
 const TEXT_W = PAGE_W - 2 * MARGIN;
 const FOOTER_Y = 40;
@@ -165,9 +165,9 @@ export function renderSamplePdf(doc: SampleDocumentContent): Buffer {
     const x = PAGE_W - MARGIN - textWidth(footer, false, 8);
     ops.push(`BT /F1 8 Tf ${fmt(x)} ${FOOTER_Y} Td <${Buffer.from(footer).toString('hex')}> Tj ET`);
   });
-  return buildPdf(
+  return helveticaPdf(
     pw.pages.map((ops) => ops.join('\n')),
-    doc.title,
+    `<< /Title ${pdfString(doc.title)} /Producer (Quire sample generator) >>`,
   );
 }
 
@@ -178,33 +178,4 @@ function fmt(n: number): string {
 /** A PDF literal string of WinAnsi text, with its delimiters escaped. */
 function pdfString(text: string): string {
   return `(${Buffer.from(toWinAnsi(text)).toString('latin1').replace(/[\\()]/g, (c) => `\\${c}`)})`;
-}
-
-function buildPdf(contents: string[], title: string): Buffer {
-  // Objects: 1 catalog, 2 page tree, 3 Helvetica, 4 Helvetica-Bold, 5 info, then a page and its content each.
-  const objects: string[] = [];
-  const kids = contents.map((_, i) => `${6 + 2 * i} 0 R`).join(' ');
-  objects.push('<< /Type /Catalog /Pages 2 0 R >>');
-  objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${contents.length} >>`);
-  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
-  objects.push(`<< /Title ${pdfString(title)} /Producer (Quire sample generator) >>`);
-  contents.forEach((content, i) => {
-    objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_W} ${PAGE_H}] ` +
-        `/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${7 + 2 * i} 0 R >>`,
-    );
-    objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
-  });
-  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((obj, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${obj}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
 }
