@@ -8,6 +8,14 @@ import type { ClassificationFeatures } from '../ingest/stages/classify.js';
 export const MAX_DOCSET_NAME = 255;
 const MAX_DOCUMENTS_PER_CREATE = 1000;
 
+/** Events recorded when a document joins or leaves a docset (webhooks deliver them). */
+export const DOCUMENT_ADDED = 'Docset.Document.Add';
+export const DOCUMENT_REMOVED = 'Docset.Document.Remove';
+
+function membershipEvent(s: Repos, type: string, workspaceId: string, documentId: string, docsetId: string, now: number): Promise<void> {
+  return s.events.insert({ id: newId(), workspaceId, type, payload: { documentId, docsetId }, createdAt: now });
+}
+
 /**
  * What else changes when documents join or leave docsets (property values, classification
  * statistics): called inside the transaction that moves them.
@@ -63,6 +71,8 @@ export class DocsetService {
       if (from) await l.left?.(s, doc, from);
       if (to) await l.joined?.(s, doc, to);
     }
+    if (from) await membershipEvent(s, DOCUMENT_REMOVED, doc.workspaceId, doc.id, from, now);
+    if (to) await membershipEvent(s, DOCUMENT_ADDED, doc.workspaceId, doc.id, to, now);
   }
 
   async create(workspaceId: string, input: { name: unknown; documents?: unknown }): Promise<DocsetRecord> {
@@ -104,7 +114,9 @@ export class DocsetService {
     await this.store.tx(async (s) => {
       if (!(await s.docsets.get(workspaceId, id))) throw notFound('Docset', id);
       for (const l of this.listeners) await l.docsetDeleted?.(s, workspaceId, id);
-      await s.documents.clearDocset(workspaceId, id, Date.now());
+      const now = Date.now();
+      for (const documentId of await s.documents.idsInDocset(workspaceId, id)) await membershipEvent(s, DOCUMENT_REMOVED, workspaceId, documentId, id, now);
+      await s.documents.clearDocset(workspaceId, id, now);
       await s.docsets.delete(workspaceId, id);
     });
   }

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, client, type Client } from '../helpers/http.js';
+import { loadConfig } from '../../src/config.js';
+import { Store } from '../../src/store/db/index.js';
 
 const KGRAG = path.join(CORPUS, 'kgrag');
 const FOLDERS = fs.readdirSync(KGRAG).filter((f) => fs.statSync(path.join(KGRAG, f)).isDirectory()).sort();
@@ -81,6 +83,35 @@ describe('classification into one of several docsets', () => {
     }
     const counts = await Promise.all(FOLDERS.map(async (f) => (await c.get(`/docsets/${docsetOf.get(f)}`)).json.documentCount));
     assert.deepEqual(counts, [3, 3, 3, 3]);
+  });
+
+  test('a chunked upload session naming several docsets is classified too, and joining records a Docset.Document.Add event', async () => {
+    const bytes = fs.readFileSync(path.join(CORPUS, 'reference-dgml/20071210X01921.pdf'));
+    const form = new FormData();
+    form.append('fileName', 'ntsb.pdf');
+    form.append('fileSize', String(bytes.length));
+    form.append('docset.id', FOLDERS.map((f) => docsetOf.get(f)!).join('|'));
+    const session = await c.post('/documents/uploads/session', { body: form });
+    assertJson(session, 201);
+    const chunk = new FormData();
+    chunk.append('byteOffset', '0');
+    chunk.append('file', new Blob([bytes]), 'chunk');
+    assertJson(await c.post(`/documents/uploads/session/${session.json.sessionId}/chunk`, { body: chunk }));
+    const fin = await c.post(`/documents/uploads/session/${session.json.sessionId}/finalize`);
+    assertJson(fin, 201);
+    const doc = await ready(c, fin.json.id);
+    const ntsb = FOLDERS.find((f) => f.startsWith('ntsb'))!;
+    assert.equal(doc.docset?.id, docsetOf.get(ntsb), JSON.stringify(doc.classification));
+
+    const store = await Store.open(loadConfig(q.env).database);
+    try {
+      const ws = (await store.workspaces.getByName('default'))!;
+      const events = await store.events.list(ws.id, undefined, 10_000);
+      const added = events.filter((e) => e.type === 'Docset.Document.Add' && (e.payload as { documentId: string }).documentId === doc.id);
+      assert.deepEqual(added.map((e) => (e.payload as { docsetId: string }).docsetId), [docsetOf.get(ntsb)]);
+    } finally {
+      await store.close();
+    }
   });
 
   test('empty docsets compete on their names', async () => {

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, type Client } from '../helpers/http.js';
+import { loadConfig } from '../../src/config.js';
+import { Store } from '../../src/store/db/index.js';
 
 const NTSB = [
   path.join(CORPUS, 'reference-dgml/20071204X01896.pdf'),
@@ -156,6 +158,19 @@ describe('docset properties', () => {
     const other = await c.post('/docsets', { json: { name: 'Elsewhere' } });
     assertJson(await c.put(`/docsets/${other.json.id}/documents/${docs[1]}`));
     assertProblem(await c.get(`/docsets/${docsetId}/document-properties/${docs[1]}`), 404);
+    const store = await Store.open(loadConfig(q.env).database);
+    try {
+      const ws = (await store.workspaces.getByName('default'))!;
+      const moves = (await store.events.list(ws.id, undefined, 10_000))
+        .filter((e) => /^Docset\.Document\.(Add|Remove)$/.test(e.type) && (e.payload as { documentId: string }).documentId === docs[1])
+        .map((e) => [e.type, (e.payload as { docsetId: string }).docsetId]);
+      assert.deepEqual(moves, [
+        ['Docset.Document.Remove', docsetId],
+        ['Docset.Document.Add', other.json.id],
+      ]);
+    } finally {
+      await store.close();
+    }
     assertJson(await c.put(`/docsets/${docsetId}/documents/${docs[1]}`));
     const back = await c.get(`/docsets/${docsetId}/document-properties/${docs[1]}`);
     assertJson(back);

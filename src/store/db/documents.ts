@@ -134,6 +134,11 @@ export class DocumentsRepo {
       .execute();
   }
 
+  async idsInDocset(workspaceId: string, docsetId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('documents').select('id').where('workspace_id', '=', workspaceId).where('docset_id', '=', docsetId).orderBy('id').execute();
+    return rows.map((r) => r.id);
+  }
+
   async clearDocset(workspaceId: string, docsetId: string, now: number): Promise<void> {
     await this.db
       .updateTable('documents')
