@@ -20,7 +20,7 @@
 // (default 10), BENCH_DOCS (default 100000), BENCH_QUIET_WAIT (s, default 180), BENCH_RETRIES
 // (default 2), BENCH_KEEP_DATA=1.
 // Results also go to bench/results/api-<timestamp>.json.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,9 +34,11 @@ import { WorkspaceService } from '../../src/domain/workspace.js';
 import { blobKeyOf } from '../../src/domain/documents.js';
 import { FORMATS } from '../../src/domain/formats.js';
 import { DOCUMENT_STATUSES, type DocumentRecord, type DocumentStatus } from '../../src/domain/model.js';
+import { Rng } from '../../src/samples/prng.js';
 import { ROOT, freePort, startQuire } from '../../test/helpers/quire.js';
 import { startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
 import { cpuSeconds, envNumber, gitState, machineBusySeconds } from '../lib/machine.js';
+import { cleanUp, onCleanUp, tempDir } from '../lib/cleanup.js';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -72,42 +74,10 @@ const RESULTS_DIR = path.join(ROOT, 'bench/results');
 // ---------------------------------------------------------------------------------------------
 // Clean-up: everything started is stopped, every temp dir removed, also on Ctrl-C.
 
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-async function cleanUp(): Promise<void> {
-  while (cleanups.length) {
-    const fn = cleanups.pop()!;
-    try {
-      await fn();
-    } catch (err) {
-      console.error(`clean-up: ${(err as Error).message}`);
-    }
-  }
-}
-process.on('SIGINT', () => {
-  console.error('\ninterrupted: cleaning up');
-  void cleanUp().then(() => process.exit(130));
-});
-
-function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Seeding
 
-/** Deterministic PRNG (mulberry32) so every run seeds the same corpus. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Most documents of a live workspace are processed; the rest spread over the other states.
 const STATUS_WEIGHTS: Record<DocumentStatus, number> = {
@@ -134,7 +104,8 @@ function weighted<T extends string>(r: number, entries: [T, number][]): T {
 
 /** The `n` documents of the corpus, in id (= creation) order, one every 30 s up to now. */
 function* corpus(workspaceId: string, n: number): Generator<DocumentRecord> {
-  const rand = prng(42);
+  const rng = new Rng(42);
+  const rand = () => rng.next();
   const step = 30_000;
   const start = Date.now() - n * step;
   const statuses = DOCUMENT_STATUSES.map((s) => [s, STATUS_WEIGHTS[s]] as [DocumentStatus, number]);
@@ -643,7 +614,7 @@ async function runOne(database: Database): Promise<RunResult> {
     }
   } else {
     const cluster: PgCluster = await startPgCluster();
-    cleanups.push(() => cluster.stop());
+    onCleanUp(() => cluster.stop());
     databaseUrl = await cluster.createDatabase('quire_bench');
     const pgPort = Number(new URL(databaseUrl).port);
     dbCpu = () => postgresCpuSeconds(pgPort);
@@ -663,7 +634,7 @@ async function runOne(database: Database): Promise<RunResult> {
 
   let quire = await start();
   let stopQuire = quire.stop;
-  cleanups.push(() => stopQuire());
+  onCleanUp(() => stopQuire());
 
   // The plans of the two queries as the running server's database sees them (after whatever the
   // server does at start-up, such as gathering statistics).
@@ -679,7 +650,7 @@ async function runOne(database: Database): Promise<RunResult> {
   const bodyFile = path.join(tempDir('quire-bench-body-'), 'body.json');
   fs.writeFileSync(bodyFile, body);
   const bare = await startBare(bodyFile);
-  cleanups.push(() => bare.stop());
+  onCleanUp(() => bare.stop());
   const bareBody = await (await fetch(`${bare.origin}/bare`)).text();
   if (Buffer.byteLength(bareBody) !== bodyBytes) throw new Error(`bare body is ${Buffer.byteLength(bareBody)} bytes, expected ${bodyBytes}`);
   const listRes = await fetch(`${quire.origin}/v1preview1/documents?${LIST_QUERY}`, { headers: auth() });

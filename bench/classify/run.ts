@@ -22,6 +22,7 @@ import { readDocument } from '../../src/ingest/formats/index.js';
 import { readPdfPages } from '../../src/ingest/formats/pdf.js';
 import { MAX_HEADING_TERMS, MAX_TERMS, termsOf, type ClassificationFeatures } from '../../src/ingest/stages/classify.js';
 import { Store } from '../../src/store/db/index.js';
+import { Rng } from '../../src/samples/prng.js';
 import { CORPUS, ROOT } from '../../test/helpers/quire.js';
 import { startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
 import { envNumber, gitState, machine, printTable } from '../lib/machine.js';
@@ -35,17 +36,6 @@ const TARGET_MS = 50;
 const WORKSPACE = 'ws-bench';
 const INSERT_BATCH = 100;
 
-/** mulberry32: a small seeded PRNG, so every run synthesizes the same documents. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every word and bigram of the corpus's PDFs (their text as pdf.js reads it; no OCR). */
 async function corpusVocabulary(): Promise<string[]> {
@@ -76,7 +66,8 @@ interface Docset {
 }
 
 function synthesize(vocabulary: string[]) {
-  const random = prng(42);
+  const rng = new Rng(42);
+  const random = () => rng.next();
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const docsets: Docset[] = [];
   for (let i = 0; i < DOCSETS; i++) {

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CORPUS, ROOT, startQuire } from '../../test/helpers/quire.js';
 import { checkDist, startDistQuire } from '../lib/quire-dist.js';
-import { cpuSeconds, cpuWindow, envNumber, fmtMiB, gitState, machine, printTable, procStatusBytes, sampleRss, waitForQuiet, MiB } from '../lib/machine.js';
+import { cpuSeconds, cpuWindow, envNumber, fmtMiB, gitState, machine, printTable, procStatusBytes, sampleRss, waitForQuiet, MiB, median } from '../lib/machine.js';
 
 const { values: flags } = parseArgs({ options: { dist: { type: 'boolean', default: false } }, strict: true });
 const DIST = flags.dist ?? false;
@@ -301,11 +301,6 @@ async function quireRun(files: string[], index: number): Promise<QuireRun> {
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 // ---------------------------------------------------------------------------------------------
 

@@ -197,3 +197,9 @@ export function printTable(rows: string[][], right: Set<number>): void {
 
 export const MiB = 1024 * 1024;
 export const fmtMiB = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}

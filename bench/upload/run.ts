@@ -18,7 +18,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, startQuire, type Quire } from '../../test/helpers/quire.js';
-import { cpuSeconds, cpuWindow, envNumber, fmtMiB, gitState, machine, printTable, procStatusBytes, sampleRss, waitForQuiet, MiB } from '../lib/machine.js';
+import { cpuSeconds, cpuWindow, envNumber, fmtMiB, gitState, machine, printTable, procStatusBytes, sampleRss, waitForQuiet, median } from '../lib/machine.js';
+import { cleanUp, tempDir } from '../lib/cleanup.js';
 
 const BYTES = Math.round(envNumber('BENCH_UPLOAD_BYTES', 300_000_000));
 const RUNS = Math.max(1, Math.round(envNumber('BENCH_RUNS', 2)));
@@ -33,25 +34,6 @@ const TARGET_RSS_GROWTH = 150 * MB;
 // ---------------------------------------------------------------------------------------------
 // Clean-up (the source file is 300 MB): also on Ctrl-C.
 
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-async function cleanUp(): Promise<void> {
-  while (cleanups.length) {
-    try {
-      await cleanups.pop()!();
-    } catch (err) {
-      console.error(`clean-up: ${(err as Error).message}`);
-    }
-  }
-}
-process.on('SIGINT', () => {
-  console.error('\ninterrupted: cleaning up');
-  void cleanUp().then(() => process.exit(130));
-});
-function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -314,11 +296,6 @@ async function uploadRun(method: Method, run: number, src: string, sourceSha: st
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 // ---------------------------------------------------------------------------------------------
 

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import zlib from 'node:zlib';
 import { detectFormat } from '../../src/ingest/formats/detect.js';
 import { expandZip, readDocument, renderPage } from '../../src/ingest/formats/index.js';
 import { convertWithLibreOffice, findSoffice } from '../../src/ingest/formats/libreoffice.js';

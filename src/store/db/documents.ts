@@ -73,18 +73,6 @@ export class DocumentsRepo {
     return row && toRecord(row);
   }
 
-  /** The ids among `ids` that exist in the workspace, with their current docset. */
-  async findMany(workspaceId: string, ids: string[]): Promise<{ id: string; docsetId: string | null }[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('documents')
-      .select(['id', 'docset_id'])
-      .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', ids)
-      .execute();
-    return rows.map((r) => ({ id: r.id, docsetId: r.docset_id }));
-  }
-
   async list(workspaceId: string, f: DocumentFilter, page: PageRequest): Promise<Page<DocumentRecord>> {
     let q = this.db.selectFrom('documents').selectAll().where('workspace_id', '=', workspaceId);
     if (f.name !== undefined) q = q.where('name', '=', f.name);
