@@ -1,17 +1,33 @@
 import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+const RANDOM_CHARS = 7;
+
+let lastTime = -1;
+let lastRandom: number[] = [];
 
 /**
  * 16 lowercase characters: 9 of time (milliseconds, base 36) then 7 random. Ids sort by creation
- * time, which makes id order the stable keyset order of every list.
+ * time, which makes id order the stable keyset order of every list. Within one process they are also
+ * strictly increasing: an id made in the same millisecond as the one before takes the previous random
+ * part plus one, so records written one after another (a transaction's events) keep their order.
  */
 export function newId(): string {
-  const time = Date.now().toString(36).padStart(9, '0');
-  const bytes = randomBytes(7);
-  let rand = '';
-  for (const b of bytes) rand += ALPHABET[b % 36];
-  return time + rand;
+  let time = Date.now();
+  let random: number[];
+  if (time > lastTime) {
+    random = [...randomBytes(RANDOM_CHARS)].map((b) => b % 36);
+  } else {
+    time = lastTime;
+    random = [...lastRandom];
+    let i = RANDOM_CHARS - 1;
+    while (i >= 0 && random[i] === 35) random[i--] = 0;
+    if (i >= 0) random[i]!++;
+    else time++; // 36^7 ids in one millisecond: borrow the next one
+  }
+  lastTime = time;
+  lastRandom = random;
+  return time.toString(36).padStart(9, '0') + random.map((d) => ALPHABET[d]).join('');
 }
 
 export const ID_PATTERN = '^[0-9a-z]{1,64}$';
