@@ -152,3 +152,56 @@ export interface PropertyValueRecord {
   /** Where the manual value sits in the document (opaque here), for learning. */
   manualEvidence: unknown;
 }
+
+export interface ProjectItem {
+  propertyId: string;
+  /** The property's current label. */
+  label: string;
+}
+
+export interface ProjectRecord {
+  id: string;
+  workspaceId: string;
+  docsetId: string;
+  name: string;
+  /** One of PROJECT_TYPES (src/reports/report.ts). */
+  type: string;
+  autoConfirmDocuments: boolean;
+  /** The properties the project reports, in order (deleted properties drop out). */
+  items: ProjectItem[];
+  /** The newest published version; 0 before the first. */
+  latestVersion: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ProjectFilter {
+  name?: string;
+  docsetId?: string;
+  type?: string;
+}
+
+export interface ArtifactRecord {
+  id: string;
+  workspaceId: string;
+  projectId: string;
+  version: number;
+  name: string;
+  documentId: string | null;
+  size: number;
+  contentType: string;
+  sha256: string;
+  blobKey: string;
+  /** Generated artifacts are read-only; uploaded ones are not. */
+  isReadOnly: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ArtifactFilter {
+  name?: string;
+  documentId?: string;
+  minSize?: number;
+  maxSize?: number;
+  isReadOnly?: boolean;
+}

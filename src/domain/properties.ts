@@ -24,6 +24,14 @@ export interface PropertyValue {
   candidates: Extraction['candidates'];
 }
 
+/** Recorded when a document's DGML changes: after ingestion, and when its property values change. */
+export const DGML_EVENT = 'Docset.Document.Dgml';
+
+/** Told, inside the transaction of the change, that values of a docset changed (documentId null: a property itself). */
+export interface ValueListener {
+  valuesChanged(s: Repos, workspaceId: string, docsetId: string, documentId: string | null): Promise<void>;
+}
+
 /** The longest value a person may set. */
 export const MAX_VALUE_LENGTH = 10_000;
 
@@ -42,6 +50,8 @@ export function effectiveValue(v: PropertyValueRecord | undefined): PropertyValu
  * or set by hand (a manual value wins and survives re-extraction; setting null hands it back).
  */
 export class PropertyService implements MembershipListener {
+  private readonly valueListeners: ValueListener[] = [];
+
   constructor(
     private readonly store: Store,
     /** Where extraction jobs go; without one (CLI tools) nothing is extracted. */
@@ -49,6 +59,18 @@ export class PropertyService implements MembershipListener {
     /** Where a manual value sits in its document (for learning); null when unknown. */
     private readonly locate: (doc: DocumentRecord, value: string) => Promise<unknown> = async () => null,
   ) {}
+
+  /** Registers who else reacts to value changes (projects publish new versions). */
+  onValuesChanged(listener: ValueListener): void {
+    this.valueListeners.push(listener);
+  }
+
+  private async changed(s: Repos, workspaceId: string, docsetId: string, documentId: string | null): Promise<void> {
+    if (documentId !== null) {
+      await s.events.insert({ id: newId(), workspaceId, type: DGML_EVENT, payload: { documentId, docsetId }, createdAt: Date.now() });
+    }
+    for (const l of this.valueListeners) await l.valuesChanged(s, workspaceId, docsetId, documentId);
+  }
 
   /** The evidence of a manual value, read before the transaction that records it. */
   private async evidenceOf(workspaceId: string, documentId: string, value: string | null): Promise<unknown> {
@@ -77,9 +99,18 @@ export class PropertyService implements MembershipListener {
     return doc;
   }
 
+  /** Extraction jobs queued per open transaction: one transaction creating several properties needs one job. */
+  private readonly queuedIn = new WeakMap<Repos, Set<string>>();
+
   /** Queues extraction (in the caller's transaction, so the job exists iff the change committed). */
   private async queueExtraction(s: Repos, workspaceId: string, payload: ExtractPayload) {
-    if (this.queue) await this.queue.enqueue(EXTRACT_JOB, payload, { workspaceId }, s);
+    if (!this.queue) return;
+    const key = `${payload.docsetId}/${payload.documentId ?? '*'}`;
+    const queued = this.queuedIn.get(s) ?? new Set<string>();
+    if (queued.has(key) || queued.has(`${payload.docsetId}/*`)) return;
+    queued.add(key);
+    this.queuedIn.set(s, queued);
+    await this.queue.enqueue(EXTRACT_JOB, payload, { workspaceId }, s);
   }
 
   async list(workspaceId: string, docsetId: string): Promise<PropertyRecord[]> {
@@ -99,7 +130,13 @@ export class PropertyService implements MembershipListener {
     const p: PropertyRecord = { id: newId(), workspaceId, docsetId, label, labelId, createdAt: now, updatedAt: now };
     await s.properties.insert(p);
     await this.queueExtraction(s, workspaceId, { docsetId });
+    await this.changed(s, workspaceId, docsetId, null);
     return p;
+  }
+
+  /** The docset's property with this label's id, created when missing (in the caller's transaction). */
+  async ensure(s: Repos, workspaceId: string, docsetId: string, label: string): Promise<PropertyRecord> {
+    return (await s.properties.byLabelId(docsetId, labelIdOf(label))) ?? this.insert(s, workspaceId, docsetId, label);
   }
 
   async create(workspaceId: string, docsetId: string, input: { label?: unknown }): Promise<PropertyRecord> {
@@ -122,6 +159,7 @@ export class PropertyService implements MembershipListener {
       const now = Date.now();
       await s.properties.relabel(id, label, labelId, now);
       await this.queueExtraction(s, workspaceId, { docsetId });
+      await this.changed(s, workspaceId, docsetId, null);
       return { ...p, label, labelId, updatedAt: now };
     });
   }
@@ -130,6 +168,7 @@ export class PropertyService implements MembershipListener {
     await this.store.tx(async (s) => {
       await this.property(s, workspaceId, docsetId, id);
       await s.properties.delete(id);
+      await this.changed(s, workspaceId, docsetId, null);
     });
   }
 
@@ -155,7 +194,10 @@ export class PropertyService implements MembershipListener {
     return this.store.tx(async (s) => {
       const property = await this.property(s, workspaceId, docsetId, propertyId);
       await this.member(s, workspaceId, docsetId, documentId);
+      const before = effectiveValue(await s.properties.value(propertyId, documentId)).value;
       await s.properties.setManual({ workspaceId, docsetId, propertyId, documentId }, value, evidence, Date.now());
+      const after = effectiveValue(await s.properties.value(propertyId, documentId));
+      if (after.value !== before) await this.changed(s, workspaceId, docsetId, documentId);
       return { property, value: effectiveValue(await s.properties.value(propertyId, documentId)) };
     });
   }
@@ -169,7 +211,10 @@ export class PropertyService implements MembershipListener {
       await this.docset(s, workspaceId, docsetId);
       await this.member(s, workspaceId, docsetId, documentId);
       const property = (await s.properties.byLabelId(docsetId, labelIdOf(label))) ?? (await this.insert(s, workspaceId, docsetId, label));
+      const before = effectiveValue(await s.properties.value(property.id, documentId)).value;
       await s.properties.setManual({ workspaceId, docsetId, propertyId: property.id, documentId }, value, evidence, Date.now());
+      const after = effectiveValue(await s.properties.value(property.id, documentId));
+      if (after.value !== before) await this.changed(s, workspaceId, docsetId, documentId);
       return { property, value: effectiveValue(await s.properties.value(property.id, documentId)) };
     });
   }
@@ -208,9 +253,17 @@ export class PropertyService implements MembershipListener {
       if (!doc || doc.docsetId !== docsetId) return false;
       const live = new Set((await s.properties.list(workspaceId, docsetId)).map((p) => p.id));
       const now = Date.now();
+      const before = new Map((await s.properties.valuesOf(docsetId, documentId)).map((v) => [v.propertyId, v]));
+      let differs = false;
       for (const r of results) {
-        if (live.has(r.propertyId)) await s.properties.setExtracted({ workspaceId, docsetId, propertyId: r.propertyId, documentId }, r.value, r.extraction, now);
+        if (!live.has(r.propertyId)) continue;
+        const old = before.get(r.propertyId);
+        if ((old?.extractedValue ?? null) !== r.value || (old?.extraction?.confidence ?? null) !== (r.extraction?.confidence ?? null)) differs = true;
+        await s.properties.setExtracted({ workspaceId, docsetId, propertyId: r.propertyId, documentId }, r.value, r.extraction, now);
       }
+      // Projects wait for extraction to settle, so they hear of every run; DGML changes only with the values.
+      if (differs) await this.changed(s, workspaceId, docsetId, documentId);
+      else for (const l of this.valueListeners) await l.valuesChanged(s, workspaceId, docsetId, documentId);
       return true;
     });
   }

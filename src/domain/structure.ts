@@ -100,8 +100,13 @@ export class StructureService {
           : `it is ${document.status}${document.error ? ` (${document.error.title}: ${document.error.detail})` : ''}`;
       throw new DomainError('conflict', `This document has no structure: ${why}.`);
     }
+    return this.structureAt(document.structureBlobKey);
+  }
+
+  /** The structure model stored under a document's `structureBlobKey`. */
+  async structureAt(blobKey: string): Promise<StructureModel> {
     const chunks: Buffer[] = [];
-    for await (const c of await this.blobs.read(document.structureBlobKey)) chunks.push(c as Buffer);
+    for await (const c of await this.blobs.read(blobKey)) chunks.push(c as Buffer);
     return JSON.parse((await gunzipAsync(Buffer.concat(chunks))).toString('utf8')) as StructureModel;
   }
 }

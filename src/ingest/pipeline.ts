@@ -8,6 +8,7 @@ import type { BlobStore } from '../store/blobs/blob-store.js';
 import type { Job, JobHandler } from '../store/queue/queue.js';
 import type { DocumentProgress, DocumentRecord, ProcessingDetails } from '../domain/model.js';
 import { newId } from '../domain/ids.js';
+import { DGML_EVENT } from '../domain/properties.js';
 import { IngestError, type DocumentModel } from './model.js';
 import type { WorkerPool } from './worker-pool.js';
 import type { ClassificationFeatures } from './stages/classify.js';
@@ -28,7 +29,6 @@ export function structureKeyOf(d: { workspaceId: string; id: string }): string {
 const gzipAsync = promisify(gzip);
 
 /** The event recorded when a document's DGML (its structure) has been produced. */
-export const DGML_EVENT = 'Docset.Document.Dgml';
 
 /** States after which a document's ingestion is over: a re-run of its job does nothing. */
 const SETTLED = new Set(['Ready', 'Error', 'OverQuota']);

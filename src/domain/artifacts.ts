@@ -1,0 +1,273 @@
+import type { Readable } from 'node:stream';
+import type { Repos, Store } from '../store/db/index.js';
+import type { InputHashes, StoredProject } from '../store/db/projects.js';
+import type { BlobStore, StagedBlob } from '../store/blobs/blob-store.js';
+import { BlobTooLargeError } from '../store/blobs/blob-store.js';
+import type { ArtifactFilter, ArtifactRecord, Page, PageRequest } from './model.js';
+import { DomainError, invalid, notFound } from './errors.js';
+import { newId } from './ids.js';
+import type { PartitionPage, PartitionPageRequest } from './partition.js';
+import { ARTIFACT_CREATED, ARTIFACT_DELETED, ARTIFACT_MODIFIED, VERSION_PUBLISHED } from './projects.js';
+
+/** Extensions a user may upload as an artifact. */
+export const ARTIFACT_UPLOAD_EXTENSIONS = ['.xml', '.json', '.csv', '.xlsx', '.pdf', '.docx'] as const;
+export const MAX_ARTIFACT_NAME = 255;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.csv': 'text/csv; charset=utf-8',
+  '.xml': 'application/xml',
+  '.json': 'application/json',
+  '.pdf': 'application/pdf',
+};
+
+export function artifactContentType(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return (dot >= 0 && CONTENT_TYPES[name.slice(dot).toLowerCase()]) || 'application/octet-stream';
+}
+
+/** One generated file of a version, staged in the blob store, waiting for its row. */
+export interface GeneratedArtifact {
+  name: string;
+  documentId: string | null;
+  staged: StagedBlob;
+}
+
+const blobKeyOf = (projectId: string, artifactId: string) => `projects/${projectId}/${artifactId}`;
+
+function artifactEvent(s: Repos, type: string, a: ArtifactRecord, docsetId: string, now: number) {
+  return s.events.insert({
+    id: newId(),
+    workspaceId: a.workspaceId,
+    type,
+    payload: { projectId: a.projectId, docsetId, version: String(a.version), artifactId: a.id, name: a.name, documentId: a.documentId },
+    createdAt: now,
+  });
+}
+
+/**
+ * The versioned files of projects: generated ones (read-only, recorded a version at a time) and
+ * uploaded ones. `latest` resolves to the newest version everywhere a version is named.
+ */
+export class ArtifactService {
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly maxUploadBytes: number,
+  ) {}
+
+  private async project(s: Repos, workspaceId: string, projectId: string): Promise<StoredProject> {
+    const p = await s.projects.get(workspaceId, projectId);
+    if (!p) throw notFound('Project', projectId);
+    return p;
+  }
+
+  /** The version a path names: `latest` (null when nothing is published yet) or a published number; else 404. */
+  private resolveVersion(p: StoredProject, version: string): number | null {
+    if (version === 'latest') return p.latestVersion > 0 ? p.latestVersion : null;
+    const n = /^[1-9][0-9]{0,8}$/.test(version) ? Number(version) : NaN;
+    if (!(n >= 1 && n <= p.latestVersion)) throw new DomainError('not-found', `Project ${p.id} has no version ${JSON.stringify(version)}${p.latestVersion ? ` (latest is ${p.latestVersion})` : ' (nothing is published yet)'}.`);
+    return n;
+  }
+
+  /** Resolves `latest` to a number for a cursor; null when nothing is published. */
+  async versionNumber(workspaceId: string, projectId: string, version: string): Promise<number | null> {
+    return this.resolveVersion(await this.project(this.store, workspaceId, projectId), version);
+  }
+
+  async list(workspaceId: string, projectId: string, version: string, filter: ArtifactFilter, page: PageRequest): Promise<Page<ArtifactRecord>> {
+    const n = await this.versionNumber(workspaceId, projectId, version);
+    if (n === null) return { items: [], nextAfter: null };
+    return this.store.artifacts.list(projectId, n, filter, page);
+  }
+
+  async listPartitioned(workspaceId: string, projectId: string, version: string, filter: ArtifactFilter, page: PartitionPageRequest): Promise<PartitionPage<ArtifactRecord>> {
+    const n = await this.versionNumber(workspaceId, projectId, version);
+    if (n === null) return { items: [], nextAfter: null };
+    return this.store.artifacts.listPartitioned(projectId, n, filter, page);
+  }
+
+  async get(workspaceId: string, projectId: string, version: string, artifactId: string): Promise<ArtifactRecord> {
+    const n = await this.versionNumber(workspaceId, projectId, version);
+    const a = n === null ? undefined : await this.store.artifacts.get(projectId, n, artifactId);
+    if (!a) throw notFound('Artifact', artifactId);
+    return a;
+  }
+
+  async open(workspaceId: string, projectId: string, version: string, artifactId: string, range?: { start: number; end: number }): Promise<{ artifact: ArtifactRecord; body: Readable }> {
+    const artifact = await this.get(workspaceId, projectId, version, artifactId);
+    return { artifact, body: await this.blobs.read(artifact.blobKey, range) };
+  }
+
+  async delete(workspaceId: string, projectId: string, version: string, artifactId: string): Promise<void> {
+    const removed = await this.store.tx(async (s) => {
+      const p = await this.project(s, workspaceId, projectId);
+      const n = this.resolveVersion(p, version);
+      const a = n === null ? undefined : await s.artifacts.get(projectId, n, artifactId);
+      if (!a) throw notFound('Artifact', artifactId);
+      if (a.isReadOnly) throw new DomainError('forbidden', 'artifact is read-only: generated artifacts change only with a new version.');
+      await s.artifacts.delete(a.id);
+      await artifactEvent(s, ARTIFACT_DELETED, a, p.docsetId, Date.now());
+      return a;
+    });
+    if (!(await this.store.artifacts.blobInUse(removed.blobKey))) await this.blobs.delete(removed.blobKey).catch(() => undefined);
+  }
+
+  /** Checks an upload before any byte is stored: 404 for the project, version or document, 415 for the extension. */
+  async prepareUpload(workspaceId: string, projectId: string, version: string, fileName: string, documentId: string | null): Promise<void> {
+    validateUploadName(fileName);
+    const p = await this.project(this.store, workspaceId, projectId);
+    if (this.resolveVersion(p, version) === null) throw new DomainError('not-found', `Project ${projectId} has no version yet: artifacts are uploaded into a published version.`);
+    if (documentId !== null && !(await this.store.documents.get(workspaceId, documentId))) throw notFound('Document', documentId);
+  }
+
+  /**
+   * A user artifact (`isReadOnly: false`) in a version. Uploading the name (and document) of an
+   * earlier upload replaces its content; the name of a generated artifact is a 409.
+   */
+  async upload(workspaceId: string, projectId: string, version: string, fileName: string, documentId: string | null, source: Readable): Promise<ArtifactRecord> {
+    await this.prepareUpload(workspaceId, projectId, version, fileName, documentId);
+    let staged: StagedBlob;
+    try {
+      staged = await this.blobs.stage(source, { maxBytes: this.maxUploadBytes });
+    } catch (e) {
+      if (e instanceof BlobTooLargeError) throw new DomainError('too-large', `Artifacts are limited to ${e.limit} bytes.`);
+      throw e;
+    }
+    let committedKey: string | null = null;
+    try {
+      const { artifact, replacedKey } = await this.store.tx(async (s) => {
+        const p = await this.project(s, workspaceId, projectId);
+        const n = this.resolveVersion(p, version);
+        if (n === null) throw new DomainError('not-found', `Project ${projectId} has no version yet.`);
+        if (documentId !== null && !(await s.documents.get(workspaceId, documentId))) throw notFound('Document', documentId);
+        const now = Date.now();
+        const existing = await s.artifacts.byName(projectId, n, fileName, documentId);
+        if (existing?.isReadOnly) throw new DomainError('conflict', `Version ${n} has a generated artifact named "${fileName}"; give the upload another name.`);
+        const id = existing?.id ?? newId();
+        const key = `${blobKeyOf(projectId, id)}-${newId()}`;
+        const contentType = artifactContentType(fileName);
+        let record: ArtifactRecord;
+        if (existing) {
+          await s.artifacts.replaceContent(existing.id, { size: staged.size, sha256: staged.sha256, blobKey: key, contentType }, now);
+          record = { ...existing, size: staged.size, sha256: staged.sha256, blobKey: key, contentType, updatedAt: now };
+          await artifactEvent(s, ARTIFACT_MODIFIED, record, p.docsetId, now);
+        } else {
+          record = { id, workspaceId, projectId, version: n, name: fileName, documentId, size: staged.size, contentType, sha256: staged.sha256, blobKey: key, isReadOnly: false, createdAt: now, updatedAt: now };
+          await s.artifacts.insertMany([record]);
+          await artifactEvent(s, ARTIFACT_CREATED, record, p.docsetId, now);
+        }
+        await this.blobs.commit(staged.tempKey, key);
+        committedKey = key;
+        return { artifact: record, replacedKey: existing?.blobKey ?? null };
+      });
+      if (replacedKey && !(await this.store.artifacts.blobInUse(replacedKey))) await this.blobs.delete(replacedKey).catch(() => undefined);
+      return artifact;
+    } catch (e) {
+      if (committedKey) await this.blobs.delete(committedKey).catch(() => undefined);
+      else await this.blobs.discard(staged.tempKey).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /**
+   * Records version `latestVersion + 1` of a project with its generated files, in one transaction.
+   * A file is unchanged when its bytes equal the previous version's file of the same name and
+   * document, or when it is a document's own file and neither that document's inputs nor the shared
+   * ones changed (office files embed their creation time: their bytes always differ); an unchanged
+   * file keeps the previous bytes. Events say what was created, modified and dropped. Returns the
+   * version, or null when the project changed meanwhile (deleted, or another version recorded).
+   */
+  async recordVersion(
+    p: StoredProject,
+    generated: GeneratedArtifact[],
+    inputs: { inputsHash: string; inputHashes: InputHashes; documentCount: number },
+  ): Promise<{ version: number; clean: boolean } | null> {
+    const version = p.latestVersion + 1;
+    const committed: string[] = [];
+    const shared: StagedBlob[] = [];
+    try {
+      const result = await this.store.tx(async (s) => {
+        const current = await s.projects.get(p.workspaceId, p.id);
+        if (!current || current.latestVersion !== p.latestVersion) return null;
+        const previous = p.latestVersion > 0 ? (await s.artifacts.ofVersion(p.id, p.latestVersion)).filter((a) => a.isReadOnly) : [];
+        const before = p.latestVersion > 0 ? (await s.projects.version(p.id, p.latestVersion))?.inputHashes : undefined;
+        const sameInputs = (documentId: string | null) =>
+          documentId !== null && before !== undefined && before.common === inputs.inputHashes.common && before.documents[documentId] !== undefined && before.documents[documentId] === inputs.inputHashes.documents[documentId];
+        const prevByKey = new Map(previous.map((a) => [`${a.documentId ?? ''}\u0000${a.name}`, a]));
+        const now = Date.now();
+        const rows: ArtifactRecord[] = [];
+        const events: [string, ArtifactRecord][] = [];
+        for (const g of generated) {
+          const key = `${g.documentId ?? ''}\u0000${g.name}`;
+          const prev = prevByKey.get(key);
+          prevByKey.delete(key);
+          const id = newId();
+          const unchanged = prev !== undefined && (prev.sha256 === g.staged.sha256 || sameInputs(g.documentId));
+          let content = { blobKey: blobKeyOf(p.id, id), size: g.staged.size, sha256: g.staged.sha256 };
+          if (unchanged) {
+            content = { blobKey: prev.blobKey, size: prev.size, sha256: prev.sha256 };
+            shared.push(g.staged);
+          } else {
+            await this.blobs.commit(g.staged.tempKey, content.blobKey);
+            committed.push(content.blobKey);
+          }
+          const row: ArtifactRecord = {
+            id,
+            workspaceId: p.workspaceId,
+            projectId: p.id,
+            version,
+            name: g.name,
+            documentId: g.documentId,
+            ...content,
+            contentType: artifactContentType(g.name),
+            isReadOnly: true,
+            createdAt: now,
+            updatedAt: now,
+          };
+          rows.push(row);
+          if (!prev) events.push([ARTIFACT_CREATED, row]);
+          else if (!unchanged) events.push([ARTIFACT_MODIFIED, row]);
+        }
+        await s.artifacts.insertMany(rows);
+        await s.projects.insertVersion({ projectId: p.id, version, inputsHash: inputs.inputsHash, inputHashes: inputs.inputHashes, documentCount: inputs.documentCount, createdAt: now });
+        await s.projects.setLatestVersion(p.id, version, now);
+        for (const [type, row] of events) await artifactEvent(s, type, row, p.docsetId, now);
+        for (const gone of prevByKey.values()) await artifactEvent(s, ARTIFACT_DELETED, gone, p.docsetId, now);
+        await s.events.insert({
+          id: newId(),
+          workspaceId: p.workspaceId,
+          type: VERSION_PUBLISHED,
+          payload: { projectId: p.id, docsetId: p.docsetId, version: String(version), artifactCount: rows.length },
+          createdAt: now,
+        });
+        const clean = await s.projects.markClean(p.id, p.changedAt);
+        return { version, clean };
+      });
+      if (result === null) {
+        for (const g of generated) await this.blobs.discard(g.staged.tempKey).catch(() => undefined);
+      }
+      for (const st of shared) await this.blobs.discard(st.tempKey).catch(() => undefined);
+      return result;
+    } catch (e) {
+      for (const key of committed) await this.blobs.delete(key).catch(() => undefined);
+      for (const g of generated) await this.blobs.discard(g.staged.tempKey).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Removes every blob of a deleted project. */
+  async deleteProjectBlobs(projectId: string): Promise<void> {
+    await this.blobs.deletePrefix(`projects/${projectId}`);
+  }
+}
+
+function validateUploadName(name: string): void {
+  if (!name || name.length > MAX_ARTIFACT_NAME || /[\u0000-\u001f/\\]/.test(name)) throw invalid(`Artifact names are 1..${MAX_ARTIFACT_NAME} characters without slashes or control characters.`);
+  const dot = name.lastIndexOf('.');
+  const ext = dot >= 0 ? name.slice(dot).toLowerCase() : '';
+  if (!(ARTIFACT_UPLOAD_EXTENSIONS as readonly string[]).includes(ext)) {
+    throw new DomainError('unsupported-type', `Artifacts must be one of ${ARTIFACT_UPLOAD_EXTENSIONS.join(' ')}; "${name}" is not.`);
+  }
+}
