@@ -16,7 +16,7 @@ export interface Config {
   /** `{publicUrl}/v1preview1`: the base of every REST URL in responses. */
   apiBase: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
-  storage: { kind: 'fs'; root: string };
+  storage: { kind: 'fs'; root: string } | S3StorageConfig;
   bootstrapKey: string | undefined;
   logLevel: string;
   maxUploadBytes: number;
@@ -41,6 +41,56 @@ export interface Config {
   uploadChunkBytes: number;
   /** Lifetime of an upload session in seconds (QUIRE_UPLOAD_SESSION_TTL_SECONDS). */
   uploadSessionTtlSeconds: number;
+  /** Webhook delivery (src/events). */
+  webhooks: WebhookConfig;
+  /** Publishing project versions. */
+  projects: {
+    /** QUIRE_PROJECT_DEBOUNCE_MS: changes closer together than this make one version (default 2000). */
+    debounceMs: number;
+    /** QUIRE_PROJECT_SETTLE_MAX_MS: publish anyway after waiting this long for in-flight documents and extraction (default 10 min). */
+    settleMaxMs: number;
+  };
+}
+
+/** `s3://bucket?endpoint=…&region=…&forcePathStyle=true&prefix=…`; credentials come from the AWS SDK's default chain. */
+export interface S3StorageConfig {
+  kind: 's3';
+  bucket: string;
+  region: string;
+  /** An S3-compatible server (MinIO, moto, …); unset = AWS. */
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  /** Prepended to every object key: '' or ending with '/'. */
+  prefix: string;
+}
+
+export interface WebhookConfig {
+  /** QUIRE_WEBHOOK_ALLOW_PRIVATE=true: deliver to private, loopback and link-local addresses too. */
+  allowPrivate: boolean;
+  /** QUIRE_WEBHOOK_ALLOW_HOSTS: host names (lowercase) exempt from the private-address guard. */
+  allowHosts: string[];
+  /** QUIRE_WEBHOOK_RETRY_SCHEDULE: the wait before each attempt (the first is usually 0), in ms. */
+  retryScheduleMs: number[];
+  /** QUIRE_WEBHOOK_TIMEOUT_MS: a response must complete within this. */
+  timeoutMs: number;
+  /** QUIRE_WEBHOOK_DISABLE_AFTER: a webhook failing without a success for this long is disabled. */
+  disableAfterMs: number;
+}
+
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
+
+/** `0,5s,5m,30m,2h` -> milliseconds; units ms, s, m, h, d; a bare number is milliseconds. */
+export function parseDurationList(variable: string, raw: string): number[] {
+  const out = raw.split(',').map((part) => parseDuration(variable, part));
+  if (out.length === 0 || out.length > 50) throw new ConfigError(variable, 'must list 1 to 50 durations');
+  return out;
+}
+
+export function parseDuration(variable: string, raw: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(raw);
+  if (!m) throw new ConfigError(variable, `has an invalid duration "${raw}" (use e.g. 500ms, 5s, 5m, 2h, 5d)`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 }[(m[2] ?? 'ms') as 'ms'];
+  return Math.round(Number(m[1]) * unit);
 }
 
 /** A configuration problem: start-up stops with this one line. */
@@ -84,8 +134,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const root = new URL(storageUrl).pathname;
     if (!root || root === '/') throw new ConfigError('QUIRE_STORAGE_URL', 'file:// URL needs a directory path');
     storage = { kind: 'fs', root };
+  } else if (storageUrl.startsWith('s3://')) {
+    storage = parseS3Url(storageUrl, env);
   } else {
-    throw new ConfigError('QUIRE_STORAGE_URL', 'must be unset (files under QUIRE_DATA_DIR) or a file:///path URL');
+    throw new ConfigError('QUIRE_STORAGE_URL', 'must be unset (files under QUIRE_DATA_DIR), a file:///path URL or an s3://bucket?region=… URL');
   }
 
   const bootstrapKey = env.QUIRE_BOOTSTRAP_KEY;
@@ -137,7 +189,76 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     uploadChunkBytes,
     uploadSessionTtlSeconds,
+    projects: {
+      debounceMs: parseIntRange('QUIRE_PROJECT_DEBOUNCE_MS', env.QUIRE_PROJECT_DEBOUNCE_MS, 2_000, 0, 3600_000),
+      settleMaxMs: parseIntRange('QUIRE_PROJECT_SETTLE_MAX_MS', env.QUIRE_PROJECT_SETTLE_MAX_MS, 10 * 60_000, 0, 7 * 24 * 3600_000),
+    },
+    webhooks: {
+      allowPrivate: parseBool('QUIRE_WEBHOOK_ALLOW_PRIVATE', env.QUIRE_WEBHOOK_ALLOW_PRIVATE),
+      allowHosts: (env.QUIRE_WEBHOOK_ALLOW_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+        .filter(Boolean),
+      retryScheduleMs: parseDurationList('QUIRE_WEBHOOK_RETRY_SCHEDULE', env.QUIRE_WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: parseIntRange('QUIRE_WEBHOOK_TIMEOUT_MS', env.QUIRE_WEBHOOK_TIMEOUT_MS, 15_000, 100, 600_000),
+      disableAfterMs: parseDuration('QUIRE_WEBHOOK_DISABLE_AFTER', env.QUIRE_WEBHOOK_DISABLE_AFTER?.trim() || '5d'),
+    },
   };
+}
+
+const S3_PARAMS = ['endpoint', 'region', 'forcePathStyle', 'prefix'];
+
+function parseS3Url(raw: string, env: NodeJS.ProcessEnv): S3StorageConfig {
+  const v = 'QUIRE_STORAGE_URL';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(v, 'is not a valid s3://bucket URL');
+  }
+  const bucket = url.hostname;
+  if (!bucket) throw new ConfigError(v, 'needs a bucket: s3://bucket?region=…');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(v, `has an invalid bucket name "${bucket}"`);
+  if (url.username || url.password || url.port || (url.pathname && url.pathname !== '/')) {
+    throw new ConfigError(v, 'must be s3://bucket with options in the query (use prefix=… for a key prefix; credentials come from AWS_* variables)');
+  }
+  const q = url.searchParams;
+  const unknown = [...q.keys()].find((k) => !S3_PARAMS.includes(k));
+  if (unknown) throw new ConfigError(v, `has an unknown option "${unknown}" (known: ${S3_PARAMS.join(', ')})`);
+  let endpoint: string | undefined;
+  const rawEndpoint = q.get('endpoint');
+  if (rawEndpoint !== null) {
+    let e: URL;
+    try {
+      e = new URL(rawEndpoint);
+    } catch {
+      throw new ConfigError(v, `endpoint is not a valid URL (got "${rawEndpoint}")`);
+    }
+    if (e.protocol !== 'http:' && e.protocol !== 'https:') throw new ConfigError(v, 'endpoint must be an http:// or https:// URL');
+    endpoint = rawEndpoint.replace(/\/+$/, '');
+  }
+  const region = (q.get('region') ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? '').trim();
+  if (!region) throw new ConfigError(v, 'needs a region: add region=… (or set AWS_REGION)');
+  if (!/^[a-z0-9-]{1,40}$/.test(region)) throw new ConfigError(v, `has an invalid region "${region}"`);
+  const rawPathStyle = q.get('forcePathStyle');
+  if (rawPathStyle !== null && rawPathStyle !== 'true' && rawPathStyle !== 'false') {
+    throw new ConfigError(v, `forcePathStyle must be true or false (got "${rawPathStyle}")`);
+  }
+  let prefix = (q.get('prefix') ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(prefix) || prefix.split('/').some((p) => p === '' || p === '.' || p === '..')) {
+      throw new ConfigError(v, `prefix must be path segments of letters, digits, '.', '_' and '-' (got "${q.get('prefix')}")`);
+    }
+    prefix += '/';
+  }
+  return { kind: 's3', bucket, region, endpoint, forcePathStyle: rawPathStyle === 'true', prefix };
+}
+
+function parseBool(variable: string, raw: string | undefined): boolean {
+  const v = (raw ?? '').trim().toLowerCase();
+  if (v === '' || v === 'false' || v === '0' || v === 'no') return false;
+  if (v === 'true' || v === '1' || v === 'yes') return true;
+  throw new ConfigError(variable, `must be true or false (got "${raw}")`);
 }
 
 function parseIntRange(variable: string, raw: string | undefined, fallback: number, min: number, max: number): number {

@@ -14,10 +14,16 @@ import { PropertyService } from './domain/properties.js';
 import { evidenceOfManualValue } from './ingest/stages/properties.js';
 import { SampleService } from './domain/samples.js';
 import { ClassificationService } from './domain/classification.js';
+import { PartitionedListings } from './domain/listings.js';
+import { ProjectService } from './domain/projects.js';
+import { ArtifactService } from './domain/artifacts.js';
 import { PageRenderer } from './ingest/page-renderer.js';
 import type { Queue } from './store/queue/queue.js';
 import { TableQueue } from './store/queue/table-queue.js';
 import { PgBossQueue } from './store/queue/pgboss-queue.js';
+import { WebhookService } from './domain/webhooks.js';
+import { WebhookDispatcher } from './events/dispatcher.js';
+import { refuseLiteralUrl } from './events/ssrf.js';
 
 /** The composition root: one store, one blob store, and the domain services over them. */
 export interface Services {
@@ -35,6 +41,12 @@ export interface Services {
   structure: StructureService;
   properties: PropertyService;
   samples: SampleService;
+  projects: ProjectService;
+  artifacts: ArtifactService;
+  webhooks: WebhookService;
+  /** Webhook fan-out and delivery; started with the workers (src/ingest/workers.ts). */
+  webhookDispatcher: WebhookDispatcher;
+  partitions: PartitionedListings;
   close(): Promise<void>;
 }
 
@@ -51,16 +63,36 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
       ? new PgBossQueue(store, { ...queueOptions, connectionString: config.database.url }, logger)
       : new TableQueue(store, queueOptions, logger);
   const classification = new ClassificationService(store);
-  const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue, [(s, doc) => classification.removeDocument(doc.workspaceId, doc.id, s)]);
   const structure = new StructureService(store, blobs);
   const properties = new PropertyService(store, queue, async (doc, value) => evidenceOfManualValue(await structure.structureOf(doc), value));
-  const docsets = new DocsetService(store, [properties, classification], classification);
+  const artifacts = new ArtifactService(store, blobs, config.maxUploadBytes);
+  const projects = new ProjectService(
+    store,
+    properties,
+    { debounceMs: config.projects.debounceMs, settleRetryMs: 1000, settleMaxMs: config.projects.settleMaxMs },
+    queue,
+    config.apiBase,
+    (projectId) => artifacts.deleteProjectBlobs(projectId),
+  );
+  properties.onValuesChanged(projects);
+  const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue, [
+    (s, doc) => classification.removeDocument(doc.workspaceId, doc.id, s),
+    (s, doc) => projects.documentDeleted(s, doc),
+  ]);
+  const docsets = new DocsetService(store, [properties, classification, projects], classification);
   const uploads = new UploadSessionService(store, blobs, documents, {
     chunkBytes: config.uploadChunkBytes,
     ttlMs: config.uploadSessionTtlSeconds * 1000,
     maxUploadBytes: config.maxUploadBytes,
   });
   const renderer = new PageRenderer({ timeoutMs: 120_000, memoryMb: 1024 });
+  const webhookDispatcher = new WebhookDispatcher(store, queue, config, logger?.child({ component: 'webhooks' }));
+  const webhooks = new WebhookService(store, {
+    refuseUrl: (url) => refuseLiteralUrl(url, config.webhooks),
+    ping: (hook) => webhookDispatcher.ping(hook),
+    schedule: (s, hook) => webhookDispatcher.schedule(s, hook),
+    wake: () => queue.wake(),
+  });
   const pages = new PageService(store, blobs, (pdf, page, dpi) => renderer.render(pdf, page, dpi));
   return {
     config,
@@ -72,15 +104,23 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     docsets,
     samples: new SampleService(store, documents, docsets, (workspaceId, docsetId, label) => properties.create(workspaceId, docsetId, { label })),
     properties,
+    projects,
+    artifacts,
+    webhooks,
+    webhookDispatcher,
     metadata: new MetadataService(store),
+    partitions: new PartitionedListings(store),
     workspaces,
     pages,
     structure,
     close: async () => {
       uploads.stopSweeper();
+      await webhookDispatcher.stop();
+      webhookDispatcher.close();
       await renderer.close();
       await queue.stop(0); // already stopped by the workers, if any; closes pg-boss's connections
       await store.close();
+      blobs.close?.();
     },
   };
 }

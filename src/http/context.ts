@@ -12,6 +12,10 @@ import type { MetadataService } from '../domain/metadata.js';
 import type { Principal, WorkspaceService } from '../domain/workspace.js';
 import type { Scope } from '../domain/scopes.js';
 import type { Cursors } from './pagination.js';
+import type { PartitionedListings } from '../domain/listings.js';
+import type { WebhookService } from '../domain/webhooks.js';
+import type { ProjectService } from '../domain/projects.js';
+import type { ArtifactService } from '../domain/artifacts.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -30,12 +34,17 @@ export interface HttpDeps {
   structure: StructureService;
   properties: PropertyService;
   samples: SampleService;
+  projects: ProjectService;
+  artifacts: ArtifactService;
   docsets: DocsetService;
   metadata: MetadataService;
   workspaces: WorkspaceService;
+  webhooks: WebhookService;
   cursors: Cursors;
-  /** Readiness probes (database, storage) for /readyz. */
-  ping: () => Promise<void>;
+  /** Partitioned listings (the operation-style interface, src/http/ops). */
+  partitions: PartitionedListings;
+  /** Readiness probes for /readyz: each throws when its dependency cannot be reached. */
+  probes: { database: () => Promise<void>; storage: () => Promise<void>; queue: () => Promise<void> };
 }
 
 declare module 'fastify' {

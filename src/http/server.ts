@@ -23,10 +23,16 @@ import { PropertySchema, PropertyValueSchema } from './schemas/properties.js';
 import { SampleCatalogEntrySchema, SampleSchema } from './schemas/samples.js';
 import { sampleRoutes } from './rest/samples.js';
 import { metadataRoutes } from './rest/metadata.js';
+import { projectRoutes } from './rest/projects.js';
+import { artifactRoutes } from './rest/artifacts.js';
+import { ArtifactSchema, ProjectSchema } from './schemas/projects.js';
 import { docsetRoutes } from './rest/docsets.js';
 import { docsetDocumentRoutes } from './rest/docset-documents.js';
 import { workspaceRoutes } from './rest/workspace.js';
+import { webhookRoutes } from './rest/webhooks.js';
+import { WebhookSchema } from './schemas/webhooks.js';
 import { systemRoutes } from './system.js';
+import { opsRoutes } from './ops/index.js';
 import { SCOPES } from '../domain/scopes.js';
 import { invalid } from '../domain/errors.js';
 
@@ -106,6 +112,9 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
   app.addSchema(PropertyValueSchema);
   app.addSchema(SampleCatalogEntrySchema);
   app.addSchema(SampleSchema);
+  app.addSchema(WebhookSchema);
+  app.addSchema(ProjectSchema);
+  app.addSchema(ArtifactSchema);
 
   await app.register(swagger, {
     openapi: {
@@ -144,8 +153,12 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
     docsetRoutes(api, deps);
     docsetDocumentRoutes(api, deps);
     workspaceRoutes(api, deps);
+    webhookRoutes(api, deps);
+    projectRoutes(api, deps);
+    artifactRoutes(api, deps);
   }, { prefix: '/v1preview1' });
 
+  await app.register(async (ops) => opsRoutes(ops as unknown as App, deps), { prefix: '/ops' });
   systemRoutes(app, deps, metrics);
   return app;
 }

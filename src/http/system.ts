@@ -2,18 +2,39 @@ import type { App, HttpDeps } from './context.js';
 import type { HttpMetrics } from './metrics.js';
 import { op } from './schemas/common.js';
 
+const PROBE_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
+}
+
 /** Unauthenticated operational routes: health, readiness, metrics and the API description. */
 export function systemRoutes(app: App, deps: HttpDeps, metrics: HttpMetrics) {
   app.get('/healthz', { schema: { ...op({ summary: 'Liveness', tag: 'System', scope: null }).schema } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: { ...op({ summary: 'Readiness: database and storage reachable', tag: 'System', scope: null }).schema } }, async (request, reply) => {
-    try {
-      await deps.ping();
-      return { status: 'ready' };
-    } catch (err) {
-      request.log.warn({ err }, 'readiness check failed');
-      return reply.code(503).header('retry-after', '5').send({ status: 'unavailable', detail: String((err as Error).message) });
-    }
+  const readyz = op({
+    summary: 'Readiness: database, storage and queue reachable',
+    tag: 'System',
+    scope: null,
+    description: '200 `{status: "ready", checks}` when each dependency answers within 3 s; otherwise 503 with `retry-after` and, in `checks`, which one failed and why.',
+  });
+  app.get('/readyz', { schema: { ...readyz.schema } }, async (request, reply) => {
+    const entries = await Promise.all(
+      Object.entries(deps.probes).map(async ([name, probe]) => {
+        try {
+          await withTimeout(probe(), PROBE_TIMEOUT_MS, `no answer within ${PROBE_TIMEOUT_MS} ms`);
+          return [name, 'ok'] as const;
+        } catch (err) {
+          request.log.warn({ err, dependency: name }, 'readiness check failed');
+          return [name, `failed: ${(err as Error).message}`] as const;
+        }
+      }),
+    );
+    const checks = Object.fromEntries(entries);
+    const failed = entries.filter(([, v]) => v !== 'ok').map(([k]) => k);
+    if (failed.length === 0) return { status: 'ready', checks };
+    return reply.code(503).header('retry-after', '5').send({ status: 'unavailable', failed, checks, detail: `Not reachable: ${failed.join(', ')}.` });
   });
 
   app.get('/metrics', { schema: { ...op({ summary: 'Prometheus metrics', tag: 'System', scope: null }).schema } }, async (_request, reply) => {

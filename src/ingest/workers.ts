@@ -5,6 +5,9 @@ import { IngestPipeline } from './pipeline.js';
 import { ExtractionJob } from './extraction.js';
 import { EXTRACT_JOB } from '../domain/properties.js';
 import { WorkerPool } from './worker-pool.js';
+import { PUBLISH_JOB } from '../domain/projects.js';
+import { PublishJob } from '../reports/publish-job.js';
+import { GENERATORS } from '../reports/index.js';
 
 export interface RunningWorkers {
   /** Stops claiming; lets running documents finish within `deadlineMs`, then releases their jobs. */
@@ -21,16 +24,29 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
     onReady: (s, doc, features) => services.docsets.documentProcessed(s, doc, features),
   });
   const extraction = new ExtractionJob(store, properties, services.structure, logger.child({ component: 'extract' }));
-  const recovered = (await queue.recoverLocal?.([INGEST_JOB, EXTRACT_JOB])) ?? 0;
+  const recovered = (await queue.recoverLocal?.([INGEST_JOB, EXTRACT_JOB, PUBLISH_JOB])) ?? 0;
   const inFlight = await store.ingest.countInFlight();
   if (inFlight || recovered) {
     logger.info({ documents: inFlight, resumedNow: recovered }, 'documents left mid-ingestion resume (at once if their process is gone from this host, else once their job lease expires)');
   }
   queue.work(INGEST_JOB, pipeline, { concurrency: config.ingest.concurrency });
   queue.work(EXTRACT_JOB, extraction, { concurrency: 1 });
+  const publish = new PublishJob(
+    services.projects,
+    services.artifacts,
+    services.structure,
+    blobs,
+    GENERATORS,
+    { debounceMs: config.projects.debounceMs, settleRetryMs: 1000, settleMaxMs: config.projects.settleMaxMs },
+    logger.child({ component: 'publish' }),
+    config.apiBase,
+  );
+  queue.work(PUBLISH_JOB, publish, { concurrency: 1 });
   logger.info({ concurrency: config.ingest.concurrency }, 'ingestion workers started');
+  await services.webhookDispatcher.start();
   return {
     stop: async (deadlineMs) => {
+      await services.webhookDispatcher.stop();
       await queue.stop(deadlineMs);
       await pool.close();
     },

@@ -88,6 +88,12 @@ export function apiSuite(label: string, start: () => Promise<Quire>, teardown: (
         assert.equal(r.status, 200);
       });
 
+      test('GET /readyz probes the database, storage and queue', async () => {
+        const r = await fetch(`${q.origin}/readyz`);
+        assert.equal(r.status, 200);
+        assert.deepEqual(await r.json(), { status: 'ready', checks: { database: 'ok', storage: 'ok', queue: 'ok' } });
+      });
+
       test('GET /openapi.json is OpenAPI 3.1 with scope and errors on every operation', async () => {
         const r = await fetch(`${q.origin}/openapi.json`);
         assert.equal(r.status, 200);

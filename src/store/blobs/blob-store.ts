@@ -30,6 +30,10 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Deletes every blob whose key starts with `prefix/` (a missing prefix is fine). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Throws when the store cannot be reached (readiness): a missing directory or bucket, refused credentials. */
+  ping(): Promise<void>;
+  /** Releases connections (optional). */
+  close?(): void;
   /** Removes staged blobs older than `olderThanMs` (left behind by a crash). Returns how many. */
   sweepStaged(olderThanMs: number): Promise<number>;
 }

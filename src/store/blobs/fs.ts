@@ -72,6 +72,12 @@ export class FsBlobStore implements BlobStore {
     return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
+  /** The root is a directory this process can reach. */
+  async ping(): Promise<void> {
+    const s = await fsp.stat(this.root);
+    if (!s.isDirectory()) throw new Error(`${this.root} is not a directory`);
+  }
+
   async stat(key: string): Promise<{ size: number } | null> {
     try {
       const s = await fsp.stat(this.pathOf(key));

@@ -12,6 +12,9 @@ import * as m0004 from './migrations/0004_structure.js';
 import * as m0005 from './migrations/0005_properties.js';
 import * as m0006 from './migrations/0006_classification.js';
 import * as m0007 from './migrations/0007_samples.js';
+import * as m0009 from './migrations/0009_webhooks.js';
+import * as m0008 from './migrations/0008_projects.js';
+import * as m0010 from './migrations/0010_partition_keys.js';
 
 export type Db = Kysely<Schema>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -24,6 +27,9 @@ const migrations: Record<string, Migration> = {
   '0005_properties': m0005,
   '0006_classification': m0006,
   '0007_samples': m0007,
+  '0009_webhooks': m0009,
+  '0008_projects': m0008,
+  '0010_partition_keys': m0010,
 };
 
 // pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in

@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
+import { partitionPage } from './partitions.js';
+import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '../../domain/partition.js';
 import type { Database, DocsetsTable } from './schema.js';
 import type { DocsetFilter, DocsetRecord, Page, PageRequest } from '../../domain/model.js';
 
@@ -29,6 +31,7 @@ export class DocsetsRepo {
         document_count: d.documentCount,
         created_at: d.createdAt,
         updated_at: d.updatedAt,
+        pkey: partitionKeyOf(d.id),
       })
       .execute();
   }
@@ -49,14 +52,30 @@ export class DocsetsRepo {
     return new Set(rows.map((r) => r.id));
   }
 
-  async list(workspaceId: string, f: DocsetFilter, page: PageRequest): Promise<Page<DocsetRecord>> {
+  /** The docsets of a workspace matching a filter (REST lists and partitioned listings share it). */
+  private filtered(workspaceId: string, f: DocsetFilter) {
     let q = this.db.selectFrom('docsets').selectAll().where('workspace_id', '=', workspaceId);
     if (f.name !== undefined) q = q.where('name', '=', f.name);
     if (f.minDocuments !== undefined) q = q.where('document_count', '>=', f.minDocuments);
     if (f.maxDocuments !== undefined) q = q.where('document_count', '<=', f.maxDocuments);
     if (!f.samples) q = q.where('is_sample', '=', 0);
+    return q;
+  }
+
+  async list(workspaceId: string, f: DocsetFilter, page: PageRequest): Promise<Page<DocsetRecord>> {
+    let q = this.filtered(workspaceId, f);
     if (page.after !== undefined) q = q.where('id', '>', page.after);
     return keysetPage(await q.orderBy('id').limit(page.limit + 1).execute(), page.limit, toRecord);
+  }
+
+  /** One page of a key range in (pkey, id) order: the partitioned listing's hook. */
+  async listPartitioned(workspaceId: string, f: DocsetFilter, page: PartitionPageRequest): Promise<PartitionPage<DocsetRecord>> {
+    let q = this.filtered(workspaceId, f).where('pkey', '>=', page.range.min).where('pkey', '<=', page.range.max);
+    if (page.after) {
+      const { pkey, id } = page.after;
+      q = q.where((eb) => eb.or([eb('pkey', '>', pkey), eb.and([eb('pkey', '=', pkey), eb('id', '>', id)])]));
+    }
+    return partitionPage(await q.orderBy('pkey').orderBy('id').limit(page.limit + 1).execute(), page.limit, toRecord);
   }
 
   /** Adds `delta` to the document count and touches `updatedAt`. */

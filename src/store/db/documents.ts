@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
+import { partitionPage } from './partitions.js';
+import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '../../domain/partition.js';
 import { precompiled } from './precompiled.js';
 import type { Database, DocumentsTable } from './schema.js';
 import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, DocumentStatus, Page, PageRequest } from '../../domain/model.js';
@@ -64,6 +66,7 @@ export class DocumentsRepo {
         created_at: d.createdAt,
         updated_at: d.updatedAt,
         processed_at: d.processedAt,
+        pkey: partitionKeyOf(d.id),
       })
       .execute();
   }
@@ -73,7 +76,8 @@ export class DocumentsRepo {
     return row && toRecord(row);
   }
 
-  async list(workspaceId: string, f: DocumentFilter, page: PageRequest): Promise<Page<DocumentRecord>> {
+  /** The documents of a workspace matching a filter (REST lists and partitioned listings share it). */
+  private filtered(workspaceId: string, f: DocumentFilter) {
     let q = this.db.selectFrom('documents').selectAll().where('workspace_id', '=', workspaceId);
     if (f.name !== undefined) q = q.where('name', '=', f.name);
     if (f.prefix !== undefined) q = q.where('name', 'like', sql<string>`${escapeLike(f.prefix) + '%'} escape '\\'`);
@@ -96,8 +100,23 @@ export class DocumentsRepo {
         ),
       );
     }
+    return q;
+  }
+
+  async list(workspaceId: string, f: DocumentFilter, page: PageRequest): Promise<Page<DocumentRecord>> {
+    let q = this.filtered(workspaceId, f);
     if (page.after !== undefined) q = q.where('id', '>', page.after);
     return keysetPage(await q.orderBy('id').limit(page.limit + 1).execute(), page.limit, toRecord);
+  }
+
+  /** One page of a key range in (pkey, id) order: the partitioned listing's hook. */
+  async listPartitioned(workspaceId: string, f: DocumentFilter, page: PartitionPageRequest): Promise<PartitionPage<DocumentRecord>> {
+    let q = this.filtered(workspaceId, f).where('pkey', '>=', page.range.min).where('pkey', '<=', page.range.max);
+    if (page.after) {
+      const { pkey, id } = page.after;
+      q = q.where((eb) => eb.or([eb('pkey', '>', pkey), eb.and([eb('pkey', '=', pkey), eb('id', '>', id)])]));
+    }
+    return partitionPage(await q.orderBy('pkey').orderBy('id').limit(page.limit + 1).execute(), page.limit, toRecord);
   }
 
   /** Moves a document from docset `from` to `to` only if it is still in `from`; true when it moved. */

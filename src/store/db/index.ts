@@ -16,6 +16,9 @@ import { RawSqlRepo } from './raw.js';
 import { SamplesRepo } from './samples.js';
 import { PropertiesRepo } from './properties.js';
 import { ClassificationRepo } from './classification.js';
+import { WebhooksRepo } from './webhooks.js';
+import { ProjectsRepo } from './projects.js';
+import { ArtifactsRepo } from './artifacts.js';
 
 /** Every repository, bound to one connection or one transaction. */
 export class Repos {
@@ -32,6 +35,9 @@ export class Repos {
   readonly samples: SamplesRepo;
   readonly properties: PropertiesRepo;
   readonly classification: ClassificationRepo;
+  readonly webhooks: WebhooksRepo;
+  readonly projects: ProjectsRepo;
+  readonly artifacts: ArtifactsRepo;
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
 
@@ -49,6 +55,9 @@ export class Repos {
     this.samples = new SamplesRepo(db);
     this.properties = new PropertiesRepo(db);
     this.classification = new ClassificationRepo(db);
+    this.webhooks = new WebhooksRepo(db);
+    this.projects = new ProjectsRepo(db);
+    this.artifacts = new ArtifactsRepo(db);
     this.raw = new RawSqlRepo(db);
   }
 }

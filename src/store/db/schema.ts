@@ -29,6 +29,8 @@ export interface DocsetsTable {
   document_count: number;
   created_at: number;
   updated_at: number;
+  /** Partition key of the id (src/domain/partition.ts); null only in rows no insert has set it for. */
+  pkey: number | null;
 }
 
 export interface DocumentsTable {
@@ -61,6 +63,8 @@ export interface DocumentsTable {
   structure_blob_key: string | null;
   /** JSON `{candidates, chosen}`: how an upload naming several docsets was classified. */
   classification: string | null;
+  /** Partition key of the id (src/domain/partition.ts); null only in rows no insert has set it for. */
+  pkey: number | null;
 }
 
 export interface JobsTable {
@@ -90,6 +94,53 @@ export interface EventsTable {
   /** JSON. */
   payload: string;
   created_at: number;
+  /** 1 once the webhook fan-out took the event (migration 0009; inserts leave the default 0). */
+  webhooks_done?: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  workspace_id: string;
+  target: string;
+  target_id: string | null;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  secret: string | null;
+  created_at: number;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  failing_since: number | null;
+  scheduled: number;
+  gen: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  workspace_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  /** pending | delivered | failed */
+  state: string;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  webhook_id: string;
+  attempted_at: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  next_retry_at: number | null;
 }
 
 export interface DocumentPagesTable {
@@ -202,7 +253,59 @@ export interface DocumentClassTermsTable {
   weight: number;
 }
 
+export interface ProjectsTable {
+  id: string;
+  workspace_id: string;
+  docset_id: string;
+  name: string;
+  type: string;
+  auto_confirm: number;
+  /** JSON array of property ids. */
+  items: string;
+  latest_version: number;
+  pkey: number;
+  dirty_at: number | null;
+  changed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProjectDocumentsTable {
+  project_id: string;
+  document_id: string;
+}
+
+export interface ProjectVersionsTable {
+  project_id: string;
+  version: number;
+  inputs_hash: string;
+  input_hashes: string;
+  document_count: number;
+  created_at: number;
+}
+
+export interface ArtifactsTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  version: number;
+  name: string;
+  document_id: string | null;
+  size: number;
+  content_type: string;
+  sha256: string;
+  blob_key: string;
+  is_read_only: number;
+  pkey: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
+  projects: ProjectsTable;
+  project_documents: ProjectDocumentsTable;
+  project_versions: ProjectVersionsTable;
+  artifacts: ArtifactsTable;
   docset_class_stats: DocsetClassStatsTable;
   docset_class_terms: DocsetClassTermsTable;
   document_class_terms: DocumentClassTermsTable;
@@ -220,5 +323,8 @@ export interface Database {
   upload_chunks: UploadChunksTable;
   jobs: JobsTable;
   events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   document_pages: DocumentPagesTable;
 }

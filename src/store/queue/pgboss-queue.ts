@@ -124,6 +124,12 @@ export class PgBossQueue implements Queue {
     return Math.max(1, Math.ceil(this.opts.retryBaseMs / 1000));
   }
 
+  /** pg-boss is started (its schema exists) and its job table answers. */
+  async ping(): Promise<void> {
+    await this.ready();
+    await this.boss.getDb().executeSql(`SELECT 1 FROM ${this.schema}.job LIMIT 1`, []);
+  }
+
   private ready(): Promise<void> {
     this.starting ??= this.boss.start().then(() => undefined);
     return this.starting;

@@ -31,6 +31,8 @@ export interface EnqueueOptions {
  */
 export interface Queue {
   enqueue(queue: string, payload: unknown, opts: EnqueueOptions, repos?: Repos): Promise<string>;
+  /** Throws when the queue's storage cannot be reached (readiness). */
+  ping(): Promise<void>;
   /** Tells this process's workers to look for work now (after the enqueuing transaction committed). */
   wake(): void;
   /** Starts claiming jobs of `queue` for `handler`, at most `concurrency` at once. */

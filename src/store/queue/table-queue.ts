@@ -20,6 +20,10 @@ export class TableQueue implements Queue {
   private readonly runner: JobRunner<Claim>;
   private lastPurge = Date.now();
 
+  async ping(): Promise<void> {
+    await this.store.jobs.get('readiness-probe');
+  }
+
   constructor(
     private readonly store: Store,
     opts: Partial<QueueOptions> = {},
