@@ -27,6 +27,7 @@ const FILES = [
   'test/unit/worker-pool.test.ts',
   'test/unit/webhooks.test.ts',
   'test/unit/blob-store.test.ts',
+  'test/unit/deploy.test.ts',
   'test/api/sqlite.test.ts',
   'test/api/postgres.test.ts',
   'test/api/cli.test.ts',
