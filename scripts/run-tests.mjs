@@ -59,6 +59,10 @@ const summaryFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quire-tests
 const args = [
   '--import', 'tsx',
   '--test',
+  // A file whose tests are done exits even if a failed test left a handle open, and no single test
+  // may hang the run: a stuck test fails after 30 minutes instead.
+  '--test-force-exit',
+  '--test-timeout=1800000',
   '--test-reporter=spec', '--test-reporter-destination=stdout',
   '--test-reporter=./scripts/summary-reporter.mjs', `--test-reporter-destination=${summaryFile}`,
   ...files,
