@@ -18,6 +18,22 @@ export interface IngestPayload {
   documentId: string;
 }
 
+/**
+ * The `process` job: `Ingested` → `Processing` → `Ready`. A job of its own so that every uploaded
+ * document reaches `Ingested` (page count, sizes, images) without waiting behind other documents'
+ * OCR and layout: the worker pool serves reads before analyses.
+ */
+export const PROCESS_JOB = 'process';
+
+export interface ProcessPayload {
+  documentId: string;
+  /** When ingestion started (epoch ms), for the total duration recorded at Ready. */
+  startedAt: number;
+}
+
+/** Read models kept in memory between the two jobs of a document, up to this many bytes of PDF. */
+const HANDOFF_BYTES = 256 * 1024 * 1024;
+
 export function renditionKeyOf(d: { workspaceId: string; id: string }): string {
   return `workspaces/${d.workspaceId}/documents/${d.id}/rendition.pdf`;
 }
@@ -45,9 +61,10 @@ async function readAll(stream: Readable): Promise<Buffer> {
 /**
  * The `ingest` job of one document: New → Ingesting (bytes read and verified) → the format reader in
  * a worker thread → rendition and page rows stored → Ingested (page count) → quota check (OverQuota:
- * kept, not processed, not counted) → Processing → Ready. An IngestError ends it in Error with its
- * reason and no retry; any other failure is retried by the queue, and after the last attempt the
- * document goes to Error. Every step is safe to run again after a crash.
+ * kept, not processed, not counted) → the `process` job queued (Processing → Ready, `processJob`).
+ * An IngestError ends it in Error with its reason and no retry; any other failure is retried by the
+ * queue, and after the last attempt the document goes to Error. Every step is safe to run again after
+ * a crash.
  */
 export class IngestPipeline implements JobHandler<IngestPayload> {
   constructor(
@@ -64,12 +81,69 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
        * extracted.
        */
       onReady?: (s: Repos, doc: DocumentRecord, features: ClassificationFeatures) => Promise<void>;
+      /** Queues the `process` job in the transaction that settles the quota (absent: processed inline). */
+      enqueueProcess?: (s: Repos, workspaceId: string, payload: ProcessPayload) => Promise<void>;
     },
   ) {}
+
+  /** Models read by `ingest`, waiting for `process` in this process (else it reads the document again). */
+  private readonly handoff = new Map<string, DocumentModel>();
+  private handoffBytes = 0;
+
+  private keep(documentId: string, model: DocumentModel) {
+    this.handoff.set(documentId, model);
+    this.handoffBytes += model.pdf.byteLength;
+    for (const [id, m] of this.handoff) {
+      if (this.handoffBytes <= HANDOFF_BYTES) break;
+      this.handoff.delete(id);
+      this.handoffBytes -= m.pdf.byteLength;
+    }
+  }
+
+  private take(documentId: string): DocumentModel | undefined {
+    const m = this.handoff.get(documentId);
+    if (m) {
+      this.handoff.delete(documentId);
+      this.handoffBytes -= m.pdf.byteLength;
+    }
+    return m;
+  }
+
+  /** The `process` job's handler. */
+  readonly processJob: JobHandler<ProcessPayload> = {
+    run: async (job, signal) => {
+      const doc = await this.store.documents.get(job.workspaceId, job.payload.documentId);
+      if (!doc || SETTLED.has(doc.status) || !['Ingested', 'Processing'].includes(doc.status)) return;
+      const log = this.logger.child({ document: doc.id, job: job.id, attempt: job.attempt });
+      try {
+        const progress = { stage: 'processing', pagesDone: 0, pagesTotal: doc.pageCount ?? null };
+        // Only one `process` job exists per document (queued with Ingested); a document already
+        // Processing is this job's, run again after a crash or a released lease.
+        if (doc.status === 'Ingested') await this.store.ingest.transition(doc.workspaceId, doc.id, 'Ingested', 'Processing', progress, Date.now());
+        const model = this.take(doc.id) ?? (await this.pool.read(await this.verifiedBytes(doc), doc.format, signal));
+        await this.process(doc, model, doc.processing ?? { format: model.format, pagination: model.pagination }, job.payload.startedAt, signal, log);
+      } catch (err) {
+        if (!(err instanceof IngestError)) throw err;
+        log.info({ title: err.title, detail: err.detail }, 'document cannot be processed');
+        await this.store.ingest.setError(doc.workspaceId, doc.id, err.title, err.detail, Date.now());
+      }
+    },
+    onFinalFailure: (job, error) => this.onFinalFailure(job, error),
+  };
+
+  private async verifiedBytes(doc: DocumentRecord): Promise<Buffer> {
+    const bytes = await readAll(await this.blobs.read(doc.blobKey));
+    if (bytes.length !== doc.size || createHash('sha256').update(bytes).digest('hex') !== doc.sha256) {
+      throw new IngestError('Stored content is damaged', 'The stored bytes no longer match the upload (size or SHA-256 differ).');
+    }
+    return bytes;
+  }
 
   async run(job: Job<IngestPayload>, signal: AbortSignal): Promise<void> {
     const doc = await this.store.documents.get(job.workspaceId, job.payload.documentId);
     if (!doc || SETTLED.has(doc.status)) return; // deleted meanwhile, or already done
+    // Ingested and Processing documents belong to their `process` job, queued with Ingested.
+    if ((doc.status === 'Ingested' || doc.status === 'Processing') && this.options.enqueueProcess) return;
     const log = this.logger.child({ document: doc.id, job: job.id, attempt: job.attempt });
     try {
       await this.ingest(doc, signal, log);
@@ -95,10 +169,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     const started = Date.now();
     if (!(await this.progress(doc, 'Ingesting', { stage: 'reading', pagesDone: 0, pagesTotal: null }))) return;
 
-    const bytes = await readAll(await this.blobs.read(doc.blobKey));
-    if (bytes.length !== doc.size || createHash('sha256').update(bytes).digest('hex') !== doc.sha256) {
-      throw new IngestError('Stored content is damaged', 'The stored bytes no longer match the upload (size or SHA-256 differ).');
-    }
+    const bytes = await this.verifiedBytes(doc);
 
     if (doc.format === 'zip') {
       if (!this.options.createZipMembers) throw new IngestError('Unsupported file type', 'ZIP archives cannot be expanded by this worker.');
@@ -124,9 +195,14 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     if (!model.pdfIsOriginal) staged = await this.blobs.stage(Readable.from([Buffer.from(model.pdf)]), { maxBytes: Number.MAX_SAFE_INTEGER });
     const renditionKey = staged ? renditionKeyOf(doc) : null;
     const processing: ProcessingDetails = { pagination: model.pagination, format: model.format, durationMs: Date.now() - started };
+    // One transaction records Ingested (pages, rendition) and settles the quota under the workspace
+    // lock (concurrent documents cannot both take the last pages); it queues the `process` job, so an
+    // Ingested document always has exactly one.
     let committed = false;
+    let outcome: 'gone' | 'over' | 'ok';
     try {
-      const found = await this.store.tx(async (s) => {
+      outcome = await this.store.tx(async (s) => {
+        await s.ingest.lockWorkspace(doc.workspaceId);
         const ok = await s.ingest.setIngested(doc.workspaceId, doc.id, {
           pageCount: pagesTotal,
           renditionBlobKey: renditionKey,
@@ -134,46 +210,40 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
           progress: { stage: 'stored', pagesDone: pagesTotal, pagesTotal },
           now: Date.now(),
         });
-        if (!ok) return false; // deleted meanwhile
+        if (!ok) return 'gone'; // deleted meanwhile
         await s.ingest.replacePages(doc.id, model.pages.map((p) => ({ number: p.number, width: p.width, height: p.height })));
+        const w = await s.workspaces.get(doc.workspaceId);
+        let reason: string | null = null;
+        if (w && pagesTotal > w.pageQuotaPerDocument) {
+          reason = `The document has ${pagesTotal} pages; documents are limited to ${w.pageQuotaPerDocument} pages in this workspace.`;
+        } else if (w) {
+          const used = await s.ingest.pagesUsedExcept(doc.workspaceId, doc.id);
+          if (used + pagesTotal > w.pageQuotaMax) {
+            reason = `The workspace has ${w.pageQuotaMax - used} of its ${w.pageQuotaMax} pages left; the document has ${pagesTotal}.`;
+          }
+        }
+        const now = Date.now();
+        if (reason) await s.ingest.setOverQuota(doc.workspaceId, doc.id, reason, now);
+        else if (this.options.enqueueProcess) await this.options.enqueueProcess(s, doc.workspaceId, { documentId: doc.id, startedAt: started });
+        else await s.ingest.setStatus(doc.workspaceId, doc.id, 'Processing', { stage: 'processing', pagesDone: 0, pagesTotal }, now);
         if (staged && renditionKey) {
           await this.blobs.commit(staged.tempKey, renditionKey);
           committed = true;
         }
-        return true;
+        if (reason) log.info({ reason }, 'document is over quota');
+        return reason ? 'over' : 'ok';
       });
-      if (!found) return;
     } catch (err) {
       if (committed && renditionKey) await this.blobs.delete(renditionKey).catch(() => undefined);
       throw err;
     } finally {
       if (staged && !committed) await this.blobs.discard(staged.tempKey).catch(() => undefined);
     }
-
-    // Quota: decided under the workspace lock, so concurrent documents cannot both take the last pages.
-    const over = await this.store.tx(async (s) => {
-      await s.ingest.lockWorkspace(doc.workspaceId);
-      const w = await s.workspaces.get(doc.workspaceId);
-      if (!w) return null;
-      let reason: string | null = null;
-      if (pagesTotal > w.pageQuotaPerDocument) {
-        reason = `The document has ${pagesTotal} pages; documents are limited to ${w.pageQuotaPerDocument} pages in this workspace.`;
-      } else {
-        const used = await s.ingest.pagesUsedExcept(doc.workspaceId, doc.id);
-        if (used + pagesTotal > w.pageQuotaMax) {
-          reason = `The workspace has ${w.pageQuotaMax - used} of its ${w.pageQuotaMax} pages left; the document has ${pagesTotal}.`;
-        }
-      }
-      const now = Date.now();
-      if (reason) await s.ingest.setOverQuota(doc.workspaceId, doc.id, reason, now);
-      else await s.ingest.setStatus(doc.workspaceId, doc.id, 'Processing', { stage: 'processing', pagesDone: 0, pagesTotal }, now);
-      return reason;
-    });
-    if (over !== null) {
-      log.info({ reason: over }, 'document is over quota');
+    if (outcome !== 'ok') return;
+    if (this.options.enqueueProcess) {
+      this.keep(doc.id, model);
       return;
     }
-
     await this.process(doc, model, processing, started, signal, log);
   }
 

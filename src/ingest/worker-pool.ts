@@ -33,7 +33,9 @@ const RECYCLE_AFTER = 50;
  */
 export class WorkerPool {
   private active = 0;
+  private activeReads = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly waitingUrgent: (() => void)[] = [];
   private closed = false;
   private readonly threads = new Set<Worker>();
   private idle: Worker[] = [];
@@ -42,18 +44,38 @@ export class WorkerPool {
 
   constructor(private readonly opts: WorkerPoolOptions) {}
 
-  private async acquire(): Promise<void> {
-    if (this.active < this.opts.size) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /**
+   * A thread slot. Reads go before analyses, and one read may run beside `size` busy threads: reading
+   * is quick (page count and sizes) and makes a document `Ingested`, so a batch of uploads is not held
+   * behind the slow stage (OCR, layout) of the first ones.
+   */
+  private canRun(urgent: boolean): boolean {
+    return this.active < this.opts.size || (urgent && this.activeReads === 0);
   }
 
-  private release() {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.active--;
+  private async acquire(urgent: boolean): Promise<void> {
+    if (this.canRun(urgent) && (urgent || this.waitingUrgent.length === 0)) return this.take1(urgent);
+    // The releasing side counts the slot for us before waking us (see `release`).
+    await new Promise<void>((resolve) => (urgent ? this.waitingUrgent : this.waiting).push(resolve));
+  }
+
+  private take1(urgent: boolean) {
+    this.active++;
+    if (urgent) this.activeReads++;
+  }
+
+  private release(urgent: boolean) {
+    this.active--;
+    if (urgent) this.activeReads--;
+    for (;;) {
+      if (this.waitingUrgent.length && this.canRun(true)) {
+        this.take1(true);
+        this.waitingUrgent.shift()!();
+      } else if (this.waiting.length && this.canRun(false)) {
+        this.take1(false);
+        this.waiting.shift()!();
+      } else return;
+    }
   }
 
   async read(bytes: Buffer, ext: string, signal?: AbortSignal): Promise<DocumentModel> {
@@ -81,11 +103,12 @@ export class WorkerPool {
   }
 
   private async queued(request: Request, transfer: ArrayBuffer[], signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<ThreadResult> {
-    await this.acquire();
+    const urgent = request.op === 'read';
+    await this.acquire(urgent);
     try {
       return await this.run(request, transfer, timeoutMs, signal);
     } finally {
-      this.release();
+      this.release(urgent);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Services } from '../services.js';
 import { INGEST_JOB } from '../domain/documents.js';
-import { IngestPipeline } from './pipeline.js';
+import { IngestPipeline, PROCESS_JOB } from './pipeline.js';
 import { ExtractionJob } from './extraction.js';
 import { EXTRACT_JOB } from '../domain/properties.js';
 import { WorkerPool } from './worker-pool.js';
@@ -22,14 +22,16 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
     ocrPageTimeoutMs: config.ingest.ocrPageTimeoutMs,
     createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
     onReady: (s, doc, features) => services.docsets.documentProcessed(s, doc, features),
+    enqueueProcess: async (s, workspaceId, payload) => void (await queue.enqueue(PROCESS_JOB, payload, { workspaceId }, s)),
   });
   const extraction = new ExtractionJob(store, properties, services.structure, logger.child({ component: 'extract' }));
-  const recovered = (await queue.recoverLocal?.([INGEST_JOB, EXTRACT_JOB, PUBLISH_JOB])) ?? 0;
+  const recovered = (await queue.recoverLocal?.([INGEST_JOB, PROCESS_JOB, EXTRACT_JOB, PUBLISH_JOB])) ?? 0;
   const inFlight = await store.ingest.countInFlight();
   if (inFlight || recovered) {
     logger.info({ documents: inFlight, resumedNow: recovered }, 'documents left mid-ingestion resume (at once if their process is gone from this host, else once their job lease expires)');
   }
   queue.work(INGEST_JOB, pipeline, { concurrency: config.ingest.concurrency });
+  queue.work(PROCESS_JOB, pipeline.processJob, { concurrency: config.ingest.concurrency });
   queue.work(EXTRACT_JOB, extraction, { concurrency: 1 });
   const publish = new PublishJob(
     services.projects,

@@ -44,3 +44,17 @@ test('a thread that answered is used again (readers load once); one that failed 
   assert.notEqual((await one.read(Buffer.from('x'), 'whoami')).format, first);
   await one.close();
 });
+
+test('reads go first: one runs beside busy analyses, and queued reads pass queued analyses', async () => {
+  const two = new WorkerPool({ size: 2, timeoutMs: 5_000, memoryMb: 64, entry });
+  const model = { format: 'slow', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
+  const done: string[] = [];
+  const analyses = [1, 2, 3].map((i) => two.analyze(model, 0).then(() => done.push(`analysis ${i}`)));
+  await new Promise((r) => setTimeout(r, 50)); // analyses 1 and 2 hold both slots; 3 waits
+  const reads = [1, 2].map((i) => two.read(Buffer.from('x'), 'txt').then(() => done.push(`read ${i}`)));
+  await Promise.all([...analyses, ...reads]);
+  // Read 1 takes the spare slot at once; read 2 waits for it, then goes before analysis 3.
+  assert.ok(done.indexOf('read 1') < done.indexOf('analysis 1'), done.join(', '));
+  assert.ok(done.indexOf('read 2') < done.indexOf('analysis 3'), done.join(', '));
+  await two.close();
+});

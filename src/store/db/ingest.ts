@@ -24,6 +24,15 @@ export class IngestRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /** Moves the document from `from` to `to`; false when it is not (or no longer) in `from`. */
+  async transition(workspaceId: string, id: string, from: DocumentStatus, to: DocumentStatus, progress: DocumentProgress | null, now: number): Promise<boolean> {
+    const r = await this.doc(workspaceId, id)
+      .where('status', '=', from)
+      .set({ status: to, progress: progress && JSON.stringify(progress), updated_at: now })
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
   async setProgress(workspaceId: string, id: string, progress: DocumentProgress | null): Promise<void> {
     await this.doc(workspaceId, id).set({ progress: progress && JSON.stringify(progress) }).execute();
   }
