@@ -44,6 +44,7 @@ const FILES = [
   'test/api/s3-storage.test.ts',
   'test/api/webhooks.test.ts',
   'test/api/ops.test.ts',
+  'test/hostile/openapi-fuzz.test.ts',
 ];
 
 const only = process.argv.slice(2);
@@ -64,7 +65,7 @@ const args = [
   '--test-force-exit',
   '--test-timeout=1800000',
   '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=./scripts/summary-reporter.mjs', `--test-reporter-destination=${summaryFile}`,
+  '--test-reporter=./scripts/summary-reporter.mjs', `--test-reporter-destination=${summaryFile}.stream`,
   ...files,
 ];
 const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, QUIRE_TEST_SUMMARY: summaryFile } });
