@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 
@@ -26,10 +27,12 @@ const TITLES: Record<number, string> = {
   409: 'Conflict',
   411: 'Length Required',
   413: 'Content Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   416: 'Range Not Satisfiable',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
   507: 'Insufficient Storage',
@@ -76,6 +79,8 @@ export function errorHandler(error: FastifyError | DomainError | Error, request:
     });
     return sendProblem(reply, 400, details.join('; '));
   }
+  // The multipart parser (busboy) throws plain errors for a malformed form: the client's fault.
+  if (/[\\/]@fastify[\\/]busboy[\\/]/.test(error.stack ?? '')) return sendProblem(reply, 400, `The multipart/form-data body is malformed: ${error.message}`);
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendProblem(reply, 413, 'JSON bodies are limited to 1 MB.');
@@ -85,4 +90,30 @@ export function errorHandler(error: FastifyError | DomainError | Error, request:
   }
   request.log.error({ err: error }, 'request failed');
   return sendProblem(reply, 500, 'An unexpected error occurred; it has been logged.');
+}
+
+/** Fastify's `frameworkErrors`: URLs the router refuses (bad percent-encoding, overlong parameters). */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') return sendProblem(reply, 400, 'The URL path is not valid: it has malformed percent-encoding.');
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendProblem(reply, 414, 'A path segment of the URL is too long.');
+  reply.log.error({ err: error }, 'request failed');
+  return sendProblem(reply, 500, 'An unexpected error occurred; it has been logged.');
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node cannot parse (headers or URL over the size limit,
+ * malformed HTTP, timeouts) get a Problem too, written on the socket before it closes.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const detail =
+    status === 431 ? 'The request line and headers are larger than allowed (16 KB).' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
+  const body = JSON.stringify(problem(status, detail, '/'));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${TITLES[status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

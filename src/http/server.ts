@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App, HttpDeps } from './context.js';
 import { authHook } from './auth.js';
-import { errorHandler, sendProblem } from './problems.js';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, sendProblem } from './problems.js';
 import { HttpMetrics } from './metrics.js';
 import { ProblemSchema } from './schemas/common.js';
 import { DocumentSchema } from './schemas/documents.js';
@@ -67,6 +67,8 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: lastValueWins },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
