@@ -26,6 +26,7 @@ const FILES = [
   'test/unit/tables.test.ts',
   'test/unit/worker-pool.test.ts',
   'test/unit/webhooks.test.ts',
+  'test/unit/webhook-dispatcher.test.ts',
   'test/unit/blob-store.test.ts',
   'test/unit/deploy.test.ts',
   'test/api/sqlite.test.ts',

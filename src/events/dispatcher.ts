@@ -48,6 +48,8 @@ export class WebhookDispatcher {
   private lastSweep = 0;
   private readonly pollMs: number;
   private readonly sweepMs: number;
+  /** A head due for longer than this while `scheduled` is set gets its job looked for (recoverStalled). */
+  private readonly stallGraceMs: number;
   /** Idle delivery jobs of this process waiting for more, by webhook. */
   private readonly lingering = new Map<string, () => void>();
 
@@ -61,6 +63,7 @@ export class WebhookDispatcher {
     this.sender = new WebhookSender({ allowPrivate: w.allowPrivate, allowHosts: w.allowHosts, timeoutMs: w.timeoutMs });
     this.pollMs = Math.min(100, config.ingest.pollMs);
     this.sweepMs = Math.max(this.pollMs, Math.min(1000, ...w.retryScheduleMs.filter((ms) => ms > 0)));
+    this.stallGraceMs = w.timeoutMs + 2 * this.sweepMs;
   }
 
   /** Starts the fan-out loop and this process's delivery workers. */
@@ -166,6 +169,39 @@ export class WebhookDispatcher {
   private async sweep(): Promise<void> {
     const due = await this.store.webhooks.dueUnscheduled(Date.now(), 100);
     for (const h of due) await this.store.tx((s) => this.schedule(s, h));
+    await this.recoverStalled();
+  }
+
+  /**
+   * `scheduled` says "a delivery job exists", and only that job clears it (`unschedule` when nothing
+   * is due, `forceUnschedule` after its final failure). It was a lease without an expiry: a job that
+   * ends any other way (its handler returning early on an aborted signal and the queue not running it
+   * again; a claim committed by a process that then lost it; a job row gone) leaves the mark set,
+   * `dueUnscheduled` skips the webhook for ever, and its deliveries stall for good however many
+   * retries come due. The outage test of webhooks.test.ts, with a retry every few hundred ms, runs a
+   * new delivery job for each one, so one such end among them on a loaded machine was enough for the
+   * receiver to come back and get nothing.
+   *
+   * So a mark on a webhook whose head has been due for longer than one send could take is checked
+   * against the queue: with no job of the webhook that may still run (queued, waiting for a retry,
+   * running, or failed with onFinalFailure pending) it is cleared and a job enqueued, in one
+   * transaction guarded by `gen` (markDue bumps it), so a job scheduled in the meantime is never
+   * doubled. A job merely waiting for a free slot is live and left alone.
+   */
+  private async recoverStalled(): Promise<void> {
+    if (!this.queue.livePayloads) return;
+    const stalled = await this.store.webhooks.dueScheduled(Date.now() - this.stallGraceMs, 100);
+    if (stalled.length === 0) return;
+    const live = new Set((await this.queue.livePayloads(WEBHOOK_JOB)).map((p) => (p as Partial<DrainPayload> | null)?.webhookId));
+    for (const h of stalled) {
+      if (live.has(h.id)) continue;
+      const rescheduled = await this.store.tx(async (s) => {
+        if (!(await s.webhooks.clearStaleSchedule(h.id, h.gen))) return false;
+        await this.schedule(s, h);
+        return true;
+      });
+      if (rescheduled) this.logger?.warn({ webhook: h.id }, 'webhooks: the delivery job of this webhook was gone; a new one is queued');
+    }
   }
 
   /** A delivery job: sends the webhook's due deliveries in order until none is due. */

@@ -240,46 +240,49 @@ function deliveryScenario(label: string, start: () => Promise<Quire>, teardown: 
       // Add and Remove only: DGML events of these documents come whenever their ingestion ends.
       const h = (await c.post('/webhooks', { json: { target: 'Docset', events: ['Docset.Document.Add', 'Docset.Document.Remove'], url: down.expect('/down', secret), secret } })).json;
       await down.close(); // connection refused
-      const docs: string[] = [];
-      for (let i = 0; i < 5; i++) docs.push((await c.upload({ bytes: `note ${i}\n`, name: `down-${i}.txt` })).json.id);
-      const set = (await c.post('/docsets', { json: { name: 'Outage', documents: docs.slice(0, 3) } })).json.id as string;
-      for (const d of docs.slice(3)) assertJson(await c.put(`/docsets/${set}/documents/${d}`), 200);
-      assert.ok([200, 204].includes((await c.del(`/docsets/${set}/documents/${docs[0]}`)).status));
+      try {
+        const docs: string[] = [];
+        for (let i = 0; i < 5; i++) docs.push((await c.upload({ bytes: `note ${i}\n`, name: `down-${i}.txt` })).json.id);
+        const set = (await c.post('/docsets', { json: { name: 'Outage', documents: docs.slice(0, 3) } })).json.id as string;
+        for (const d of docs.slice(3)) assertJson(await c.put(`/docsets/${set}/documents/${d}`), 200);
+        assert.ok([200, 204].includes((await c.del(`/docsets/${set}/documents/${docs[0]}`)).status));
 
-      const attemptsWith = async (re: RegExp) => {
-        const r = await c.get(`/webhooks/${h.id}/deliveries?limit=100`);
-        return r.json.deliveries.flatMap((d: { attemptLog: { error: string | null }[] }) => d.attemptLog).filter((a: { error: string | null }) => re.test(a.error ?? '')).length;
-      };
-      await until('refused attempts', async () => ((await attemptsWith(/ECONNREFUSED/)) >= 2 ? true : undefined), 20_000);
-      await down.listen(port);
-      down.set('/down', 'fail');
-      await until('HTTP 500 attempts', async () => ((await attemptsWith(/HTTP 500/)) >= 2 ? true : undefined), 20_000);
-      down.set('/down', 'hang');
-      await until('timed-out attempts', async () => ((await attemptsWith(/no complete response/)) >= 1 ? true : undefined), 20_000);
-      const failing = (await c.get(`/webhooks/${h.id}`)).json;
-      assert.equal(typeof failing.failingSince, 'string', 'the webhook shows it is failing');
-      assert.equal(failing.disabled, false);
-      down.set('/down', 'ok');
+        const attemptsWith = async (re: RegExp) => {
+          const r = await c.get(`/webhooks/${h.id}/deliveries?limit=100`);
+          return r.json.deliveries.flatMap((d: { attemptLog: { error: string | null }[] }) => d.attemptLog).filter((a: { error: string | null }) => re.test(a.error ?? '')).length;
+        };
+        await until('refused attempts', async () => ((await attemptsWith(/ECONNREFUSED/)) >= 2 ? true : undefined), 20_000);
+        await down.listen(port);
+        down.set('/down', 'fail');
+        await until('HTTP 500 attempts', async () => ((await attemptsWith(/HTTP 500/)) >= 2 ? true : undefined), 20_000);
+        down.set('/down', 'hang');
+        await until('timed-out attempts', async () => ((await attemptsWith(/no complete response/)) >= 1 ? true : undefined), 20_000);
+        const failing = (await c.get(`/webhooks/${h.id}`)).json;
+        assert.equal(typeof failing.failingSince, 'string', 'the webhook shows it is failing');
+        assert.equal(failing.disabled, false);
+        down.set('/down', 'ok');
 
-      const expected = (await recordedEvents(q)).filter((e) => /^Docset\.Document\.(Add|Remove)$/.test(e.type) && e.id > h.id);
-      assert.equal(expected.length, 6); // 3 + 2 adds, 1 removal
-      const got = await deliveredExactly(down, '/down', expected, `${label} outage`);
-      assert.deepEqual(
-        got.map((r) => r.id),
-        expected.map((e) => e.id),
-        'per-webhook order kept',
-      );
-      assert.deepEqual(down.invalid, []);
-      const after = (await c.get(`/webhooks/${h.id}`)).json;
-      assert.equal(after.failingSince, null, 'a success clears the failing state');
-      const head = (await c.get(`/webhooks/${h.id}/deliveries?limit=100`)).json.deliveries.at(-1);
-      assert.equal(head.state, 'delivered');
-      assert.ok(head.attempts >= 5, `the head was tried ${head.attempts} times`);
-      for (const a of head.attemptLog.slice(0, -1)) {
-        assert.ok(a.error && a.nextRetryAt, `failed attempts carry their error and next retry: ${JSON.stringify(a)}`);
-        assert.equal(typeof a.durationMs, 'number');
+        const expected = (await recordedEvents(q)).filter((e) => /^Docset\.Document\.(Add|Remove)$/.test(e.type) && e.id > h.id);
+        assert.equal(expected.length, 6); // 3 + 2 adds, 1 removal
+        const got = await deliveredExactly(down, '/down', expected, `${label} outage`);
+        assert.deepEqual(
+          got.map((r) => r.id),
+          expected.map((e) => e.id),
+          'per-webhook order kept',
+        );
+        assert.deepEqual(down.invalid, []);
+        const after = (await c.get(`/webhooks/${h.id}`)).json;
+        assert.equal(after.failingSince, null, 'a success clears the failing state');
+        const head = (await c.get(`/webhooks/${h.id}/deliveries?limit=100`)).json.deliveries.at(-1);
+        assert.equal(head.state, 'delivered');
+        assert.ok(head.attempts >= 5, `the head was tried ${head.attempts} times`);
+        for (const a of head.attemptLog.slice(0, -1)) {
+          assert.ok(a.error && a.nextRetryAt, `failed attempts carry their error and next retry: ${JSON.stringify(a)}`);
+          assert.equal(typeof a.durationMs, 'number');
+        }
+      } finally {
+        await down.close();
       }
-      await down.close();
     });
 
     test('SIGKILL between the change and the delivery: the event is delivered after the restart', async () => {

@@ -140,6 +140,12 @@ export class JobsRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /** Payloads of the queued and active jobs of a queue. */
+  async livePayloads(queue: string): Promise<unknown[]> {
+    const rows = await this.db.selectFrom('jobs').select('payload').where('queue', '=', queue).where('state', 'in', ['queued', 'active']).execute();
+    return rows.map((r) => JSON.parse(r.payload) as unknown);
+  }
+
   /** Active jobs and their claim tokens (to find those held by processes known to be dead). */
   async activeLocks(queues: string[]): Promise<{ id: string; lockedBy: string }[]> {
     const rows = await this.db.selectFrom('jobs').select(['id', 'locked_by']).where('queue', 'in', queues).where('state', '=', 'active').execute();

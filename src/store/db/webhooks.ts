@@ -246,6 +246,34 @@ export class WebhooksRepo {
     return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
   }
 
+  /**
+   * Webhooks marked as having a delivery job whose head has been due since `dueBy` or earlier: either
+   * their job is waiting for a slot or sending, or it is gone and the mark is stale (see the sweep).
+   */
+  async dueScheduled(dueBy: number, limit: number): Promise<{ id: string; workspaceId: string; gen: number }[]> {
+    const rows = await this.db
+      .selectFrom('webhooks as w')
+      .select(['w.id', 'w.workspace_id', 'w.gen'])
+      .where('w.scheduled', '=', 1)
+      .where('w.disabled_at', 'is', null)
+      .where((eb) =>
+        eb(
+          eb.selectFrom('webhook_deliveries as d').select('d.next_attempt_at').whereRef('d.webhook_id', '=', 'w.id').where('d.state', '=', 'pending').orderBy('d.id').limit(1),
+          '<=',
+          dueBy,
+        ),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, gen: Number(r.gen) }));
+  }
+
+  /** Clears a stale `scheduled` mark, unless deliveries were scheduled since `gen` was read. */
+  async clearStaleSchedule(webhookId: string, gen: number): Promise<boolean> {
+    const r = await this.db.updateTable('webhooks').set({ scheduled: 0 }).where('id', '=', webhookId).where('scheduled', '=', 1).where('gen', '=', gen).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
   /** The webhook's pending deliveries in order: the head first. */
   async pending(webhookId: string, limit: number): Promise<OutgoingDelivery[]> {
     const rows = await this.db

@@ -325,6 +325,17 @@ export class PgBossQueue implements Queue {
     return expired.length;
   }
 
+  /** Jobs not finished (created, retry, active), in the queue or in its dead-letter queue (onFinalFailure pending). */
+  async livePayloads(queue: string): Promise<unknown[]> {
+    await this.ensureQueue(queue);
+    const name = bossQueueName(queue);
+    const { rows } = await this.store.raw.executeSql(
+      `SELECT data->'payload' AS payload FROM ${this.schema}.job WHERE name = ANY($1::text[]) AND state < 'completed'`,
+      [[name, deadLetterName(name)]],
+    );
+    return rows.map((r: { payload: unknown }) => r.payload);
+  }
+
   /**
    * Stops fetching; waits up to `deadlineMs` for running jobs (and dead-letter passes), then aborts
    * those still running and hands their jobs back as they were before this attempt (no attempt is

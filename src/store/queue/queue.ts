@@ -40,6 +40,11 @@ export interface Queue {
   /** Makes jobs held by dead processes of this host claimable now (start-up); returns how many. */
   recoverLocal?(queues: string[]): Promise<number>;
   /**
+   * Payloads of the jobs of `queue` that may still run: queued, waiting for a retry, running, or
+   * failed for good with their `onFinalFailure` not run yet.
+   */
+  livePayloads?(queue: string): Promise<unknown[]>;
+  /**
    * Stops claiming; waits up to `deadlineMs` for running jobs, then releases the leases of those
    * still running (they are picked up again at once by another worker or the next start).
    */

@@ -124,6 +124,10 @@ export class TableQueue implements Queue {
     return n;
   }
 
+  livePayloads(queue: string): Promise<unknown[]> {
+    return this.store.jobs.livePayloads(queue);
+  }
+
   async stop(deadlineMs = 30_000): Promise<void> {
     await this.runner.stop(deadlineMs);
   }
