@@ -30,27 +30,42 @@ async function withStore<T>(q: Quire, fn: (db: Store) => Promise<T>): Promise<T>
   }
 }
 
-function stagedFiles(q: Quire): string[] {
-  const dir = path.join(q.dataDir, 'blobs', '.staging');
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+/** What the suite checks in the blob store: stored blobs, and staged ones (uploads in progress). */
+export interface BlobInspector {
+  documentBlobs(): Promise<string[]>;
+  stagedBlobs(): Promise<string[]>;
 }
 
-function documentBlobs(q: Quire): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    if (!fs.existsSync(d)) return;
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      if (e.name === '.staging') continue;
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(p);
-    }
+/** The default: files under the data directory. */
+export function fileBlobs(q: Quire): BlobInspector {
+  return {
+    stagedBlobs: async () => {
+      const dir = path.join(q.dataDir, 'blobs', '.staging');
+      return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    },
+    documentBlobs: async () => {
+      const out: string[] = [];
+      const walk = (d: string) => {
+        if (!fs.existsSync(d)) return;
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          if (e.name === '.staging') continue;
+          const p = path.join(d, e.name);
+          if (e.isDirectory()) walk(p);
+          else out.push(p);
+        }
+      };
+      walk(path.join(q.dataDir, 'blobs'));
+      return out;
+    },
   };
-  walk(path.join(q.dataDir, 'blobs'));
-  return out;
 }
 
-export function apiSuite(label: string, start: () => Promise<Quire>, teardown: () => Promise<void> = async () => {}) {
+export function apiSuite(
+  label: string,
+  start: () => Promise<Quire>,
+  teardown: () => Promise<void> = async () => {},
+  inspectBlobs: (q: Quire) => BlobInspector = fileBlobs,
+) {
   describe(`API (${label})`, () => {
     let q: Quire;
     let c: Client;
@@ -329,7 +344,7 @@ export function apiSuite(label: string, start: () => Promise<Quire>, teardown: (
 
       test('bad uploads get a clear 4xx and store nothing', async () => {
         const before = (await collectPages(c, '/documents?limit=100', 'documents')).items.length;
-        const blobsBefore = documentBlobs(q).length;
+        const blobsBefore = (await inspectBlobs(q).documentBlobs()).length;
         assertProblem(await c.upload({ path: PDFS[0]! }, { 'docset.id': 'nosuchdocset' }), 404, /nosuchdocset/);
         assertProblem(await c.upload({ path: PDFS[0]! }, { 'docset.id': 'bad\u0000id' }), 404);
         assertProblem(await c.upload({ bytes: 'x', name: 'n.txt' }, { metadata: JSON.stringify({ metadata: [{ key: 'k', value: 'a\u0000b' }] }) }), 400, /NUL/);
@@ -351,8 +366,8 @@ export function apiSuite(label: string, start: () => Promise<Quire>, teardown: (
         assertProblem(await c.post('/documents/content', { body: formNoFile }), 400, /file/);
         const afterList = (await collectPages(c, '/documents?limit=100', 'documents')).items.length;
         assert.equal(afterList, before);
-        assert.equal(documentBlobs(q).length, blobsBefore);
-        assert.deepEqual(stagedFiles(q), []);
+        assert.equal((await inspectBlobs(q).documentBlobs()).length, blobsBefore);
+        assert.deepEqual(await inspectBlobs(q).stagedBlobs(), []);
       });
 
       test('over 300 MB: 413, declared or streamed, nothing kept', async () => {
@@ -363,26 +378,26 @@ export function apiSuite(label: string, start: () => Promise<Quire>, teardown: (
         // Streamed without a length (chunked): refused once 300 MB have passed.
         const streamed = await rawUpload(q, { sendBytes: 300 * 1024 * 1024 + 4096 });
         assert.equal(streamed.status, 413, streamed.body);
-        assert.deepEqual(stagedFiles(q), []);
+        assert.deepEqual(await inspectBlobs(q).stagedBlobs(), []);
       });
 
       test('an aborted upload leaves no document and no blob', async () => {
         const before = (await collectPages(c, '/documents?limit=100', 'documents')).items.length;
-        const blobsBefore = documentBlobs(q).length;
+        const blobsBefore = (await inspectBlobs(q).documentBlobs()).length;
         await rawUpload(q, { sendBytes: 5 * 1024 * 1024, abortAfter: 2 * 1024 * 1024 });
         await new Promise((r) => setTimeout(r, 300));
         assert.equal((await collectPages(c, '/documents?limit=100', 'documents')).items.length, before);
-        assert.equal(documentBlobs(q).length, blobsBefore);
-        assert.deepEqual(stagedFiles(q), []);
+        assert.equal((await inspectBlobs(q).documentBlobs()).length, blobsBefore);
+        assert.deepEqual(await inspectBlobs(q).stagedBlobs(), []);
       });
 
       test('DELETE removes the document, its blob and its docset place', async () => {
         const ds = (await c.post('/docsets', { json: { name: 'delete-me-docset' } })).json;
         const d = (await c.upload({ path: PDFS[1]! }, { 'docset.id': ds.id })).json;
-        const blobsBefore = documentBlobs(q).length;
+        const blobsBefore = (await inspectBlobs(q).documentBlobs()).length;
         const del = await c.del(`/documents/${d.id}`, { headers: { 'content-type': 'application/json' } });
         assert.equal(del.status, 204);
-        assert.equal(documentBlobs(q).length, blobsBefore - 1);
+        assert.equal((await inspectBlobs(q).documentBlobs()).length, blobsBefore - 1);
         assertProblem(await c.get(`/documents/${d.id}`), 404);
         assertProblem(await c.del(`/documents/${d.id}`), 404);
         assert.equal((await c.get(`/docsets/${ds.id}`)).json.documentCount, 0);

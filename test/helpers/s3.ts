@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { S3Client, CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { S3Client, CreateBucketCommand, ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { freePort } from './quire.js';
 
 export interface S3Server {
@@ -11,6 +11,8 @@ export interface S3Server {
   createBucket: (name: string, prefix?: string) => Promise<string>;
   /** Every object key in a bucket. */
   listKeys: (bucket: string) => Promise<string[]>;
+  /** Keys of the multipart uploads in progress (or abandoned) in a bucket. */
+  listMultipartUploads: (bucket: string) => Promise<string[]>;
   client: S3Client;
   stop: () => Promise<void>;
 }
@@ -77,6 +79,10 @@ export async function startS3(): Promise<S3Server> {
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
       return keys;
+    },
+    listMultipartUploads: async (bucket) => {
+      const page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
+      return (page.Uploads ?? []).map((u) => u.Key!);
     },
     stop: async () => {
       client.destroy();
