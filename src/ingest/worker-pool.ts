@@ -9,12 +9,14 @@ import type { ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js'
 type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 export interface WorkerPoolOptions {
-  /** Threads reading at once (default: CPU cores). */
+  /** Threads of each kind at once: `size` reading and `size` analysing (default: CPU cores). */
   size: number;
   /** Per-document time budget. */
   timeoutMs: number;
   /** Per-document heap budget (resourceLimits.maxOldGenerationSizeMb). */
   memoryMb: number;
+  /** Nice value of analysing threads (default 10; 0 keeps the process's priority). */
+  analysisNice?: number;
   /** The thread's entry module (tests only; default: read-worker next to this module). */
   entry?: URL;
 }
@@ -25,57 +27,51 @@ export class ReaderCrashedError extends Error {}
 /** A thread is replaced after this many documents, so nothing one document leaves behind accumulates. */
 const RECYCLE_AFTER = 50;
 
+type LaneName = 'read' | 'analyze';
+
+interface Lane {
+  active: number;
+  readonly waiting: (() => void)[];
+  idle: Worker[];
+}
+
 /**
- * Reads documents in worker threads, `size` at once (the others wait their turn). Threads are kept
- * between documents (pdf.js and the readers load once) and each read has a heap limit and a time
- * budget: a document that runs out of either ends as an IngestError for that document and its thread
- * is discarded, as is a thread that crashed; the service itself is never at risk.
+ * Reads and analyses documents in worker threads. Threads are kept between documents (pdf.js and the
+ * readers load once) and each request has a heap limit and a time budget: a document that runs out
+ * of either ends as an IngestError for that document and its thread is discarded, as is a thread that
+ * crashed; the service itself is never at risk.
+ *
+ * Reading (page count and sizes: what makes a document `Ingested`) and analysing (OCR, layout: the
+ * slow `Processing` stage) have separate lanes of `size` threads each, and analysing threads run at a
+ * lower CPU priority. So a batch of uploads all reach `Ingested` at full speed while earlier documents
+ * are being analysed, and the HTTP event loop and database work of this process are never starved by
+ * OCR: the kernel gives the analyses whatever CPU is left.
  */
 export class WorkerPool {
-  private active = 0;
-  private activeReads = 0;
-  private readonly waiting: (() => void)[] = [];
-  private readonly waitingUrgent: (() => void)[] = [];
+  private readonly lanes: Record<LaneName, Lane> = {
+    read: { active: 0, waiting: [], idle: [] },
+    analyze: { active: 0, waiting: [], idle: [] },
+  };
   private closed = false;
   private readonly threads = new Set<Worker>();
-  private idle: Worker[] = [];
   private readonly served = new WeakMap<Worker, number>();
   private nextId = 1;
 
   constructor(private readonly opts: WorkerPoolOptions) {}
 
-  /**
-   * A thread slot. Reads go before analyses, and one read may run beside `size` busy threads: reading
-   * is quick (page count and sizes) and makes a document `Ingested`, so a batch of uploads is not held
-   * behind the slow stage (OCR, layout) of the first ones.
-   */
-  private canRun(urgent: boolean): boolean {
-    return this.active < this.opts.size || (urgent && this.activeReads === 0);
-  }
-
-  private async acquire(urgent: boolean): Promise<void> {
-    if (this.canRun(urgent) && (urgent || this.waitingUrgent.length === 0)) return this.take1(urgent);
-    // The releasing side counts the slot for us before waking us (see `release`).
-    await new Promise<void>((resolve) => (urgent ? this.waitingUrgent : this.waiting).push(resolve));
-  }
-
-  private take1(urgent: boolean) {
-    this.active++;
-    if (urgent) this.activeReads++;
-  }
-
-  private release(urgent: boolean) {
-    this.active--;
-    if (urgent) this.activeReads--;
-    for (;;) {
-      if (this.waitingUrgent.length && this.canRun(true)) {
-        this.take1(true);
-        this.waitingUrgent.shift()!();
-      } else if (this.waiting.length && this.canRun(false)) {
-        this.take1(false);
-        this.waiting.shift()!();
-      } else return;
+  private async acquire(lane: Lane): Promise<void> {
+    if (lane.active < this.opts.size) {
+      lane.active++;
+      return;
     }
+    // The releasing side counts the slot for us before waking us (see `release`).
+    await new Promise<void>((resolve) => lane.waiting.push(resolve));
+  }
+
+  private release(lane: Lane) {
+    const next = lane.waiting.shift();
+    if (next) next();
+    else lane.active--;
   }
 
   async read(bytes: Buffer, ext: string, signal?: AbortSignal): Promise<DocumentModel> {
@@ -103,23 +99,26 @@ export class WorkerPool {
   }
 
   private async queued(request: Request, transfer: ArrayBuffer[], signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<ThreadResult> {
-    const urgent = request.op === 'read';
-    await this.acquire(urgent);
+    const name: LaneName = request.op === 'read' ? 'read' : 'analyze';
+    const lane = this.lanes[name];
+    await this.acquire(lane);
     try {
-      return await this.run(request, transfer, timeoutMs, signal);
+      return await this.run(name, request, transfer, timeoutMs, signal);
     } finally {
-      this.release(urgent);
+      this.release(lane);
     }
   }
 
-  /** A thread with pdf.js and the readers already loaded, or a new one. */
-  private take(): Worker {
-    const idle = this.idle.pop();
+  /** A thread of the lane with pdf.js and the readers already loaded, or a new one. */
+  private take(name: LaneName): Worker {
+    const lane = this.lanes[name];
+    const idle = lane.idle.pop();
     if (idle) {
       idle.ref();
       return idle;
     }
-    const entry = threadEntry(this.opts.entry ?? 'read-worker');
+    const nice = name === 'analyze' ? (this.opts.analysisNice ?? 10) : 0;
+    const entry = threadEntry(this.opts.entry ?? 'read-worker', { nice });
     const worker = new Worker(entry.file, {
       eval: entry.eval,
       resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
@@ -129,27 +128,27 @@ export class WorkerPool {
     this.threads.add(worker);
     worker.once('exit', () => {
       this.threads.delete(worker);
-      this.idle = this.idle.filter((w) => w !== worker);
+      lane.idle = lane.idle.filter((w) => w !== worker);
     });
     return worker;
   }
 
-  /** A thread that answered goes back to the idle set (until it has read RECYCLE_AFTER documents). */
-  private giveBack(worker: Worker, reusable: boolean) {
+  /** A thread that answered goes back to its lane's idle set (until it has served RECYCLE_AFTER requests). */
+  private giveBack(name: LaneName, worker: Worker, reusable: boolean) {
     const served = (this.served.get(worker) ?? 0) + 1;
     this.served.set(worker, served);
     if (reusable && !this.closed && served < RECYCLE_AFTER) {
       worker.unref();
-      this.idle.push(worker);
+      this.lanes[name].idle.push(worker);
     } else {
       void worker.terminate();
     }
   }
 
-  private run(request: Request, transfer: ArrayBuffer[], timeoutMs: number, signal?: AbortSignal): Promise<ThreadResult> {
+  private run(name: LaneName, request: Request, transfer: ArrayBuffer[], timeoutMs: number, signal?: AbortSignal): Promise<ThreadResult> {
     if (this.closed) return Promise.reject(new ReaderCrashedError('the reader pool is closed'));
     const id = this.nextId++;
-    const worker = this.take();
+    const worker = this.take(name);
     const doing = request.op === 'read' ? 'Reading' : 'Analysing';
     return new Promise<ThreadResult>((resolve, reject) => {
       let settled = false;
@@ -161,7 +160,7 @@ export class WorkerPool {
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
-        this.giveBack(worker, reusable);
+        this.giveBack(name, worker, reusable);
         fn();
       };
       const timer = setTimeout(() => {

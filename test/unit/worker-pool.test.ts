@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { test } from 'node:test';
 import { ReaderCrashedError, WorkerPool } from '../../src/ingest/worker-pool.js';
 import { IngestError } from '../../src/ingest/model.js';
@@ -45,16 +46,29 @@ test('a thread that answered is used again (readers load once); one that failed 
   await one.close();
 });
 
-test('reads go first: one runs beside busy analyses, and queued reads pass queued analyses', async () => {
+test('reads have their own lane: reads run at once beside busy analyses, analyses wait for analyses only', async () => {
   const two = new WorkerPool({ size: 2, timeoutMs: 5_000, memoryMb: 64, entry });
   const model = { format: 'slow', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
   const done: string[] = [];
+  const t0 = Date.now();
   const analyses = [1, 2, 3].map((i) => two.analyze(model, 0).then(() => done.push(`analysis ${i}`)));
-  await new Promise((r) => setTimeout(r, 50)); // analyses 1 and 2 hold both slots; 3 waits
-  const reads = [1, 2].map((i) => two.read(Buffer.from('x'), 'txt').then(() => done.push(`read ${i}`)));
-  await Promise.all([...analyses, ...reads]);
-  // Read 1 takes the spare slot at once; read 2 waits for it, then goes before analysis 3.
-  assert.ok(done.indexOf('read 1') < done.indexOf('analysis 1'), done.join(', '));
-  assert.ok(done.indexOf('read 2') < done.indexOf('analysis 3'), done.join(', '));
+  await new Promise((r) => setTimeout(r, 50)); // analyses 1 and 2 hold the analysing lane; 3 waits
+  const reads = [1, 2, 3].map((i) => two.read(Buffer.from('x'), 'txt').then(() => done.push(`read ${i}`)));
+  await Promise.all(reads);
+  assert.deepEqual(done.filter((d) => d.startsWith('analysis')), [], `every read ended before any analysis: ${done.join(', ')}`);
+  await Promise.all(analyses);
+  // Each analysis takes 600 ms: two at a time, so the third ends after about 1.2 s.
+  assert.ok(Date.now() - t0 >= 1150, `analysis 3 waited for a free analysing thread (${Date.now() - t0} ms)`);
+  await two.close();
+});
+
+test('analysing threads run at a lower CPU priority, reading threads and the process keep theirs', { skip: process.platform !== 'linux' && 'per-thread priority is a Linux feature' }, async () => {
+  const two = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, analysisNice: 7 });
+  const base = os.getPriority();
+  const model = { format: 'nice', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
+  const analysed = (await two.analyze(model, 0)).structure as unknown as { nice: number };
+  assert.equal(analysed.nice, Math.max(base, 7));
+  assert.equal(Number((await two.read(Buffer.from('x'), 'nice')).format), base, 'a reading thread keeps the process priority');
+  assert.equal(os.getPriority(), base, 'the process (its main thread) is unchanged');
   await two.close();
 });
