@@ -45,6 +45,7 @@ const FILES = [
   'test/api/s3-storage.test.ts',
   'test/api/webhooks.test.ts',
   'test/api/ops.test.ts',
+  'test/security/http-protections.test.ts',
   'test/hostile/openapi-fuzz.test.ts',
 ];
 

@@ -43,6 +43,13 @@ export interface Config {
   uploadSessionTtlSeconds: number;
   /** Webhook delivery (src/events). */
   webhooks: WebhookConfig;
+  /** HTTP protections (src/http/security.ts, src/http/rate-limit.ts). */
+  http: {
+    /** QUIRE_RATE_LIMIT: requests per minute per API key and process, bursts up to that many (0 = off; default 100000). */
+    rateLimitPerMinute: number;
+    /** QUIRE_CORS_ORIGINS: origins (scheme://host[:port]) browsers may call the API from; empty (the default) = no CORS. */
+    corsOrigins: string[];
+  };
   /** Publishing project versions. */
   projects: {
     /** QUIRE_PROJECT_DEBOUNCE_MS: changes closer together than this make one version (default 2000). */
@@ -189,6 +196,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     uploadChunkBytes,
     uploadSessionTtlSeconds,
+    http: {
+      rateLimitPerMinute: parseIntRange('QUIRE_RATE_LIMIT', env.QUIRE_RATE_LIMIT, 100_000, 0, 100_000_000),
+      corsOrigins: parseOrigins(env.QUIRE_CORS_ORIGINS),
+    },
     projects: {
       debounceMs: parseIntRange('QUIRE_PROJECT_DEBOUNCE_MS', env.QUIRE_PROJECT_DEBOUNCE_MS, 2_000, 0, 3600_000),
       settleMaxMs: parseIntRange('QUIRE_PROJECT_SETTLE_MAX_MS', env.QUIRE_PROJECT_SETTLE_MAX_MS, 10 * 60_000, 0, 7 * 24 * 3600_000),
@@ -204,6 +215,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterMs: parseDuration('QUIRE_WEBHOOK_DISABLE_AFTER', env.QUIRE_WEBHOOK_DISABLE_AFTER?.trim() || '5d'),
     },
   };
+}
+
+/** `https://app.example.com,http://localhost:5173` -> exact origins (`*` allows any origin). */
+function parseOrigins(raw: string | undefined): string[] {
+  const out: string[] = [];
+  for (const part of (raw ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    if (part === '*') {
+      out.push(part);
+      continue;
+    }
+    let url: URL;
+    try {
+      url = new URL(part);
+    } catch {
+      throw new ConfigError('QUIRE_CORS_ORIGINS', `has an invalid origin "${part}" (use e.g. https://app.example.com)`);
+    }
+    if (!/^https?:$/.test(url.protocol) || url.origin !== part.replace(/\/$/, '')) {
+      throw new ConfigError('QUIRE_CORS_ORIGINS', `has "${part}", which is not an origin (scheme://host[:port], no path)`);
+    }
+    out.push(url.origin);
+  }
+  return out;
 }
 
 const S3_PARAMS = ['endpoint', 'region', 'forcePathStyle', 'prefix'];

@@ -2,12 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WorkspaceService } from '../domain/workspace.js';
 import { hasScope } from '../domain/scopes.js';
 import { sendProblem } from './problems.js';
+import type { RateLimiter } from './rate-limit.js';
 
 /**
  * onRequest hook: resolves `Authorization: Bearer <key>` before any body is read, then checks the
- * route's scope. Missing or unknown key: 401; key without the scope: 403.
+ * route's scope and the key's rate. Missing or unknown key: 401; key without the scope: 403; over
+ * its rate: 429 with `retry-after`.
  */
-export function authHook(workspaces: WorkspaceService) {
+export function authHook(workspaces: WorkspaceService, limiter?: RateLimiter) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     const needed = request.routeOptions.config?.scope;
     if (needed === undefined) return;
@@ -22,6 +24,10 @@ export function authHook(workspaces: WorkspaceService) {
     }
     if (needed !== 'any' && !hasScope(principal.key.scopes, needed)) {
       return sendProblem(reply, 403, `This operation needs the "${needed}" scope, which this API key does not have.`);
+    }
+    const wait = limiter?.take(principal.key.id) ?? 0;
+    if (wait > 0) {
+      return sendProblem(reply, 429, `This API key has made more requests than its limit allows; retry in ${wait} s.`, {}, { 'retry-after': String(wait) });
     }
     request.principal = principal;
   };

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { DocumentService } from '../domain/documents.js';
 import type { UploadSessionService } from '../domain/uploads.js';
 import type { PageService } from '../domain/pages.js';
@@ -28,6 +29,8 @@ export type App = FastifyInstance<
 /** What route handlers reach: configuration and the domain services, nothing below them. */
 export interface HttpDeps {
   config: Config;
+  /** Requests per API key (set by buildServer from config.http; absent = no limit). */
+  rateLimiter?: RateLimiter;
   documents: DocumentService;
   uploads: UploadSessionService;
   pages: PageService;

@@ -8,6 +8,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App, HttpDeps } from './context.js';
 import { authHook } from './auth.js';
+import { RateLimiter } from './rate-limit.js';
+import { cors, docsCsp, securityHeaders } from './security.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, sendProblem } from './problems.js';
 import { HttpMetrics } from './metrics.js';
 import { ProblemSchema } from './schemas/common.js';
@@ -61,7 +63,9 @@ function lastValueWins(qs: string): Record<string, unknown> {
   return parsed;
 }
 
-export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['loggerInstance']): Promise<App> {
+export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptions['loggerInstance']): Promise<App> {
+  const perMinute = baseDeps.config.http.rateLimitPerMinute;
+  const deps: HttpDeps = { ...baseDeps, rateLimiter: perMinute > 0 ? new RateLimiter(perMinute) : undefined };
   const app = Fastify({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -86,6 +90,8 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
     }
   });
 
+  securityHeaders(app);
+  cors(app, deps.config.http.corsOrigins);
   app.decorateRequest('principal', null);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `There is no route ${request.method} ${request.url.split('?')[0]}.`));
@@ -135,7 +141,7 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true, url: '/openapi.json' } });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: docsCsp(), uiConfig: { deepLinking: true, url: '/openapi.json' } });
 
   await app.register(async (v1) => {
     const api = v1 as unknown as App;
@@ -143,7 +149,7 @@ export async function buildServer(deps: HttpDeps, logger: FastifyServerOptions['
       limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 30, headerPairs: 100 },
       throwFileSizeLimit: true,
     });
-    api.addHook('onRequest', authHook(deps.workspaces));
+    api.addHook('onRequest', authHook(deps.workspaces, deps.rateLimiter));
     documentRoutes(api, deps);
     documentContentRoutes(api, deps);
     uploadSessionRoutes(api, deps);

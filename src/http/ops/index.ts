@@ -21,7 +21,7 @@ export const OPERATIONS: Operation[] = [...documentOperations, uploadDocument, .
  */
 export async function opsRoutes(app: App, deps: HttpDeps, operations: Operation[] = OPERATIONS) {
   const tokens = new PartitionTokens(deps.cursors);
-  app.addHook('onRequest', authHook(deps.workspaces));
+  app.addHook('onRequest', authHook(deps.workspaces, deps.rateLimiter));
 
   const handler = (op: Operation) => async (request: FastifyRequest, reply: FastifyReply) => {
     const ctx = contextOf(deps, tokens, request, reply);
