@@ -74,6 +74,24 @@ export class WorkerPool {
     else lane.active--;
   }
 
+  /**
+   * Starts the reading threads now, so that the first uploads after start-up do not wait for a thread
+   * to load pdf.js and the readers (a few hundred ms each). They wait idle, not keeping the process up.
+   */
+  /** Threads alive (reading and analysing, busy and idle). */
+  get threadCount(): number {
+    return this.threads.size;
+  }
+
+  warm(): void {
+    const lane = this.lanes.read;
+    while (!this.closed && lane.idle.length + lane.active < this.opts.size) {
+      const worker = this.spawn('read');
+      worker.unref();
+      lane.idle.push(worker);
+    }
+  }
+
   async read(bytes: Buffer, ext: string, signal?: AbortSignal): Promise<DocumentModel> {
     // A copy the thread owns (the caller's buffer may be a slice of a shared pool).
     const copy = new Uint8Array(bytes.byteLength);
@@ -117,6 +135,11 @@ export class WorkerPool {
       idle.ref();
       return idle;
     }
+    return this.spawn(name);
+  }
+
+  private spawn(name: LaneName): Worker {
+    const lane = this.lanes[name];
     const nice = name === 'analyze' ? (this.opts.analysisNice ?? 10) : 0;
     const entry = threadEntry(this.opts.entry ?? 'read-worker', { nice });
     const worker = new Worker(entry.file, {
@@ -126,6 +149,9 @@ export class WorkerPool {
       stderr: false,
     });
     this.threads.add(worker);
+    // An idle thread has no request listening for its failure; without a listener an 'error' would
+    // throw in this process. The thread's exit then removes it from the pool.
+    worker.on('error', () => {});
     worker.once('exit', () => {
       this.threads.delete(worker);
       lane.idle = lane.idle.filter((w) => w !== worker);

@@ -18,6 +18,7 @@ export interface RunningWorkers {
 export async function startWorkers(services: Services, logger: Logger): Promise<RunningWorkers> {
   const { config, store, blobs, queue, documents, properties } = services;
   const pool = new WorkerPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb });
+  pool.warm();
   const pipeline = new IngestPipeline(store, blobs, pool, logger.child({ component: 'ingest' }), {
     ocrPageTimeoutMs: config.ingest.ocrPageTimeoutMs,
     createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),

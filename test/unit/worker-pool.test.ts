@@ -72,3 +72,14 @@ test('analysing threads run at a lower CPU priority, reading threads and the pro
   assert.equal(os.getPriority(), base, 'the process (its main thread) is unchanged');
   await two.close();
 });
+
+test('warm() starts the reading threads ahead, idle (they do not keep the process alive), and reads use them', async () => {
+  const warmed = new WorkerPool({ size: 2, timeoutMs: 5_000, memoryMb: 64, entry });
+  warmed.warm();
+  warmed.warm(); // idempotent
+  assert.equal(warmed.threadCount, 2);
+  const ids = new Set(await Promise.all([1, 2].map(async () => (await warmed.read(Buffer.from('x'), 'whoami')).format)));
+  assert.equal(ids.size, 2);
+  assert.equal(warmed.threadCount, 2, 'no thread was started beyond the warm ones');
+  await warmed.close();
+});
