@@ -148,6 +148,53 @@ function sendMultipart(
   });
 }
 
+/**
+ * The ceiling a Node.js server can reach here, measured in the same run with the same client: a bare
+ * `node:http` server (no framework, no multipart parsing) that either discards the request body or
+ * does the least an upload must (SHA-256 of every byte and a write to a file in the same directory).
+ */
+const BARE_SERVER = `
+const http = require('node:http'), fs = require('node:fs'), crypto = require('node:crypto');
+const [mode, out] = process.argv.slice(1);
+http.createServer(async (req, res) => {
+  const hash = crypto.createHash('sha256');
+  const ws = mode === 'discard' ? null : fs.createWriteStream(out);
+  for await (const chunk of req) {
+    if (!ws) continue;
+    hash.update(chunk);
+    if (!ws.write(chunk)) await new Promise((r) => ws.once('drain', r));
+  }
+  if (ws) await new Promise((r) => ws.end(r));
+  res.end(hash.digest('hex'));
+}).listen(0, '127.0.0.1', function () { process.stdout.write(this.address().port + '\\n'); });
+`;
+
+type BareMode = 'discard' | 'hash+write';
+
+async function bareRun(mode: BareMode, src: string, dir: string): Promise<{ mode: BareMode; seconds: number; mbPerSec: number; otherCpu: number }> {
+  const out = path.join(dir, 'bare.out');
+  const child = spawn(process.execPath, ['-e', BARE_SERVER, mode === 'discard' ? 'discard' : 'write', out], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
+      child.once('exit', () => reject(new Error('the bare server exited')));
+    });
+    flushDirty();
+    await waitForQuiet();
+    const window = cpuWindow(() => [child.pid!]);
+    const agent = new http.Agent({ keepAlive: true });
+    const t0 = performance.now();
+    const answer = await sendMultipart(`http://127.0.0.1:${port}/`, 'none', {}, { src, name: 'big.txt', start: 0, end: BYTES }, agent);
+    const seconds = (performance.now() - t0) / 1000;
+    agent.destroy();
+    if (answer.status !== 200) throw new Error(`bare server answered ${answer.status}`);
+    return { mode, seconds, mbPerSec: BYTES / MB / seconds, otherCpu: window().other };
+  } finally {
+    child.kill('SIGKILL');
+    fs.rmSync(out, { force: true });
+  }
+}
+
 async function postJson(url: string, key: string, json: unknown): Promise<HttpAnswer> {
   const r = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json) });
   return { status: r.status, body: await r.text() };
@@ -322,6 +369,17 @@ async function main(): Promise<void> {
   const ddPlain = median(dd.filter((d) => !d.fsync).map((d) => d.mbPerSec));
   const ddFsync = median(dd.filter((d) => d.fsync).map((d) => d.mbPerSec));
 
+  console.log(`== bare node:http server, the same multipart upload, ${RUNS} runs each: body discarded, and SHA-256 + written to a file`);
+  const bare: Awaited<ReturnType<typeof bareRun>>[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const mode of ['discard', 'hash+write'] as BareMode[]) {
+      const r = await bareRun(mode, src, work);
+      bare.push(r);
+      console.log(`  ${mode}: ${r.seconds.toFixed(2)} s, ${r.mbPerSec.toFixed(0)} MB/s, other cpu ${(100 * r.otherCpu).toFixed(0)}%`);
+    }
+  }
+  const bareMb = (mode: BareMode) => median(bare.filter((b) => b.mode === mode).map((b) => b.mbPerSec));
+
   console.log(`== Quire serve --no-worker (SQLite), a fresh server per upload, ${RUNS} runs of each method, ${IN_FLIGHT} chunks in flight`);
   const results: UploadResult[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -351,6 +409,10 @@ async function main(): Promise<void> {
   const rows: string[][] = [['measure', 'seconds', 'MB/s', 'vs dd', 'vs dd fsync', 'RSS growth', 'sha256', 'server cpu', 'other cpu', 'targets']];
   rows.push(['dd bs=1M', median(dd.filter((d) => !d.fsync).map((d) => d.seconds)).toFixed(2), ddPlain.toFixed(0), '1.00', (ddPlain / ddFsync).toFixed(2), '', '', '', `${(100 * Math.max(...dd.filter((d) => !d.fsync).map((d) => d.otherCpu))).toFixed(0)}%`, 'reference']);
   rows.push(['dd bs=1M conv=fsync', median(dd.filter((d) => d.fsync).map((d) => d.seconds)).toFixed(2), ddFsync.toFixed(0), (ddFsync / ddPlain).toFixed(2), '1.00', '', '', '', `${(100 * Math.max(...dd.filter((d) => d.fsync).map((d) => d.otherCpu))).toFixed(0)}%`, '']);
+  for (const mode of ['discard', 'hash+write'] as BareMode[]) {
+    const mb = bareMb(mode);
+    rows.push([`bare node:http, ${mode === 'discard' ? 'body discarded' : 'SHA-256 + file'}`, (BYTES / MB / mb).toFixed(2), mb.toFixed(0), (mb / ddPlain).toFixed(2), (mb / ddFsync).toFixed(2), '', '', '', `${(100 * Math.max(...bare.filter((b) => b.mode === mode).map((b) => b.otherCpu))).toFixed(0)}%`, 'the ceiling of a Node server here']);
+  }
   for (const s of summary) {
     rows.push([
       s.method === 'multipart' ? 'POST /documents/content (multipart)' : `chunked session (${IN_FLIGHT} in flight) + finalize`,
@@ -366,6 +428,7 @@ async function main(): Promise<void> {
     ]);
   }
   printTable(rows, new Set([1, 2, 3, 4, 5, 7, 8]));
+  for (const s of summary) console.log(`${s.method}: ${(s.mbPerSec / bareMb('hash+write')).toFixed(2)} of the bare server doing SHA-256 + file, ${(s.mbPerSec / bareMb('discard')).toFixed(2)} of it discarding the body`);
   console.log(`(MB = 10^6 bytes; medians of ${RUNS} runs (dd: ${DD_RUNS}); RSS growth is the largest of the runs, peak VmRSS sampled every 100 ms or VmHWM, minus VmRSS before the upload; the ratio target is against dd without fsync, as Quire does not fsync)`);
 
   const out = {
@@ -378,6 +441,8 @@ async function main(): Promise<void> {
     sourceSha256: sourceSha,
     dd,
     ddMedianMbPerSec: { plain: ddPlain, fsync: ddFsync },
+    bare,
+    bareMedianMbPerSec: { discard: bareMb('discard'), hashWrite: bareMb('hash+write') },
     results,
     summary,
   };
