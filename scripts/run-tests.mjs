@@ -46,6 +46,7 @@ const FILES = [
   'test/api/webhooks.test.ts',
   'test/api/ops.test.ts',
   'test/security/http-protections.test.ts',
+  'test/security/tenants-scopes.test.ts',
   'test/hostile/openapi-fuzz.test.ts',
 ];
 

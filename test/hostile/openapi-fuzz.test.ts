@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, client, type Client } from '../helpers/http.js';
+import { FAKE_ID, createFixtures, realParam, until, type Fixtures } from '../helpers/api-fixtures.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -205,66 +206,6 @@ const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 
 // ---------------------------------------------------------------------------------------------
 // The fixtures: real ids to put into paths and bodies
-
-interface Fixtures {
-  document: string;
-  document2: string;
-  docset: string;
-  docset2: string;
-  project: string;
-  webhook: string;
-  session: string;
-  property: string;
-  catalog: string;
-  delivery: string;
-  artifact: string;
-  version: string;
-  /** Real REST cursors by path template, and ops tokens by operation id. */
-  cursors: Map<string, string>;
-}
-
-const FAKE_ID = 'zzzzzzzzzzzz';
-
-/** The real value of a path parameter: by its name and the path segment before it. */
-function realParam(fx: Fixtures, path: string, name: string): string {
-  const segs = path.split('/');
-  const i = segs.indexOf(`{${name}}`);
-  const prev = segs[i - 1];
-  switch (name) {
-    case 'docsetId':
-      return fx.docset;
-    case 'documentId':
-      return fx.document;
-    case 'projectId':
-      return fx.project;
-    case 'propertyId':
-      return fx.property;
-    case 'sessionId':
-      return fx.session;
-    case 'deliveryId':
-      return fx.delivery;
-    case 'artifactId':
-      return fx.artifact;
-    case 'version':
-      return fx.version;
-    case 'pageNumber':
-      return '1';
-  }
-  switch (prev) {
-    case 'documents':
-      return fx.document;
-    case 'docsets':
-      return fx.docset;
-    case 'projects':
-      return fx.project;
-    case 'webhooks':
-      return fx.webhook;
-    case 'sample-catalog':
-      return fx.catalog;
-    default:
-      return FAKE_ID;
-  }
-}
 
 /** The real value of a body field, by its name and the operation (ops bodies name an `id`). */
 function realField(fx: Fixtures, context: string, name: string): string | undefined {
@@ -665,16 +606,6 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>) {
   );
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** The `cursor` of a `next` URL. */
 const cursorOf = (next: unknown) => (typeof next === 'string' ? (new URL(next).searchParams.get('cursor') ?? undefined) : undefined);
 
@@ -695,66 +626,7 @@ describe('hostile requests generated from the OpenAPI descriptions', () => {
     assert.equal((await q.cli(['workspaces', 'create', 'elsewhere'])).code, 0);
     keys = { admin: q.key, otherScope: await keyOf('default', 'read:webhooks'), otherWorkspace: await keyOf('elsewhere', 'admin') };
 
-    const ds = await c.post('/docsets', { json: { name: 'fuzz-docset' } });
-    assertJson(ds, 201);
-    const ds2 = await c.post('/docsets', { json: { name: 'fuzz-docset-2' } });
-    assertJson(ds2, 201);
-    const hook = await c.post('/webhooks', { json: { target: 'Documents', url: 'http://127.0.0.1:9/hook' } });
-    assertJson(hook, 201);
-    const docs: string[] = [];
-    for (const name of ['fuzz-a.txt', 'fuzz-b.txt']) {
-      const up = await c.upload({ bytes: `A small text for ${name}.\n\nParty: Example Corp.\n`, name }, { 'docset.id': ds.json.id });
-      assertJson(up, 201);
-      docs.push(up.json.id);
-    }
-    for (const id of docs) {
-      await until(`document ${id} processed`, async () => {
-        const s = (await c.get(`/documents/${id}`)).json.status;
-        return ['Ready', 'Error'].includes(s) ? s : undefined;
-      });
-    }
-    const project = await c.post('/projects', { json: { name: 'fuzz-project', type: 'TabularReport', 'docset.id': ds.json.id, items: [{ label: 'Party' }] } });
-    assertJson(project, 201);
-    const session = await c.post('/documents/uploads/session', { json: { fileName: 'fuzz-session.txt', fileSize: 10 } });
-    assertJson(session, 201);
-    const props = await c.get(`/docsets/${ds.json.id}/properties`);
-    assertJson(props);
-    const catalog = await c.get('/sample-catalog');
-    assertJson(catalog);
-    const firstOf = (json: Json) => (Object.values(json).find((v) => Array.isArray(v)) as Json[] | undefined)?.[0]?.id as string | undefined;
-    // The project publishes once its documents are processed; artifacts make the artifact routes real.
-    const artifacts = await until(
-      'project artifacts',
-      async () => {
-        const r = await c.get(`/projects/${project.json.id}/artifacts`);
-        return r.status === 200 && r.json.artifacts?.length ? r.json.artifacts : undefined;
-      },
-      60_000,
-    ).catch(() => [] as Json[]);
-    const deliveries = await until(
-      'a webhook delivery',
-      async () => {
-        const r = await c.get(`/webhooks/${hook.json.id}/deliveries`);
-        return r.json.deliveries?.length ? r.json.deliveries : undefined;
-      },
-      30_000,
-    ).catch(() => [] as Json[]);
-
-    fx = {
-      document: docs[0]!,
-      document2: docs[1]!,
-      docset: ds.json.id,
-      docset2: ds2.json.id,
-      project: project.json.id,
-      webhook: hook.json.id,
-      session: session.json.sessionId,
-      property: firstOf(props.json) ?? FAKE_ID,
-      catalog: firstOf(catalog.json) ?? FAKE_ID,
-      delivery: deliveries[0]?.id ?? FAKE_ID,
-      artifact: artifacts[0]?.id ?? FAKE_ID,
-      version: String(artifacts[0]?.version ?? 'latest'),
-      cursors: new Map(),
-    };
+    fx = await createFixtures(c, 'fuzz');
   });
 
   after(async () => {
