@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import mammoth from 'mammoth';
 import { SaxesParser } from 'saxes';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
-import { assertJson, assertProblem, client, collectPages, type Client } from '../helpers/http.js';
+import { assertJson, assertProblem, client, collectPages, type Client, until } from '../helpers/http.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import { PROJECT_TYPES } from '../../src/reports/report.js';
 import { loadConfig } from '../../src/config.js';
@@ -22,16 +22,6 @@ const NTSB = [path.join(CORPUS, 'reference-dgml/20071204X01896.pdf'), path.join(
 const ITEMS = ['Accident Number', 'Aircraft Registration Number', 'Reviewer Note'];
 /** Set by hand on the first report: XML- and CSV-significant characters must survive every format. */
 const HOSTILE = `Checked <ok> & "fine", it's; done`;
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** `//pr:Entry` of a report-values.xml: heading -> value, read with a namespace-aware parser. */
 function readReportValues(xml: string): Map<string, string> {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
-import { assertJson, assertProblem, client, type Client } from '../helpers/http.js';
+import { assertJson, assertProblem, client, type Client, until } from '../helpers/http.js';
 import { loadConfig } from '../../src/config.js';
 import { Store } from '../../src/store/db/index.js';
 
@@ -17,16 +17,6 @@ const NTSB = [
 ];
 // Read off the first report by eye.
 const ACCIDENT_NUMBER = 'DEN08WA037';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 describe('docset properties', () => {
   let q: Quire;

@@ -8,18 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startQuire, type Quire } from '../helpers/quire.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
-import { assertJson, assertProblem, client, collectPages, type Client } from '../helpers/http.js';
+import { assertJson, assertProblem, client, collectPages, type Client, until } from '../helpers/http.js';
 import { SAMPLE_CATALOG, findSampleSet, renderSampleDocument } from '../../src/samples/index.js';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 const ids = (items: { id: string }[]) => items.map((i) => i.id);
 

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
-import { assertJson, assertProblem, client, type Client } from '../helpers/http.js';
+import { assertJson, assertProblem, client, type Client, until } from '../helpers/http.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.js';
 import { loadConfig } from '../../src/config.js';
@@ -27,16 +27,6 @@ const ENV = {
 };
 
 const whsec = () => `whsec_${randomBytes(24).toString('base64')}`;
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Every event recorded so far, read from the server's own database. */
 async function recordedEvents(q: Quire): Promise<EventRecord[]> {

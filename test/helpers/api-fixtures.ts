@@ -4,7 +4,7 @@
  * session, a property), and the real value of each path parameter: what the generated-request tests
  * (test/hostile, test/security) put into URLs and bodies.
  */
-import { assertJson, type Client } from './http.js';
+import { assertJson, until, type Client } from './http.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -66,16 +66,6 @@ export function realParam(fx: Fixtures, path: string, name: string): string {
       return fx.catalog;
     default:
       return FAKE_ID;
-  }
-}
-
-export async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
   }
 }
 

@@ -94,3 +94,14 @@ export async function collectPages(c: Client, first: string, field: string, muta
   }
   return { items, urls };
 }
+
+/** Polls `fn` until it returns something other than undefined (every `everyMs`), or fails after `timeoutMs`. */
+export async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 180_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

@@ -13,8 +13,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startQuire, type Quire } from '../helpers/quire.js';
-import { assertJson, client, type Client } from '../helpers/http.js';
-import { FAKE_ID, createFixtures, realParam, until, type Fixtures } from '../helpers/api-fixtures.js';
+import { assertJson, client, until, type Client } from '../helpers/http.js';
+import { FAKE_ID, createFixtures, realParam, type Fixtures } from '../helpers/api-fixtures.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
