@@ -27,6 +27,7 @@ const FILES = [
   'test/unit/worker-pool.test.ts',
   'test/unit/webhooks.test.ts',
   'test/unit/webhook-dispatcher.test.ts',
+  'test/unit/leader-lock.test.ts',
   'test/unit/blob-store.test.ts',
   'test/unit/deploy.test.ts',
   'test/api/sqlite.test.ts',
@@ -47,6 +48,7 @@ const FILES = [
   'test/api/ops.test.ts',
   'test/security/http-protections.test.ts',
   'test/security/tenants-scopes.test.ts',
+  'test/cluster/cluster.test.ts',
   'test/hostile/openapi-fuzz.test.ts',
 ];
 

@@ -9,6 +9,7 @@ import { serverSecret } from './domain/secrets.js';
 import { parseScopes } from './domain/scopes.js';
 import { DomainError } from './domain/errors.js';
 import { Store } from './store/db/index.js';
+import { runAsLeader } from './store/db/cluster-lock.js';
 import { startWorkers, type RunningWorkers } from './ingest/workers.js';
 
 const USAGE = `usage: quire <command>
@@ -26,6 +27,9 @@ const USAGE = `usage: quire <command>
   keys revoke ID                              revoke an API key`;
 
 class UsageError extends Error {}
+
+/** A staged blob (an upload in progress) older than this was left by a crash. */
+const STAGED_MAX_AGE_MS = 60 * 60 * 1000;
 
 /** How long a stopping process lets running documents finish before releasing their jobs. */
 const WORKER_STOP_DEADLINE_MS = 20_000;
@@ -71,8 +75,14 @@ async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
   const services = await openServices(config, logger);
-  const swept = await services.blobs.sweepStaged(60 * 60 * 1000);
-  if (swept) logger.info({ swept }, 'removed staged blobs left by an earlier crash');
+  // Staged blobs of uploads that never completed (a crash): at start and hourly, one process of the cluster at a time.
+  const sweepStaged = async () => {
+    const run = await runAsLeader(services.store, 'stagedBlobSweep', () => services.blobs.sweepStaged(STAGED_MAX_AGE_MS));
+    if (run.ran && run.value) logger.info({ swept: run.value }, 'removed staged blobs left by an earlier crash');
+  };
+  const onStagedError = (err: unknown) => logger.warn({ err }, 'staged blob sweep failed');
+  await sweepStaged().catch(onStagedError);
+  setInterval(() => void sweepStaged().catch(onStagedError), STAGED_MAX_AGE_MS).unref();
   const onSweepError = (err: unknown) => logger.warn({ err }, 'upload session sweep failed');
   const expiredUploads = await services.uploads.startSweeper(onSweepError).catch((err: unknown) => (onSweepError(err), 0));
   if (expiredUploads) logger.info({ expiredUploads }, 'removed expired upload sessions');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Store } from '../store/db/index.js';
 import type { BlobStore, StagedBlob } from '../store/blobs/blob-store.js';
+import { runAsLeader } from '../store/db/cluster-lock.js';
 import { BlobTooLargeError } from '../store/blobs/blob-store.js';
 import type { DocumentRecord } from './model.js';
 import { DomainError, conflict, invalid, notFound } from './errors.js';
@@ -306,7 +307,8 @@ export class UploadSessionService {
   sweepExpired(): Promise<number> {
     if (this.sweeping) return this.sweeping;
     this.lastSweep = Date.now();
-    this.sweeping = (async () => {
+    // Every process ticks; one at a time across the cluster sweeps (the others skip).
+    this.sweeping = runAsLeader(this.store, 'uploadSessionSweep', async () => {
       let removed = 0;
       for (;;) {
         const batch = await this.store.uploadSessions.expired(Date.now(), SWEEP_BATCH);
@@ -317,9 +319,11 @@ export class UploadSessionService {
         removed += progress;
         if (batch.length < SWEEP_BATCH || progress === 0) return removed;
       }
-    })().finally(() => {
-      this.sweeping = undefined;
-    });
+    })
+      .then((run) => (run.ran ? run.value : 0))
+      .finally(() => {
+        this.sweeping = undefined;
+      });
     return this.sweeping;
   }
 

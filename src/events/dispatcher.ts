@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Repos, Store } from '../store/db/index.js';
+import { runAsLeader } from '../store/db/cluster-lock.js';
 import type { AttemptOutcome, OutgoingDelivery, NewDelivery } from '../store/db/webhooks.js';
 import type { Job, JobHandler, Queue } from '../store/queue/queue.js';
 import { newId } from '../domain/ids.js';
@@ -165,11 +166,16 @@ export class WebhookDispatcher {
     return result.taken;
   }
 
-  /** Retries coming due: webhooks without a delivery job whose head is due get one. */
+  /**
+   * Retries coming due: webhooks without a delivery job whose head is due get one. Every worker
+   * process ticks; one at a time across the cluster does it (the others skip this tick).
+   */
   private async sweep(): Promise<void> {
-    const due = await this.store.webhooks.dueUnscheduled(Date.now(), 100);
-    for (const h of due) await this.store.tx((s) => this.schedule(s, h));
-    await this.recoverStalled();
+    await runAsLeader(this.store, 'webhookRetrySweep', async () => {
+      const due = await this.store.webhooks.dueUnscheduled(Date.now(), 100);
+      for (const h of due) await this.store.tx((s) => this.schedule(s, h));
+      await this.recoverStalled();
+    });
   }
 
   /**

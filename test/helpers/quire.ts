@@ -118,3 +118,48 @@ export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
     },
   };
 }
+
+export interface QuireWorker {
+  process: ChildProcess;
+  pid: number;
+  logs: () => string;
+  /** SIGTERM and wait for exit; returns the exit code. */
+  stop: () => Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts a `quire worker` process (jobs only, no HTTP) with `env` (typically a server's env, so it
+ * shares its database and storage) and its own data directory, and waits until its workers have
+ * started. It logs at `info`: one line per document made Ready, and the line its start is seen by.
+ */
+export async function startWorker(env: NodeJS.ProcessEnv, opts: { dataDir?: string } = {}): Promise<QuireWorker> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-worker-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'worker'], {
+    env: { ...env, QUIRE_LOG_LEVEL: 'info', QUIRE_DATA_DIR: dataDir },
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('ingestion workers started')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`quire worker did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    process: child,
+    pid: child.pid!,
+    logs: () => output,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

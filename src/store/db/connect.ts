@@ -43,6 +43,10 @@ export function openDb(database: Config['database']): { db: Db; dialect: Dialect
     pool.on('error', () => {
       // An idle client lost its connection (for example a database restart): the pool replaces it.
     });
+    // A client that loses its connection while checked out (a transaction between two statements,
+    // as one holding a cluster lock for a sweep) emits 'error' on itself: unheard, that kills the
+    // process. Heard, its next statement fails instead, and the pool discards it on release.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     return { db: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   fs.mkdirSync(path.dirname(database.file), { recursive: true });
