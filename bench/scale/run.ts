@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -27,6 +28,8 @@ const DOCS = envNumber('BENCH_DOCS', 1_000_000);
 const DURATION = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10);
 const KGRAG = process.env.BENCH_CORPUS ?? path.join(CORPUS, 'kgrag');
+/** Each file is uploaded this many times (under other names): 16 documents are too few to keep two workers busy to the end. */
+const COPIES = envNumber('BENCH_COPIES', 3);
 const LIST_P99_TARGET_MS = 30;
 
 const pdfs = (dir: string): string[] =>
@@ -39,8 +42,16 @@ async function api(q: DistQuire, p: string, init: RequestInit = {}): Promise<Res
 // ---------------------------------------------------------------------------------------------
 // 1. Workers
 
-function startWorker(env: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<void> } {
-  const child = spawn(process.execPath, [DIST_MAIN, 'worker'], { env, cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((p) => fs.existsSync(p));
+
+/**
+ * A `quire worker`, pinned to CPU `cpu` when taskset exists: a worker process has a reading and an
+ * analysing thread besides its main one and would otherwise spread over every core, so that one
+ * worker alone already used the whole machine and the scaling figure said nothing.
+ */
+function startWorker(env: NodeJS.ProcessEnv, cpu: number): { child: ChildProcess; exited: Promise<void> } {
+  const cmd = TASKSET ? [TASKSET, '-c', String(cpu % os.availableParallelism()), process.execPath] : [process.execPath];
+  const child = spawn(cmd[0]!, [...cmd.slice(1), DIST_MAIN, 'worker'], { env, cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d) => (err = (err + d).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.on('exit', (code) => (code && code !== 143 && console.log(`  worker exited ${code}: ${err}`), resolve())));
@@ -62,8 +73,8 @@ async function workersRun(cluster: PgCluster, n: number, run: number, files: str
   const dataDir = tempDir('quire-scale-');
   const env = { DATABASE_URL: url, QUIRE_WORKER_CONCURRENCY: '1', QUIRE_JOB_POLL_MS: '50' };
   const q = await startDistQuire({ dataDir, args: ['serve', '--no-worker'], extraEnv: env });
-  const workers = Array.from({ length: n }, () =>
-    startWorker({ PATH: process.env.PATH, HOME: process.env.HOME, QUIRE_DATA_DIR: dataDir, QUIRE_LOG_LEVEL: 'warn', ...env }),
+  const workers = Array.from({ length: n }, (_, i) =>
+    startWorker({ PATH: process.env.PATH, HOME: process.env.HOME, QUIRE_DATA_DIR: dataDir, QUIRE_LOG_LEVEL: 'warn', ...env }, i),
   );
   try {
     await new Promise((r) => setTimeout(r, 1500)); // workers connected and polling
@@ -71,12 +82,14 @@ async function workersRun(cluster: PgCluster, n: number, run: number, files: str
     const cpu = () => workers.reduce((s, w) => s + (cpuSeconds(w.child.pid!, true) || 0), 0);
     const cpu0 = cpu();
     const t0 = performance.now();
-    const pending = [...files];
+    const pending = Array.from({ length: COPIES }, (_, c) => files.map((f) => ({ f, name: `${c}-${path.basename(f)}` }))).flat();
+    const total = pending.length;
     await Promise.all(
       Array.from({ length: 4 }, async () => {
-        for (let f = pending.shift(); f; f = pending.shift()) {
+        for (let next = pending.shift(); next; next = pending.shift()) {
+          const { f, name } = next;
           const form = new FormData();
-          form.append('file', new Blob([fs.readFileSync(f)]), path.basename(f));
+          form.append('file', new Blob([fs.readFileSync(f)]), name);
           const r = await api(q, '/documents/content', { method: 'POST', body: form });
           if (r.status !== 200 && r.status !== 201) throw new Error(`upload ${f}: ${r.status} ${await r.text()}`);
         }
@@ -85,7 +98,7 @@ async function workersRun(cluster: PgCluster, n: number, run: number, files: str
     let docs: { status: string; pageCount: number | null }[] = [];
     for (;;) {
       docs = ((await (await api(q, '/documents?limit=100')).json()) as { documents: typeof docs }).documents;
-      if (docs.length === files.length && docs.every((d) => d.status === 'Ready' || d.status === 'Error')) break;
+      if (docs.length === total && docs.every((d) => d.status === 'Ready' || d.status === 'Error')) break;
       if (performance.now() - t0 > 600_000) throw new Error('documents not Ready after 10 minutes');
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -153,7 +166,8 @@ async function seedMillion(url: string): Promise<{ workspaceId: string; seconds:
   if ((await done) !== 0) throw new Error('COPY failed');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query('ANALYZE documents');
+  // What autovacuum does within a minute of such a load; measuring during it would measure it.
+  await client.query('VACUUM (ANALYZE) documents');
   await client.end();
   return { workspaceId, seconds: (performance.now() - t0) / 1000, sampleId };
 }
@@ -191,7 +205,7 @@ async function main() {
 
   if (args.part === 'all' || args.part === 'workers') {
     const files = pdfs(KGRAG).sort();
-    console.log(`== workers: ${files.length} PDFs from ${KGRAG}, serve --no-worker + N × quire worker (QUIRE_WORKER_CONCURRENCY=1), PostgreSQL, ${RUNS} runs each`);
+    console.log(`== workers: ${files.length} PDFs from ${KGRAG} × ${COPIES}, serve --no-worker + N × quire worker (QUIRE_WORKER_CONCURRENCY=1${TASKSET ? ', worker i pinned to CPU i' : ', not pinned: taskset is missing'}), PostgreSQL, ${RUNS} runs each`);
     const runs: WorkersRun[] = [];
     for (const n of [1, 2]) {
       for (let run = 1; run <= RUNS; run++) {
@@ -217,7 +231,7 @@ async function main() {
     const url = await cluster.createDatabase('scale_list');
     console.log(`== list: ${DOCS.toLocaleString('en-US')} documents seeded by COPY, then ${CONNECTIONS} connections × ${DURATION} s per route`);
     const seeded = await seedMillion(url);
-    console.log(`  seeded in ${seeded.seconds.toFixed(1)} s (COPY + ANALYZE)`);
+    console.log(`  seeded in ${seeded.seconds.toFixed(1)} s (COPY + VACUUM ANALYZE)`);
     const q = await startDistQuire({ dataDir: tempDir('quire-scale-list-'), args: ['serve', '--no-worker'], extraEnv: { DATABASE_URL: url } });
     try {
       const routes = ['/documents?limit=100', '/documents?limit=100&status=Ready&minPages=50', '/documents?limit=100&status=Error', `/documents/${seeded.sampleId}`];
