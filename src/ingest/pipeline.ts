@@ -13,6 +13,7 @@ import { IngestError, type DocumentModel } from './model.js';
 import type { WorkerPool } from './worker-pool.js';
 import type { ClassificationFeatures } from './stages/classify.js';
 import { expandZip, type ZipMember, type ZipSkipped } from './formats/zip.js';
+import { textTooLarge } from './formats/limits.js';
 
 export interface IngestPayload {
   documentId: string;
@@ -168,6 +169,9 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
   private async ingest(doc: DocumentRecord, signal: AbortSignal, log: Logger): Promise<void> {
     const started = Date.now();
     if (!(await this.progress(doc, 'Ingesting', { stage: 'reading', pagesDone: 0, pagesTotal: null }))) return;
+    // Known from the upload: refused before its bytes are read.
+    const tooLarge = textTooLarge(doc.format, doc.size);
+    if (tooLarge) throw tooLarge;
 
     const bytes = await this.verifiedBytes(doc);
 

@@ -23,7 +23,21 @@ export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
   try {
     html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: STYLE_MAP })).value;
   } catch (err) {
-    throw new IngestError('Corrupt DOCX', `the document cannot be read (${(err as Error).message})`);
+    throw new IngestError('Corrupt DOCX', `word/document.xml cannot be read: ${xmlProblem((err as Error).message)}`);
   }
   return htmlStructure(html, { wordNumbering: true });
+}
+
+/**
+ * The parser's message in a user's words: XML entity declarations (never expanded: no entity bombs,
+ * no external files) and malformed XML, without the parser's internals (positions it does not know).
+ */
+function xmlProblem(message: string): string {
+  if (/entity not found|<!ENTITY|DOCTYPE/i.test(message)) return 'it uses XML entities, which Word never writes and Quire does not expand.';
+  const first = message
+    .replace(/\[xmldom [a-z]+\]\s*/gi, '')
+    .replace(/@#\[line:[^\]]*\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return first && !/undefined|null|\[object/.test(first) ? `it is not well-formed XML (${first.slice(0, 200)}).` : 'it is not well-formed XML.';
 }

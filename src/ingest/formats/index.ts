@@ -9,6 +9,7 @@ import { convertWithLibreOffice, findSoffice } from './libreoffice.js';
 import { readPdfGeometry, readPdfPages } from './pdf.js';
 import { renderPdfPage } from './render.js';
 import { textLayoutPdf } from './text-layout-pdf.js';
+import { textTooLarge } from './limits.js';
 import { decodeText, readTxt, txtStructure } from './txt.js';
 
 // Contract of the format readers: every allowed format into one DocumentModel.
@@ -56,6 +57,8 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   if (!accepts(ext, detected)) {
     throw new IngestError('Wrong file type', `Extension .${ext} but content is ${describeFormat(detected)}`);
   }
+  const tooLarge = textTooLarge(ext, bytes.length);
+  if (tooLarge) throw tooLarge;
   const text = options.text ?? true;
   const readPages = text ? readPdfPages : readPdfGeometry;
   if (ext === 'pdf') {
