@@ -17,6 +17,7 @@ import { SaxesParser } from 'saxes';
 import { CORPUS, ROOT, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, type Client, type Res } from '../helpers/http.js';
 import { imageOnlyPdf } from '../helpers/image-pdf.js';
+import { makePdf } from '../helpers/pdf-objects.js';
 import { makeZip } from '../helpers/zip.js';
 
 const NDA = path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf');
@@ -28,21 +29,6 @@ const PASSWD = /root:x?:0:0:/;
 
 // ---------------------------------------------------------------------------------------------
 // Generators
-
-/** A PDF from object bodies (object n is objects[n-1]) with a correct xref table. */
-function makePdf(objects: string[], trailer = ''): Buffer {
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer.replaceAll('{xref}', String(xref))}>>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 const HELLO = 'BT /F1 12 Tf 72 700 Td (Hello from a hostile file) Tj ET';
 const PAGE = (parent: number, contents: number) =>

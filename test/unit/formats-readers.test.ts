@@ -11,6 +11,7 @@ import { textLayoutPdf } from '../../src/ingest/formats/text-layout-pdf.js';
 import { toWinAnsi } from '../../src/ingest/formats/write/helvetica.js';
 import { IngestError, type DocumentModel } from '../../src/ingest/model.js';
 import { CORPUS } from '../helpers/quire.js';
+import { makePdf } from '../helpers/pdf-objects.js';
 import { makeZip } from '../helpers/zip.js';
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-formats-'));
@@ -24,21 +25,6 @@ const ingestError = (title: string, detail?: RegExp) => (err: unknown) => {
   if (detail) assert.match(err.detail, detail);
   return true;
 };
-
-/** Writes a PDF from object bodies (object n is objects[n-1]) with a correct xref table. */
-function makePdf(objects: string[], trailer = ''): Buffer {
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 // A scan (Canon copier) without a text layer: pages, but no text until OCR.
 const SCANNED = new Set(['kgrag/nih-clinical-trial-protocols/NCT06155240_Prot_SAP_000.pdf']);
