@@ -254,6 +254,9 @@ function uploadSuite(label: string, start: (opts: StartOptions) => Promise<Quire
       assert.deepEqual(st.json.receivedOffsets, []);
       assert.equal(st.json.bytesReceived, 0);
       assert.deepEqual(chunkDirs(q, id), []);
+      // A refused chunk's staged file is removed as its stream ends, which may be just after the 400
+      // went out: give it a moment, then it must be gone.
+      for (let i = 0; i < 20 && stagedFiles(q).length; i++) await new Promise((r) => setTimeout(r, 100));
       assert.deepEqual(stagedFiles(q), [], 'refused chunks leave no staged file');
 
       // Missing chunks on finalize: 400 listing them.
