@@ -37,6 +37,23 @@ export function bossQueueName(queue: string): string {
 
 const deadLetterName = (name: string) => `${name}__dead`;
 
+/** Quire's advisory-lock namespace (see store/db/cluster-lock.ts); key 10 serialises queue creation. */
+const QUEUE_LOCK_NAMESPACE = 72731;
+const QUEUE_LOCK_KEY = 10;
+
+/** The options object pg-boss 10's `create_queue(name, options json)` reads (as `boss.createQueue` builds it). */
+function queueData(o: PgBoss.Queue): Record<string, unknown> {
+  return {
+    policy: o.policy ?? 'standard',
+    retryLimit: o.retryLimit,
+    retryDelay: o.retryDelay,
+    retryBackoff: o.retryBackoff,
+    expireInSeconds: o.expireInSeconds,
+    retentionMinutes: o.retentionMinutes,
+    deadLetter: o.deadLetter,
+  };
+}
+
 /**
  * The durable queue on PostgreSQL: pg-boss 10 (its own schema, created on first use). Jobs are sent
  * with pg-boss's `db` option through the caller's transaction (`Repos.raw`), so a job exists iff the
@@ -160,20 +177,26 @@ export class PgBossQueue implements Queue {
   }
 
   /**
-   * `boss.createQueue` is idempotent but not safe against itself: two processes creating one queue at
-   * once (an API and a worker starting on a fresh database) can deadlock, and PostgreSQL aborts one of
-   * them. Nothing of the aborted attempt remains, so it is retried.
+   * `boss.createQueue` is idempotent but not safe against itself: two processes creating queues at
+   * once (APIs and workers starting together on a fresh database) deadlock (each inserts its queue
+   * row, then adds a foreign key to the queue table, which waits for the other's insert). So queues
+   * are created one at a time across the cluster: under an advisory lock held by the transaction
+   * that calls pg-boss's `create_queue`. A failure that still slips through leaves nothing behind,
+   * so it is retried.
    */
   private async createQueue(name: string, options: PgBoss.Queue): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       if (await this.boss.getQueue(name)) return;
       try {
-        await this.boss.createQueue(name, options);
+        await this.store.tx(async (s) => {
+          await s.raw.executeSql('SELECT pg_advisory_xact_lock($1::int, $2::int)', [QUEUE_LOCK_NAMESPACE, QUEUE_LOCK_KEY]);
+          await s.raw.executeSql(`SELECT ${this.schema}.create_queue($1, $2::json)`, [name, JSON.stringify(queueData(options))]);
+        });
         return;
       } catch (err) {
         const code = (err as { code?: string }).code;
         // 40P01 deadlock, 40001 serialization failure, 23505 unique violation, 42P07 table exists.
-        if (attempt >= 5 || !['40P01', '40001', '23505', '42P07'].includes(code ?? '')) throw err;
+        if (attempt >= 8 || !['40P01', '40001', '23505', '42P07'].includes(code ?? '')) throw err;
         await new Promise((r) => setTimeout(r, 20 + Math.random() * 100 * attempt));
       }
     }
