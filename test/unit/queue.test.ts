@@ -284,6 +284,19 @@ function pgBossSuite() {
       await q.stop();
     });
 
+    test('four processes creating the same queues at once on a fresh database all succeed (no deadlock)', async () => {
+      // Each PgBossQueue has its own pg-boss and pool, as separate processes do; the schema is new, so
+      // every queue is created by whichever gets there first while the others race it.
+      const racers = [0, 1, 2, 3].map(() => make(store, { schema: 'pgboss_race' }));
+      const names = ['ingest', 'process', 'extract', 'publish', 'webhook', 'fanout', 'ops', 'samples'];
+      const order = (i: number) => names.map((_, k) => names[(k + i * 3) % names.length]!);
+      const sent = await Promise.all(racers.map((q, i) => Promise.all(order(i).map((n) => q.enqueue(n, { i }, { workspaceId })))));
+      assert.equal(sent.flat().length, racers.length * names.length);
+      const { rows } = await store.raw.executeSql('SELECT count(*)::int AS n FROM pgboss_race.job', []);
+      assert.equal(rows[0]!.n, racers.length * names.length);
+      for (const q of racers) await q.stop();
+    });
+
     test('a job with runAt does not run before then', async () => {
       const q = make(store);
       let ranAt = 0;
