@@ -51,6 +51,7 @@ const FILES = [
   'test/security/tenants-scopes.test.ts',
   'test/cluster/cluster.test.ts',
   'test/hostile/openapi-fuzz.test.ts',
+  'test/faults/database-restart.test.ts',
 ];
 
 const only = process.argv.slice(2);

@@ -88,8 +88,56 @@ export function errorHandler(error: FastifyError | DomainError | Error, request:
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendProblem(reply, 415, `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here.`);
     return sendProblem(reply, status, fe.message);
   }
+  const outage = unavailability(error);
+  if (outage) {
+    request.log.warn({ err: error }, `request failed: ${outage.detail}`);
+    return sendProblem(reply, outage.status, outage.detail, {}, outage.retryAfter ? { 'retry-after': String(outage.retryAfter) } : {});
+  }
   request.log.error({ err: error }, 'request failed');
   return sendProblem(reply, 500, 'An unexpected error occurred; it has been logged.');
+}
+
+/** Node's errno codes of a connection that could not be made or was lost. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** node-postgres reports a lost or refused connection with these messages and no code. */
+const PG_CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+
+/**
+ * A fault of the infrastructure rather than of the request or the code: the database unreachable
+ * (refused, restarting, shutting down, out of connections) or the blob storage full or unwritable.
+ * Such a request can succeed later, so it answers 503 with `retry-after` (507 when storage is full),
+ * never 500. Wrapped errors are followed through `cause` and AggregateError's `errors`.
+ */
+export function unavailability(error: unknown): { status: 503 | 507; detail: string; retryAfter?: number } | null {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length) {
+    const e = queue.shift() as (Error & { code?: unknown; cause?: unknown; errors?: unknown[] }) | null | undefined;
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const code = typeof e.code === 'string' ? e.code : '';
+    // Storage (local files; SQLite reports its own disk full as SQLITE_FULL).
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG' || code === 'SQLITE_FULL') {
+      return { status: 507, detail: 'The storage is full: the upload was not kept. Retry once space has been freed.', retryAfter: 60 };
+    }
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM' || code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
+      return { status: 503, detail: 'The storage cannot be written at the moment: nothing was kept. Retry later.', retryAfter: 30 };
+    }
+    // The database: connection errors, and PostgreSQL's SQLSTATE classes 08 (connection exception),
+    // 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many connections).
+    if (
+      CONNECTION_CODES.has(code) ||
+      /^08[0-9A-Z]{3}$/.test(code) ||
+      code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' ||
+      code === 'SQLITE_BUSY' ||
+      (typeof e.message === 'string' && PG_CONNECTION_MESSAGES.test(e.message))
+    ) {
+      return { status: 503, detail: 'The database is not reachable at the moment. Retry shortly.', retryAfter: 5 };
+    }
+    if (e.cause) queue.push(e.cause);
+    if (Array.isArray(e.errors)) queue.push(...e.errors);
+  }
+  return null;
 }
 
 /** Fastify's `frameworkErrors`: URLs the router refuses (bad percent-encoding, overlong parameters). */

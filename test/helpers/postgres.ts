@@ -8,6 +8,10 @@ import { freePort } from './quire.js';
 export interface PgCluster {
   /** A URL for a new, empty database in the cluster. */
   createDatabase: (name: string) => Promise<string>;
+  /** Stops the server (fast shutdown: sessions are terminated) and keeps its data, for `resume`. */
+  halt: () => void;
+  /** Starts the halted server again on the same port. */
+  resume: () => void;
   stop: () => void;
 }
 
@@ -42,11 +46,13 @@ export async function startPgCluster(): Promise<PgCluster> {
   if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'quire', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
   const port = await freePort();
-  run('pg_ctl', [
-    '-D', dataDir, '-l', path.join(dir, 'log'), '-w', '-t', '60',
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-    'start',
-  ]);
+  const start = () =>
+    run('pg_ctl', [
+      '-D', dataDir, '-l', path.join(dir, 'log'), '-w', '-t', '60',
+      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+      'start',
+    ]);
+  start();
   const adminUrl = `postgres://quire@127.0.0.1:${port}/postgres`;
   return {
     createDatabase: async (name) => {
@@ -59,6 +65,8 @@ export async function startPgCluster(): Promise<PgCluster> {
       }
       return `postgres://quire@127.0.0.1:${port}/${name}`;
     },
+    halt: () => run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']),
+    resume: start,
     stop: () => {
       try {
         run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);

@@ -39,7 +39,7 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 
 export function openDb(database: Config['database']): { db: Db; dialect: Dialect } {
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: 10_000 });
     pool.on('error', () => {
       // An idle client lost its connection (for example a database restart): the pool replaces it.
     });
