@@ -11,6 +11,7 @@ import { DomainError } from './domain/errors.js';
 import { Store } from './store/db/index.js';
 import { runAsLeader } from './store/db/cluster-lock.js';
 import { startWorkers, type RunningWorkers } from './ingest/workers.js';
+import { CLIENT_USAGE, isClientCommand, runClient } from './cli/index.js';
 
 const USAGE = `usage: quire <command>
   serve [--no-worker]                         run the API and ingestion workers (default command);
@@ -24,7 +25,10 @@ const USAGE = `usage: quire <command>
   keys create --workspace NAME --scopes a,b [--name N]
                                               create an API key (printed once)
   keys list [--workspace NAME]                list API keys (never their secrets)
-  keys revoke ID                              revoke an API key`;
+  keys revoke ID                              revoke an API key
+  help                                        this text
+
+${CLIENT_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -177,6 +181,12 @@ async function run(argv: string[]): Promise<void> {
   const [command = 'serve', sub, ...rest] = argv;
   if (command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
+    return;
+  }
+  // Client commands need no server configuration: only QUIRE_URL and QUIRE_API_KEY (or flags).
+  if (isClientCommand(command)) {
+    const code = await runClient(command, argv.slice(1));
+    process.stdout.write('', () => process.exit(code));
     return;
   }
   const config = loadConfig();
