@@ -46,6 +46,7 @@ const FILES = [
   'test/api/s3-storage.test.ts',
   'test/api/webhooks.test.ts',
   'test/api/ops.test.ts',
+  'test/api/ops-coverage.test.ts',
   'test/hostile/files.test.ts',
   'test/security/http-protections.test.ts',
   'test/security/tenants-scopes.test.ts',
