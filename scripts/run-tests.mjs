@@ -33,6 +33,7 @@ const FILES = [
   'test/api/sqlite.test.ts',
   'test/api/postgres.test.ts',
   'test/api/cli.test.ts',
+  'test/api/cli-client.test.ts',
   'test/api/ingestion.test.ts',
   'test/api/dgml.test.ts',
   'test/api/properties.test.ts',

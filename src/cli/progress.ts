@@ -81,8 +81,13 @@ export class Progress {
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.mode === 'bars') this.clear();
     this.tasks.clear();
+    if (this.mode === 'bars') {
+      // The overall bar stays as the last line; the per-file bars go.
+      this.clear();
+      this.draw();
+      this.drawn = 0;
+    }
     this.overall = null;
   }
 
