@@ -34,6 +34,7 @@ import { workspaceRoutes } from './rest/workspace.js';
 import { webhookRoutes } from './rest/webhooks.js';
 import { WebhookSchema } from './schemas/webhooks.js';
 import { systemRoutes } from './system.js';
+import { consoleRoutes } from './console.js';
 import { opsRoutes } from './ops/index.js';
 import { SCOPES } from '../domain/scopes.js';
 import { invalid } from '../domain/errors.js';
@@ -168,5 +169,6 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
 
   await app.register(async (ops) => opsRoutes(ops as unknown as App, deps), { prefix: '/ops' });
   systemRoutes(app, deps, metrics);
+  consoleRoutes(app);
   return app;
 }
