@@ -85,6 +85,8 @@ async function followAll(ops: Ops, operation: string, body: Record<string, unkno
     assert.ok(Array.isArray(r.json[itemsKey]), `${itemsKey} missing: ${r.text}`);
     assert.ok(Array.isArray(r.json.next));
     inRange(r.json[itemsKey], cursor?.range ?? null);
+    // A range is handed out only while it holds unreturned items: a token's page is never empty.
+    if (cursor) assert.ok(r.json[itemsKey].length > 0, `the range ${cursor.range.min}-${cursor.range.max} was handed out empty`);
     items.push(...r.json[itemsKey]);
     for (const n of r.json.next as Next[]) {
       assert.match(n.range.min, /^[0-9a-f]{4}$/);
