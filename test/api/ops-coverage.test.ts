@@ -20,6 +20,7 @@ import { startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, collectPages, until, type Client } from '../helpers/http.js';
 import { FAKE_ID } from '../helpers/api-fixtures.js';
 import { makePdf } from '../helpers/pdf-objects.js';
+import { ALLOWED_EXTENSIONS } from '../../src/domain/formats.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -449,6 +450,28 @@ describe('UploadDocument: decoded size past 300 MB, chunked transfer-encoding', 
     // The server is fine afterwards.
     assertJson(await c.get('/documents'));
     assertProblem(await c.get('/documents/zzzzzzzzzzzz'), 404);
+  });
+
+  test('UploadDocument takes the extensions REST takes and refuses (415) those REST refuses', async () => {
+    const c = client(q.api, q.key);
+    const ops = opsClient(q, q.key);
+    const names = [...ALLOWED_EXTENSIONS, '.htm', '.PDF'].map((e) => `file${e}`).concat(['file.exe', 'file.png', 'file.xlsx', 'file.pdf.exe', 'noextension.']);
+    const bytes = Buffer.from('%PDF-1.4 not really a pdf, nobody reads it here (no worker)\n');
+    for (const name of names) {
+      const viaRest = await c.upload({ bytes, name });
+      const viaOps = await ops('UploadDocument', { fileName: name, base64Content: bytes.toString('base64') });
+      if (viaRest.status === 201) {
+        assertJson(viaOps);
+        assert.equal(viaOps.json.documents[0].name, name);
+        assert.equal(viaOps.json.documents[0].size, bytes.length);
+      } else {
+        assert.equal(viaOps.status, viaRest.status, `${name}: REST ${viaRest.status}, ops ${viaOps.status}`);
+        assert.equal(viaOps.json.status, viaRest.json.status);
+        assert.equal(viaOps.json.title, viaRest.json.title);
+      }
+      if (ALLOWED_EXTENSIONS.some((e) => name.toLowerCase().endsWith(e)) && !name.endsWith('.exe')) assert.equal(viaRest.status, 201, `${name} is allowed`);
+      if (/\.(exe|png|xlsx)$/.test(name)) assertProblem(viaOps, 415);
+    }
   });
 
   test('the boundary: exactly 300 MiB decoded (same chunked body, one MiB of base64 less) is accepted', async () => {
