@@ -53,6 +53,7 @@ const FILES = [
   'test/security/tenants-scopes.test.ts',
   'test/cluster/cluster.test.ts',
   'test/hostile/openapi-fuzz.test.ts',
+  'test/e2e/console.test.ts',
   'test/faults/database-restart.test.ts',
 ];
 

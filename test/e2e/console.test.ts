@@ -1,0 +1,250 @@
+// The browser console (served at /) driven by a real Chromium (Debian's, through playwright-core)
+// against a real server: every step goes through the page, and the API checks what it did.
+// Screenshots of each step go to a directory under os.tmpdir() (printed; never committed).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
+import { client, type Client, until } from '../helpers/http.js';
+
+const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
+const NTSB = [path.join(CORPUS, 'reference-dgml/20071204X01896.pdf'), path.join(CORPUS, 'reference-dgml/20071210X01921.pdf')];
+const CHUNK = 1024 * 1024;
+const missing = !fs.existsSync(CHROMIUM);
+const skip = missing && process.env.QUIRE_TEST_REQUIRE_ALL !== '1' ? `no Chromium at ${CHROMIUM}` : false;
+const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-console-e2e-'));
+
+describe('browser console', { skip }, () => {
+  let q: Quire;
+  let c: Client;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let step = 0;
+  const shot = async (name: string) => {
+    step++;
+    await page.screenshot({ path: path.join(SHOTS, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
+  };
+  let docsetId = '';
+  let docId = '';
+
+  before(async () => {
+    q = await startQuire({ extraEnv: { QUIRE_UPLOAD_CHUNK_BYTES: String(CHUNK) } });
+    c = client(q.api, q.key);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && !/Failed to load resource|net::ERR_FAILED/.test(m.text()) && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    console.log(`# screenshots in ${SHOTS}`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    const code = await q?.stop();
+    assert.equal(code, 0, `server exited with ${code}:\n${q?.logs()}`);
+  });
+
+  test('the page has its own strict CSP; the API keeps its own', async () => {
+    const r = await fetch(`${q.origin}/`);
+    assert.equal(r.status, 200);
+    const csp = r.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self'/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.doesNotMatch(csp, /unsafe-inline/);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+    const html = await r.text();
+    assert.doesNotMatch(html, /<script>(?!\s*<)/, 'no inline script');
+    const api = await fetch(`${q.api}/workspace`, { headers: { authorization: `Bearer ${q.key}` } });
+    assert.equal(api.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+  });
+
+  test('sign in: a wrong key is refused, the right one shows the workspace and its page quota', async () => {
+    await page.goto(q.origin + '/');
+    await page.getByLabel('API key').fill('not-a-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+    await page.getByLabel('API key').fill(q.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('quota').waitFor();
+    assert.match(await page.getByTestId('quota').innerText(), /pages 0 \/ \d+/);
+    await shot('signed-in');
+  });
+
+  test('a 401 sends the user back to sign-in', async () => {
+    await page.evaluate(() => sessionStorage.setItem('quire.apiKey', 'revoked-key'));
+    await page.reload();
+    await page.getByLabel('API key').waitFor();
+    await page.getByLabel('API key').fill(q.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('quota').waitFor();
+  });
+
+  test('create a docset, upload two corpus PDFs into it with progress, wait for Ready', async () => {
+    await page.getByLabel('New docset').fill('NTSB reports');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.locator('li[data-docset="NTSB reports"]').waitFor();
+    docsetId = (await c.get('/docsets')).json.docsets.find((d: { name: string }) => d.name === 'NTSB reports').id;
+    await page.getByRole('checkbox', { name: 'NTSB reports' }).check();
+    await page.locator('#file-input').setInputFiles(NTSB);
+    for (const f of NTSB) {
+      const item = page.locator(`li[data-upload="${path.basename(f)}"]`);
+      await item.getByRole('progressbar').waitFor();
+      await page.locator(`li[data-upload="${path.basename(f)}"][data-state="done"]`).waitFor();
+      assert.equal(await item.getByRole('progressbar').getAttribute('aria-valuenow'), '100');
+    }
+    await shot('uploaded');
+    for (const f of NTSB) await page.locator(`tr[data-doc="${path.basename(f)}"][data-status="Ready"]`).waitFor({ timeout: 180_000 });
+    assert.match(await page.locator('li[data-docset="NTSB reports"]').innerText(), /\(2\)/);
+    const docs = (await c.get(`/documents?docset.id=${docsetId}`)).json.documents as { id: string; name: string; status: string }[];
+    assert.deepEqual(docs.map((d) => d.status), ['Ready', 'Ready']);
+    docId = docs.find((d) => d.name === path.basename(NTSB[0]!))!.id;
+    await shot('ready');
+  });
+
+  test('the status filter narrows the table', async () => {
+    await page.getByLabel('Status').selectOption('Error');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('No documents.').waitFor();
+    await page.getByLabel('Status').selectOption('Ready');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.locator('tr[data-status="Ready"]').nth(1).waitFor();
+  });
+
+  test('open a document: page 1 is shown, the outline lists sections and tables', async () => {
+    await page.getByRole('link', { name: path.basename(NTSB[0]!) }).click();
+    const img = page.locator('.page-frame[data-page="1"] img');
+    await img.waitFor();
+    await page.waitForFunction(() => {
+      const i = document.querySelector<HTMLImageElement>('.page-frame img');
+      return !!i && i.complete && i.naturalWidth > 0;
+    });
+    const natural = await img.evaluate((i: HTMLImageElement) => i.naturalWidth);
+    assert.ok(natural > 100, `page 1 image ${natural}px wide`);
+    await page.locator('.outline .kind-table').first().waitFor();
+    await shot('document');
+  });
+
+  test('a property value highlights its bounding box where the API says it is', async () => {
+    await page.getByLabel('New property').fill('Accident Number');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const value = page.locator('li[data-property="Accident Number"] button.value');
+    await page.locator('li[data-property="Accident Number"] button.value:not([disabled])').waitFor({ timeout: 90_000 });
+    const props = (await c.get(`/docsets/${docsetId}/properties`)).json.properties as { id: string; label: string }[];
+    const propId = props.find((p) => p.label === 'Accident Number')!.id;
+    const api = (await c.get(`/docsets/${docsetId}/properties/${propId}/documents/${docId}`)).json;
+    assert.ok(api.location, 'the value has a location');
+    assert.equal((await value.innerText()).trim(), api.value);
+    const pageInfo = (await c.get(`/documents/${docId}/pages/${api.location.page}`)).json as { width: number; height: number };
+    await value.click();
+    await page.locator(`.page-frame[data-page="${api.location.page}"]`).waitFor();
+    await page.waitForFunction(() => {
+      const i = document.querySelector<HTMLImageElement>('.page-frame img');
+      return !!i && i.complete && i.naturalWidth > 0;
+    });
+    const imgBox = (await page.locator('.page-frame img').boundingBox())!;
+    const hl = (await page.getByTestId('highlight').boundingBox())!;
+    const b = api.location.boundingBox as { left: number; top: number; width: number; height: number };
+    const sx = imgBox.width / pageInfo.width;
+    const sy = imgBox.height / pageInfo.height;
+    const expected = { x: imgBox.x + b.left * sx, y: imgBox.y + b.top * sy, width: b.width * sx, height: b.height * sy };
+    for (const k of ['x', 'y', 'width', 'height'] as const) {
+      assert.ok(Math.abs(hl[k] - expected[k]) <= 2, `highlight ${k} ${hl[k].toFixed(1)} vs the bounding box ${expected[k].toFixed(1)} (${JSON.stringify(b)})`);
+    }
+    await shot('highlight');
+
+    await page.getByRole('button', { name: 'Edit Accident Number' }).click();
+    await page.getByLabel('New value of Accident Number').fill('CONSOLE-EDIT-1');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('li[data-property="Accident Number"][data-source="manual"]').waitFor();
+    const after = (await c.get(`/docsets/${docsetId}/properties/${propId}/documents/${docId}`)).json;
+    assert.equal(after.value, 'CONSOLE-EDIT-1');
+    assert.equal(after.source, 'manual');
+    await shot('edited');
+  });
+
+  test('the DGML can be downloaded', async () => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download DGML' }).click()]);
+    const text = fs.readFileSync((await dl.path())!, 'utf8');
+    assert.match(text, /^<\?xml|<dg:/);
+  });
+
+  test('create a TabularReport project and download report.xlsx', async () => {
+    await page.getByRole('link', { name: 'Projects' }).click();
+    await page.locator('#project-name').fill('Console report');
+    await page.locator('#project-type').selectOption('TabularReport');
+    await page.locator('#project-docset').selectOption(docsetId);
+    await page.locator('#project-items').fill('Accident Number');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    const button = page.locator('tr[data-project="Console report"] button[data-artifact="report.xlsx"]');
+    await button.waitFor({ timeout: 120_000 });
+    await shot('project');
+    const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    assert.equal(dl.suggestedFilename(), 'report.xlsx');
+    const bytes = fs.readFileSync((await dl.path())!);
+    assert.ok(bytes.length > 1000, `${bytes.length} bytes`);
+    assert.equal(bytes.subarray(0, 2).toString('latin1'), 'PK');
+  });
+
+  test('a chunked upload (over 8 MB) cut by a network error resumes after a reload with only the missing chunks', async () => {
+    const big = path.join(SHOTS, 'big-notes.txt');
+    const line = 'Quire console chunked upload test line, long enough to fill the file quickly.\n';
+    fs.writeFileSync(big, line.repeat(Math.ceil((9 * 1024 * 1024 + 12345) / line.length)));
+    const total = Math.ceil(fs.statSync(big).size / CHUNK);
+    await page.getByRole('link', { name: 'Documents' }).click();
+    await page.locator('#file-input').waitFor({ state: 'attached' });
+
+    let passed = 0;
+    await page.route('**/v1preview1/documents/uploads/session/*/chunk', (route) => (passed++ < 3 ? route.continue() : route.abort('failed')));
+    await page.locator('#file-input').setInputFiles(big);
+    await page.locator('li[data-upload="big-notes.txt"][data-state="failed"]').waitFor();
+    const sessionId = await page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('quire.upload:'))?.[1]);
+    assert.ok(sessionId, 'the session id is remembered in localStorage');
+    const received = await until('the first chunks stored', async () => {
+      const s = (await c.get(`/documents/uploads/session/${sessionId}`)).json;
+      return s.receivedOffsets.length >= 3 ? (s.receivedOffsets as number[]) : undefined;
+    }, 30_000);
+    await shot('chunked-interrupted');
+    await page.unroute('**/v1preview1/documents/uploads/session/*/chunk');
+
+    await page.reload();
+    let sentAfter = 0;
+    page.on('request', (r) => r.url().includes('/chunk') && r.method() === 'POST' && sentAfter++);
+    await page.locator('#file-input').setInputFiles(big);
+    const item = page.locator('li[data-upload="big-notes.txt"][data-state="done"]');
+    await item.waitFor({ timeout: 60_000 });
+    assert.equal(await item.getAttribute('data-resumed'), 'true');
+    assert.equal(sentAfter, total - received.length, `${total} chunks, ${received.length} received before the reload, ${sentAfter} sent after`);
+    assert.ok(sentAfter < total);
+    const state = (await c.get(`/documents/uploads/session/${sessionId}`)).json;
+    assert.equal(state.status, 'finalized');
+    const doc = (await c.get(`/documents/${state.document.id}`)).json;
+    assert.equal(doc.size, fs.statSync(big).size);
+    assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('quire.upload:')).length), 0);
+    await shot('chunked-resumed');
+    console.log(`# chunked upload: ${total} chunks, ${received.length} before the reload, ${sentAfter} after`);
+  });
+
+  test('narrow phone width (390 px): no horizontal scrolling of the page', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('link', { name: 'Documents' }).click();
+    await page.locator('tr[data-doc]').first().waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `page ${width}px wide at 390`);
+    await shot('phone-documents');
+    await page.goto(`${q.origin}/#/documents/${docId}`);
+    await page.locator('.page-frame img').waitFor();
+    const w2 = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(w2 <= 390, `document view ${w2}px wide at 390`);
+    await shot('phone-document');
+  });
+});
