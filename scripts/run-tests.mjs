@@ -55,6 +55,7 @@ const FILES = [
   'test/hostile/openapi-fuzz.test.ts',
   'test/e2e/console.test.ts',
   'test/faults/database-restart.test.ts',
+  'test/faults/storage.test.ts',
 ];
 
 const only = process.argv.slice(2);

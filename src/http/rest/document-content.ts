@@ -81,7 +81,9 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
             });
             staged = await deps.documents.stageUpload(intent, part.file);
           } catch (err) {
-            if (!drain || isMultipartLimit(err)) throw err;
+            // A file part whose stream was destroyed (storage failed mid-write) cannot be read to
+            // its end: the answer goes out now and the connection closes.
+            if (!drain || isMultipartLimit(err) || (part.type === 'file' && part.file.destroyed)) throw err;
             refusal = err;
             if (part.type === 'file') part.file.resume();
           }
