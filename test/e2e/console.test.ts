@@ -15,6 +15,8 @@ const NTSB = [path.join(CORPUS, 'reference-dgml/20071204X01896.pdf'), path.join(
 const CHUNK = 1024 * 1024;
 const missing = !fs.existsSync(CHROMIUM);
 const skip = missing && process.env.QUIRE_TEST_REQUIRE_ALL !== '1' ? `no Chromium at ${CHROMIUM}` : false;
+/** Browser-side checks are strings: this file is typed against Node, not the DOM. */
+const IMAGE_LOADED = "(() => { const i = document.querySelector('.page-frame img'); return !!i && i.complete && i.naturalWidth > 0; })()";
 const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-console-e2e-'));
 
 describe('browser console', { skip }, () => {
@@ -81,7 +83,7 @@ describe('browser console', { skip }, () => {
   });
 
   test('a 401 sends the user back to sign-in', async () => {
-    await page.evaluate(() => sessionStorage.setItem('quire.apiKey', 'revoked-key'));
+    await page.evaluate("sessionStorage.setItem('quire.apiKey', 'revoked-key')");
     await page.reload();
     await page.getByLabel('API key').waitFor();
     await page.getByLabel('API key').fill(q.key);
@@ -124,11 +126,8 @@ describe('browser console', { skip }, () => {
     await page.getByRole('link', { name: path.basename(NTSB[0]!) }).click();
     const img = page.locator('.page-frame[data-page="1"] img');
     await img.waitFor();
-    await page.waitForFunction(() => {
-      const i = document.querySelector<HTMLImageElement>('.page-frame img');
-      return !!i && i.complete && i.naturalWidth > 0;
-    });
-    const natural = await img.evaluate((i: HTMLImageElement) => i.naturalWidth);
+    await page.waitForFunction(IMAGE_LOADED);
+    const natural = await img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth);
     assert.ok(natural > 100, `page 1 image ${natural}px wide`);
     await page.locator('.outline .kind-table').first().waitFor();
     await shot('document');
@@ -147,10 +146,7 @@ describe('browser console', { skip }, () => {
     const pageInfo = (await c.get(`/documents/${docId}/pages/${api.location.page}`)).json as { width: number; height: number };
     await value.click();
     await page.locator(`.page-frame[data-page="${api.location.page}"]`).waitFor();
-    await page.waitForFunction(() => {
-      const i = document.querySelector<HTMLImageElement>('.page-frame img');
-      return !!i && i.complete && i.naturalWidth > 0;
-    });
+    await page.waitForFunction(IMAGE_LOADED);
     const imgBox = (await page.locator('.page-frame img').boundingBox())!;
     const hl = (await page.getByTestId('highlight').boundingBox())!;
     const b = api.location.boundingBox as { left: number; top: number; width: number; height: number };
@@ -207,7 +203,7 @@ describe('browser console', { skip }, () => {
     await page.route('**/v1preview1/documents/uploads/session/*/chunk', (route) => (passed++ < 3 ? route.continue() : route.abort('failed')));
     await page.locator('#file-input').setInputFiles(big);
     await page.locator('li[data-upload="big-notes.txt"][data-state="failed"]').waitFor();
-    const sessionId = await page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('quire.upload:'))?.[1]);
+    const sessionId = await page.evaluate<string | undefined>("Object.entries(localStorage).find(([k]) => k.startsWith('quire.upload:'))?.[1]");
     assert.ok(sessionId, 'the session id is remembered in localStorage');
     const received = await until('the first chunks stored', async () => {
       const s = (await c.get(`/documents/uploads/session/${sessionId}`)).json;
@@ -229,7 +225,7 @@ describe('browser console', { skip }, () => {
     assert.equal(state.status, 'finalized');
     const doc = (await c.get(`/documents/${state.document.id}`)).json;
     assert.equal(doc.size, fs.statSync(big).size);
-    assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('quire.upload:')).length), 0);
+    assert.equal(await page.evaluate<number>("Object.keys(localStorage).filter((k) => k.startsWith('quire.upload:')).length"), 0);
     await shot('chunked-resumed');
     console.log(`# chunked upload: ${total} chunks, ${received.length} before the reload, ${sentAfter} after`);
   });
@@ -238,12 +234,12 @@ describe('browser console', { skip }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('link', { name: 'Documents' }).click();
     await page.locator('tr[data-doc]').first().waitFor();
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     assert.ok(width <= 390, `page ${width}px wide at 390`);
     await shot('phone-documents');
     await page.goto(`${q.origin}/#/documents/${docId}`);
     await page.locator('.page-frame img').waitFor();
-    const w2 = await page.evaluate(() => document.documentElement.scrollWidth);
+    const w2 = await page.evaluate<number>('document.documentElement.scrollWidth');
     assert.ok(w2 <= 390, `document view ${w2}px wide at 390`);
     await shot('phone-document');
   });
