@@ -56,6 +56,7 @@ const FILES = [
   'test/e2e/console.test.ts',
   'test/faults/database-restart.test.ts',
   'test/faults/storage.test.ts',
+  'test/faults/sigkill.test.ts',
 ];
 
 const only = process.argv.slice(2);
