@@ -2,15 +2,10 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openServices, type Services } from './services.js';
-import { buildServer } from './http/server.js';
-import { Cursors } from './http/pagination.js';
-import { serverSecret } from './domain/secrets.js';
+import type { Services } from './services.js';
 import { parseScopes } from './domain/scopes.js';
 import { DomainError } from './domain/errors.js';
-import { Store } from './store/db/index.js';
-import { runAsLeader } from './store/db/cluster-lock.js';
-import { startWorkers, type RunningWorkers } from './ingest/workers.js';
+import type { RunningWorkers } from './ingest/workers.js';
 import { CLIENT_USAGE, isClientCommand, runClient } from './cli/index.js';
 
 const USAGE = `usage: quire <command>
@@ -78,6 +73,15 @@ async function bounded(work: Promise<unknown>, ms: number, onLate: () => void): 
 async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
+  // Loaded here, not at the top: client commands start without the server's modules.
+  const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startWorkers }] = await Promise.all([
+    import('./services.js'),
+    import('./http/server.js'),
+    import('./http/pagination.js'),
+    import('./domain/secrets.js'),
+    import('./store/db/cluster-lock.js'),
+    import('./ingest/workers.js'),
+  ]);
   const services = await openServices(config, logger);
   // Staged blobs of uploads that never completed (a crash): at start and hourly, one process of the cluster at a time.
   const sweepStaged = async () => {
@@ -142,6 +146,7 @@ async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
 async function worker(config: Config): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
+  const [{ openServices }, { startWorkers }] = await Promise.all([import('./services.js'), import('./ingest/workers.js')]);
   const services = await openServices(config, logger);
   const workers = await startWorkers(services, logger);
   signals.ready(async (signal) => {
@@ -159,6 +164,7 @@ async function worker(config: Config): Promise<void> {
 }
 
 async function withServices<T>(config: Config, fn: (s: Services) => Promise<T>): Promise<T> {
+  const { openServices } = await import('./services.js');
   const services = await openServices(config);
   try {
     return await fn(services);
@@ -201,6 +207,7 @@ async function run(argv: string[]): Promise<void> {
       return worker(config);
     }
     case 'migrate': {
+      const { Store } = await import('./store/db/index.js');
       const store = await Store.open(config.database);
       await store.close();
       console.log(`migrations applied (${config.database.kind})`);

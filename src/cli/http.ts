@@ -71,7 +71,8 @@ export class Client {
         res = await fetch(url, { method, headers, body, signal: opts.signal });
       } catch (err) {
         if (opts.signal?.aborted) throw err;
-        if (idempotent && attempt < RETRIES) {
+        // A refused or reset connection is retried twice (a restarting server), not four times.
+        if (idempotent && attempt < 2) {
           await sleep(250 * 2 ** attempt);
           continue;
         }
