@@ -57,6 +57,7 @@ const FILES = [
   'test/faults/database-restart.test.ts',
   'test/faults/storage.test.ts',
   'test/faults/sigkill.test.ts',
+  'test/faults/publish-kill.test.ts',
 ];
 
 const only = process.argv.slice(2);
