@@ -42,6 +42,7 @@ export function postMultipart(
   const size = file.end - file.start;
   const url = new URL(client.url(path));
   const lib = url.protocol === 'https:' ? https : http;
+  let stream: fs.ReadStream | null = null;
   return new Promise((resolve, reject) => {
     const req = lib.request(url, {
       method: 'POST',
@@ -73,6 +74,11 @@ export function postMultipart(
         }
         const status = res.statusCode ?? 0;
         settled = true;
+        // A refusal can come before the body is sent: stop reading the file.
+        if (status >= 300 && stream && !stream.readableEnded) {
+          stream.destroy();
+          req.destroy();
+        }
         if (status >= 200 && status < 300) return resolve({ status, json });
         const title = typeof json?.title === 'string' ? json.title : (res.statusMessage ?? 'Error');
         const detail = typeof json?.detail === 'string' ? json.detail : '';
@@ -82,21 +88,22 @@ export function postMultipart(
     });
     req.write(headBuf);
     let sent = 0;
-    const stream = size > 0 ? fs.createReadStream(file.path, { start: file.start, end: file.end - 1, highWaterMark: 64 * 1024 }) : null;
+    stream = size > 0 ? fs.createReadStream(file.path, { start: file.start, end: file.end - 1, highWaterMark: 64 * 1024 }) : null;
     if (!stream) {
       req.end(tailBuf);
       return;
     }
-    stream.on('error', (err) => {
+    const file$ = stream;
+    file$.on('error', (err) => {
       req.destroy();
       fail(new CliFailure(`cannot read ${file.path}: ${err.message}`));
     });
-    stream.on('data', (chunk) => {
+    file$.on('data', (chunk) => {
       sent += chunk.length;
-      if (!req.write(chunk)) stream.pause();
+      if (!req.write(chunk)) file$.pause();
       onProgress?.(sent);
     });
-    req.on('drain', () => stream.resume());
-    stream.on('end', () => req.end(tailBuf));
+    req.on('drain', () => file$.resume());
+    file$.on('end', () => req.end(tailBuf));
   });
 }

@@ -95,8 +95,13 @@ test('upload a folder with --wait: a line per file, every document Ready, a summ
 test('on a terminal (QUIRE_PROGRESS=bars) upload draws a bar per file and an overall bar', async () => {
   const file = path.join(tmp, 'bars.txt');
   fs.writeFileSync(file, 'A line to upload with bars.\n'.repeat(200));
-  const r = await cli(['upload', file, '--docset', 'cli-docs'], { QUIRE_PROGRESS: 'bars' });
+  const r = await cli(['upload', file, '--docset', 'cli-docs', '--json'], { QUIRE_PROGRESS: 'bars' });
   assert.equal(r.code, 0, r.stderr);
+  // --json: stdout is only the JSON summary, whatever is drawn on stderr.
+  const [one] = JSON.parse(r.stdout);
+  assert.equal(one.status, 'New');
+  assert.equal(one.document.name, 'bars.txt');
+  assert.equal((await c.get(`/documents/${one.document.id}`)).json.size, fs.statSync(file).size);
   assert.match(r.stderr, /\x1b\[\d+A\x1b\[J/, 'the live area is redrawn in place');
   assert.match(r.stderr, /total +\[#{24}\] 100% .*1\/1 files/);
   assert.match(r.stderr, /^uploaded .*bars\.txt/m);
