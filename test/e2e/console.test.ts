@@ -9,20 +9,27 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { client, type Client, until } from '../helpers/http.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
 const NTSB = [path.join(CORPUS, 'reference-dgml/20071204X01896.pdf'), path.join(CORPUS, 'reference-dgml/20071210X01921.pdf')];
 const CHUNK = 1024 * 1024;
 const missing = !fs.existsSync(CHROMIUM);
 const skip = missing && process.env.QUIRE_TEST_REQUIRE_ALL !== '1' ? `no Chromium at ${CHROMIUM}` : false;
-/** Browser-side checks are strings: this file is typed against Node, not the DOM. */
-const IMAGE_LOADED = "(() => { const i = document.querySelector('.page-frame img'); return !!i && i.complete && i.naturalWidth > 0; })()";
+/** Browser-side code sees the DOM through `globalThis` (this file is typed against Node, not the DOM). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Dom = any;
+const IMAGE_LOADED = () => {
+  const i = (globalThis as Dom).document.querySelector('.page-frame img');
+  return !!i && i.complete && i.naturalWidth > 0;
+};
 const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-console-e2e-'));
 
 describe('browser console', { skip }, () => {
   let q: Quire;
   let c: Client;
   let browser: Browser;
+  let receiver: WebhookReceiver;
   let context: BrowserContext;
   let page: Page;
   let step = 0;
@@ -34,7 +41,9 @@ describe('browser console', { skip }, () => {
   let docId = '';
 
   before(async () => {
-    q = await startQuire({ extraEnv: { QUIRE_UPLOAD_CHUNK_BYTES: String(CHUNK) } });
+    receiver = new WebhookReceiver();
+    await receiver.listen();
+    q = await startQuire({ extraEnv: { QUIRE_UPLOAD_CHUNK_BYTES: String(CHUNK), QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
     c = client(q.api, q.key);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -52,6 +61,7 @@ describe('browser console', { skip }, () => {
 
   after(async () => {
     await browser?.close();
+    await receiver?.close();
     const code = await q?.stop();
     assert.equal(code, 0, `server exited with ${code}:\n${q?.logs()}`);
   });
@@ -83,7 +93,7 @@ describe('browser console', { skip }, () => {
   });
 
   test('a 401 sends the user back to sign-in', async () => {
-    await page.evaluate("sessionStorage.setItem('quire.apiKey', 'revoked-key')");
+    await page.evaluate(() => (globalThis as Dom).sessionStorage.setItem('quire.apiKey', 'revoked-key'));
     await page.reload();
     await page.getByLabel('API key').waitFor();
     await page.getByLabel('API key').fill(q.key);
@@ -120,9 +130,17 @@ describe('browser console', { skip }, () => {
     await page.getByLabel('Status').selectOption('Ready');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.locator('tr[data-status="Ready"]').nth(1).waitFor();
+    const names = () => page.locator('tr[data-doc]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-doc')));
+    await page.getByRole('button', { name: 'Name', exact: true }).click();
+    const asc = await names();
+    assert.deepEqual(asc, [...asc].sort());
+    await page.getByRole('button', { name: /^Name/ }).click();
+    assert.deepEqual(await names(), [...asc].reverse());
   });
 
   test('open a document: page 1 is shown, the outline lists sections and tables', async () => {
+    const thumbs: string[] = [];
+    page.on('request', (r) => r.url().includes('dpi=36') && thumbs.push(r.url()));
     await page.getByRole('link', { name: path.basename(NTSB[0]!) }).click();
     const img = page.locator('.page-frame[data-page="1"] img');
     await img.waitFor();
@@ -130,7 +148,15 @@ describe('browser console', { skip }, () => {
     const natural = await img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth);
     assert.ok(natural > 100, `page 1 image ${natural}px wide`);
     await page.locator('.outline .kind-table').first().waitFor();
+    await page.waitForFunction(() => (globalThis as Dom).document.querySelectorAll('.thumbs img').length >= 2);
+    assert.ok(thumbs.length >= 2, `thumbnails fetched at 36 DPI: ${thumbs.length}`);
     await shot('document');
+    const zoomed = page.waitForResponse((r) => r.url().includes('/pages/1/content?dpi=300') && r.status() === 200);
+    await page.getByRole('button', { name: 'Zoom (300 DPI)' }).click();
+    await zoomed;
+    await page.waitForFunction(IMAGE_LOADED);
+    assert.ok((await img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth)) > natural * 2, 'the zoomed image is the 300 DPI one');
+    await page.getByRole('button', { name: 'Fit' }).click();
   });
 
   test('a property value highlights its bounding box where the API says it is', async () => {
@@ -203,7 +229,7 @@ describe('browser console', { skip }, () => {
     await page.route('**/v1preview1/documents/uploads/session/*/chunk', (route) => (passed++ < 3 ? route.continue() : route.abort('failed')));
     await page.locator('#file-input').setInputFiles(big);
     await page.locator('li[data-upload="big-notes.txt"][data-state="failed"]').waitFor();
-    const sessionId = await page.evaluate<string | undefined>("Object.entries(localStorage).find(([k]) => k.startsWith('quire.upload:'))?.[1]");
+    const sessionId = await page.evaluate(() => Object.entries((globalThis as Dom).localStorage as Record<string, string>).find(([k]) => k.startsWith('quire.upload:'))?.[1]);
     assert.ok(sessionId, 'the session id is remembered in localStorage');
     const received = await until('the first chunks stored', async () => {
       const s = (await c.get(`/documents/uploads/session/${sessionId}`)).json;
@@ -225,21 +251,67 @@ describe('browser console', { skip }, () => {
     assert.equal(state.status, 'finalized');
     const doc = (await c.get(`/documents/${state.document.id}`)).json;
     assert.equal(doc.size, fs.statSync(big).size);
-    assert.equal(await page.evaluate<number>("Object.keys(localStorage).filter((k) => k.startsWith('quire.upload:')).length"), 0);
+    assert.equal(await page.evaluate(() => Object.keys((globalThis as Dom).localStorage).filter((k) => k.startsWith('quire.upload:')).length), 0);
     await shot('chunked-resumed');
     console.log(`# chunked upload: ${total} chunks, ${received.length} before the reload, ${sentAfter} after`);
+  });
+
+  test('several docsets at upload send docset.id=a|b (classification); a docset can be deleted', async () => {
+    page.on('dialog', (d) => void d.accept());
+    await page.getByLabel('New docset').fill('Other');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.locator('li[data-docset="Other"]').waitFor();
+    const other = (await c.get('/docsets')).json.docsets.find((d: { name: string }) => d.name === 'Other').id;
+    await page.getByRole('checkbox', { name: 'NTSB reports' }).check();
+    await page.getByRole('checkbox', { name: 'Other' }).check();
+    const note = path.join(SHOTS, 'note.txt');
+    fs.writeFileSync(note, 'A short note about an aviation accident report.');
+    const answered = page.waitForResponse((r) => r.url().endsWith('/documents/content') && r.request().method() === 'POST');
+    await page.locator('#file-input').setInputFiles(note);
+    const uploaded = (await (await answered).json()) as { docsetCandidates?: string[] };
+    assert.deepEqual([...(uploaded.docsetCandidates ?? [])].sort(), [docsetId, other].sort(), 'docset.id named both docsets: the document is classified into one');
+    await page.locator('li[data-upload="note.txt"][data-state="done"]').waitFor();
+    const doc = (await c.get('/documents?name=note.txt')).json.documents[0];
+    assert.ok(doc, 'uploaded');
+    await page.getByRole('checkbox', { name: 'Other' }).uncheck();
+
+    await page.getByLabel('New docset').fill('Temporary');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete docset Temporary' }).click();
+    await page.locator('li[data-docset="Temporary"]').waitFor({ state: 'detached' });
+    assert.ok(!(await c.get('/docsets')).json.docsets.some((d: { name: string }) => d.name === 'Temporary'));
+  });
+
+  test('webhooks: create one, see its deliveries, retry one', async () => {
+    const url = receiver.expect('/console', null);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.locator('#webhook-url').fill(url);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    const hook = page.locator(`li[data-webhook="${url}"]`);
+    await hook.waitFor();
+    assert.equal((await c.upload({ bytes: 'webhook trigger', name: 'hook.txt' })).status, 201);
+    await until('a delivery', async () => ((receiver.hits.get('/console') ?? 0) >= 1 ? true : undefined), 30_000);
+    const delivery = hook.locator('li[data-delivery]').first();
+    await until('the delivery listed', async () => {
+      await hook.getByRole('button', { name: 'Refresh deliveries' }).click();
+      return (await delivery.count()) > 0 ? true : undefined;
+    }, 30_000, 500);
+    const before = receiver.hits.get('/console') ?? 0;
+    await delivery.getByRole('button', { name: 'Retry' }).click();
+    await until('the retried delivery', async () => ((receiver.hits.get('/console') ?? 0) > before ? true : undefined), 30_000);
+    await shot('webhooks');
   });
 
   test('narrow phone width (390 px): no horizontal scrolling of the page', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('link', { name: 'Documents' }).click();
     await page.locator('tr[data-doc]').first().waitFor();
-    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+    const width = await page.evaluate(() => (globalThis as Dom).document.documentElement.scrollWidth as number);
     assert.ok(width <= 390, `page ${width}px wide at 390`);
     await shot('phone-documents');
     await page.goto(`${q.origin}/#/documents/${docId}`);
     await page.locator('.page-frame img').waitFor();
-    const w2 = await page.evaluate<number>('document.documentElement.scrollWidth');
+    const w2 = await page.evaluate(() => (globalThis as Dom).document.documentElement.scrollWidth as number);
     assert.ok(w2 <= 390, `document view ${w2}px wide at 390`);
     await shot('phone-document');
   });

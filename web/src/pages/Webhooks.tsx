@@ -18,8 +18,8 @@ function Deliveries({ hook }: { hook: Webhook }) {
       <button type="button" class="small" onClick={async () => { await post(`/webhooks/${hook.id}/test`); setTick((n) => n + 1); }}>Send test</button>
       <ul class="deliveries">
         {list.map((d) => (
-          <li key={d.id}>
-            {String(d.type ?? '')} · {String(d.state ?? '')} · {String(d.attempts ?? '')} attempts
+          <li key={d.id} data-delivery={d.id} data-attempts={Number(d.attempts ?? 0)}>
+            {String(d.type ?? '')} · {String(d.state ?? '')} · {Number(d.attempts ?? 0)} attempts
             <button type="button" class="small" onClick={() => void retry(d)}>Retry</button>
           </li>
         ))}
@@ -55,7 +55,7 @@ export function WebhooksPage() {
         <form class="filters" onSubmit={create}>
           <label>Target<select value={form.target} onChange={set('target')}>{['Documents', 'Docset', 'Project'].map((t) => <option key={t}>{t}</option>)}</select></label>
           <label>Target id (docset or project)<input value={form.targetId} onInput={set('targetId')} /></label>
-          <label>URL<input type="url" required value={form.url} onInput={set('url')} /></label>
+          <label>URL<input id="webhook-url" type="url" required value={form.url} onInput={set('url')} /></label>
           <button type="submit">Create webhook</button>
         </form>
         {error && <p role="alert" class="error">{error}</p>}
@@ -64,7 +64,7 @@ export function WebhooksPage() {
         <h2 id="hooks-h">Webhooks</h2>
         <ul class="hooks">
           {hooks.map((h) => (
-            <li key={h.id}>
+            <li key={h.id} data-webhook={h.url}>
               <strong>{h.target}</strong> → {h.url} {h.disabled ? '(disabled)' : ''}
               <button type="button" class="small danger" onClick={async () => { await del(`/webhooks/${h.id}`); setTick((n) => n + 1); }}>Delete</button>
               <Deliveries hook={h} />
