@@ -38,6 +38,8 @@ describe('browser console', { skip }, () => {
     await page.screenshot({ path: path.join(SHOTS, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
   };
   let docsetId = '';
+  /** Script errors and CSP violations in the page (must stay empty). */
+  const errors: string[] = [];
   let docId = '';
 
   before(async () => {
@@ -53,8 +55,7 @@ describe('browser console', { skip }, () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && !/Failed to load resource|net::ERR_FAILED/.test(m.text()) && errors.push(m.text()));
+    page.on('console', (m) => m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text()) && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(String(e)));
     console.log(`# screenshots in ${SHOTS}`);
   });
@@ -209,6 +210,7 @@ describe('browser console', { skip }, () => {
     await page.getByRole('button', { name: 'Create project' }).click();
     const button = page.locator('tr[data-project="Console report"] button[data-artifact="report.xlsx"]');
     await button.waitFor({ timeout: 120_000 });
+    assert.match(await page.locator('tr[data-project="Console report"] td[data-version]').innerText(), /^\d+$/);
     await shot('project');
     const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);
     assert.equal(dl.suggestedFilename(), 'report.xlsx');
@@ -229,6 +231,8 @@ describe('browser console', { skip }, () => {
     await page.route('**/v1preview1/documents/uploads/session/*/chunk', (route) => (passed++ < 3 ? route.continue() : route.abort('failed')));
     await page.locator('#file-input').setInputFiles(big);
     await page.locator('li[data-upload="big-notes.txt"][data-state="failed"]').waitFor();
+    const partial = Number(await page.locator('li[data-upload="big-notes.txt"]').getByRole('progressbar').getAttribute('aria-valuenow'));
+    assert.ok(partial > 0 && partial < 100, `the bar stopped part-way: ${partial}%`);
     const sessionId = await page.evaluate(() => Object.entries((globalThis as Dom).localStorage as Record<string, string>).find(([k]) => k.startsWith('quire.upload:'))?.[1]);
     assert.ok(sessionId, 'the session id is remembered in localStorage');
     const received = await until('the first chunks stored', async () => {
@@ -300,6 +304,13 @@ describe('browser console', { skip }, () => {
     await delivery.getByRole('button', { name: 'Retry' }).click();
     await until('the retried delivery', async () => ((receiver.hits.get('/console') ?? 0) > before ? true : undefined), 30_000);
     await shot('webhooks');
+  });
+
+  test('no script error and no CSP violation in the page; no horizontal scrolling at 1280x800', async () => {
+    assert.deepEqual(errors, []);
+    await page.getByRole('link', { name: 'Documents' }).click();
+    await page.locator('tr[data-doc]').first().waitFor();
+    assert.ok((await page.evaluate(() => (globalThis as Dom).document.documentElement.scrollWidth as number)) <= 1280);
   });
 
   test('narrow phone width (390 px): no horizontal scrolling of the page', async () => {

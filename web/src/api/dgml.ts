@@ -2,15 +2,17 @@
 export interface OutlineItem { kind: 'section' | 'table'; text: string; depth: number; page: number | null }
 
 function pageOf(el: Element): number | null {
-  const m = /page:\s*(\d+)/.exec(el.getAttribute('style') ?? '');
+  const m = /page:\s*(\d+)/.exec(el.getAttribute('data-bbox') ?? '');
   if (m) return Number(m[1]);
-  const inner = el.querySelector('[style*="page:"]');
-  const n = inner ? /page:\s*(\d+)/.exec(inner.getAttribute('style') ?? '') : null;
+  const inner = el.querySelector('[data-bbox*="page:"]');
+  const n = inner ? /page:\s*(\d+)/.exec(inner.getAttribute('data-bbox') ?? '') : null;
   return n ? Number(n[1]) : null;
 }
 
 export function outline(xml: string): OutlineItem[] {
-  const doc = new DOMParser().parseFromString(xml, 'application/xml');
+  // DGML keeps bounding boxes in `style` attributes: renamed before parsing, since a parsed style
+  // attribute counts as inline style under the page's CSP (refused, and reported as a violation).
+  const doc = new DOMParser().parseFromString(xml.replace(/(\s)style=(["'])/g, '$1data-bbox=$2'), 'application/xml');
   if (doc.querySelector('parsererror')) return [];
   const out: OutlineItem[] = [];
   const walk = (el: Element, depth: number) => {
