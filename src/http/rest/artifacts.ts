@@ -148,7 +148,10 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
       let created: Awaited<ReturnType<typeof deps.artifacts.upload>> | undefined;
       let failure: unknown;
       try {
-        for await (const part of request.parts()) {
+        // The multipart limit is one byte above the artifact limit: the store's own limit (which
+        // refuses before anything is kept) sees an overlong file first, and a part cut off at
+        // exactly the limit never passes for a whole file.
+        for await (const part of request.parts({ limits: { fileSize: deps.config.maxUploadBytes + 1, files: 1 } })) {
           if (failure !== undefined || created) {
             if (part.type === 'file') part.file.resume();
             if (created && failure === undefined) failure = invalid('The "file" part must be the last part of the form.');
@@ -174,6 +177,8 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
       } catch (e) {
         const code = (e as { code?: string }).code;
         reply.header('connection', 'close');
+        // Nothing half-sent stays: an upload committed before the form failed is taken back.
+        if (created) await deps.artifacts.delete(workspace.id, projectId, String(created.version), created.id).catch(() => undefined);
         if (code === 'FST_REQ_FILE_TOO_LARGE' || (e as { statusCode?: number }).statusCode === 413) throw tooLarge(deps.config.maxUploadBytes);
         throw e;
       }
