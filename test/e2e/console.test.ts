@@ -86,9 +86,15 @@ describe('browser console', { skip }, () => {
     await page.getByLabel('API key').fill('not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
-    await page.getByLabel('API key').fill(q.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // Keyboard only: the field keeps focus after the refusal; Enter submits.
+    await page.getByLabel('API key').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(q.key);
+    await page.keyboard.press('Enter');
     await page.getByTestId('quota').waitFor();
+    // Tab reaches the navigation links first.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => (globalThis as Dom).document.activeElement?.textContent), 'Documents');
     assert.match(await page.getByTestId('quota').innerText(), /pages 0 \/ \d+/);
     await shot('signed-in');
   });
