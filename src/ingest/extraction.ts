@@ -9,11 +9,18 @@ import { extractProperties, type Candidate, type DocsetKnowledge, type Evidence,
 /** Values at least this sure (or set by hand) teach the docset where its values sit. */
 export const LEARN_FROM_CONFIDENCE = 0.8;
 
-function knowledgeOf(values: PropertyValueRecord[]): DocsetKnowledge {
+/**
+ * What the docset's known values teach about where each property's values sit. A value extracted
+ * before the property was last relabelled was found for the old label: it teaches nothing (else a
+ * relabelled property would find its old values again); manual values teach whatever the label.
+ */
+function knowledgeOf(values: PropertyValueRecord[], properties: PropertyRecord[]): DocsetKnowledge {
   const byProperty: DocsetKnowledge['byProperty'] = new Map();
+  const labelledAt = new Map(properties.map((p) => [p.id, p.updatedAt]));
   for (const v of values) {
     const manual = v.manualValue !== null;
-    const confident = v.extractedValue !== null && (v.extraction?.confidence ?? 0) >= LEARN_FROM_CONFIDENCE;
+    const current = (v.extractedAt ?? 0) >= (labelledAt.get(v.propertyId) ?? 0);
+    const confident = v.extractedValue !== null && current && (v.extraction?.confidence ?? 0) >= LEARN_FROM_CONFIDENCE;
     if (!manual && !confident) continue;
     const list = byProperty.get(v.propertyId) ?? [];
     const evidence = manual ? v.manualEvidence : v.extraction?.evidence;
@@ -66,7 +73,7 @@ export class ExtractionJob implements JobHandler<ExtractPayload> {
     const state = await this.properties.docsetState(workspaceId, payload.docsetId);
     if (!state || state.properties.length === 0) return;
     const defs: PropertyDef[] = state.properties.map((p: PropertyRecord) => ({ id: p.id, label: p.label, labelId: p.labelId }));
-    const knowledge = knowledgeOf(state.values);
+    const knowledge = knowledgeOf(state.values, state.properties);
     const started = performance.now();
     let documents = 0;
     for await (const doc of this.readyDocuments(workspaceId, payload)) {
