@@ -38,6 +38,7 @@ const FILES = [
   'test/api/dgml.test.ts',
   'test/api/properties.test.ts',
   'test/api/projects.test.ts',
+  'test/api/projects-coverage.test.ts',
   'test/api/readyz.test.ts',
   'test/api/classification.test.ts',
   'test/api/samples.test.ts',
