@@ -264,6 +264,7 @@ describe('browser console', { skip }, () => {
     assert.equal(await page.evaluate(() => Object.keys((globalThis as Dom).localStorage).filter((k) => k.startsWith('quire.upload:')).length), 0);
     await shot('chunked-resumed');
     console.log(`# chunked upload: ${total} chunks, ${received.length} before the reload, ${sentAfter} after`);
+    fs.rmSync(big);
   });
 
   test('several docsets at upload send docset.id=a|b (classification); a docset can be deleted', async () => {
