@@ -289,8 +289,11 @@ function deliveryScenario(label: string, start: () => Promise<Quire>, teardown: 
       q = await startQuire({ dataDir: q.dataDir, databaseUrl: q.env.DATABASE_URL, extraEnv: { ...ENV, QUIRE_BOOTSTRAP_KEY: q.key } });
       c = client(q.api, q.key);
       await late.waitFor('the event after restart', () => late.unique('/late').some((r) => r.body.type === 'Documents.Create' && r.body.data.id === doc), 30_000);
-      const deliveries = (await c.get(`/webhooks/${h.id}/deliveries`)).json.deliveries;
-      assert.ok(deliveries.some((d: { state: string; type: string }) => d.type === 'Documents.Create' && d.state === 'delivered'));
+      // The receiver has answered; the delivery is marked delivered just after, in its own write.
+      await until('the delivery marked delivered', async () => {
+        const deliveries = (await c.get(`/webhooks/${h.id}/deliveries`)).json.deliveries;
+        return deliveries.some((d: { state: string; type: string }) => d.type === 'Documents.Create' && d.state === 'delivered') || undefined;
+      }, 10_000);
       await late.close();
     });
   });
