@@ -10,6 +10,7 @@ import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, type Client, until } from '../helpers/http.js';
 import { loadConfig } from '../../src/config.js';
 import { Store } from '../../src/store/db/index.js';
+import { SaxesParser } from 'saxes';
 
 const NTSB = [
   path.join(CORPUS, 'reference-dgml/20071204X01896.pdf'),
@@ -142,6 +143,104 @@ describe('docset properties', () => {
     const xml = (await c.get(`/docsets/${docsetId}/documents/${docs[0]}/dgml`)).text;
     assert.match(xml, new RegExp(`<docset:AccidentNo>\\s*${ACCIDENT_NUMBER}\\s*</docset:AccidentNo>`));
     assert.match(xml, /<docset:AccidentNo-cell>/);
+  });
+
+  test('manual values with XML-significant characters are tagged in well-formed DGML', async () => {
+    const supplier = 'Smith & Sons <Ltd>';
+    const trade = '"S&S"';
+    const ds = await c.post('/docsets', { json: { name: `Suppliers & "Partners" <EU>` } });
+    assertJson(ds, 201);
+    const docsetId2 = ds.json.id;
+    // In running text the values end next to punctuation; in the form each is a line of its own.
+    const prose = `Purchase order 4471.\n\nGoods are supplied by ${supplier}, trading as ${trade}. The buyer is Acme Supplies, of Leeds.\n`;
+    const form = `Supplier: ${supplier}\nTrade name: ${trade}\n`;
+    const ids: string[] = [];
+    for (const [bytes, name] of [
+      [prose, 'order & <terms>.txt'],
+      [form, 'form.txt'],
+    ] as const) {
+      const up = await c.upload({ bytes, name }, { 'docset.id': docsetId2 });
+      assertJson(up, 201);
+      ids.push(up.json.id);
+    }
+    for (const id of ids) await until(`document ${id} Ready`, async () => ((await c.get(`/documents/${id}`)).json.status === 'Ready' ? true : undefined));
+    const [proseId, formId] = ids as [string, string];
+    const propertyIds: Record<string, string> = {};
+    for (const label of ['Supplier Name', 'Trade Name', 'Buyer']) {
+      const made = await c.post(`/docsets/${docsetId2}/properties`, { json: { label } });
+      assertJson(made, 201);
+      propertyIds[made.json.labelId] = made.json.id;
+    }
+
+    const store = await Store.open(loadConfig(q.env).database);
+    try {
+      const ws = (await store.workspaces.getByName('default'))!;
+      const dgmlEvents = async (documentId: string) =>
+        (await store.events.list(ws.id, undefined, 10_000)).filter((e) => e.type === 'Docset.Document.Dgml' && (e.payload as { documentId?: string }).documentId === documentId).length;
+      const before = new Map([
+        [proseId, await dgmlEvents(proseId)],
+        [formId, await dgmlEvents(formId)],
+      ]);
+      for (const [documentId, labelId, value] of [
+        [proseId, 'SupplierName', supplier],
+        [proseId, 'TradeName', trade],
+        [proseId, 'Buyer', 'Acme Supplies'],
+        [formId, 'SupplierName', supplier],
+        [formId, 'TradeName', trade],
+      ] as const) {
+        const set = await c.put(`/docsets/${docsetId2}/properties/${propertyIds[labelId]}/documents/${documentId}`, { json: { value } });
+        assertJson(set);
+        assert.equal(set.json.value, value);
+        assert.equal(set.json.source, 'manual');
+      }
+      for (const [documentId, n] of before) {
+        await until(`the DGML of ${documentId} re-recorded`, async () => ((await dgmlEvents(documentId)) > n ? true : undefined));
+      }
+    } finally {
+      await store.close();
+    }
+
+    /** The text of each `docset:` element, by local name, from a real XML parser (which throws on a stray & or <). */
+    const tagged = (xml: string): { texts: Map<string, string[]>; docsetUri: string } => {
+      const texts = new Map<string, string[]>();
+      const open: { local: string; text: string }[] = [];
+      let docsetUri = '';
+      const parser = new SaxesParser({ xmlns: true });
+      parser.on('opentag', (t) => {
+        if (t.name === 'dg:chunk' && !docsetUri) docsetUri = t.ns.docset ?? '';
+        if (t.prefix === 'docset') open.push({ local: t.local, text: '' });
+      });
+      parser.on('text', (s) => {
+        for (const o of open) o.text += s;
+      });
+      parser.on('closetag', (t) => {
+        if (t.prefix !== 'docset') return;
+        const o = open.pop()!;
+        texts.set(o.local, [...(texts.get(o.local) ?? []), o.text]);
+      });
+      parser.write(xml.replace(/^\uFEFF/, '')).close();
+      return { texts, docsetUri };
+    };
+
+    for (const route of ['/documents', `/docsets/${docsetId2}/documents`]) {
+      const read = async (documentId: string) => {
+        const r = await c.get(`${route}/${documentId}/dgml`);
+        assert.equal(r.status, 200);
+        let result: ReturnType<typeof tagged> | undefined;
+        assert.doesNotThrow(() => (result = tagged(r.text)), `${route}/${documentId}/dgml is well-formed:\n${r.text}`);
+        assert.match(result!.docsetUri, /\/Suppliers%26%22Partners%22%3CEU%3E$/, 'the docset name sits escaped in the namespace URI');
+        return { ...result!, xml: r.text };
+      };
+      const inForm = await read(formId);
+      assert.deepEqual(inForm.texts.get('SupplierName'), [supplier], inForm.xml);
+      assert.deepEqual(inForm.texts.get('TradeName'), [trade], inForm.xml);
+      // In running text a tag covers whole words (DGML readers join pieces with spaces), so the
+      // punctuation right after a value is inside it, as for a plain value (the Buyer).
+      const inProse = await read(proseId);
+      assert.deepEqual(inProse.texts.get('SupplierName'), [`${supplier},`], inProse.xml);
+      assert.deepEqual(inProse.texts.get('TradeName'), [`${trade}.`], inProse.xml);
+      assert.deepEqual(inProse.texts.get('Buyer'), ['Acme Supplies,'], inProse.xml);
+    }
   });
 
   test('a document that leaves the docset loses its values there', async () => {

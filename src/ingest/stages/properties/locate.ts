@@ -5,7 +5,12 @@ import type { DocView, LeafInfo } from './view.js';
 /** Values compare without case, spacing and the punctuation that ends them. */
 export const comparable = (s: string): string => normalizeSpace(s).toLowerCase().replace(/[\s.,;:]+$/u, '');
 
-const isWordEdge = (text: string, at: number): boolean => at <= 0 || at >= text.length || /\s/.test(text[at]!) || /\s/.test(text[at - 1]!) || /[^\p{L}\p{N}]/u.test(text[at]!) !== /[^\p{L}\p{N}]/u.test(text[at - 1]!);
+/**
+ * A value may start or end here unless that splits a word: only between two letters or digits. Two
+ * punctuation marks are an edge too, so a value ending in one (`Smith & Sons <Ltd>`, `"S&S"`) is
+ * found before the comma or full stop that follows it.
+ */
+const isWordEdge = (text: string, at: number): boolean => at <= 0 || at >= text.length || !/[\p{L}\p{N}]/u.test(text[at]!) || !/[\p{L}\p{N}]/u.test(text[at - 1]!);
 
 /** Where a value set by hand sits: a cell holding exactly it first (a form's value cell), else its first whole-word occurrence. */
 export function locate(view: DocView, value: string): ValueAnchor | null {
