@@ -76,15 +76,11 @@ export class DocsetService {
   }
 
   async create(workspaceId: string, input: { name: unknown; documents?: unknown }): Promise<DocsetRecord> {
-    const name = typeof input.name === 'string' ? input.name.trim() : '';
-    if (!name) throw invalid('A docset needs a name.');
-    if (name.length > MAX_DOCSET_NAME) throw invalid(`Docset names are limited to ${MAX_DOCSET_NAME} characters.`);
+    const name = docsetName(input.name);
     const documentIds = parseDocumentRefs(input.documents);
 
     return this.store.tx(async (s) => {
-      if (await s.docsets.getByName(workspaceId, name)) {
-        throw new DomainError('conflict', `A docset named "${name}" already exists in this workspace.`);
-      }
+      if (await s.docsets.getByName(workspaceId, name)) throw nameTaken(name);
       const docs: DocumentRecord[] = [];
       for (const id of documentIds) {
         const d = await s.documents.get(workspaceId, id);
@@ -107,6 +103,29 @@ export class DocsetService {
 
   list(workspaceId: string, filter: DocsetFilter, page: PageRequest): Promise<Page<DocsetRecord>> {
     return this.store.docsets.list(workspaceId, filter, page);
+  }
+
+  /** Gives the docset a new name (unique in the workspace); its documents, properties and projects stay. */
+  async rename(workspaceId: string, id: string, rawName: unknown): Promise<DocsetRecord> {
+    const name = docsetName(rawName);
+    return this.store
+      .tx(async (s) => {
+        const docset = await s.docsets.get(workspaceId, id);
+        if (!docset) throw notFound('Docset', id);
+        if (docset.isSample) throw new DomainError('conflict', 'Sample docsets keep their catalogue name.');
+        const holder = await s.docsets.getByName(workspaceId, name);
+        if (holder && holder.id !== id) throw nameTaken(name);
+        if (docset.name !== name) await s.docsets.rename(workspaceId, id, name, Date.now());
+        return (await s.docsets.get(workspaceId, id))!;
+      })
+      .catch(async (err: unknown) => {
+        // Another request took the name between the check and the update (the unique index refused it).
+        if (!(err instanceof DomainError)) {
+          const holder = await this.store.docsets.getByName(workspaceId, name);
+          if (holder && holder.id !== id) throw nameTaken(name);
+        }
+        throw err;
+      });
   }
 
   /** Deletes the docset; its documents stay in the workspace, in no docset. */
@@ -155,6 +174,15 @@ export class DocsetService {
     });
   }
 }
+
+function docsetName(raw: unknown): string {
+  const name = typeof raw === 'string' ? raw.trim() : '';
+  if (!name) throw invalid('A docset needs a name.');
+  if (name.length > MAX_DOCSET_NAME) throw invalid(`Docset names are limited to ${MAX_DOCSET_NAME} characters.`);
+  return name;
+}
+
+const nameTaken = (name: string) => new DomainError('conflict', `A docset named "${name}" already exists in this workspace.`);
 
 function parseDocumentRefs(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];

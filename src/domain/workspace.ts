@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/db/index.js';
-import type { ApiKeyRecord, WorkspaceRecord } from './model.js';
+import type { ApiKeyRecord, Page, PageRequest, WorkspaceRecord } from './model.js';
 import { newId } from './ids.js';
-import { DomainError, invalid, notFound } from './errors.js';
+import { DomainError, conflict, invalid, notFound } from './errors.js';
 import { SCOPES, type Scope } from './scopes.js';
 
 export const DEFAULT_WORKSPACE = 'default';
@@ -141,6 +141,35 @@ export class WorkspaceService {
     if (!key) throw notFound('API key', id);
     if (key.revokedAt === null) await this.store.apiKeys.update(id, { revokedAt: Date.now() });
     return (await this.store.apiKeys.get(id))!;
+  }
+
+  /** The keys of a workspace, a page at a time (the REST keys routes; never their secrets). */
+  listKeysOf(workspaceId: string, includeRevoked: boolean, page: PageRequest): Promise<Page<ApiKeyRecord>> {
+    return this.store.apiKeys.listPage(workspaceId, includeRevoked, page);
+  }
+
+  /**
+   * A new key in `workspace`, its secret returned once. Active keys count against the workspace's
+   * user quota: at the quota the request is refused until a key is revoked.
+   */
+  async createKeyIn(workspace: WorkspaceRecord, scopes: Scope[], name: string): Promise<{ key: ApiKeyRecord; secret: string }> {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > 100) throw invalid('A key name is 1 to 100 characters.');
+    if (scopes.length === 0) throw invalid(`A key needs at least one scope (${SCOPES.join(', ')}).`);
+    const active = await this.store.apiKeys.countActive(workspace.id);
+    if (active >= workspace.userQuotaMax) {
+      throw conflict(`The workspace has its maximum of ${workspace.userQuotaMax} active API keys (quota.user.max): revoke one first.`);
+    }
+    const secret = `qk_${randomBytes(24).toString('base64url')}`;
+    const key = await this.insertKey(workspace.id, secret, [...new Set(scopes)], trimmed);
+    return { key, secret };
+  }
+
+  /** Revokes a key of this workspace (at once: the next request with it is a 401). */
+  async revokeKeyIn(workspaceId: string, id: string): Promise<ApiKeyRecord> {
+    const key = await this.store.apiKeys.get(id);
+    if (!key || key.workspaceId !== workspaceId) throw notFound('API key', id);
+    return this.revokeKey(id);
   }
 
   /** The workspace and key a bearer secret stands for, or null for an unknown or revoked key. */

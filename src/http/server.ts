@@ -31,6 +31,8 @@ import { ArtifactSchema, ProjectSchema } from './schemas/projects.js';
 import { docsetRoutes } from './rest/docsets.js';
 import { docsetDocumentRoutes } from './rest/docset-documents.js';
 import { workspaceRoutes } from './rest/workspace.js';
+import { keyRoutes } from './rest/keys.js';
+import { ApiKeySchema } from './schemas/keys.js';
 import { webhookRoutes } from './rest/webhooks.js';
 import { WebhookSchema } from './schemas/webhooks.js';
 import { systemRoutes } from './system.js';
@@ -123,6 +125,7 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
   app.addSchema(SampleSchema);
   app.addSchema(WebhookSchema);
   app.addSchema(ProjectSchema);
+  app.addSchema(ApiKeySchema);
   app.addSchema(ArtifactSchema);
 
   await app.register(swagger, {
@@ -162,6 +165,7 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
     docsetRoutes(api, deps);
     docsetDocumentRoutes(api, deps);
     workspaceRoutes(api, deps);
+    keyRoutes(api, deps);
     webhookRoutes(api, deps);
     projectRoutes(api, deps);
     artifactRoutes(api, deps);

@@ -255,6 +255,68 @@ export function apiSuite(
       });
     });
 
+    describe('workspace API keys (REST)', () => {
+      test('an admin key lists, creates (secret shown once) and revokes keys; other keys get 403', async () => {
+        const listed = await c.get('/workspace/keys');
+        assertJson(listed);
+        assert.ok(listed.json.keys.some((k: { name: string }) => k.name === 'bootstrap'), listed.text);
+        assert.ok(!listed.text.includes(q.key), 'a list never shows a secret');
+        for (const k of listed.json.keys) assert.equal(k.secret, undefined);
+
+        const made = await c.post('/workspace/keys', { json: { name: 'reporting', scopes: ['read:documents', 'read:documents'] } });
+        assertJson(made, 201);
+        const key = made.json;
+        assert.match(key.secret, /^qk_[\w-]{32}$/);
+        assert.equal(key.prefix, key.secret.slice(0, 7));
+        assert.deepEqual(key.scopes, ['read:documents']);
+        assert.equal(key.revokedAt, null);
+        assert.equal(key.url, `${q.api}/workspace/keys/${key.id}`);
+        assertJson(await c.get('/documents', { key: key.secret }));
+        assertProblem(await c.post('/docsets', { json: { name: 'not-with-read' }, key: key.secret }), 403);
+        const again = await c.get('/workspace/keys?limit=100');
+        assert.ok(again.json.keys.some((k: { id: string }) => k.id === key.id));
+        assert.ok(!again.text.includes(key.secret));
+
+        // Only admin keys manage keys; another workspace's admin cannot see or revoke this one.
+        assertProblem(await readOnly.get('/workspace/keys'), 403);
+        assertProblem(await writeOnly.post('/workspace/keys', { json: { name: 'x', scopes: ['admin'] } }), 403);
+        assertProblem(await c.get('/workspace/keys', { key: key.secret }), 403);
+        assert.ok(!(await other.get('/workspace/keys?limit=100')).json.keys.some((k: { id: string }) => k.id === key.id));
+        assertProblem(await other.del(`/workspace/keys/${key.id}`), 404);
+        assertJson(await c.get('/documents', { key: key.secret }));
+
+        for (const body of [{ name: 'x', scopes: [] }, { name: 'x', scopes: ['root'] }, { scopes: ['admin'] }, { name: '', scopes: ['admin'] }, { name: 'x', scopes: ['admin'], extra: 1 }]) {
+          assertProblem(await c.post('/workspace/keys', { json: body }), 400);
+        }
+        assertProblem(await c.del('/workspace/keys/nosuchkey'), 404);
+
+        assert.equal((await c.del(`/workspace/keys/${key.id}`)).status, 204);
+        assertProblem(await c.get('/documents', { key: key.secret }), 401);
+        assert.ok(!(await c.get('/workspace/keys?limit=100')).json.keys.some((k: { id: string }) => k.id === key.id), 'revoked keys are left out by default');
+        const withRevoked = await c.get('/workspace/keys?revoked=true&limit=100');
+        const gone = withRevoked.json.keys.find((k: { id: string }) => k.id === key.id);
+        assert.ok(gone && !Number.isNaN(Date.parse(gone.revokedAt)), withRevoked.text);
+        assert.equal((await c.del(`/workspace/keys/${key.id}`)).status, 204, 'revoking again changes nothing');
+      });
+
+      test("keys page by cursor, and the workspace's user quota caps active keys (409)", async () => {
+        const made: string[] = [];
+        for (let i = 0; i < 3; i++) made.push((await other.post('/workspace/keys', { json: { name: `paged-${i}`, scopes: ['read:documents'] } })).json.id);
+        const pages = await collectPages(other, '/workspace/keys?limit=2', 'keys');
+        const ids = pages.items.map((k) => k.id as string);
+        assert.equal(new Set(ids).size, ids.length, 'each key once');
+        for (const id of made) assert.ok(ids.includes(id));
+        const used = (await other.get('/workspace')).json.quota.user.used;
+        const set = await q.cli(['workspaces', 'set-quota', 'other', '--users', String(used)]);
+        assert.equal(set.code, 0, set.stderr);
+        const refused = await other.post('/workspace/keys', { json: { name: 'one-too-many', scopes: ['read:documents'] } });
+        assertProblem(refused, 409, /maximum of \d+ active API keys/);
+        assert.equal((await other.del(`/workspace/keys/${made[0]}`)).status, 204);
+        assertJson(await other.post('/workspace/keys', { json: { name: 'fits-again', scopes: ['read:documents'] } }), 201);
+        await q.cli(['workspaces', 'set-quota', 'other', '--users', '100']);
+      });
+    });
+
     describe('documents: upload and content', () => {
       test('corpus files round-trip byte for byte', async () => {
         for (const file of [...PDFS, DOCX]) {
@@ -638,6 +700,31 @@ export function apiSuite(
         assert.ok(empty.includes(made[0]!) && !empty.includes(made[1]!));
         assertProblem(await c.get('/docsets?limit=0'), 400);
         assertProblem(await c.get('/docsets?minDocuments=x'), 400);
+      });
+
+      test('PATCH renames: documents stay, names stay unique, bad bodies 400', async () => {
+        const ds = (await c.post('/docsets', { json: { name: 'to-rename' } })).json;
+        await c.upload({ bytes: 'stays', name: 'stays.txt' }, { 'docset.id': ds.id });
+        const r = await c.patch(`/docsets/${ds.id}`, { json: { name: '  Renamed & <Co>  ' } });
+        assertJson(r);
+        assert.equal(r.json.name, 'Renamed & <Co>');
+        assert.equal(r.json.documentCount, 1);
+        assert.ok(Date.parse(r.json.updatedAt) >= Date.parse(ds.updatedAt));
+        assert.equal((await c.get(`/docsets/${ds.id}`)).json.name, 'Renamed & <Co>');
+        assert.deepEqual((await c.get(`/docsets?name=${encodeURIComponent('Renamed & <Co>')}`)).json.docsets.map((d: { id: string }) => d.id), [ds.id]);
+        assert.equal((await c.get(`/docsets?name=to-rename`)).json.docsets.length, 0);
+        assertJson(await c.post('/docsets', { json: { name: 'to-rename' } }), 201);
+        assertJson(await c.patch(`/docsets/${ds.id}`, { json: { name: 'Renamed & <Co>' } }), 200);
+        const taken = await c.patch(`/docsets/${ds.id}`, { json: { name: 'to-rename' } });
+        assertProblem(taken, 409, /already exists/);
+        assert.equal(taken.headers.get('x-should-retry'), 'false');
+        for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(256) }, { name: 5 }, { name: 'x', documents: [] }]) {
+          assertProblem(await c.patch(`/docsets/${ds.id}`, { json: body }), 400);
+        }
+        assertProblem(await c.patch('/docsets/nosuchdocset', { json: { name: 'y' } }), 404);
+        assertProblem(await other.patch(`/docsets/${ds.id}`, { json: { name: 'stolen' } }), 404);
+        assertProblem(await readOnly.patch(`/docsets/${ds.id}`, { json: { name: 'y' } }), 403);
+        assert.equal((await c.get(`/docsets/${ds.id}`)).json.name, 'Renamed & <Co>');
       });
 
       test('DELETE keeps its documents, out of any docset', async () => {

@@ -22,6 +22,8 @@ export interface Fixtures {
   delivery: string;
   artifact: string;
   version: string;
+  /** A spare API key of the workspace (read:documents), made through the keys routes. */
+  key: string;
   /** Real REST cursors by path template, and ops tokens by operation id. */
   cursors: Map<string, string>;
 }
@@ -64,6 +66,8 @@ export function realParam(fx: Fixtures, path: string, name: string): string {
       return fx.webhook;
     case 'sample-catalog':
       return fx.catalog;
+    case 'keys':
+      return fx.key;
     default:
       return FAKE_ID;
   }
@@ -93,6 +97,8 @@ export async function createFixtures(c: Client, prefix: string): Promise<Fixture
   assertJson(project, 201);
   const session = await c.post('/documents/uploads/session', { json: { fileName: `${prefix}-session.txt`, fileSize: 10 } });
   assertJson(session, 201);
+  const spareKey = await c.post('/workspace/keys', { json: { name: `${prefix}-spare`, scopes: ['read:documents'] } });
+  assertJson(spareKey, 201);
   const props = await c.get(`/docsets/${ds.json.id}/properties`);
   assertJson(props);
   const catalog = await c.get('/sample-catalog');
@@ -129,6 +135,7 @@ export async function createFixtures(c: Client, prefix: string): Promise<Fixture
     delivery: deliveries[0]?.id ?? FAKE_ID,
     artifact: artifacts[0]?.id ?? FAKE_ID,
     version: String(artifacts[0]?.version ?? 'latest'),
+    key: spareKey.json.id,
     cursors: new Map(),
   };
 }

@@ -42,6 +42,7 @@ export function client(base: string, defaultKey: string) {
     get: (url: string, opts?: ReqOptions) => req('GET', url, opts),
     post: (url: string, opts?: ReqOptions) => req('POST', url, opts),
     put: (url: string, opts?: ReqOptions) => req('PUT', url, opts),
+    patch: (url: string, opts?: ReqOptions) => req('PATCH', url, opts),
     del: (url: string, opts?: ReqOptions) => req('DELETE', url, opts),
     /** Multipart upload: text fields first, then `file` (a corpus path or raw bytes with a name). */
     upload: (

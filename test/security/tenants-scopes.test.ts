@@ -72,7 +72,7 @@ const NOT_IDS = new Set(['pageNumber', 'version']);
 const fill = (path: string, values: Record<string, string>) => path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(values[n] ?? FAKE_ID));
 
 /** Every id of a workspace's fixtures (what must never show up for the other workspace). */
-const idsOf = (fx: Fixtures) => [fx.document, fx.document2, fx.docset, fx.docset2, fx.project, fx.webhook, fx.session, fx.property, fx.delivery, fx.artifact].filter((id) => id !== FAKE_ID);
+const idsOf = (fx: Fixtures) => [fx.document, fx.document2, fx.docset, fx.docset2, fx.project, fx.webhook, fx.session, fx.property, fx.delivery, fx.artifact, fx.key].filter((id) => id !== FAKE_ID);
 
 describe('tenants and scopes, generated from the API descriptions', () => {
   let q: Quire;
@@ -200,6 +200,8 @@ describe('tenants and scopes, generated from the API descriptions', () => {
       assert.ok(r.json[field], path);
     }
     assert.equal((await a.get(`/docsets/${fxA.docset}`)).json.documentCount, 2, "A's docset kept both documents");
+    assert.equal((await a.get(`/docsets/${fxA.docset}`)).json.name, 'tenant-a-docset', "A's docset kept its name");
+    assert.ok((await a.get('/workspace/keys?limit=100')).json.keys.some((k: { id: string }) => k.id === fxA.key), "A's spare key is still live");
     assert.equal((await a.get(`/projects/${fxA.project}/artifacts/${fxA.version}/${fxA.artifact}/content`)).status, 200);
   });
 

@@ -1,7 +1,7 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
 import { IdParams, op } from '../schemas/common.js';
-import { CreateDocsetBody, DocsetListSchema, ListDocsetsQuery, docsetFilterFromQuery, docsetFilterToQuery, toDocsetJson } from '../schemas/docsets.js';
+import { CreateDocsetBody, DocsetListSchema, RenameDocsetBody, ListDocsetsQuery, docsetFilterFromQuery, docsetFilterToQuery, toDocsetJson } from '../schemas/docsets.js';
 import type { DocsetFilter } from '../../domain/model.js';
 
 export function docsetRoutes(app: App, deps: HttpDeps) {
@@ -55,6 +55,25 @@ export function docsetRoutes(app: App, deps: HttpDeps) {
     async (request) => {
       const { workspace } = principalOf(request);
       return toDocsetJson(await deps.docsets.get(workspace.id, request.params.id), base);
+    },
+  );
+
+  const rename = op({
+    summary: 'Rename a docset',
+    tag: 'Docsets',
+    scope: 'write:documents',
+    errors: [400, 404, 409],
+    description: 'Quire extension (not in the Docugami API). Names are unique in a workspace; sample docsets keep theirs.',
+  });
+  app.patch(
+    '/docsets/:id',
+    {
+      config: rename.config,
+      schema: { ...rename.schema, params: IdParams, body: RenameDocsetBody, response: { 200: { $ref: 'Docset' }, ...rename.problemResponses } },
+    },
+    async (request) => {
+      const { workspace } = principalOf(request);
+      return toDocsetJson(await deps.docsets.rename(workspace.id, request.params.id, request.body.name), base);
     },
   );
 

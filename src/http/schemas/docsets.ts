@@ -33,6 +33,9 @@ export const CreateDocsetBody = Type.Object(
 );
 export type CreateDocsetBody = Static<typeof CreateDocsetBody>;
 
+export const RenameDocsetBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false });
+export type RenameDocsetBody = Static<typeof RenameDocsetBody>;
+
 export const ListDocsetsQuery = Type.Object(
   {
     limit: Type.Optional(Limit),

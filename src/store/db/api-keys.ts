@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeysTable, Database } from './schema.js';
-import type { ApiKeyRecord, WorkspaceRecord } from '../../domain/model.js';
+import type { ApiKeyRecord, Page, PageRequest, WorkspaceRecord } from '../../domain/model.js';
+import { keysetPage } from './keyset.js';
 import { toWorkspaceRecord } from './workspaces.js';
 import { precompiled } from './precompiled.js';
 
@@ -85,6 +86,14 @@ export class ApiKeysRepo {
     let q = this.db.selectFrom('api_keys').selectAll();
     if (workspaceId) q = q.where('workspace_id', '=', workspaceId);
     return (await q.orderBy('id').execute()).map(toRecord);
+  }
+
+  /** One page of a workspace's keys in id order; revoked keys only when asked for. */
+  async listPage(workspaceId: string, includeRevoked: boolean, page: PageRequest): Promise<Page<ApiKeyRecord>> {
+    let q = this.db.selectFrom('api_keys').selectAll().where('workspace_id', '=', workspaceId);
+    if (!includeRevoked) q = q.where('revoked_at', 'is', null);
+    if (page.after !== undefined) q = q.where('id', '>', page.after);
+    return keysetPage(await q.orderBy('id').limit(page.limit + 1).execute(), page.limit, toRecord);
   }
 
   async countActive(workspaceId: string): Promise<number> {

@@ -88,6 +88,10 @@ export class DocsetsRepo {
       .execute();
   }
 
+  async rename(workspaceId: string, id: string, name: string, now: number): Promise<void> {
+    await this.db.updateTable('docsets').set({ name, updated_at: now }).where('id', '=', id).where('workspace_id', '=', workspaceId).execute();
+  }
+
   async delete(workspaceId: string, id: string): Promise<boolean> {
     const r = await this.db.deleteFrom('docsets').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
