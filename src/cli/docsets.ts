@@ -29,7 +29,7 @@ export async function resolveDocset(client: Client, nameOrId: string, opts: { cr
 
 const row = (d: Docset) => ({ id: d.id, name: d.name, documents: d.documentCount, sample: d.isSample ? 'yes' : '', created: d.createdAt });
 
-const USAGE = 'docsets ls [--name NAME] [--samples] [--json] | docsets get NAME|ID | docsets create NAME | docsets rm NAME|ID';
+const USAGE = 'docsets ls [--name NAME] [--samples] [--json] | docsets get NAME|ID | docsets create NAME | docsets rename NAME|ID NEW-NAME | docsets rm NAME|ID';
 
 export async function docsets(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -51,6 +51,14 @@ export async function docsets(args: string[]): Promise<number> {
       const p = parse(rest, {}, 'docsets create NAME [--json]', 1);
       const d = await p.client().json('POST', '/docsets', { json: { name: p.positionals[0] } });
       emit(p.json, d, () => `created docset ${d.name} (${d.id})`);
+      return 0;
+    }
+    case 'rename': {
+      const p = parse(rest, {}, 'docsets rename NAME|ID NEW-NAME [--json]', 2);
+      const c = p.client();
+      const d = await resolveDocset(c, p.positionals[0]!);
+      const renamed = await c.json('PATCH', `/docsets/${d.id}`, { json: { name: p.positionals[1] } });
+      emit(p.json, renamed, () => `renamed docset ${d.name} to ${renamed.name} (${d.id})`);
       return 0;
     }
     case 'rm':

@@ -20,7 +20,7 @@ export const CLIENT_USAGE = `client commands (QUIRE_URL, QUIRE_API_KEY, or --url
   docs get ID | docs rm ID                    show / delete a document
   dgml ID [--docset NAME|ID] [--out FILE]     a document's DGML (stdout without --out)
   pages ID --out DIR [--dpi N]                one PNG per page
-  docsets ls | get NAME|ID | create NAME | rm NAME|ID
+  docsets ls | get NAME|ID | create NAME | rename NAME|ID NEW-NAME | rm NAME|ID
   props ls DOCSET | add DOCSET LABEL | rm DOCSET PROPERTY | get DOCSET DOCUMENT
   props set DOCSET DOCUMENT LABEL VALUE | unset DOCSET DOCUMENT LABEL
   projects ls | get ID | publish ID | rm ID

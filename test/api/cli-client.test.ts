@@ -204,6 +204,16 @@ test('docs ls --json is valid JSON matching the API, with filters and --all', as
   assert.equal(human.stdout.trim().split('\n').length, 3);
   assert.equal(parsed(await cli(['docs', 'get', uploaded.get('note.txt')!, '--json'])).id, uploaded.get('note.txt'));
   assert.equal(parsed(await cli(['docsets', 'ls', '--json'])).find((d: { name: string }) => d.name === 'cli-docs').id, docsetId);
+
+  const made = parsed(await cli(['docsets', 'create', 'cli-scratch', '--json']));
+  const renamed = await cli(['docsets', 'rename', 'cli-scratch', 'cli-scratch-2']);
+  assert.equal(renamed.code, 0, renamed.stderr);
+  assert.match(renamed.stdout, /renamed docset cli-scratch to cli-scratch-2/);
+  assert.equal((await c.get(`/docsets/${made.id}`)).json.name, 'cli-scratch-2');
+  const taken = await cli(['docsets', 'rename', made.id, 'cli-docs']);
+  assert.equal(taken.code, 1);
+  assert.match(taken.stderr, /already exists/);
+  assert.equal((await cli(['docsets', 'rm', made.id])).code, 0);
 });
 
 test('dgml --out writes the DGML; pages --out writes a PNG per page', async () => {

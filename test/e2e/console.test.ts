@@ -267,7 +267,7 @@ describe('browser console', { skip }, () => {
     fs.rmSync(big);
   });
 
-  test('several docsets at upload send docset.id=a|b (classification); a docset can be deleted', async () => {
+  test('several docsets at upload send docset.id=a|b (classification); a docset can be renamed and deleted', async () => {
     page.on('dialog', (d) => void d.accept());
     await page.getByLabel('New docset').fill('Other');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
@@ -288,9 +288,23 @@ describe('browser console', { skip }, () => {
 
     await page.getByLabel('New docset').fill('Temporary');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
-    await page.getByRole('button', { name: 'Delete docset Temporary' }).click();
-    await page.locator('li[data-docset="Temporary"]').waitFor({ state: 'detached' });
-    assert.ok(!(await c.get('/docsets')).json.docsets.some((d: { name: string }) => d.name === 'Temporary'));
+    await page.getByRole('button', { name: 'Rename docset Temporary' }).click();
+    await page.getByLabel('New name for docset Temporary').fill('Scratch & <Co>');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('li[data-docset="Scratch & <Co>"]').waitFor();
+    await shot('docset-renamed');
+    const names = (await c.get('/docsets')).json.docsets.map((d: { name: string }) => d.name);
+    assert.ok(names.includes('Scratch & <Co>') && !names.includes('Temporary'), names.join(', '));
+    // A taken name is refused with the API's reason, and nothing changes.
+    await page.getByRole('button', { name: 'Rename docset Scratch & <Co>' }).click();
+    await page.getByLabel('New name for docset Scratch & <Co>').fill('Other');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Delete docset Scratch & <Co>' }).click();
+    await page.locator('li[data-docset="Scratch & <Co>"]').waitFor({ state: 'detached' });
+    assert.ok(!(await c.get('/docsets')).json.docsets.some((d: { name: string }) => d.name.startsWith('Scratch')));
+    assert.ok((await c.get('/docsets')).json.docsets.some((d: { name: string }) => d.name === 'Other'));
   });
 
   test('webhooks: create one, see its deliveries, retry one', async () => {
@@ -311,6 +325,28 @@ describe('browser console', { skip }, () => {
     await delivery.getByRole('button', { name: 'Retry' }).click();
     await until('the retried delivery', async () => ((receiver.hits.get('/console') ?? 0) > before ? true : undefined), 30_000);
     await shot('webhooks');
+  });
+
+  test('API keys: one created from the console works with the scopes chosen, and stops working once revoked', async () => {
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.locator('tr[data-key="bootstrap"]').waitFor();
+    await page.locator('#key-name').fill('console-made');
+    await page.getByRole('checkbox', { name: 'read:projects' }).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = await page.getByLabel('The new key').inputValue();
+    assert.match(secret, /^qk_/);
+    await page.locator('tr[data-key="console-made"]').waitFor();
+    await shot('keys');
+    assert.equal((await c.get('/documents', { key: secret })).status, 200);
+    assert.equal((await c.get('/projects', { key: secret })).status, 200);
+    assert.equal((await c.post('/docsets', { json: { name: 'no' }, key: secret })).status, 403);
+    const listed = (await c.get('/workspace/keys?limit=100')).json.keys.find((k: { name: string }) => k.name === 'console-made');
+    assert.deepEqual([...listed.scopes].sort(), ['read:documents', 'read:projects']);
+    await page.getByRole('button', { name: 'Revoke key console-made' }).click();
+    await page.locator('tr[data-key="console-made"]').waitFor({ state: 'detached' });
+    assert.equal((await c.get('/documents', { key: secret })).status, 401);
+    await page.getByRole('checkbox', { name: 'Show revoked keys' }).check();
+    await page.locator('tr[data-key="console-made"]', { hasText: 'revoked' }).waitFor();
   });
 
   test('no script error and no CSP violation in the page; no horizontal scrolling at 1280x800', async () => {

@@ -7,6 +7,7 @@ import { DocumentsPage } from './pages/Documents.js';
 import { DocumentView } from './pages/DocumentView.js';
 import { ProjectsPage } from './pages/Projects.js';
 import { WebhooksPage } from './pages/Webhooks.js';
+import { KeysPage } from './pages/Keys.js';
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash || '#/');
@@ -28,7 +29,7 @@ function App() {
     <>
       <Header route={route} />
       <main id="main">
-        {doc ? <DocumentView id={decodeURIComponent(doc[1]!)} /> : route.startsWith('#/projects') ? <ProjectsPage /> : route.startsWith('#/webhooks') ? <WebhooksPage /> : <DocumentsPage />}
+        {doc ? <DocumentView id={decodeURIComponent(doc[1]!)} /> : route.startsWith('#/projects') ? <ProjectsPage /> : route.startsWith('#/webhooks') ? <WebhooksPage /> : route.startsWith('#/keys') ? <KeysPage /> : <DocumentsPage />}
       </main>
     </>
   );

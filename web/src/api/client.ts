@@ -52,6 +52,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
 export const get = <T>(path: string) => request<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {});
 export const put = <T>(path: string, body?: unknown) => request<T>('PUT', path, body);
+export const patch = <T>(path: string, body: unknown) => request<T>('PATCH', path, body);
 export const del = (path: string) => request<void>('DELETE', path);
 
 /** Bytes of an authenticated resource (images, downloads) as a Blob. */

@@ -51,3 +51,5 @@ export interface Delivery { id: string; status?: string; [k: string]: unknown }
 
 export interface SessionCreated { sessionId: string; chunkSize: number; fileSize: number; url: string }
 export interface SessionState { sessionId: string; chunkSize: number; fileSize: number; status: 'in-progress' | 'finalized'; receivedOffsets: number[]; document?: Ref }
+
+export interface ApiKey { id: string; name: string; prefix: string; scopes: string[]; createdAt: string; revokedAt: string | null }

@@ -21,6 +21,7 @@ export function Header({ route }: { route: string }) {
         {link('#/', 'Documents')}
         {link('#/projects', 'Projects')}
         {link('#/webhooks', 'Webhooks')}
+        {link('#/keys', 'API keys')}
       </nav>
       {ws && (
         <div class="quota" data-testid="quota">

@@ -71,7 +71,6 @@ export function WebhooksPage() {
             </li>
           ))}
         </ul>
-        <p class="hint">API keys are not managed here: the REST API has no routes for workspace keys (use `quire keys` on the server).</p>
       </section>
     </div>
   );
