@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { randomUUID, createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type BlobStore, type StagedBlob } from './blob-store.js';
+import { HashingFileSink } from './file-sink.js';
 
 const HEAD_BYTES = 4096;
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
@@ -31,7 +32,6 @@ export class FsBlobStore implements BlobStore {
   async stage(source: Readable, opts: { maxBytes: number }): Promise<StagedBlob> {
     const tempKey = randomUUID();
     const file = this.stagedPath(tempKey);
-    const hash = createHash('sha256');
     let size = 0;
     const headChunks: Buffer[] = [];
     let headBytes = 0;
@@ -39,7 +39,6 @@ export class FsBlobStore implements BlobStore {
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
         if (size > opts.maxBytes) return done(new BlobTooLargeError(opts.maxBytes));
-        hash.update(chunk);
         if (headBytes < HEAD_BYTES) {
           headChunks.push(chunk.subarray(0, HEAD_BYTES - headBytes));
           headBytes += Math.min(chunk.length, HEAD_BYTES - headBytes);
@@ -47,13 +46,16 @@ export class FsBlobStore implements BlobStore {
         done(null, chunk);
       },
     });
+    const sink = new HashingFileSink(file);
     try {
-      await pipeline(source, meter, fs.createWriteStream(file, { flags: 'wx' }));
+      await pipeline(source, meter, sink);
     } catch (err) {
+      sink.destroy();
+      await sink.settled;
       await fsp.rm(file, { force: true });
       throw err;
     }
-    return { tempKey, size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
+    return { tempKey, size, sha256: sink.sha256, head: Buffer.concat(headChunks) };
   }
 
   async commit(tempKey: string, key: string): Promise<void> {
