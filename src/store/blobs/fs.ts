@@ -71,7 +71,8 @@ export class FsBlobStore implements BlobStore {
   async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const file = this.pathOf(key);
     const handle = await fsp.open(file, 'r');
-    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    // 1 MiB reads: a chunked upload's finalize reads every chunk back, downloads stream whole files.
+    return handle.createReadStream({ highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
   }
 
   /** The root is a directory this process can reach. */
