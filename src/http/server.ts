@@ -32,6 +32,8 @@ import { docsetRoutes } from './rest/docsets.js';
 import { docsetDocumentRoutes } from './rest/docset-documents.js';
 import { workspaceRoutes } from './rest/workspace.js';
 import { keyRoutes } from './rest/keys.js';
+import { drainRefusedBody } from './unread-body.js';
+import { FORM_LIMITS } from './form-limits.js';
 import { ApiKeySchema } from './schemas/keys.js';
 import { webhookRoutes } from './rest/webhooks.js';
 import { WebhookSchema } from './schemas/webhooks.js';
@@ -97,6 +99,7 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
   cors(app, deps.config.http.corsOrigins);
   app.decorateRequest('principal', null);
   app.setErrorHandler(errorHandler);
+  app.addHook('onSend', drainRefusedBody);
   app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `There is no route ${request.method} ${request.url.split('?')[0]}.`));
 
   // Clients send `Content-Type: application/json` on every request, bodiless ones too.
@@ -150,7 +153,7 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
   await app.register(async (v1) => {
     const api = v1 as unknown as App;
     await api.register(multipart, {
-      limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 30, headerPairs: 100 },
+      limits: { ...FORM_LIMITS, fileSize: deps.config.maxUploadBytes },
       throwFileSizeLimit: true,
     });
     api.addHook('onRequest', authHook(deps.workspaces, deps.rateLimiter));

@@ -16,6 +16,7 @@ import type { ArtifactFilter } from '../../domain/model.js';
 import { ARTIFACT_UPLOAD_EXTENSIONS } from '../../domain/artifacts.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { tooLarge } from '../../domain/documents.js';
+import { FORM_LIMITS, formLimitError } from '../form-limits.js';
 import { sendBytes } from './document-content.js';
 
 /** The filter a cursor carries: the artifact filter, the project and the version `latest` resolved to. */
@@ -151,7 +152,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
         // The multipart limit is one byte above the artifact limit: the store's own limit (which
         // refuses before anything is kept) sees an overlong file first, and a part cut off at
         // exactly the limit never passes for a whole file.
-        for await (const part of request.parts({ limits: { fileSize: deps.config.maxUploadBytes + 1, files: 1 } })) {
+        for await (const part of request.parts({ limits: { ...FORM_LIMITS, fileSize: deps.config.maxUploadBytes + 1 } })) {
           if (failure !== undefined || created) {
             if (part.type === 'file') part.file.resume();
             if (created && failure === undefined) failure = invalid('The "file" part must be the last part of the form.');
@@ -175,12 +176,10 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
           }
         }
       } catch (e) {
-        const code = (e as { code?: string }).code;
         reply.header('connection', 'close');
         // Nothing half-sent stays: an upload committed before the form failed is taken back.
         if (created) await deps.artifacts.delete(workspace.id, projectId, String(created.version), created.id).catch(() => undefined);
-        if (code === 'FST_REQ_FILE_TOO_LARGE' || (e as { statusCode?: number }).statusCode === 413) throw tooLarge(deps.config.maxUploadBytes);
-        throw e;
+        throw formLimitError(e, () => tooLarge(deps.config.maxUploadBytes)) ?? e;
       }
       if (failure !== undefined) {
         // The upload committed before a stray part followed: take it back so that nothing half-sent stays.

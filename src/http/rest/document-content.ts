@@ -10,11 +10,11 @@ import type { StagedBlob } from '../../store/blobs/blob-store.js';
 import { ALLOWED_EXTENSIONS } from '../../domain/formats.js';
 import { ContentQuery } from '../schemas/structure.js';
 import { sendRendered } from './document-structure.js';
+import { DRAIN_LIMIT } from '../unread-body.js';
+import { formLimitError } from '../form-limits.js';
 
 /** Room for the multipart framing and the text parts around a maximal file. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
-/** Refused uploads up to this size are read to the end before answering. */
-const DRAIN_LIMIT = 32 * 1024 * 1024;
 
 export function documentContentRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
@@ -51,6 +51,7 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
         reply.header('connection', 'close');
         throw tooLarge(deps.config.maxUploadBytes);
       }
+      const tooLargeFile = () => tooLarge(deps.config.maxUploadBytes);
       const fields: Record<string, string> = {};
       let intent: UploadIntent | undefined;
       let staged: StagedBlob | undefined;
@@ -83,7 +84,7 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
           } catch (err) {
             // A file part whose stream was destroyed (storage failed mid-write) cannot be read to
             // its end: the answer goes out now and the connection closes.
-            if (!drain || isMultipartLimit(err) || (part.type === 'file' && part.file.destroyed)) throw err;
+            if (!drain || formLimitError(err, tooLargeFile) || (part.type === 'file' && part.file.destroyed)) throw err;
             refusal = err;
             if (part.type === 'file') part.file.resume();
           }
@@ -98,8 +99,7 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
       } catch (err) {
         if (staged) await deps.documents.discardStaged(staged);
         if (!bodyRead) reply.header('connection', 'close');
-        if (isMultipartLimit(err)) throw tooLarge(deps.config.maxUploadBytes);
-        throw err;
+        throw formLimitError(err, tooLargeFile) ?? err;
       }
     },
   );
@@ -152,10 +152,6 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
   );
 }
 
-function isMultipartLimit(err: unknown): boolean {
-  const code = (err as { code?: string })?.code;
-  return code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || (err as { statusCode?: number })?.statusCode === 413;
-}
 
 /** Sends stored bytes with ETag, conditional GET and a single byte range. */
 export async function sendBytes(

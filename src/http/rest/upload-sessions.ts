@@ -15,6 +15,7 @@ import {
 import { DomainError, invalid } from '../../domain/errors.js';
 import { ALLOWED_EXTENSIONS } from '../../domain/formats.js';
 import type { UploadChunkRecord } from '../../domain/uploads.js';
+import { formLimitError } from '../form-limits.js';
 
 /** Room for the multipart framing and the byteOffset field around a maximal chunk. */
 const CHUNK_OVERHEAD = 64 * 1024;
@@ -183,8 +184,7 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
         return toChunkJson(stored);
       } catch (err) {
         reply.header('connection', 'close');
-        if (isMultipartLimit(err)) throw invalid(`The chunk is longer than chunkSize (${chunkBytes} bytes).`);
-        throw err;
+        throw formLimitError(err, () => invalid(`The chunk is longer than chunkSize (${chunkBytes} bytes).`)) ?? err;
       }
     },
   );
@@ -212,7 +212,3 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
   );
 }
 
-function isMultipartLimit(err: unknown): boolean {
-  const code = (err as { code?: string })?.code;
-  return code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT';
-}

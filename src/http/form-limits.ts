@@ -1,0 +1,23 @@
+import { DomainError } from '../domain/errors.js';
+
+/** The multipart limits of every upload route (the file size is each route's own). */
+export const FORM_LIMITS = { files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 30, headerPairs: 100 };
+
+/**
+ * The Problem for a multipart limit the form ran into, or undefined for any other error.
+ * `fileTooLarge` is what an overlong file means on the route (a document, an artifact, a chunk).
+ */
+export function formLimitError(err: unknown, fileTooLarge: () => DomainError): DomainError | undefined {
+  switch ((err as { code?: string } | null)?.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return fileTooLarge();
+    case 'FST_FIELDS_LIMIT':
+      return new DomainError('too-large', `The form has more than ${FORM_LIMITS.fields} text fields.`);
+    case 'FST_FILES_LIMIT':
+      return new DomainError('too-large', 'The form has more than one file part: send one file, in the part named "file", last.');
+    case 'FST_PARTS_LIMIT':
+      return new DomainError('too-large', `The form has more than ${FORM_LIMITS.parts} parts.`);
+    default:
+      return undefined;
+  }
+}
