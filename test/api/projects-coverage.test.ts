@@ -8,13 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import mammoth from 'mammoth';
 import { startQuire, type Quire } from '../helpers/quire.js';
-import { assertJson, assertProblem, client, collectPages, type Client, until } from '../helpers/http.js';
+import { assertJson, assertProblem, client, collectPages, rawMultipartUpload, type Client, until } from '../helpers/http.js';
 import { PROJECT_TYPES } from '../../src/reports/report.js';
 import { loadConfig } from '../../src/config.js';
 import { Store } from '../../src/store/db/index.js';
@@ -49,50 +48,6 @@ function reportValues(xml: string): Map<string, string> {
   return out;
 }
 
-/** A multipart artifact upload written by hand: a declared Content-Length, or a chunked body of `sendBytes`. */
-function rawArtifactUpload(q: Quire, url: string, opts: { declaredLength?: number; sendBytes: number }): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const boundary = '----quire-artifact-boundary';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`);
-    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    const headers: Record<string, string> = { authorization: `Bearer ${q.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` };
-    if (opts.declaredLength) headers['content-length'] = String(opts.declaredLength);
-    const req = http.request(url, { method: 'POST', headers });
-    let settled = false;
-    const finish = (status: number, body: string) => {
-      if (!settled) {
-        settled = true;
-        resolve({ status, body });
-      }
-    };
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => {
-        finish(res.statusCode ?? 0, body);
-        req.destroy();
-      });
-    });
-    req.on('error', () => finish(0, ''));
-    req.on('close', () => setTimeout(() => finish(0, ''), 100));
-    // One 1 MiB buffer written again and again: the body is never held in memory.
-    const chunk = Buffer.alloc(1024 * 1024, 0x61);
-    let sent = 0;
-    req.write(head);
-    const pump = () => {
-      while (sent < opts.sendBytes && !settled) {
-        const n = Math.min(chunk.length, opts.sendBytes - sent);
-        sent += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
-          req.once('drain', pump);
-          return;
-        }
-      }
-      if (!settled && sent >= opts.sendBytes) req.end(tail);
-    };
-    pump();
-  });
-}
 
 describe('projects: issue 6 coverage (SQLite)', () => {
   let q: Quire;
@@ -391,11 +346,11 @@ describe('projects: issue 6 coverage (SQLite)', () => {
     const url = `${q.api}/projects/${p}/artifacts/latest/content`;
     const count = async () => (await c.get(`/projects/${p}/artifacts/latest?isReadOnly=false&limit=100`)).json.artifacts.length;
     const before = await count();
-    const declared = await rawArtifactUpload(q, url, { declaredLength: 400 * 1024 * 1024, sendBytes: 1024 });
+    const declared = await rawMultipartUpload(url, q.key, { fileName: 'big.csv', declaredLength: 400 * 1024 * 1024, sendBytes: 1024 });
     assert.equal(declared.status, 413, declared.body);
     assert.equal(JSON.parse(declared.body).status, 413);
     // No length: streamed (chunked) until just over the limit.
-    const streamed = await rawArtifactUpload(q, url, { sendBytes: MAX + 4096 });
+    const streamed = await rawMultipartUpload(url, q.key, { fileName: 'big.csv', sendBytes: MAX + 4096 });
     assert.equal(streamed.status, 413, streamed.body);
     assert.match(JSON.parse(streamed.body).detail, /300 MB|314572800/);
     assert.equal(await count(), before, 'no artifact was created');

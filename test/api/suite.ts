@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { CORPUS, type Quire } from '../helpers/quire.js';
-import { assertJson, assertProblem, client, collectPages, type Client } from '../helpers/http.js';
+import { committedFiles, stagedFiles } from '../helpers/blob-files.js';
+import { assertJson, assertProblem, client, collectPages, rawMultipartUpload, type Client } from '../helpers/http.js';
 import { loadConfig } from '../../src/config.js';
 import { Store } from '../../src/store/db/index.js';
 
@@ -38,26 +38,7 @@ export interface BlobInspector {
 
 /** The default: files under the data directory. */
 export function fileBlobs(q: Quire): BlobInspector {
-  return {
-    stagedBlobs: async () => {
-      const dir = path.join(q.dataDir, 'blobs', '.staging');
-      return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-    },
-    documentBlobs: async () => {
-      const out: string[] = [];
-      const walk = (d: string) => {
-        if (!fs.existsSync(d)) return;
-        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-          if (e.name === '.staging') continue;
-          const p = path.join(d, e.name);
-          if (e.isDirectory()) walk(p);
-          else out.push(p);
-        }
-      };
-      walk(path.join(q.dataDir, 'blobs'));
-      return out;
-    },
-  };
+  return { stagedBlobs: async () => stagedFiles(q.dataDir), documentBlobs: async () => committedFiles(q.dataDir) };
 }
 
 export function apiSuite(
@@ -432,13 +413,32 @@ export function apiSuite(
         assert.deepEqual(await inspectBlobs(q).stagedBlobs(), []);
       });
 
+      test('a form refused before its body ends is answered, not cut off (8 MB still coming)', async () => {
+        const session = (await c.post('/documents/uploads/session', { json: { fileName: 'refused.txt', fileSize: 10 } })).json;
+        const routes = ['/documents/content', `/documents/uploads/session/${session.sessionId}/chunk`, '/projects/nosuchproject/artifacts/latest/content'];
+        const form = (fields: number) => {
+          const f = new FormData();
+          for (let i = 0; i < fields; i++) f.append(`f${i}`, 'v');
+          f.append('file', new Blob([Buffer.alloc(8 * 1024 * 1024, 97)]), 'refused.txt');
+          return f;
+        };
+        for (const route of routes) {
+          for (let i = 0; i < 5; i++) {
+            // A client still writing when the server answers and closes sees EPIPE instead of the answer.
+            assertProblem(await c.post(route, { body: form(50) }), 413, /more than 20 text fields/);
+            assertProblem(await c.post(route, { body: form(1), key: 'qk_not-a-key' }), 401);
+          }
+        }
+        assert.deepEqual(await inspectBlobs(q).stagedBlobs(), []);
+      });
+
       test('over 300 MB: 413, declared or streamed, nothing kept', async () => {
         // Declared too large: refused before the body is read.
-        const declared = await rawUpload(q, { declaredLength: 400 * 1024 * 1024, sendBytes: 1024 });
+        const declared = await rawMultipartUpload(`${q.api}/documents/content`, q.key, { declaredLength: 400 * 1024 * 1024, sendBytes: 1024 });
         assert.equal(declared.status, 413);
         assert.equal(JSON.parse(declared.body).status, 413);
         // Streamed without a length (chunked): refused once 300 MB have passed.
-        const streamed = await rawUpload(q, { sendBytes: 300 * 1024 * 1024 + 4096 });
+        const streamed = await rawMultipartUpload(`${q.api}/documents/content`, q.key, { sendBytes: 300 * 1024 * 1024 + 4096 });
         assert.equal(streamed.status, 413, streamed.body);
         assert.deepEqual(await inspectBlobs(q).stagedBlobs(), []);
       });
@@ -446,7 +446,7 @@ export function apiSuite(
       test('an aborted upload leaves no document and no blob', async () => {
         const before = (await collectPages(c, '/documents?limit=100', 'documents')).items.length;
         const blobsBefore = (await inspectBlobs(q).documentBlobs()).length;
-        await rawUpload(q, { sendBytes: 5 * 1024 * 1024, abortAfter: 2 * 1024 * 1024 });
+        await rawMultipartUpload(`${q.api}/documents/content`, q.key, { sendBytes: 5 * 1024 * 1024, abortAfter: 2 * 1024 * 1024 });
         await new Promise((r) => setTimeout(r, 300));
         assert.equal((await collectPages(c, '/documents?limit=100', 'documents')).items.length, before);
         assert.equal((await inspectBlobs(q).documentBlobs()).length, blobsBefore);
@@ -812,50 +812,3 @@ function dispositionName(header: string | null): string | undefined {
   return m?.[1] ?? m?.[2];
 }
 
-/** Sends a multipart upload by hand to control length, chunking and aborting. */
-function rawUpload(q: Quire, opts: { declaredLength?: number; sendBytes: number; abortAfter?: number }): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const boundary = '----quire-test-boundary';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`);
-    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    const headers: Record<string, string> = { authorization: `Bearer ${q.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` };
-    if (opts.declaredLength) headers['content-length'] = String(opts.declaredLength);
-    const req = http.request(`${q.api}/documents/content`, { method: 'POST', headers });
-    let settled = false;
-    const finish = (status: number, body: string) => {
-      if (!settled) {
-        settled = true;
-        resolve({ status, body });
-      }
-    };
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => {
-        finish(res.statusCode ?? 0, body);
-        req.destroy();
-      });
-    });
-    req.on('error', () => finish(0, ''));
-    req.on('close', () => setTimeout(() => finish(0, ''), 100));
-    const chunk = Buffer.alloc(1024 * 1024, 0x61);
-    let sent = 0;
-    req.write(head);
-    const pump = () => {
-      while (sent < opts.sendBytes && !settled) {
-        if (opts.abortAfter !== undefined && sent >= opts.abortAfter) {
-          req.destroy();
-          return;
-        }
-        const n = Math.min(chunk.length, opts.sendBytes - sent);
-        sent += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
-          req.once('drain', pump);
-          return;
-        }
-      }
-      if (!settled && sent >= opts.sendBytes) req.end(tail);
-    };
-    pump();
-  });
-}

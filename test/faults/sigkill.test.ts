@@ -17,6 +17,7 @@ import Database from 'libsql';
 import { startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, client, until, type Client, type Res } from '../helpers/http.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { committedFiles, stagedFiles, stagingDirOf } from '../helpers/blob-files.js';
 
 const CHUNK = 64 * 1024;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -30,24 +31,9 @@ function count(q: Quire, table: string): number {
   }
 }
 
-const stagingDir = (q: Quire) => path.join(q.dataDir, 'blobs', '.staging');
-const staged = (q: Quire) => (fs.existsSync(stagingDir(q)) ? fs.readdirSync(stagingDir(q)) : []);
-
-/** Every blob file outside the staging directory. */
-function documentBlobs(q: Quire): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    if (!fs.existsSync(d)) return;
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      if (e.name === '.staging') continue;
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(p);
-    }
-  };
-  walk(path.join(q.dataDir, 'blobs'));
-  return out;
-}
+const stagingDir = (q: Quire) => stagingDirOf(q.dataDir);
+const staged = (q: Quire) => stagedFiles(q.dataDir);
+const documentBlobs = (q: Quire) => committedFiles(q.dataDir);
 
 /**
  * Starts a multipart POST whose body is `form` encoded, sends its first `sendBytes` bytes and stops

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 
 export interface Res {
@@ -105,4 +106,60 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined>, t
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * A multipart upload written by hand, to control its length: a declared Content-Length (or a chunked
+ * body), `sendBytes` of file content from one reused 1 MiB buffer (never held in memory whole), and
+ * optionally an abort after `abortAfter` bytes. Resolves with status 0 when no answer came.
+ */
+export function rawMultipartUpload(
+  url: string,
+  key: string,
+  opts: { declaredLength?: number; sendBytes: number; abortAfter?: number; fileName?: string },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const boundary = '----quire-test-boundary';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${opts.fileName ?? 'big.txt'}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}` };
+    if (opts.declaredLength) headers['content-length'] = String(opts.declaredLength);
+    const req = http.request(url, { method: 'POST', headers });
+    let settled = false;
+    const finish = (status: number, body: string) => {
+      if (!settled) {
+        settled = true;
+        resolve({ status, body });
+      }
+    };
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => {
+        finish(res.statusCode ?? 0, body);
+        req.destroy();
+      });
+    });
+    req.on('error', () => finish(0, ''));
+    req.on('close', () => setTimeout(() => finish(0, ''), 100));
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    let sent = 0;
+    req.write(head);
+    const pump = () => {
+      while (sent < opts.sendBytes && !settled) {
+        if (opts.abortAfter !== undefined && sent >= opts.abortAfter) {
+          req.destroy();
+          return;
+        }
+        const n = Math.min(chunk.length, opts.sendBytes - sent);
+        sent += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      if (!settled && sent >= opts.sendBytes) req.end(tail);
+    };
+    pump();
+  });
 }
