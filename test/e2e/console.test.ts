@@ -143,6 +143,27 @@ describe('browser console', { skip }, () => {
     assert.deepEqual(asc, [...asc].sort());
     await page.getByRole('button', { name: /^Name/ }).click();
     assert.deepEqual(await names(), [...asc].reverse());
+
+    // Size and metadata filters go to the API as maxSize and metadata.{key}.
+    const docs = (await c.get('/documents?status=Ready')).json.documents as { id: string; name: string; size: number }[];
+    const small = docs.reduce((a, b) => (a.size <= b.size ? a : b));
+    const shown = (want: string[]) => until(`the table to show ${want.join(', ')}`, async () => (JSON.stringify(await names()) === JSON.stringify(want) ? true : undefined), 10_000, 100);
+    await page.getByLabel('Max size (bytes)').fill(String(small.size));
+    const bySize = page.waitForResponse((r) => r.url().includes(`maxSize=${small.size}`));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await bySize;
+    await shown(docs.filter((d) => d.size <= small.size).map((d) => d.name));
+    await page.getByLabel('Max size (bytes)').fill('');
+    assert.equal((await c.put(`/documents/${small.id}/metadata`, { json: { metadata: [{ key: 'case', value: 'A-7' }] } })).status, 200);
+    await page.getByLabel('Metadata key').fill('case');
+    await page.getByLabel('Metadata value').fill('A-7');
+    const listed = page.waitForResponse((r) => r.url().includes('metadata.case=A-7'));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await listed;
+    await shown([small.name]);
+    await page.getByLabel('Metadata key').fill('');
+    await page.getByLabel('Metadata value').fill('');
+    await page.getByRole('button', { name: 'Filter' }).click();
   });
 
   test('open a document: page 1 is shown, the outline lists sections and tables', async () => {

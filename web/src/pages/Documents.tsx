@@ -6,14 +6,27 @@ import { StatusBadge } from '../components/StatusBadge.js';
 import { DocsetsPanel } from './Docsets.js';
 import { UploadPanel } from './Upload.js';
 
-interface Filters { name: string; prefix: string; status: string; minPages: string; maxPages: string }
-const EMPTY: Filters = { name: '', prefix: '', status: '', minPages: '', maxPages: '' };
+interface Filters {
+  name: string;
+  prefix: string;
+  status: string;
+  minPages: string;
+  maxPages: string;
+  minSize: string;
+  maxSize: string;
+  samples: string;
+  metaKey: string;
+  metaValue: string;
+}
+const EMPTY: Filters = { name: '', prefix: '', status: '', minPages: '', maxPages: '', minSize: '', maxSize: '', samples: '', metaKey: '', metaValue: '' };
 type SortKey = 'name' | 'status' | 'size' | 'pageCount' | 'createdAt';
 const IN_FLIGHT = new Set(['New', 'Ingesting', 'Ingested', 'Processing']);
 
 function query(f: Filters, docset: string): string {
   const p = new URLSearchParams({ limit: '25' });
-  for (const [k, v] of Object.entries(f)) if (v) p.set(k, v);
+  const { metaKey, metaValue, ...plain } = f;
+  for (const [k, v] of Object.entries(plain)) if (v) p.set(k, v);
+  if (metaKey.trim()) p.set(`metadata.${metaKey.trim()}`, metaValue);
   if (docset) p.set('docset.id', docset);
   return `/documents?${p}`;
 }
@@ -129,6 +142,14 @@ export function DocumentsPage() {
           </label>
           {field('minPages', 'Min pages', 'number')}
           {field('maxPages', 'Max pages', 'number')}
+          {field('minSize', 'Min size (bytes)', 'number')}
+          {field('maxSize', 'Max size (bytes)', 'number')}
+          {field('metaKey', 'Metadata key')}
+          {field('metaValue', 'Metadata value')}
+          <label class="check">
+            <input type="checkbox" checked={filters.samples === 'true'} onChange={(e) => setFilters({ ...filters, samples: (e.target as HTMLInputElement).checked ? 'true' : '' })} />
+            Include samples
+          </label>
           <button type="submit">Filter</button>
         </form>
         {error && <p role="alert" class="error">{error}</p>}
