@@ -61,7 +61,9 @@ const SEED_BATCH = 5_000;
 /** BENCH_KEEP_DATA=1 keeps the seeded data directory (SQLite file) for a closer look afterwards. */
 const KEEP_DATA = process.env.BENCH_KEEP_DATA === '1';
 /** How many distinct ids GET-by-id rotates over. */
-const ID_POOL = 20_000;
+const ID_POOL = Math.max(1, Math.round(envNumber('BENCH_ID_POOL', 20_000)));
+/** QUIRE_READ_CACHE_MB for the server (unset: Quire's default). */
+const READ_CACHE_MB = process.env.BENCH_READ_CACHE_MB;
 
 const LIST_QUERY = 'limit=100&status=Ready&minPages=50';
 const TARGET_BY_ID_RATIO = 0.5;
@@ -266,7 +268,8 @@ async function startBare(bodyFile: string): Promise<Server> {
 
 /** Quire through test/helpers' startQuire (the same start-up as the API tests). */
 async function startServer(opts: { dataDir: string; databaseUrl?: string }): Promise<Server & { key: string }> {
-  const q = await startQuire({ dataDir: opts.dataDir, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) });
+  // The per-key rate limit (100,000/min by default) would answer 429 within seconds at these rates.
+  const q = await startQuire({ dataDir: opts.dataDir, extraEnv: { QUIRE_RATE_LIMIT: '0', ...(READ_CACHE_MB ? { QUIRE_READ_CACHE_MB: READ_CACHE_MB } : {}) }, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) });
   return { origin: q.origin, pid: q.process.pid!, key: q.key, stop: q.stop };
 }
 
@@ -285,6 +288,8 @@ async function startProfiledServer(opts: { dataDir: string; databaseUrl?: string
     QUIRE_DATA_DIR: opts.dataDir,
     QUIRE_BOOTSTRAP_KEY: key,
     QUIRE_LOG_LEVEL: 'warn',
+    QUIRE_RATE_LIMIT: '0',
+    ...(READ_CACHE_MB ? { QUIRE_READ_CACHE_MB: READ_CACHE_MB } : {}),
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
   };
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`, '--import', 'tsx', MAIN, 'serve'], {
@@ -800,7 +805,7 @@ async function main(): Promise<void> {
       node: process.version,
       platform: `${os.platform()} ${os.release()}`,
     },
-    settings: { documents: DOCS, connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP, listQuery: LIST_QUERY, idPool: ID_POOL },
+    settings: { documents: DOCS, connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP, listQuery: LIST_QUERY, idPool: ID_POOL, readCacheMb: READ_CACHE_MB ?? 'default' },
     targets: { byIdRatioMin: TARGET_BY_ID_RATIO, listP99MaxMs: TARGET_LIST_P99_MS },
     results,
   };
