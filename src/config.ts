@@ -15,7 +15,11 @@ export interface Config {
   publicUrl: string;
   /** `{publicUrl}/v1preview1`: the base of every REST URL in responses. */
   apiBase: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  /**
+   * `readCacheBytes` (QUIRE_READ_CACHE_MB, default 64) bounds the values kept by the point lookups
+   * (API key, document by id; src/store/db/point-reads.ts); 0 keeps none.
+   */
+  database: ({ kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }) & { readCacheBytes?: number };
   storage: { kind: 'fs'; root: string } | S3StorageConfig;
   bootstrapKey: string | undefined;
   logLevel: string;
@@ -120,15 +124,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   let database: Config['database'];
   const dbUrl = env.DATABASE_URL?.trim();
+  const readCacheBytes = parseIntRange('QUIRE_READ_CACHE_MB', env.QUIRE_READ_CACHE_MB, 64, 0, 4096) * 1024 * 1024;
   if (!dbUrl) {
-    database = { kind: 'sqlite', file: path.join(dataDir, 'quire.db') };
+    database = { kind: 'sqlite', file: path.join(dataDir, 'quire.db'), readCacheBytes };
   } else if (/^postgres(ql)?:\/\//.test(dbUrl)) {
     try {
       new URL(dbUrl);
     } catch {
       throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
     }
-    database = { kind: 'postgres', url: dbUrl };
+    database = { kind: 'postgres', url: dbUrl, readCacheBytes };
   } else {
     throw new ConfigError('DATABASE_URL', 'must be unset (embedded SQLite) or a postgres:// URL');
   }

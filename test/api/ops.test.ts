@@ -708,7 +708,7 @@ test('listOperation: pinned filters are read on every page while the body keeps 
 
 /** Migration 0010 on rows written before it: their keys are backfilled, new rows get theirs on insert. */
 async function migrationCheck(database: Config['database']) {
-  const { db } = openDb(database);
+  const { db, pointReads } = openDb(database);
   try {
     await migrateToLatest(db);
     const repos = new Repos(db);
@@ -739,6 +739,7 @@ async function migrationCheck(database: Config['database']) {
     const page = await repos.documents.listPartitioned(workspaceId, {}, { range: { min: 0, max: 0x7fff }, limit: 5000 });
     assert.deepEqual(page.items.map((d) => d.id).sort(), ids.filter((id) => partitionKeyOf(id) <= 0x7fff).sort());
   } finally {
+    await pointReads.close();
     await db.destroy();
   }
 }

@@ -4,6 +4,7 @@ import type { ApiKeyRecord, Page, PageRequest, WorkspaceRecord } from '../../dom
 import { keysetPage } from './keyset.js';
 import { toWorkspaceRecord } from './workspaces.js';
 import { precompiled } from './precompiled.js';
+import type { PointReads } from './point-reads.js';
 
 function toRecord(r: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
@@ -35,8 +36,27 @@ const findLiveKey = precompiled(1, (db: Kysely<Database>, keyHash: string) =>
     .where('k.revoked_at', 'is', null),
 );
 
+type LiveKeyRow = Awaited<ReturnType<typeof findLiveKey>>[number];
+
+function toLiveKey(row: LiveKeyRow): { key: ApiKeyRecord; keyHash: string; workspace: WorkspaceRecord } {
+  const workspace = toWorkspaceRecord({
+    id: row.workspace_id,
+    name: row.w_name,
+    type: row.w_type,
+    created_at: row.w_created_at,
+    expires_at: row.w_expires_at,
+    page_quota_max: row.w_page_quota_max,
+    page_quota_per_document: row.w_page_quota_per_document,
+    user_quota_max: row.w_user_quota_max,
+  });
+  return { key: toRecord(row), keyHash: row.key_hash, workspace };
+}
+
 export class ApiKeysRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly pointReads?: PointReads,
+  ) {}
 
   async insert(k: ApiKeyRecord, keyHash: string): Promise<void> {
     await this.db
@@ -62,19 +82,9 @@ export class ApiKeysRepo {
 
   /** A live (unrevoked) key by hash, with its workspace, in one query: the per-request auth lookup. */
   async findLiveWithWorkspace(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string; workspace: WorkspaceRecord } | undefined> {
+    if (this.pointReads) return this.pointReads.first(findLiveKey.compiledFor(this.db), [keyHash], toLiveKey);
     const [row] = await findLiveKey(this.db, keyHash);
-    if (!row) return undefined;
-    const workspace = toWorkspaceRecord({
-      id: row.workspace_id,
-      name: row.w_name,
-      type: row.w_type,
-      created_at: row.w_created_at,
-      expires_at: row.w_expires_at,
-      page_quota_max: row.w_page_quota_max,
-      page_quota_per_document: row.w_page_quota_per_document,
-      user_quota_max: row.w_user_quota_max,
-    });
-    return { key: toRecord(row), keyHash: row.key_hash, workspace };
+    return row && toLiveKey(row);
   }
 
   async get(id: string): Promise<ApiKeyRecord | undefined> {

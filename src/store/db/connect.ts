@@ -5,6 +5,8 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database as Schema } from './schema.js';
+import { SqlitePointReads, type PointReads } from './point-reads.js';
+import { PgPointReads } from './point-reads-pg.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_ingestion.js';
 import * as m0003 from './migrations/0003_upload_sessions.js';
@@ -15,6 +17,7 @@ import * as m0007 from './migrations/0007_samples.js';
 import * as m0009 from './migrations/0009_webhooks.js';
 import * as m0008 from './migrations/0008_projects.js';
 import * as m0010 from './migrations/0010_partition_keys.js';
+import * as m0011 from './migrations/0011_point_reads.js';
 
 export type Db = Kysely<Schema>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -30,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0009_webhooks': m0009,
   '0008_projects': m0008,
   '0010_partition_keys': m0010,
+  '0011_point_reads': m0011,
 };
 
 // pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in
@@ -37,17 +41,25 @@ const migrations: Record<string, Migration> = {
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
-export function openDb(database: Config['database']): { db: Db; dialect: Dialect } {
+/** The default bound of PointReads' kept rows when the configuration does not say. */
+const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
+
+export function openDb(database: Config['database']): { db: Db; dialect: Dialect; pointReads: PointReads } {
+  const readCacheBytes = database.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: 10_000 });
+    const pointReads = new PgPointReads(pool, database.url, readCacheBytes);
     pool.on('error', () => {
       // An idle client lost its connection (for example a database restart): the pool replaces it.
     });
-    // A client that loses its connection while checked out (a transaction between two statements,
-    // as one holding a cluster lock for a sweep) emits 'error' on itself: unheard, that kills the
-    // process. Heard, its next statement fails instead, and the pool discards it on release.
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    return { db: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    pool.on('connect', (client) => {
+      // A client that loses its connection while checked out (a transaction between two statements,
+      // as one holding a cluster lock for a sweep) emits 'error' on itself: unheard, that kills the
+      // process. Heard, its next statement fails instead, and the pool discards it on release.
+      client.on('error', () => undefined);
+      PgPointReads.watchWrites(client, () => pointReads.invalidate());
+    });
+    return { db: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', pointReads };
   }
   fs.mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new Database(database.file);
@@ -57,7 +69,9 @@ export function openDb(database: Config['database']): { db: Db; dialect: Dialect
   sqlite.exec('PRAGMA foreign_keys = ON');
   // LIKE is case-sensitive in PostgreSQL; make SQLite agree (this also lets prefix LIKE use an index).
   sqlite.exec('PRAGMA case_sensitive_like = ON');
-  return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: new StatementCache(sqlite) as never }) }), dialect: 'sqlite' };
+  const pointReads = new SqlitePointReads(database.file, readCacheBytes);
+  const statements = new StatementCache(sqlite, pointReads);
+  return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements as never }) }), dialect: 'sqlite', pointReads };
 }
 
 /**
@@ -76,9 +90,10 @@ class StatementCache {
 
   constructor(
     private readonly sqlite: Database.Database,
+    private readonly pointReads: PointReads,
     private readonly capacity = 500,
   ) {
-    this.reads = new ReadCache(sqlite);
+    this.reads = new ReadCache(sqlite, () => pointReads.invalidate());
   }
 
   prepare(sql: string) {
@@ -109,7 +124,11 @@ class ReadCache {
   private seenVersion: unknown = undefined;
   private versionChecked = false;
 
-  constructor(sqlite: Database.Database) {
+  constructor(
+    sqlite: Database.Database,
+    /** Told of every write of this connection (PointReads keep rows of their own). */
+    private readonly onWrite: () => void,
+  ) {
     this.dataVersion = sqlite.prepare('PRAGMA data_version').raw(true);
   }
 
@@ -122,15 +141,20 @@ class ReadCache {
       // INSERT/UPDATE … RETURNING come through `all` too: they are writes.
       all: (params: unknown[]) => {
         if (cacheable) return this.all(sql, stmt, params);
-        this.entries.clear();
+        this.written();
         return stmt.all(params);
       },
       run: (params: unknown[]) => {
-        this.entries.clear();
+        this.written();
         return stmt.run(params);
       },
       iterate: (params: unknown[]) => stmt.iterate(params),
     };
+  }
+
+  private written() {
+    this.entries.clear();
+    this.onWrite();
   }
 
   /**

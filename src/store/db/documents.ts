@@ -3,6 +3,7 @@ import { keysetPage } from './keyset.js';
 import { partitionPage } from './partitions.js';
 import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '../../domain/partition.js';
 import { precompiled } from './precompiled.js';
+import type { PointReads } from './point-reads.js';
 import type { Database, DocumentsTable } from './schema.js';
 import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, DocumentStatus, Page, PageRequest } from '../../domain/model.js';
 
@@ -42,7 +43,10 @@ const getDocument = precompiled<Database, [string, string], Row>(2, (db, workspa
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export class DocumentsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly pointReads?: PointReads,
+  ) {}
 
   async insert(d: DocumentRecord): Promise<void> {
     await this.db
@@ -72,6 +76,7 @@ export class DocumentsRepo {
   }
 
   async get(workspaceId: string, id: string): Promise<DocumentRecord | undefined> {
+    if (this.pointReads) return this.pointReads.first(getDocument.compiledFor(this.db), [workspaceId, id], toRecord);
     const [row] = await getDocument(this.db, workspaceId, id);
     return row && toRecord(row);
   }

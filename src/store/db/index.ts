@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import { migrateToLatest, openDb, type Dialect } from './connect.js';
 import type { Database } from './schema.js';
+import type { PointReads } from './point-reads.js';
 import { DocumentsRepo } from './documents.js';
 import { DocsetsRepo } from './docsets.js';
 import { MetadataRepo } from './metadata.js';
@@ -41,12 +42,13 @@ export class Repos {
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
 
-  constructor(db: Kysely<Database>) {
-    this.documents = new DocumentsRepo(db);
+  /** `pointReads` only outside transactions: a transaction must see its own uncommitted writes. */
+  constructor(db: Kysely<Database>, pointReads?: PointReads) {
+    this.documents = new DocumentsRepo(db, pointReads);
     this.docsets = new DocsetsRepo(db);
     this.metadata = new MetadataRepo(db);
     this.workspaces = new WorkspacesRepo(db);
-    this.apiKeys = new ApiKeysRepo(db);
+    this.apiKeys = new ApiKeysRepo(db, pointReads);
     this.settings = new SettingsRepo(db);
     this.uploadSessions = new UploadSessionsRepo(db);
     this.jobs = new JobsRepo(db);
@@ -71,14 +73,15 @@ export class Store extends Repos {
   private constructor(
     private readonly db: Kysely<Database>,
     readonly dialect: Dialect,
+    private readonly pointReads: PointReads,
   ) {
-    super(db);
+    super(db, pointReads);
   }
 
   static async open(database: Config['database'], opts: { migrate: boolean } = { migrate: true }): Promise<Store> {
-    const { db, dialect } = openDb(database);
+    const { db, dialect, pointReads } = openDb(database);
     if (opts.migrate) await migrateToLatest(db);
-    const store = new Store(db, dialect);
+    const store = new Store(db, dialect, pointReads);
     if (dialect === 'sqlite') {
       // Without statistics SQLite's planner takes a range index (page_count) and sorts the whole
       // workspace for a filtered list; with them it walks (workspace_id, status, id) in order.
@@ -104,8 +107,9 @@ export class Store extends Repos {
     await this.settings.getOrInit('ping', '1');
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     clearInterval(this.analyzeTimer);
-    return this.db.destroy();
+    await this.pointReads.close();
+    await this.db.destroy();
   }
 }
