@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import crypto, { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/db/index.js';
 import type { ApiKeyRecord, Page, PageRequest, WorkspaceRecord } from './model.js';
 import { newId } from './ids.js';
@@ -19,7 +19,11 @@ export interface WorkspaceView extends WorkspaceRecord {
   quota: { page: { max: number; used: number; maxPerDocument: number }; user: { max: number; used: number } };
 }
 
-const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+// One-shot crypto.hash (Node ≥ 20.12) is a third of createHash's cost: every request hashes its key.
+const hashKey: (key: string) => string =
+  typeof crypto.hash === 'function'
+    ? (key) => crypto.hash('sha256', key, 'hex')
+    : (key) => crypto.createHash('sha256').update(key, 'utf8').digest('hex');
 
 /** Workspaces and the API keys that act in them. */
 export class WorkspaceService {

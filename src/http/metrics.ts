@@ -22,11 +22,22 @@ export class HttpMetrics {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'quire_' });
   }
 
-  readonly onResponse = async (request: FastifyRequest, reply: FastifyReply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
-    this.requests.inc(labels);
-    this.latency.observe(labels, reply.elapsedTime / 1000);
-  };
+  /** The counter and histogram of each method, route and status, looked up once (prom-client hashes labels per call). */
+  private readonly series = new Map<string, { count: client.Counter.Internal; latency: client.Histogram.Internal<string> }>();
+
+  /** Counts one answered request; called from the server's onResponse hook. */
+  record(request: FastifyRequest, reply: FastifyReply): void {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let s = this.series.get(key);
+    if (!s) {
+      const labels = { method: request.method, route, status: String(reply.statusCode) };
+      s = { count: this.requests.labels(labels), latency: this.latency.labels(labels) };
+      this.series.set(key, s);
+    }
+    s.count.inc();
+    s.latency.observe(reply.elapsedTime / 1000);
+  }
 
   text(): Promise<string> {
     return this.registry.metrics();

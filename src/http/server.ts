@@ -89,10 +89,12 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
 
   // PostgreSQL text cannot hold NUL; refuse it in every parameter and JSON string up front.
-  app.addHook('preValidation', async (request) => {
+  // Hooks on every request take callbacks, not async functions: no promise per hook per request.
+  app.addHook('preValidation', (request, _reply, done) => {
     if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
-      throw invalid('NUL characters (\\u0000) are not allowed in parameters or bodies.');
+      return done(invalid('NUL characters (\\u0000) are not allowed in parameters or bodies.'));
     }
+    done();
   });
 
   securityHeaders(app);
@@ -114,9 +116,12 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
   });
 
   const metrics = new HttpMetrics();
-  app.addHook('onResponse', metrics.onResponse);
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.record(request, reply);
+    if (request.log.level === 'debug' || request.log.level === 'trace') {
+      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+    }
+    done();
   });
 
   app.addSchema(ProblemSchema);

@@ -27,10 +27,10 @@ function discardRest(raw: IncomingMessage, timeoutMs: number): Promise<void> {
  * reset connection (EPIPE) instead of the Problem. A body declared at most DRAIN_LIMIT is read to
  * its end first; larger or unsized ones keep the route's `connection: close`.
  */
-export async function drainRefusedBody(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export function drainRefusedBody(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
   const raw = request.raw;
-  if (reply.statusCode < 400 || raw.complete || raw.destroyed) return payload;
+  if (reply.statusCode < 400 || raw.complete || raw.destroyed) return done(null, payload);
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared <= DRAIN_LIMIT) await discardRest(raw, DRAIN_TIMEOUT_MS);
-  return payload;
+  if (!(Number.isFinite(declared) && declared <= DRAIN_LIMIT)) return done(null, payload);
+  void discardRest(raw, DRAIN_TIMEOUT_MS).then(() => done(null, payload));
 }

@@ -2,10 +2,11 @@ import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
 import { IdParams, op } from '../schemas/common.js';
 import { DocumentListSchema, ListDocumentsQuery, documentFilterFromQuery, documentFilterToQuery, toDocumentJson } from '../schemas/documents.js';
-import type { DocumentFilter } from '../../domain/model.js';
+import type { DocumentFilter, DocumentRecord } from '../../domain/model.js';
 
 export function documentRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
+  const bodies = new WeakMap<DocumentRecord, string>();
 
   const list = op({ summary: 'List documents', tag: 'Documents', scope: 'read:documents', errors: [400, 404] });
   app.get(
@@ -44,9 +45,16 @@ export function documentRoutes(app: App, deps: HttpDeps) {
       config: get.config,
       schema: { ...get.schema, params: IdParams, response: { 200: { $ref: 'Document' }, ...get.problemResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { workspace } = principalOf(request);
-      return toDocumentJson(await deps.documents.get(workspace.id, request.params.id), base);
+      const d = await deps.documents.get(workspace.id, request.params.id);
+      // Records served from the store's kept rows are frozen and shared: their body is made once.
+      let body = Object.isFrozen(d) ? bodies.get(d) : undefined;
+      if (body === undefined) {
+        body = reply.serialize(toDocumentJson(d, base)) as string;
+        if (Object.isFrozen(d)) bodies.set(d, body);
+      }
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 
