@@ -20,7 +20,14 @@ test('QUIRE_PUBLIC_URL is the base of every URL (trailing slash dropped)', () =>
 
 test('DATABASE_URL selects PostgreSQL', () => {
   const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/quire' });
-  assert.deepEqual(c.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/quire' });
+  assert.deepEqual(c.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/quire', readCacheBytes: 64 * 1024 * 1024 });
+});
+
+test('QUIRE_READ_CACHE_MB bounds the kept point reads on either database; 0 keeps none', () => {
+  assert.equal(loadConfig({}).database.readCacheBytes, 64 * 1024 * 1024);
+  assert.equal(loadConfig({ QUIRE_READ_CACHE_MB: '0' }).database.readCacheBytes, 0);
+  assert.equal(loadConfig({ QUIRE_READ_CACHE_MB: '8', DATABASE_URL: 'postgres://db/q' }).database.readCacheBytes, 8 * 1024 * 1024);
+  for (const v of ['-1', 'lots', '4097', '1.5']) assert.throws(() => loadConfig({ QUIRE_READ_CACHE_MB: v }), /QUIRE_READ_CACHE_MB/);
 });
 
 test('each invalid setting is one clear line naming the variable', () => {
