@@ -2,7 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { describe, test } from 'node:test';
 import pg from 'pg';
+import type { Config } from '../../src/config.js';
 import { freePort } from './quire.js';
 
 export interface PgCluster {
@@ -75,4 +77,31 @@ export async function startPgCluster(): Promise<PgCluster> {
       }
     },
   };
+}
+
+/**
+ * Registers `suite` for SQLite (a fresh file) and for PostgreSQL (a throwaway cluster with database
+ * `pgDatabase`); without PostgreSQL's server binaries the PostgreSQL suite is one skipped test saying why.
+ */
+export function onBothDatabases(
+  title: string,
+  pgDatabase: string,
+  suite: (dialect: 'SQLite' | 'PostgreSQL', database: () => Promise<Config['database']>, teardown: () => Promise<void>) => void,
+): void {
+  suite('SQLite', async () => ({ kind: 'sqlite', file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), `${pgDatabase}-`)), 'quire.db') }), async () => {});
+  if (!findPgBin()) {
+    describe(`${title} (PostgreSQL)`, () => {
+      test('PostgreSQL', { skip: 'PostgreSQL server binaries (initdb, pg_ctl) are not installed' }, () => {});
+    });
+    return;
+  }
+  let cluster: PgCluster | undefined;
+  suite(
+    'PostgreSQL',
+    async () => {
+      cluster = await startPgCluster();
+      return { kind: 'postgres', url: await cluster.createDatabase(pgDatabase) };
+    },
+    async () => cluster?.stop(),
+  );
 }

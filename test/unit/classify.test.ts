@@ -11,7 +11,7 @@ import { readDocument } from '../../src/ingest/formats/index.js';
 import { classificationFeatures, MAX_HEADING_TERMS, MAX_TERMS, type ClassificationFeatures } from '../../src/ingest/stages/classify.js';
 import type { StructureModel } from '../../src/ingest/structure.js';
 import { Store } from '../../src/store/db/index.js';
-import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { onBothDatabases } from '../helpers/postgres.js';
 import { CORPUS } from '../helpers/quire.js';
 
 const KGRAG = path.join(CORPUS, 'kgrag');
@@ -205,27 +205,7 @@ function storeSuite(label: string, database: () => Promise<Config['database']>, 
   });
 }
 
-storeSuite(
-  'SQLite',
-  async () => ({ kind: 'sqlite', file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quire-classify-')), 'quire.db') }),
-  async () => {},
-);
-
-if (findPgBin()) {
-  let cluster: PgCluster | undefined;
-  storeSuite(
-    'PostgreSQL',
-    async () => {
-      cluster = await startPgCluster();
-      return { kind: 'postgres', url: await cluster.createDatabase('quire_classify') };
-    },
-    async () => cluster?.stop(),
-  );
-} else {
-  describe('classification statistics (PostgreSQL)', () => {
-    test('PostgreSQL', { skip: 'PostgreSQL server binaries (initdb, pg_ctl) are not installed' }, () => {});
-  });
-}
+onBothDatabases('classification statistics', 'quire_classify', storeSuite);
 
 function structureOf(nodes: StructureModel['nodes']): StructureModel {
   return { version: 1, pages: [{ number: 1, width: 2550, height: 3300 }], paginated: true, nodes, ocrPages: [] };

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Store } from '../../src/store/db/index.js';
 import { KeptRows } from '../../src/store/db/kept-rows.js';
 import { WorkspaceService } from '../../src/domain/workspace.js';
 import type { DocumentRecord } from '../../src/domain/model.js';
 import type { Config } from '../../src/config.js';
-import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { onBothDatabases } from '../helpers/postgres.js';
 
 // The point lookups (API key with its workspace, document by id) keep what they read between
 // requests (src/store/db/point-reads*.ts). These tests write through another Store on the same
@@ -152,20 +149,4 @@ describe('kept rows', () => {
   });
 });
 
-pointReadsSuite('SQLite', async () => ({ kind: 'sqlite', file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pr-')), 'quire.db') }));
-
-if (findPgBin()) {
-  let cluster: PgCluster | undefined;
-  pointReadsSuite(
-    'PostgreSQL',
-    async () => {
-      cluster = await startPgCluster();
-      return { kind: 'postgres', url: await cluster.createDatabase('quire_point_reads') };
-    },
-    async () => cluster?.stop(),
-  );
-} else {
-  describe('point reads (PostgreSQL)', () => {
-    test('PostgreSQL point reads', { skip: 'PostgreSQL server binaries (initdb, pg_ctl) are not installed' }, () => {});
-  });
-}
+onBothDatabases('point reads', 'quire_point_reads', pointReadsSuite);
