@@ -62,8 +62,9 @@ function pointReadsSuite(name: string, database: () => Promise<Config['database'
       await sleep(100);
       const first = await a.documents.get(workspaceId, 'pr-kept');
       const again = await a.documents.get(workspaceId, 'pr-kept');
-      assert.ok(first && Object.isFrozen(first));
+      assert.ok(first && Object.isFrozen(first) && Object.isFrozen(first.docsetCandidates), 'frozen, nested values too');
       assert.equal(again, first, 'the second read is the kept value');
+      assert.throws(() => (first.docsetCandidates as string[]).push('x'), TypeError);
     });
 
     test("this process's own writes are seen at once, in and out of transactions", async () => {

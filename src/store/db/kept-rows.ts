@@ -48,3 +48,15 @@ export class KeptRows {
     return this.entries.size;
   }
 }
+
+/**
+ * Freezes a value to be kept and everything it holds: kept values are shared by every later read, so
+ * a caller changing one (even a nested array) must fail loudly instead of changing it for all.
+ */
+export function deepFreeze<T>(value: T): Readonly<T> {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

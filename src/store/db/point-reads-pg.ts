@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { KeptRows } from './kept-rows.js';
+import { KeptRows, deepFreeze } from './kept-rows.js';
 import { pointKey, type PointQuery, type PointReads } from './point-reads.js';
 
 /** The channel the `point_reads_changed` triggers (migration 0011) notify on. */
@@ -78,7 +78,7 @@ export class PgPointReads implements PointReads {
     const { rows } = await this.pool.query(query.sql, query.slots.map((s) => args[s]));
     const row = rows[0] as Row | undefined;
     if (row === undefined) return undefined;
-    const value = Object.freeze(convert(row));
+    const value = deepFreeze(convert(row));
     if (this.listener && generation === this.generation) this.kept.set(key, row as object, value);
     return value;
   }

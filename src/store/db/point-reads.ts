@@ -1,5 +1,5 @@
 import Database from 'libsql';
-import { KeptRows } from './kept-rows.js';
+import { KeptRows, deepFreeze } from './kept-rows.js';
 
 /** One row of a point lookup: a statement and how its parameters fill its placeholders. */
 export interface PointQuery {
@@ -19,7 +19,7 @@ export interface PointQuery {
 export interface PointReads {
   /**
    * The first row of `query` with `args` as committed now, made into a `T` by `convert`; undefined
-   * when there is none. What `convert` returns may be kept and shared by later calls: it is frozen.
+   * when there is none. What `convert` returns may be kept and shared by later calls: it is frozen, deeply.
    * A kept value is answered synchronously.
    */
   first<Row, T extends object>(query: PointQuery, args: readonly string[], convert: (row: Row) => T): Readonly<T> | undefined | Promise<Readonly<T> | undefined>;
@@ -78,7 +78,7 @@ export class SqlitePointReads implements PointReads {
     }
     const row = stmt.get(query.slots.map((s) => args[s])) as Row | undefined;
     if (row === undefined) return undefined;
-    const value = Object.freeze(convert(row));
+    const value = deepFreeze(convert(row));
     this.kept.set(key, row as object, value);
     return value;
   }
