@@ -163,15 +163,19 @@ describe('tables: other documents', () => {
     );
   });
 
-  it('Shorebucks: each side-by-side signature block (witnesses | signatory) is one table; the sentence above it is not', async () => {
+  it('Shorebucks: side-by-side signature blocks (witnesses | signatory) are tables, cut where the signing space leaves a column blank; the sentence above is not', async () => {
     const a = await analyse(`${REFERENCE}/Shorebucks LLC_AZ.pdf`);
     const page = a.pages.findIndex((p) => p.items.some((it) => it.text.startsWith('IN WITNESS WHEREOF')));
     assert.ok(page >= 0, 'the signature page is found');
     const { tables, consumed } = a.results[page]!;
-    assert.equal(tables.length, 2, 'the landlord block and the tenant block');
+    // The landlord's column goes blank for three lines (where it signs) between its name and "By:";
+    // the tenant's gap there is two lines and leaves only one line of both columns above it.
+    assert.equal(tables.length, 3, 'the landlord block in two, the tenant block');
     const rows = tables.map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text)));
     assert.ok(rows[0]!.some((r) => r[0] === 'Signature of Witness 1' && r[1] === 'business in Arizona'), JSON.stringify(rows[0]));
-    assert.ok(rows[1]!.some((r) => r[1] === 'Title*:'), JSON.stringify(rows[1]));
+    assert.ok(!rows[0]!.some((r) => r.includes('By:')), JSON.stringify(rows[0]));
+    assert.ok(rows[1]!.some((r) => r[1] === 'By:') && rows[1]!.some((r) => r[0] === 'Print or type name of Witness 1'), JSON.stringify(rows[1]));
+    assert.ok(rows[2]!.some((r) => r[1] === 'TENANT :') && rows[2]!.some((r) => r[1] === 'Title*:'), JSON.stringify(rows[2]));
     const sentence = a.pages[page]!.items.findIndex((it) => it.text.startsWith('IN WITNESS WHEREOF'));
     assert.ok(!consumed.has(sentence));
   });
@@ -268,6 +272,38 @@ describe('tables: other documents', () => {
     // The same two columns with every line drawn under their text: links or emphasis, no blank to fill in.
     const underlines = items.map((it) => rule(it.x, it.y + it.height - 4, it.width));
     assert.equal(detectTables({ number: 22, width: 2550, height: 3300, items, rules: underlines }).tables.length, 0);
+  });
+
+  it('a signature block is cut where one column goes blank for longer than the gap that ends a table', () => {
+    const item = (text: string, x: number, y: number, width: number) => ({ text, x, y, width, height: 46, fontName: 'Times', fontSize: 10 });
+    const witnesses = [
+      item('_________________________', 170, 600, 770),
+      item('Signature of Witness 1', 170, 648, 380),
+      item('_________________________', 170, 744, 770),
+      item('Print name of Witness 1', 170, 792, 420),
+      item('_________________________', 170, 888, 770),
+      item('Signature of Witness 2', 170, 936, 380),
+    ];
+    const fields = (top: number) => [item('By: __________', 1130, top, 400), item('Name: __________', 1130, top + 48, 440), item('Title: __________', 1130, top + 96, 420)];
+    const party = [item('Acme Widgets, Inc.', 1130, 600, 380), item('a Delaware corporation', 1130, 648, 420)];
+    const page = (items: PageModel['items']): PageModel => ({ number: 9, width: 2550, height: 3300, items });
+    const texts = (t: Table) => t.rows.map((r) => r.cells.map((c) => c.leaf.text));
+
+    // Four blank lines (the signing space) between the party and "By:" while the witnesses go on.
+    const cut = detectTables(page([...witnesses, ...party, ...fields(888)]));
+    assert.equal(cut.tables.length, 2, JSON.stringify(cut.tables.map(texts)));
+    assert.deepEqual(texts(cut.tables[0]!), [
+      ['_________________________', 'Acme Widgets, Inc.'],
+      ['Signature of Witness 1', 'a Delaware corporation'],
+    ]);
+    assert.deepEqual(texts(cut.tables[1]!)[0], ['_________________________', '']);
+    assert.deepEqual(texts(cut.tables[1]!)[2], ['_________________________', 'By: __________']);
+    assert.equal(cut.consumed.size, witnesses.length + party.length + 3);
+
+    // One blank line there (as between the witnesses' blanks) is not a gap: one table.
+    assert.equal(detectTables(page([...witnesses, ...party, ...fields(744)])).tables.length, 1);
+    // Nor is the form cut when the part above would hold a single line with both columns filled.
+    assert.equal(detectTables(page([...witnesses, party[0]!, ...fields(888)])).tables.length, 1);
   });
 
   it('a page without rules or aligned text yields nothing', () => {

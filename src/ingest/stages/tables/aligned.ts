@@ -30,7 +30,8 @@ interface Column {
  * (the x-projection of all phrases leaves gaps that no phrase crosses) with at most one phrase per
  * column per line. Deliberately strict: at least three rows with two or more cells, and no more than
  * one column of long text and at least two of short cells, so the columns of a two-column page and
- * numbered clauses never pass. Two columns of fill-in blanks (signature blocks) pass on their blanks.
+ * numbered clauses never pass. Two columns of fill-in blanks (signature blocks) pass on their blanks,
+ * cut into blocks where one column goes blank for longer than a gap that ends a table.
  */
 export function alignedTables(page: PageModel, free: readonly boolean[]): TableDraft[] {
   // Text under ≈ 2.5 pt is an invisible anchor or tag, not a cell.
@@ -42,7 +43,7 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
     const rows = withoutSingleEdges(block);
     if (isTable(rows)) candidates.push(rows);
     // A form's one-cell lines at its edges ("WITNESSES:", the last blank's caption) are part of it.
-    else if (isBlankForm(block, () => (blanks ??= drawnBlanks(page)))) candidates.push([...block]);
+    else if (isBlankForm(block, () => (blanks ??= drawnBlanks(page)))) candidates.push(...cutAtColumnGaps(page, block));
   };
   for (const line of textLines(page, indices)) {
     const row = { line, phrases: phrases(page, line, CELL_GAP) };
@@ -132,6 +133,66 @@ function isBlankForm(rows: Row[], drawn: () => readonly Segment[]): boolean {
     const end = columns[k + 1]?.left ?? Infinity;
     return drawn().some((l) => l.start >= column.left && l.start < end && l.pos >= top && l.pos <= bottom);
   });
+}
+
+/**
+ * The columns of a fill-in form set side by side are separate stacks of fields (the witnesses'
+ * blanks | the party, the space it signs in, "By:", "Title:"), not records read across. So a blank
+ * stretch running down one column, taller than the gap that ends a table when it crosses the whole
+ * width, separates two blocks of the form even while the other column goes on: the form is cut at
+ * the widest gap between its lines within that stretch. A part that would not be a form by itself
+ * (two lines with a cell in each column) is not cut off: it stays with the part below it.
+ */
+function cutAtColumnGaps(page: PageModel, rows: Row[]): Row[][] {
+  const columns = columnsOf(rows);
+  const cuts = new Set<number>();
+  columns.forEach((_, k) => {
+    // The column's own text in each line that has some: where its blank stretches start and end.
+    const spans = rows.flatMap((r, i) => {
+      const items = r.phrases.filter((p) => columnIndex(columns, p) === k).flatMap((p) => p.items.map((j) => page.items[j]!));
+      if (!items.length) return [];
+      return [{ i, top: Math.min(...items.map((it) => it.y)), bottom: Math.max(...items.map((it) => it.y + it.height)) }];
+    });
+    for (let n = 1; n < spans.length; n++) {
+      const above = spans[n - 1]!;
+      const below = spans[n]!;
+      const height = above.bottom - above.top;
+      if (below.top - above.bottom <= MAX_LINE_GAP * height) continue;
+      let cut = above.i;
+      for (let i = above.i + 1; i < below.i; i++) if (lineGap(rows, i) > lineGap(rows, cut)) cut = i;
+      cuts.add(cut);
+    }
+  });
+  const parts: Row[][] = [];
+  let part: Row[] = [];
+  rows.forEach((r, i) => {
+    part.push(r);
+    if (cuts.has(i) || i === rows.length - 1) {
+      parts.push(part);
+      part = [];
+    }
+  });
+  const isForm = (p: Row[]): boolean => p.filter((r) => r.phrases.length >= 2).length >= 2;
+  const kept: Row[][] = [];
+  let pending: Row[] = [];
+  for (const p of parts) {
+    pending.push(...p);
+    if (isForm(pending)) {
+      kept.push(pending);
+      pending = [];
+    }
+  }
+  // A last part too small to stand alone stays with the one above it.
+  if (pending.length) {
+    if (kept.length) kept[kept.length - 1]!.push(...pending);
+    else kept.push(pending);
+  }
+  return kept;
+}
+
+/** The blank height between line `i` and the next. */
+function lineGap(rows: Row[], i: number): number {
+  return rows[i + 1]!.line.top - rows[i]!.line.bottom;
 }
 
 /** Horizontal rules with no text standing on them: blanks of a form, not underlines or borders. */
