@@ -303,13 +303,15 @@ describe('document understanding: DGML of every corpus document', () => {
   });
 
   /**
-   * Two counts are known to miss 25% (issue 4 stays open for them): the lease's signature page, which
-   * the reference cuts into tables at blank lines, and the second NTSB report's form labels, which
-   * the reference makes headings inside its tables (the first report, with the same form, has none).
-   * They are held to 50% so that they cannot get worse unnoticed.
+   * One count is known to miss 25% (issue 4 stays open for it): the headings of the second NTSB
+   * report. 13 of the reference's 27 are cells of its form tables: 12 of its ~80 "Label:" cells
+   * ("Location:", "Accident Number:", "Registered Owner:", "Report Date:", ...) and one value ("Part 91:
+   * General Aviation - Personal"). They look exactly like the label cells beside them, and the first
+   * report, printed from the same form, has no heading inside its tables at all, so nothing on the
+   * page tells them apart: Quire keeps label cells as cells (its 18 headings are all outside the
+   * tables). Held to 50% so that it cannot get worse unnoticed.
    */
   const KNOWN_DEVIATIONS: Record<string, Partial<Record<'table' | 'h1' | 'li', number>>> = {
-    'Shorebucks LLC_AZ.pdf': { table: 0.5 },
     '20071210X01921.pdf': { h1: 0.5 },
   };
   for (const pair of REFERENCE_PAIRS) {
