@@ -30,7 +30,7 @@ export function checkDist(): void {
   }
 }
 
-export async function startDistQuire(opts: { dataDir?: string; args?: string[]; extraEnv?: NodeJS.ProcessEnv } = {}): Promise<DistQuire> {
+export async function startDistQuire(opts: { dataDir?: string; args?: string[]; extraEnv?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): Promise<DistQuire> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
   const key = `bench-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
@@ -44,7 +44,7 @@ export async function startDistQuire(opts: { dataDir?: string; args?: string[]; 
     QUIRE_LOG_LEVEL: 'warn',
     ...opts.extraEnv,
   };
-  const child = spawn(process.execPath, [DIST_MAIN, ...(opts.args ?? ['serve'])], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), DIST_MAIN, ...(opts.args ?? ['serve'])], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { after, before, describe, test } from 'node:test';
 import { detectFormat } from '../../src/ingest/formats/detect.js';
 import { expandZip, readDocument, renderPage } from '../../src/ingest/formats/index.js';
@@ -78,6 +79,17 @@ describe('format detection', () => {
 });
 
 describe('PDF reader (corpus)', () => {
+  test("pdf.js's core-js leaves the engine's own Array.prototype.push, JSON.parse and JSON.stringify in place", async () => {
+    // Read a PDF first, so pdf.js's in-thread worker (with its own core-js) is loaded too.
+    await readDocument(fs.readFileSync(path.join(CORPUS, 'reference-dgml/20071204X01896.pdf')), 'pdf');
+    // core-js disguises its replacements from this realm's Function.prototype.toString; a fresh
+    // realm's shows their JavaScript source instead of "[native code]".
+    const source = vm.runInNewContext('Function.prototype.toString') as (this: unknown) => string;
+    for (const [name, fn] of [['Array.prototype.push', Array.prototype.push], ['JSON.parse', JSON.parse], ['JSON.stringify', JSON.stringify]] as const) {
+      assert.match(source.call(fn), /\{ \[native code\] \}$/, `${name} is the engine's own`);
+    }
+  });
+
   test('every kgrag and reference PDF: page count, sizes, text', async (t) => {
     let pages = 0;
     const start = performance.now();

@@ -1,6 +1,5 @@
-import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DPI, IngestError, type PageModel, type Rule, type TextItem } from '../model.js';
-import { openPdf, pdfError } from './pdfjs.js';
+import { OPS, openPdf, pdfError, type PDFPageProxy } from './pdfjs.js';
 
 /** Pages and positioned text of a PDF, in 300-DPI pixels with a top-left origin. */
 export function readPdfPages(bytes: Uint8Array): Promise<PageModel[]> {

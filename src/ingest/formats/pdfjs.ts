@@ -1,8 +1,18 @@
+// First: it keeps the engine's own builtins before pdf.js's core-js replaces them.
+import { restoreNatives } from './pdfjs-natives.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+// pdf.js runs its "worker" in this thread; loaded here (not on the first document) so that its
+// core-js, too, is loaded before the builtins are put back.
+import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { IngestError } from '../model.js';
+
+(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
+restoreNatives();
+
+export { OPS, type PDFPageProxy };
 
 const PDFJS_DIR = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
