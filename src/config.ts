@@ -34,6 +34,8 @@ export interface Config {
     memoryMb: number;
     /** Per-page OCR time budget (QUIRE_OCR_PAGE_TIMEOUT_MS); analysis gets the reading budget plus this per page. */
     ocrPageTimeoutMs: number;
+    /** What reads PDFs (QUIRE_PDF_ENGINE): PDFium (default) or pdf.js. */
+    pdfEngine: 'pdfium' | 'pdfjs';
     /** Job lease (QUIRE_JOB_LEASE_MS): a job whose process died runs again after it expires. */
     leaseMs: number;
     /** Idle poll interval (QUIRE_JOB_POLL_MS). */
@@ -164,6 +166,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('QUIRE_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   }
 
+  const pdfEngine = env.QUIRE_PDF_ENGINE || 'pdfium';
+  if (pdfEngine !== 'pdfium' && pdfEngine !== 'pdfjs') {
+    throw new ConfigError('QUIRE_PDF_ENGINE', 'must be one of pdfium, pdfjs');
+  }
+
   const uploadChunkBytes = parseIntRange(
     'QUIRE_UPLOAD_CHUNK_BYTES',
     env.QUIRE_UPLOAD_CHUNK_BYTES,
@@ -195,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: parseIntRange('QUIRE_INGEST_TIMEOUT_MS', env.QUIRE_INGEST_TIMEOUT_MS, 120_000, 100, 24 * 3600_000),
       memoryMb: parseIntRange('QUIRE_INGEST_MEMORY_MB', env.QUIRE_INGEST_MEMORY_MB, 1024, 64, 65_536),
       ocrPageTimeoutMs: parseIntRange('QUIRE_OCR_PAGE_TIMEOUT_MS', env.QUIRE_OCR_PAGE_TIMEOUT_MS, 30_000, 100, 3600_000),
+      pdfEngine,
       leaseMs: parseIntRange('QUIRE_JOB_LEASE_MS', env.QUIRE_JOB_LEASE_MS, 5 * 60_000, 200, 24 * 3600_000),
       pollMs: parseIntRange('QUIRE_JOB_POLL_MS', env.QUIRE_JOB_POLL_MS, 200, 10, 60_000),
       retryBaseMs: parseIntRange('QUIRE_JOB_RETRY_MS', env.QUIRE_JOB_RETRY_MS, 5_000, 0, 3600_000),

@@ -1,5 +1,5 @@
 import type { DocumentModel, PageModel } from './model.js';
-import { readPdfPages } from './formats/pdf.js';
+import { readPdfPages, type PdfEngine } from './formats/pdf.js';
 import type { StructureModel, StructureNode } from './structure.js';
 import { alignBoxes } from './stages/align.js';
 import { tagEntities } from './stages/entities.js';
@@ -10,12 +10,14 @@ import { detectTables } from './stages/tables.js';
 export interface AnalyzeOptions {
   /** Per-page OCR budget. */
   ocrBudgetMs: number;
+  /** What reads the PDF's text (default PDFium). */
+  pdfEngine?: PdfEngine;
   /** Called as pages are done (OCR and layout), for progress. */
   onPage?: (done: number, total: number) => void;
 }
 
 export interface AnalyzeTimings {
-  /** pdf.js text extraction (with fonts and drawn rules) of the original or the rendition. */
+  /** Text extraction (with fonts and drawn rules) of the original or the rendition. */
   textMs: number;
   ocrMs: number;
   ocrPages: number;
@@ -36,7 +38,7 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
   const ocrPages: number[] = [];
   let nodes: StructureNode[];
   let t = performance.now();
-  const withText = model.hasText ? model.pages : await readPdfPages(model.pdf);
+  const withText = model.hasText ? model.pages : await readPdfPages(model.pdf, options.pdfEngine);
   timings.textMs = performance.now() - t;
   t = performance.now();
   if (model.native) {

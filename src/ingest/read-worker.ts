@@ -3,13 +3,14 @@
 import { parentPort } from 'node:worker_threads';
 import { analyzeDocument, type AnalyzeTimings } from './analyze.js';
 import { readDocument } from './formats/index.js';
+import type { PdfEngine } from './formats/pdf.js';
 import { classificationFeatures, type ClassificationFeatures } from './stages/classify.js';
 import { IngestError, type DocumentModel } from './model.js';
 import type { StructureModel } from './structure.js';
 
 export type ThreadRequest =
-  | { id: number; op: 'read'; bytes: Uint8Array; ext: string }
-  | { id: number; op: 'analyze'; model: DocumentModel; ocrBudgetMs: number };
+  | { id: number; op: 'read'; bytes: Uint8Array; ext: string; pdfEngine: PdfEngine }
+  | { id: number; op: 'analyze'; model: DocumentModel; ocrBudgetMs: number; pdfEngine: PdfEngine };
 
 export type ThreadResult =
   | { op: 'read'; model: DocumentModel }
@@ -22,12 +23,12 @@ export type ThreadReply =
 async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; transfer: ArrayBuffer[] }> {
   if (req.op === 'read') {
     // Page sizes only: the text is extracted by 'analyze', after `Ingested`.
-    const model = await readDocument(Buffer.from(req.bytes.buffer, req.bytes.byteOffset, req.bytes.byteLength), req.ext, { text: false });
+    const model = await readDocument(Buffer.from(req.bytes.buffer, req.bytes.byteOffset, req.bytes.byteLength), req.ext, { text: false, pdfEngine: req.pdfEngine });
     const pdf = model.pdf;
     const transfer = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : [];
     return { result: { op: 'read', model }, transfer };
   }
-  const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs });
+  const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs, pdfEngine: req.pdfEngine });
   return { result: { op: 'analyze', structure, timings, features: classificationFeatures(structure) }, transfer: [] };
 }
 

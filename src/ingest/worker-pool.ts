@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { IngestError, type DocumentModel } from './model.js';
 import { threadEntry } from './thread-entry.js';
 import type { AnalyzeTimings } from './analyze.js';
+import type { PdfEngine } from './formats/pdf.js';
 import type { StructureModel } from './structure.js';
 import type { ClassificationFeatures } from './stages/classify.js';
 import type { ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
@@ -17,6 +18,8 @@ export interface WorkerPoolOptions {
   memoryMb: number;
   /** Nice value of analysing threads (default 10; 0 keeps the process's priority). */
   analysisNice?: number;
+  /** What reads PDFs in the threads (default PDFium). */
+  pdfEngine?: PdfEngine;
   /** The thread's entry module (tests only; default: read-worker next to this module). */
   entry?: URL;
 }
@@ -96,7 +99,7 @@ export class WorkerPool {
     // A copy the thread owns (the caller's buffer may be a slice of a shared pool).
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
-    const result = await this.queued({ op: 'read', bytes: copy, ext }, [copy.buffer], signal);
+    const result = await this.queued({ op: 'read', bytes: copy, ext, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [copy.buffer], signal);
     if (result.op !== 'read') throw new ReaderCrashedError('the reading thread answered another request');
     return result.model;
   }
@@ -111,7 +114,7 @@ export class WorkerPool {
     signal?: AbortSignal,
   ): Promise<{ structure: StructureModel; timings: AnalyzeTimings; features: ClassificationFeatures }> {
     const timeoutMs = this.opts.timeoutMs + model.pages.length * ocrPageTimeoutMs;
-    const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs }, [], signal, timeoutMs);
+    const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [], signal, timeoutMs);
     if (result.op !== 'analyze') throw new ReaderCrashedError('the reading thread answered another request');
     return result;
   }

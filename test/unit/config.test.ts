@@ -30,6 +30,12 @@ test('QUIRE_READ_CACHE_MB bounds the kept point reads on either database; 0 keep
   for (const v of ['-1', 'lots', '4097', '1.5']) assert.throws(() => loadConfig({ QUIRE_READ_CACHE_MB: v }), /QUIRE_READ_CACHE_MB/);
 });
 
+test('QUIRE_PDF_ENGINE picks what reads PDFs: PDFium by default, or pdf.js', () => {
+  assert.equal(loadConfig({}).ingest.pdfEngine, 'pdfium');
+  assert.equal(loadConfig({ QUIRE_PDF_ENGINE: 'pdfjs' }).ingest.pdfEngine, 'pdfjs');
+  assert.throws(() => loadConfig({ QUIRE_PDF_ENGINE: 'mupdf' }), /QUIRE_PDF_ENGINE/);
+});
+
 test('each invalid setting is one clear line naming the variable', () => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ PORT: 'eighty' }, /^invalid configuration: PORT /],

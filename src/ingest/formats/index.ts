@@ -6,7 +6,7 @@ import { readDoc } from './doc.js';
 import { readDocx } from './docx.js';
 import { htmlStructure } from './html.js';
 import { convertWithLibreOffice, findSoffice } from './libreoffice.js';
-import { readPdfGeometry, readPdfPages } from './pdf.js';
+import { readPdfGeometry, readPdfPages, type PdfEngine } from './pdf.js';
 import { renderPdfPage } from './render.js';
 import { textLayoutPdf } from './text-layout-pdf.js';
 import { textTooLarge } from './limits.js';
@@ -22,6 +22,8 @@ export interface ReadOptions {
    * (`hasText: false`), which is all `Ingested` needs; `Processing` extracts the text.
    */
   text?: boolean;
+  /** What reads PDFs (default PDFium). */
+  pdfEngine?: PdfEngine;
 }
 
 /** Which declared extensions accept which detected content. */
@@ -60,7 +62,7 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   const tooLarge = textTooLarge(ext, bytes.length);
   if (tooLarge) throw tooLarge;
   const text = options.text ?? true;
-  const readPages = text ? readPdfPages : readPdfGeometry;
+  const readPages = (pdf: Uint8Array) => (text ? readPdfPages : readPdfGeometry)(pdf, options.pdfEngine);
   if (ext === 'pdf') {
     const pages = await readPages(bytes);
     return { format: 'pdf', pagination: 'pdf', pages, hasText: text, pdf: bytes, pdfIsOriginal: true };

@@ -1,0 +1,555 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { PDFiumLibrary } from '@hyzyla/pdfium';
+import { DPI, IngestError, type PageModel, type Rule, type TextItem } from '../model.js';
+
+/*
+ * PDFium (Chromium's PDF engine, BSD; compiled to WebAssembly by @hyzyla/pdfium) reads a page's
+ * characters and drawn paths about four times faster than pdf.js's text content plus operator list
+ * (bench/README.md). Its C API is called through the module's raw exports: the package's own
+ * JavaScript wrappers cost more than the reading itself. The model it produces is the one pdf.js's
+ * reader produces (`pdf.ts`): text runs split where pdf.js splits them, in 300-DPI pixels.
+ */
+
+type Fn = (...args: number[]) => number;
+/** The wasm instance's memory (typed here: this project compiles without the DOM library). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+interface Exports {
+  memory: WasmMemory;
+  malloc: Fn;
+  free: Fn;
+  [name: string]: Fn | WasmMemory;
+}
+
+/** FPDF_GetLastError's code for a document that needs a password. */
+const ERR_PASSWORD = 4;
+const OBJ_PATH = 2;
+const OBJ_FORM = 5;
+const SEG_LINETO = 0;
+const SEG_BEZIERTO = 1;
+const SEG_MOVETO = 2;
+/** Font descriptor flag ForceBold. */
+const FLAG_FORCE_BOLD = 1 << 18;
+const FLAG_ITALIC = 1 << 6;
+
+/** pdf.js's text-content thresholds, in ems of the run's font size (its evaluator's constants). */
+const SPACE_IN_FLOW_MIN = 0.102;
+const SPACE_IN_FLOW_MAX = 0.6;
+const NEGATIVE_SPACE_MAX = -0.2;
+const VERTICAL_SHIFT_RATIO = 0.25;
+
+class Pdfium {
+  private readonly f: Record<string, Fn>;
+  private readonly memory: WasmMemory;
+  private buffer!: ArrayBuffer;
+  private u8!: Uint8Array;
+  private i32!: Int32Array;
+  private u32!: Uint32Array;
+  private f32!: Float32Array;
+  private f64!: Float64Array;
+  /** 256 bytes of out-parameters, 8-aligned. */
+  private readonly scratch: number;
+  private readonly nameBuffer: number;
+  private readonly utf8 = new TextDecoder();
+
+  constructor(exports: Exports) {
+    this.f = exports as unknown as Record<string, Fn>;
+    this.memory = exports.memory;
+    this.f.FPDF_InitLibrary!();
+    this.scratch = this.f.malloc!(256);
+    this.nameBuffer = this.f.malloc!(NAME_BYTES);
+  }
+
+  private views(): void {
+    if (this.buffer !== this.memory.buffer) {
+      this.buffer = this.memory.buffer;
+      this.u8 = new Uint8Array(this.buffer);
+      this.i32 = new Int32Array(this.buffer);
+      this.u32 = new Uint32Array(this.buffer);
+      this.f32 = new Float32Array(this.buffer);
+      this.f64 = new Float64Array(this.buffer);
+    }
+  }
+
+  /** Runs `read` over every page of the document, closing everything afterwards. */
+  eachPage<T>(bytes: Uint8Array, read: (page: number, number: number) => T): T[] {
+    const f = this.f;
+    const data = f.malloc!(Math.max(1, bytes.byteLength));
+    if (!data) throw new IngestError('PDF too large', 'The PDF does not fit in the reader\'s memory.');
+    this.views();
+    this.u8.set(bytes, data);
+    const doc = f.FPDF_LoadMemDocument!(data, bytes.byteLength, 0);
+    try {
+      if (!doc) {
+        const code = f.FPDF_GetLastError!();
+        if (code === ERR_PASSWORD) throw new IngestError('Encrypted PDF', 'The PDF is password-protected; upload it without a password.');
+        throw new PdfiumCannotRead(code);
+      }
+      const count = f.FPDF_GetPageCount!(doc);
+      if (count <= 0) throw new IngestError('Empty PDF', 'The PDF has no pages.');
+      const out: T[] = [];
+      for (let i = 0; i < count; i++) {
+        const page = f.FPDF_LoadPage!(doc, i);
+        if (!page) throw new PdfiumCannotRead(f.FPDF_GetLastError!());
+        try {
+          out.push(read(page, i + 1));
+        } finally {
+          f.FPDF_ClosePage!(page);
+        }
+      }
+      return out;
+    } finally {
+      if (doc) f.FPDF_CloseDocument!(doc);
+      f.free!(data);
+    }
+  }
+
+  /** The page's device transform, as pdf.js's viewport at 300 DPI: crop box, rotation, top-left origin. */
+  viewport(page: number): { transform: number[]; width: number; height: number } {
+    const f = this.f;
+    const s = this.scratch;
+    const box = (get: Fn): number[] | null => {
+      if (!get(page, s, s + 4, s + 8, s + 12)) return null;
+      this.views();
+      const q = s >> 2;
+      return [this.f32[q]!, this.f32[q + 1]!, this.f32[q + 2]!, this.f32[q + 3]!]; // left, bottom, right, top
+    };
+    const media = box(f.FPDFPage_GetMediaBox!) ?? [0, 0, f.FPDF_GetPageWidthF!(page), f.FPDF_GetPageHeightF!(page)];
+    const crop = box(f.FPDFPage_GetCropBox!) ?? media;
+    const norm = (b: number[]) => [Math.min(b[0]!, b[2]!), Math.min(b[1]!, b[3]!), Math.max(b[0]!, b[2]!), Math.max(b[1]!, b[3]!)];
+    const [m0, m1, m2, m3] = norm(media) as [number, number, number, number];
+    const [c0, c1, c2, c3] = norm(crop) as [number, number, number, number];
+    // pdf.js's page.view: the crop box clipped to the media box (the media box when they do not meet).
+    let view = [Math.max(c0, m0), Math.max(c1, m1), Math.min(c2, m2), Math.min(c3, m3)] as [number, number, number, number];
+    if (view[2] <= view[0] || view[3] <= view[1]) view = [m0, m1, m2, m3];
+    return viewportOf(view, (((f.FPDFPage_GetRotation!(page) % 4) + 4) % 4) * 90, DPI / 72);
+  }
+
+  /** Characters grouped into runs as pdf.js's text content groups them, in device pixels. */
+  textItems(page: number, vt: number[]): TextItem[] {
+    const f = this.f;
+    const s = this.scratch;
+    const tp = f.FPDFText_LoadPage!(page);
+    if (!tp) return [];
+    const items: TextItem[] = [];
+    const fonts = new Map<number, RunFont>();
+    let run: Run | null = null;
+    const flush = () => {
+      if (run && run.text.trim()) items.push(toItem(run, vt));
+      run = null;
+    };
+    try {
+      const n = f.FPDFText_CountChars!(tp);
+      for (let i = 0; i < n; i++) {
+        const u = f.FPDFText_GetUnicode!(tp, i);
+        // PDFium's own line breaks and word spaces are left out: pdf.js's rules below decide both.
+        if (u === 13 || u === 10 || u === 32 || u === 0xa0 || u === 9 || u === 0) continue;
+        const obj = f.FPDFText_GetTextObject!(tp, i);
+        let font = fonts.get(obj);
+        if (!font) {
+          font = this.fontOf(obj);
+          fonts.set(obj, font);
+        }
+        f.FPDFText_GetLooseCharBox!(tp, i, s); // FS_RECTF: left, top, right, bottom
+        f.FPDFText_GetCharOrigin!(tp, i, s + 16, s + 24);
+        this.views();
+        const q = s >> 2;
+        const left = this.f32[q]!;
+        const top = this.f32[q + 1]!;
+        const right = this.f32[q + 2]!;
+        const bottom = this.f32[q + 3]!;
+        const ox = this.f64[(s + 16) >> 3]!;
+        const oy = this.f64[(s + 24) >> 3]!;
+        // Along and across the run's writing direction (its text matrix's x axis).
+        const along = ox * font.ux + oy * font.uy;
+        const across = -ox * font.uy + oy * font.ux;
+        const advance = Math.abs((right - left) * font.ux) + Math.abs((top - bottom) * font.uy);
+        const text = charText(u);
+        // The glyph's box as pdf.js's reader draws it: its advance along the baseline, the font's
+        // ascent above and descent below (PDFium's loose box uses the font's bounding box instead).
+        const nx = -font.uy;
+        const ny = font.ux;
+        const ex = ox + font.ux * advance;
+        const ey = oy + font.uy * advance;
+        const cxs = [ox + nx * font.ascent, ox + nx * font.descent, ex + nx * font.ascent, ex + nx * font.descent];
+        const cys = [oy + ny * font.ascent, oy + ny * font.descent, ey + ny * font.ascent, ey + ny * font.descent];
+        const gl = Math.min(...cxs);
+        const gr = Math.max(...cxs);
+        const gb = Math.min(...cys);
+        const gt = Math.max(...cys);
+        // The further characters of a ligature ("fi" drawn as one glyph) share its origin.
+        const ligature = run !== null && run.font.key === font.key && Math.abs(along - run.start) < 0.01 && Math.abs(across - run.across) < 0.01;
+        if (run && !ligature) {
+          const r: Run = run;
+          const size = r.font.size || 1;
+          const gap = along - r.end;
+          if (r.font.key !== font.key || Math.abs(across - r.across) > size * VERTICAL_SHIFT_RATIO || gap < NEGATIVE_SPACE_MAX * size || gap > SPACE_IN_FLOW_MAX * size) {
+            flush();
+          } else if (gap >= SPACE_IN_FLOW_MIN * size && !r.text.endsWith(' ')) {
+            r.text += ' ';
+          }
+        }
+        if (!run) run = { font, across, start: along, end: along, text: '', left: gl, top: gt, right: gr, bottom: gb };
+        const r: Run = run;
+        r.text += text;
+        r.start = along;
+        r.end = Math.max(r.end, along + advance);
+        if (gl < r.left) r.left = gl;
+        if (gr > r.right) r.right = gr;
+        if (gt > r.top) r.top = gt;
+        if (gb < r.bottom) r.bottom = gb;
+      }
+      flush();
+    } finally {
+      f.FPDFText_ClosePage!(tp);
+    }
+    return items;
+  }
+
+  private fontOf(obj: number): RunFont {
+    const f = this.f;
+    const s = this.scratch;
+    let name = '';
+    let flags = 0;
+    let size = 0;
+    let ux = 1;
+    let uy = 0;
+    let ascentEm = NaN;
+    let descentEm = NaN;
+    if (obj) {
+      const font = f.FPDFTextObj_GetFont!(obj);
+      if (font) {
+        // Per em (asked at size 1), as pdf.js's text styles give them.
+        if (f.FPDFFont_GetAscent!(font, 1, s)) {
+          this.views();
+          ascentEm = this.f32[s >> 2]!;
+        }
+        if (f.FPDFFont_GetDescent!(font, 1, s)) {
+          this.views();
+          descentEm = this.f32[s >> 2]!;
+        }
+        const n = f.FPDFFont_GetBaseFontName!(font, this.nameBuffer, NAME_BYTES);
+        this.views();
+        if (n > 1) name = this.utf8.decode(this.u8.subarray(this.nameBuffer, this.nameBuffer + Math.min(n, NAME_BYTES) - 1));
+        flags = f.FPDFFont_GetFlags!(font);
+      }
+      if (f.FPDFTextObj_GetFontSize!(obj, s)) {
+        this.views();
+        size = this.f32[s >> 2]!;
+      }
+      if (f.FPDFPageObj_GetMatrix!(obj, s + 8)) {
+        this.views();
+        const q = (s + 8) >> 2;
+        const a = this.f32[q]!;
+        const b = this.f32[q + 1]!;
+        const c = this.f32[q + 2]!;
+        const d = this.f32[q + 3]!;
+        const x = Math.hypot(a, b) || 1;
+        ux = a / x;
+        uy = b / x;
+        // The size as printed: the font size times the text matrix's (and CTM's) vertical scale.
+        size *= Math.hypot(c, d) || 1;
+      }
+    }
+    name = name.replace(/^[A-Z]{6}\+/, '') || 'unknown';
+    const bold = (flags & FLAG_FORCE_BOLD) !== 0 || /bold|black|heavy|semibold|demi/i.test(name);
+    const italic = (flags & FLAG_ITALIC) !== 0 || /italic|oblique/i.test(name);
+    // Fonts without usable metrics: pdf.js's reader assumes 0.8 and -0.2 of the size.
+    if (!Number.isFinite(ascentEm) || ascentEm <= 0 || ascentEm > 2) ascentEm = 0.8;
+    if (!Number.isFinite(descentEm) || descentEm > 0 || descentEm < -1) descentEm = -0.2;
+    return { name, size, ascent: ascentEm * size, descent: descentEm * size, bold, italic, ux, uy, key: `${name}|${Math.round(size * 100)}|${ux.toFixed(3)}|${uy.toFixed(3)}` };
+  }
+
+  /** The axis-aligned strokes and filled rectangles the page draws (as pdf.js's reader finds them). */
+  rules(page: number, vt: number[], pageWidth: number, pageHeight: number): Rule[] {
+    const rules: Rule[] = [];
+    this.walk(this.f.FPDFPage_CountObjects!, this.f.FPDFPage_GetObject!, page, [1, 0, 0, 1, 0, 0], vt, pageWidth * pageHeight, rules, 0);
+    return rules;
+  }
+
+  private walk(count: Fn, get: Fn, owner: number, ctm: number[], vt: number[], pageArea: number, rules: Rule[], depth: number): void {
+    const f = this.f;
+    const n = count(owner);
+    for (let i = 0; i < n; i++) {
+      const obj = get(owner, i);
+      const type = f.FPDFPageObj_GetType!(obj);
+      if (type === OBJ_FORM && depth < 12) {
+        this.walk(f.FPDFFormObj_CountObjects!, f.FPDFFormObj_GetObject!, obj, multiply(ctm, this.matrixOf(obj)), vt, pageArea, rules, depth + 1);
+      } else if (type === OBJ_PATH) {
+        this.pathRules(obj, multiply(vt, multiply(ctm, this.matrixOf(obj))), pageArea, rules);
+      }
+    }
+  }
+
+  private matrixOf(obj: number): number[] {
+    const s = this.scratch;
+    if (!this.f.FPDFPageObj_GetMatrix!(obj, s)) return [1, 0, 0, 1, 0, 0];
+    this.views();
+    const q = s >> 2;
+    return [this.f32[q]!, this.f32[q + 1]!, this.f32[q + 2]!, this.f32[q + 3]!, this.f32[q + 4]!, this.f32[q + 5]!];
+  }
+
+  private pathRules(obj: number, m: number[], pageArea: number, rules: Rule[]): void {
+    const f = this.f;
+    const s = this.scratch;
+    f.FPDFPath_GetDrawMode!(obj, s, s + 4);
+    f.FPDFPageObj_GetStrokeColor!(obj, s + 8, s + 12, s + 16, s + 20);
+    f.FPDFPageObj_GetFillColor!(obj, s + 24, s + 28, s + 32, s + 36);
+    f.FPDFPageObj_GetStrokeWidth!(obj, s + 40);
+    this.views();
+    const q = s >> 2;
+    const fillMode = this.i32[q]!;
+    const stroke = this.i32[q + 1]! !== 0;
+    const visible = (r: number, g: number, b: number, a: number) => a > 0 && !(r >= 0xfc && g >= 0xfc && b >= 0xfc);
+    const stroked = stroke && visible(this.u32[q + 2]!, this.u32[q + 3]!, this.u32[q + 4]!, this.u32[q + 5]!);
+    const filled = fillMode !== 0 && visible(this.u32[q + 6]!, this.u32[q + 7]!, this.u32[q + 8]!, this.u32[q + 9]!);
+    if (!stroked && !filled) return;
+    const strokePx = Math.max(1, this.f32[q + 10]! * Math.hypot(m[0]!, m[1]!));
+    let xs: number[] = [];
+    let ys: number[] = [];
+    let curved = false;
+    const flush = () => {
+      if (xs.length > 1) addSubpathRules(rules, xs, ys, curved, stroked, filled, strokePx, pageArea);
+      xs = [];
+      ys = [];
+      curved = false;
+    };
+    const segments = f.FPDFPath_CountSegments!(obj);
+    let bezier = 0;
+    for (let k = 0; k < segments; k++) {
+      const seg = f.FPDFPath_GetPathSegment!(obj, k);
+      f.FPDFPathSegment_GetPoint!(seg, s, s + 4);
+      this.views();
+      const x = this.f32[s >> 2]!;
+      const y = this.f32[(s >> 2) + 1]!;
+      const px = m[0]! * x + m[2]! * y + m[4]!;
+      const py = m[1]! * x + m[3]! * y + m[5]!;
+      const type = f.FPDFPathSegment_GetType!(seg);
+      bezier = type === SEG_BEZIERTO ? bezier + 1 : 0;
+      if (type === SEG_MOVETO) {
+        flush();
+        xs.push(px);
+        ys.push(py);
+      } else if (type === SEG_LINETO) {
+        xs.push(px);
+        ys.push(py);
+      } else if (type === SEG_BEZIERTO) {
+        // A Bézier is three points; only its end (the third) resumes the straight polyline.
+        curved = true;
+        if (!Number.isNaN(xs[xs.length - 1])) {
+          xs.push(NaN);
+          ys.push(NaN);
+        }
+        if (bezier % 3 === 0) {
+          xs.push(px);
+          ys.push(py);
+        }
+      } else {
+        return; // unknown segment type: do not guess
+      }
+      if (f.FPDFPathSegment_GetClose!(seg) && xs.length) {
+        const first = xs.findIndex(Number.isFinite);
+        if (first >= 0) {
+          xs.push(xs[first]!);
+          ys.push(ys[first]!);
+        }
+      }
+    }
+    flush();
+  }
+}
+
+const NAME_BYTES = 256;
+
+interface RunFont {
+  name: string;
+  size: number;
+  /** Above and below the baseline (descent negative), in page units, at this size. */
+  ascent: number;
+  descent: number;
+  bold: boolean;
+  italic: boolean;
+  /** The writing direction (unit vector, page space). */
+  ux: number;
+  uy: number;
+  key: string;
+}
+
+interface Run {
+  font: RunFont;
+  /** Baseline position across the writing direction, and where the last glyph's advance ends along it. */
+  across: number;
+  /** Where the last character's advance starts and the run's ends, along the writing direction. */
+  start: number;
+  end: number;
+  text: string;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** PDFium marks a hyphen at a line end with U+FFFE (or U+0002); ligatures come as one code point. */
+function charText(u: number): string {
+  if (u === 0xfffe || u === 2) return '-';
+  const s = String.fromCodePoint(u);
+  return u >= 0xfb00 && u <= 0xfb4f ? s.normalize('NFKC') : s;
+}
+
+/**
+ * Word's PDFs map Calibri's "ti" and "tt" ligatures to U+019F and U+01A9 ("corporaƟon"). Inside a
+ * lowercase word they can only be those ligatures.
+ */
+const LIGATURES: Record<string, string> = { '\u019f': 'ti', '\u01a9': 'tt' };
+function fixLigatures(text: string): string {
+  return /[\u019f\u01a9]/.test(text) ? text.replace(/(?<=\p{Ll})[\u019f\u01a9]|[\u019f\u01a9](?=\p{Ll})/gu, (c) => LIGATURES[c]!) : text;
+}
+
+function toItem(run: Run, vt: number[]): TextItem {
+  const xs = [run.left, run.right];
+  const ys = [run.bottom, run.top];
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const x of xs) {
+    for (const y of ys) {
+      const dx = vt[0]! * x + vt[2]! * y + vt[4]!;
+      const dy = vt[1]! * x + vt[3]! * y + vt[5]!;
+      x0 = Math.min(x0, dx);
+      y0 = Math.min(y0, dy);
+      x1 = Math.max(x1, dx);
+      y1 = Math.max(y1, dy);
+    }
+  }
+  const item: TextItem = {
+    text: fixLigatures(run.text.replace(/\s+$/, '')),
+    x: round(x0),
+    y: round(y0),
+    width: round(x1 - x0),
+    height: round(y1 - y0),
+    fontName: run.font.name,
+    fontSize: round(run.font.size),
+  };
+  if (run.font.bold) item.bold = true;
+  if (run.font.italic) item.italic = true;
+  return item;
+}
+
+/** pdf.js's PageViewport transform for a view box, rotation (degrees) and scale. */
+function viewportOf(view: [number, number, number, number], rotation: number, scale: number): { transform: number[]; width: number; height: number } {
+  const [x0, y0, x1, y1] = view;
+  const cx = (x0 + x1) / 2;
+  const cy = (y0 + y1) / 2;
+  const [a, b, c, d] = rotation === 90 ? [0, 1, 1, 0] : rotation === 180 ? [-1, 0, 0, 1] : rotation === 270 ? [0, -1, -1, 0] : [1, 0, 0, -1];
+  let offX: number;
+  let offY: number;
+  let width: number;
+  let height: number;
+  if (a === 0) {
+    offX = Math.abs(cy - y0) * scale;
+    offY = Math.abs(cx - x0) * scale;
+    width = (y1 - y0) * scale;
+    height = (x1 - x0) * scale;
+  } else {
+    offX = Math.abs(cx - x0) * scale;
+    offY = Math.abs(cy - y0) * scale;
+    width = (x1 - x0) * scale;
+    height = (y1 - y0) * scale;
+  }
+  const transform = [a * scale, b * scale, c * scale, d * scale, offX - a * scale * cx - c * scale * cy, offY - b * scale * cx - d * scale * cy];
+  return { transform, width, height };
+}
+
+/** Near-axis-aligned within a pixel, so rotated or diagonal strokes are not rules. */
+const AXIS_SLACK = 1;
+
+function addSubpathRules(rules: Rule[], xs: number[], ys: number[], curved: boolean, stroked: boolean, filled: boolean, strokePx: number, pageArea: number): void {
+  const finiteXs = xs.filter(Number.isFinite);
+  const finiteYs = ys.filter(Number.isFinite);
+  if (finiteXs.length < 2) return;
+  const left = Math.min(...finiteXs);
+  const top = Math.min(...finiteYs);
+  const width = Math.max(...finiteXs) - left;
+  const height = Math.max(...finiteYs) - top;
+  if (width * height > pageArea * 0.8) return;
+  if (filled && !curved && isAxisRectangle(xs, ys)) {
+    rules.push({ x: round(left), y: round(top), width: round(Math.max(width, 1)), height: round(Math.max(height, 1)) });
+    return;
+  }
+  if (!stroked) return;
+  const half = strokePx / 2;
+  for (let k = 1; k < xs.length; k++) {
+    const x0 = xs[k - 1]!;
+    const y0 = ys[k - 1]!;
+    const x1 = xs[k]!;
+    const y1 = ys[k]!;
+    if (Math.abs(y1 - y0) <= AXIS_SLACK && Math.abs(x1 - x0) > AXIS_SLACK) {
+      rules.push({ x: round(Math.min(x0, x1) - half), y: round(Math.min(y0, y1) - half), width: round(Math.abs(x1 - x0) + strokePx), height: round(strokePx) });
+    } else if (Math.abs(x1 - x0) <= AXIS_SLACK && Math.abs(y1 - y0) > AXIS_SLACK) {
+      rules.push({ x: round(Math.min(x0, x1) - half), y: round(Math.min(y0, y1) - half), width: round(strokePx), height: round(Math.abs(y1 - y0) + strokePx) });
+    }
+  }
+}
+
+function isAxisRectangle(xs: number[], ys: number[]): boolean {
+  if (xs.length > 6) return false;
+  for (let k = 1; k < xs.length; k++) {
+    if (Math.abs(xs[k]! - xs[k - 1]!) > AXIS_SLACK && Math.abs(ys[k]! - ys[k - 1]!) > AXIS_SLACK) return false;
+  }
+  return true;
+}
+
+/** m1 × m2 as PDF composes them: a point goes through m2 first, then m1 (`multiply(viewport, ctm)`). */
+function multiply(m1: number[], m2: number[]): number[] {
+  const [a1, b1, c1, d1, e1, f1] = m1 as [number, number, number, number, number, number];
+  const [a2, b2, c2, d2, e2, f2] = m2 as [number, number, number, number, number, number];
+  return [a1 * a2 + c1 * b2, b1 * a2 + d1 * b2, a1 * c2 + c1 * d2, b1 * c2 + d1 * d2, a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1];
+}
+
+function round(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+/** PDFium could not open or parse the document; pdf.js, which repairs more, gets to try. */
+export class PdfiumCannotRead extends Error {
+  constructor(readonly code: number) {
+    super(`PDFium cannot read the PDF (error ${code})`);
+  }
+}
+
+let instance: Promise<Pdfium> | undefined;
+
+/** The thread's PDFium (loaded on first use, about 40 ms). */
+function pdfium(): Promise<Pdfium> {
+  instance ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const file = fs.readFileSync(require.resolve('@hyzyla/pdfium/pdfium.wasm'));
+    const lib = await PDFiumLibrary.init({ wasmBinary: file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer });
+    const module = (lib as unknown as { module: { wasmExports: Exports } }).module;
+    return new Pdfium(module.wasmExports);
+  })();
+  return instance;
+}
+
+/** Pages with their text runs and drawn rules. */
+export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
+  const p = await pdfium();
+  return p.eachPage(bytes, (page, number) => {
+    const vp = p.viewport(page);
+    const width = Math.round(vp.width);
+    const height = Math.round(vp.height);
+    return { number, width, height, items: p.textItems(page, vp.transform), rules: p.rules(page, vp.transform, vp.width, vp.height) };
+  });
+}
+
+/** Only the pages' sizes. */
+export async function readPdfiumGeometry(bytes: Uint8Array): Promise<PageModel[]> {
+  const p = await pdfium();
+  return p.eachPage(bytes, (page, number) => {
+    const vp = p.viewport(page);
+    return { number, width: Math.round(vp.width), height: Math.round(vp.height), items: [] };
+  });
+}

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { readPdfGeometry, readPdfPages } from '../../src/ingest/formats/pdf.js';
+import type { PageModel } from '../../src/ingest/model.js';
+import { CORPUS } from '../helpers/quire.js';
+
+// PDFium (the default) and pdf.js (QUIRE_PDF_ENGINE=pdfjs, and the fallback for PDFs PDFium cannot
+// open) must give the layout stages the same page model.
+
+function pdfsUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? pdfsUnder(p) : e.name.toLowerCase().endsWith('.pdf') ? [p] : [];
+  });
+}
+
+// Word's "ti"/"tt" ligatures: pdf.js gives them as their own items (Ɵ, Ʃ), PDFium's reader spells them out.
+const letters = (pages: PageModel[]): Map<string, number> => {
+  const counts = new Map<string, number>();
+  for (const p of pages) {
+    for (const it of p.items) {
+      for (const ch of it.text.replace(/\u019f/g, 'ti').replace(/\u01a9/g, 'tt')) {
+        if (/[\p{L}\p{N}]/u.test(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+      }
+    }
+  }
+  return counts;
+};
+
+function overlap(a: Map<string, number>, b: Map<string, number>): number {
+  let total = 0;
+  let common = 0;
+  for (const [ch, n] of a) {
+    total += n;
+    common += Math.min(n, b.get(ch) ?? 0);
+  }
+  return total ? common / total : 1;
+}
+
+test('PDFium and pdf.js read every corpus PDF alike: pages, sizes, text, fonts, rules', async () => {
+  const files = pdfsUnder(CORPUS);
+  assert.ok(files.length >= 20, `only ${files.length} corpus PDFs`);
+  for (const file of files) {
+    const name = path.relative(CORPUS, file);
+    const bytes = new Uint8Array(fs.readFileSync(file));
+    const [a, b] = [await readPdfPages(bytes, 'pdfjs'), await readPdfPages(bytes, 'pdfium')];
+    assert.equal(b.length, a.length, `${name}: pages`);
+    const geometry = await readPdfGeometry(bytes, 'pdfium');
+    for (let i = 0; i < a.length; i++) {
+      const [pa, pb] = [a[i]!, b[i]!];
+      assert.ok(Math.abs(pa.width - pb.width) <= 1 && Math.abs(pa.height - pb.height) <= 1, `${name} p${i + 1}: ${pa.width}x${pa.height} vs ${pb.width}x${pb.height}`);
+      assert.deepEqual([geometry[i]!.width, geometry[i]!.height], [pb.width, pb.height], `${name} p${i + 1}: geometry`);
+      const rules = [pa.rules?.length ?? 0, pb.rules?.length ?? 0];
+      assert.ok(Math.abs(rules[0]! - rules[1]!) <= Math.max(3, 0.02 * rules[0]!), `${name} p${i + 1}: rules ${rules}`);
+    }
+    const [la, lb] = [letters(a), letters(b)];
+    assert.ok(overlap(la, lb) >= 0.995 && overlap(lb, la) >= 0.995, `${name}: the same letters and digits (${overlap(la, lb).toFixed(4)}, ${overlap(lb, la).toFixed(4)})`);
+    // Runs at the same place carry the same font size and weight.
+    const at = new Map<string, PageModel['items']>();
+    for (const p of b) for (const it of p.items) at.set(`${p.number}|${it.text}|${Math.round(it.x)}`, [...(at.get(`${p.number}|${it.text}|${Math.round(it.x)}`) ?? []), it]);
+    let matched = 0;
+    for (const p of a) {
+      for (const it of p.items) {
+        const candidates = at.get(`${p.number}|${it.text}|${Math.round(it.x)}`) ?? [];
+        const other = candidates.find((c) => Math.abs(c.y - it.y) <= it.height * 0.5);
+        if (!other) continue;
+        matched++;
+        assert.ok(Math.abs(other.fontSize - it.fontSize) <= 0.1, `${name} p${p.number} "${it.text}": size ${it.fontSize} vs ${other.fontSize}`);
+        assert.equal(!!other.bold, !!it.bold, `${name} p${p.number} "${it.text}": bold`);
+        assert.ok(Math.abs(other.height - it.height) <= it.height * 0.35, `${name} p${p.number} "${it.text}": height ${it.height} vs ${other.height}`);
+      }
+    }
+    const items = a.reduce((n, p) => n + p.items.length, 0);
+    // Where pdf.js splits runs at every ligature, few of its runs exist as such in PDFium's.
+    const ligatures = a.some((p) => p.items.some((it) => /[\u019f\u01a9]/.test(it.text)));
+    if (items > 0 && !ligatures) assert.ok(matched / items >= 0.5, `${name}: only ${matched} of ${items} runs found at the same place`);
+  }
+});
+
+test("PDFium spells out Word's Calibri ligatures and keeps a ligature's letters in one run", async () => {
+  const [page] = await readPdfPages(fs.readFileSync(path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf')));
+  const text = page!.items.map((i) => i.text).join('\n');
+  assert.match(text, /Widget Corp\., a Delaware corporation with/);
+  assert.match(text, /1\. Definition of Confidential Information/);
+  assert.doesNotMatch(text, /[\u019f\u01a9]/);
+});
