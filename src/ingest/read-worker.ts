@@ -4,6 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { analyzeDocument, type AnalyzeTimings } from './analyze.js';
 import { readDocument } from './formats/index.js';
 import type { PdfEngine } from './formats/pdf.js';
+import { preloadPdfium } from './formats/pdfium.js';
 import { classificationFeatures, type ClassificationFeatures } from './stages/classify.js';
 import { IngestError, type DocumentModel } from './model.js';
 import type { StructureModel } from './structure.js';
@@ -32,7 +33,8 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
   return { result: { op: 'analyze', structure, timings, features: classificationFeatures(structure) }, transfer: [] };
 }
 
-// Long-lived: pdf.js and the readers load once; the pool sends one request at a time.
+// Long-lived: pdf.js, PDFium and the readers load once; the pool sends one request at a time.
+preloadPdfium();
 parentPort!.on('message', async (req: ThreadRequest) => {
   try {
     const { result, transfer } = await handle(req);

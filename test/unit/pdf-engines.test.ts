@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { readPdfGeometry, readPdfPages } from '../../src/ingest/formats/pdf.js';
 import type { PageModel } from '../../src/ingest/model.js';
+import { makePdf } from '../helpers/pdf-objects.js';
 import { CORPUS } from '../helpers/quire.js';
 
 // PDFium (the default) and pdf.js (QUIRE_PDF_ENGINE=pdfjs, and the fallback for PDFs PDFium cannot
@@ -85,4 +86,42 @@ test("PDFium spells out Word's Calibri ligatures and keeps a ligature's letters 
   assert.match(text, /Widget Corp\., a Delaware corporation with/);
   assert.match(text, /1\. Definition of Confidential Information/);
   assert.doesNotMatch(text, /[\u019f\u01a9]/);
+});
+
+test('rotated pages, crop boxes and form XObjects: both engines place text and rules alike', async () => {
+  const content = 'BT /F1 14 Tf 72 700 Td (Rotated heading) Tj ET 1 w 72 690 m 300 690 l S 0 0 1 rg 72 600 200 20 re f q 0.5 0 0 0.5 100 100 cm /X1 Do Q';
+  const page = (extra: string) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] ${extra} /Resources << /Font << /F1 4 0 R >> /XObject << /X1 5 0 R >> >> /Contents 3 0 R >>`;
+  const form = 'BT /F1 20 Tf 10 10 Td (Inside a form) Tj ET 0 0 m 400 0 l S';
+  const pdf = makePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [6 0 R 7 0 R 8 0 R 9 0 R] /Count 4 >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>',
+    `<< /Type /XObject /Subtype /Form /BBox [0 0 500 100] /Resources << /Font << /F1 4 0 R >> >> /Length ${form.length} >>\nstream\n${form}\nendstream`,
+    page('/Rotate 90'),
+    page('/CropBox [50 40 560 760]'),
+    page('/Rotate 180 /CropBox [0 100 612 792]'),
+    page('/Rotate 270'),
+  ]);
+  const [a, b] = [await readPdfPages(pdf, 'pdfjs'), await readPdfPages(pdf, 'pdfium')];
+  const geometry = await readPdfGeometry(pdf, 'pdfium');
+  assert.equal(b.length, 4);
+  for (let i = 0; i < 4; i++) {
+    const [pa, pb] = [a[i]!, b[i]!];
+    const where = `page ${i + 1}`;
+    assert.deepEqual([pb.width, pb.height], [pa.width, pa.height], `${where}: size`);
+    assert.deepEqual([geometry[i]!.width, geometry[i]!.height], [pa.width, pa.height], `${where}: geometry`);
+    assert.deepEqual(pb.items.map((it) => it.text).sort(), pa.items.map((it) => it.text).sort(), `${where}: runs`);
+    for (const it of pa.items) {
+      const other = pb.items.find((o) => o.text === it.text)!;
+      // Across the baseline the engines' ascent and descent of a standard font differ a little.
+      const slack = Math.max(2, (0.12 * it.fontSize * 300) / 72);
+      for (const k of ['x', 'y', 'width', 'height'] as const) assert.ok(Math.abs(other[k] - it[k]) <= slack, `${where} "${it.text}" ${k}: ${it[k]} vs ${other[k]}`);
+      assert.equal(other.fontSize, it.fontSize, `${where} "${it.text}" size`);
+      assert.equal(other.bold, true, `${where} "${it.text}" bold`);
+    }
+    const box = (r: { x: number; y: number; width: number; height: number }) => [r.x, r.y, r.width, r.height].map(Math.round).join(',');
+    assert.deepEqual((pb.rules ?? []).map(box).sort(), (pa.rules ?? []).map(box).sort(), `${where}: rules`);
+    assert.equal(pb.rules?.length, 3, `${where}: the stroke, the filled box and the form's stroke`);
+  }
 });

@@ -73,11 +73,11 @@ class Pdfium {
     }
   }
 
-  /** Runs `read` over every page of the document, closing everything afterwards. */
-  eachPage<T>(bytes: Uint8Array, read: (page: number, number: number) => T): T[] {
+  /** Runs `read` over the open document, closing it afterwards. */
+  withDocument<T>(bytes: Uint8Array, read: (doc: number, pages: number) => T): T {
     const f = this.f;
     const data = f.malloc!(Math.max(1, bytes.byteLength));
-    if (!data) throw new IngestError('PDF too large', 'The PDF does not fit in the reader\'s memory.');
+    if (!data) throw new IngestError('PDF too large', "The PDF does not fit in the reader's memory.");
     this.views();
     this.u8.set(bytes, data);
     const doc = f.FPDF_LoadMemDocument!(data, bytes.byteLength, 0);
@@ -89,6 +89,17 @@ class Pdfium {
       }
       const count = f.FPDF_GetPageCount!(doc);
       if (count <= 0) throw new IngestError('Empty PDF', 'The PDF has no pages.');
+      return read(doc, count);
+    } finally {
+      if (doc) f.FPDF_CloseDocument!(doc);
+      f.free!(data);
+    }
+  }
+
+  /** Runs `read` over every page of the document (each page loaded, so its content parsed). */
+  eachPage<T>(bytes: Uint8Array, read: (page: number, number: number) => T): T[] {
+    const f = this.f;
+    return this.withDocument(bytes, (doc, count) => {
       const out: T[] = [];
       for (let i = 0; i < count; i++) {
         const page = f.FPDF_LoadPage!(doc, i);
@@ -100,10 +111,22 @@ class Pdfium {
         }
       }
       return out;
-    } finally {
-      if (doc) f.FPDF_CloseDocument!(doc);
-      f.free!(data);
-    }
+    });
+  }
+
+  /** Page sizes (crop box within the media box, rotated) without loading any page's content. */
+  pageSizes(bytes: Uint8Array): { width: number; height: number }[] {
+    const f = this.f;
+    const s = this.scratch;
+    return this.withDocument(bytes, (doc, count) => {
+      const sizes: { width: number; height: number }[] = [];
+      for (let i = 0; i < count; i++) {
+        if (!f.FPDF_GetPageSizeByIndexF!(doc, i, s)) throw new PdfiumCannotRead(f.FPDF_GetLastError!());
+        this.views();
+        sizes.push({ width: this.f32[s >> 2]!, height: this.f32[(s >> 2) + 1]! });
+      }
+      return sizes;
+    });
   }
 
   /** The page's device transform, as pdf.js's viewport at 300 DPI: crop box, rotation, top-left origin. */
@@ -149,7 +172,7 @@ class Pdfium {
         const obj = f.FPDFText_GetTextObject!(tp, i);
         let font = fonts.get(obj);
         if (!font) {
-          font = this.fontOf(obj);
+          font = this.fontOf(obj, tp, i);
           fonts.set(obj, font);
         }
         f.FPDFText_GetLooseCharBox!(tp, i, s); // FS_RECTF: left, top, right, bottom
@@ -208,7 +231,8 @@ class Pdfium {
     return items;
   }
 
-  private fontOf(obj: number): RunFont {
+  /** The font of a text object, at its size on the page (`i`: one of its characters). */
+  private fontOf(obj: number, tp: number, i: number): RunFont {
     const f = this.f;
     const s = this.scratch;
     let name = '';
@@ -239,7 +263,8 @@ class Pdfium {
         this.views();
         size = this.f32[s >> 2]!;
       }
-      if (f.FPDFPageObj_GetMatrix!(obj, s + 8)) {
+      // The character's matrix is in page space (form XObjects' matrices included), the object's is not.
+      if (f.FPDFText_GetMatrix!(tp, i, s + 8)) {
         this.views();
         const q = (s + 8) >> 2;
         const a = this.f32[q]!;
@@ -534,6 +559,16 @@ function pdfium(): Promise<Pdfium> {
   return instance;
 }
 
+/**
+ * Loads the thread's PDFium now (compiling its 4 MB of WebAssembly takes ~40 ms), so that a thread
+ * started ahead of time does not make its first document wait for it.
+ */
+export function preloadPdfium(): void {
+  pdfium().catch(() => {
+    instance = undefined; // the first document will try again, and report the failure
+  });
+}
+
 /** Pages with their text runs and drawn rules. */
 export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
   const p = await pdfium();
@@ -548,8 +583,6 @@ export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
 /** Only the pages' sizes. */
 export async function readPdfiumGeometry(bytes: Uint8Array): Promise<PageModel[]> {
   const p = await pdfium();
-  return p.eachPage(bytes, (page, number) => {
-    const vp = p.viewport(page);
-    return { number, width: Math.round(vp.width), height: Math.round(vp.height), items: [] };
-  });
+  const scale = DPI / 72;
+  return p.pageSizes(bytes).map((size, i) => ({ number: i + 1, width: Math.round(size.width * scale), height: Math.round(size.height * scale), items: [] }));
 }
