@@ -51,7 +51,7 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
         const o = performance.now();
         let items: PageModel['items'] = [];
         try {
-          items = await ocrPage(model.pdf, page, { budgetMs: options.ocrBudgetMs });
+          items = await ocrPage(model.pdf, page, { budgetMs: options.ocrBudgetMs, pdfEngine: options.pdfEngine });
         } catch {
           // One page the engine cannot read is no reason to lose the document's other pages.
           timings.ocrFailedPages.push(page.number);

@@ -77,21 +77,24 @@ export class WorkerPool {
     else lane.active--;
   }
 
-  /**
-   * Starts the reading threads now, so that the first uploads after start-up do not wait for a thread
-   * to load pdf.js and the readers (a few hundred ms each). They wait idle, not keeping the process up.
-   */
   /** Threads alive (reading and analysing, busy and idle). */
   get threadCount(): number {
     return this.threads.size;
   }
 
+  /**
+   * Starts the reading and analysing threads now, so that the first uploads after start-up do not
+   * wait for a thread to load PDFium, pdf.js and the readers (a few hundred ms each). They wait idle,
+   * not keeping the process up.
+   */
   warm(): void {
-    const lane = this.lanes.read;
-    while (!this.closed && lane.idle.length + lane.active < this.opts.size) {
-      const worker = this.spawn('read');
-      worker.unref();
-      lane.idle.push(worker);
+    for (const name of ['read', 'analyze'] as const) {
+      const lane = this.lanes[name];
+      while (!this.closed && lane.idle.length + lane.active < this.opts.size) {
+        const worker = this.spawn(name);
+        worker.unref();
+        lane.idle.push(worker);
+      }
     }
   }
 

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { readPdfGeometry, readPdfPages } from '../../src/ingest/formats/pdf.js';
+import { renderPdfiumGrayPng } from '../../src/ingest/formats/pdfium.js';
+import { renderPdfPage } from '../../src/ingest/formats/render.js';
 import type { PageModel } from '../../src/ingest/model.js';
 import { makePdf } from '../helpers/pdf-objects.js';
 import { CORPUS } from '../helpers/quire.js';
@@ -124,4 +127,23 @@ test('rotated pages, crop boxes and form XObjects: both engines place text and r
     assert.deepEqual((pb.rules ?? []).map(box).sort(), (pa.rules ?? []).map(box).sort(), `${where}: rules`);
     assert.equal(pb.rules?.length, 3, `${where}: the stroke, the filled box and the form's stroke`);
   }
+});
+
+test("OCR's page image from PDFium (grayscale PNG) matches pdf.js's rendering of the page", async () => {
+  const pdf = fs.readFileSync(path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf'));
+  const bands = async (png: Buffer) => {
+    const image = await loadImage(png);
+    const canvas = createCanvas(image.width, image.height);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(image, 0, 0);
+    const { data } = ctx.getImageData(0, 0, image.width, image.height);
+    const out = new Array(16).fill(0);
+    const rowsPerBand = Math.ceil(image.height / 16);
+    for (let i = 0; i < data.length; i += 4) out[Math.floor(i / 4 / image.width / rowsPerBand)] += (data[i]! + data[i + 1]! + data[i + 2]!) / 3 / 255;
+    return { width: image.width, height: image.height, bands: out.map((v) => v / (rowsPerBand * image.width)) };
+  };
+  const [a, b] = [await bands(await renderPdfPage(pdf, 1, 100)), await bands(await renderPdfiumGrayPng(pdf, 1, 100))];
+  assert.deepEqual([b.width, b.height], [a.width, a.height]);
+  a.bands.forEach((v, i) => assert.ok(Math.abs(v - b.bands[i]!) < 0.02, `band ${i}: ${v.toFixed(3)} vs ${b.bands[i]!.toFixed(3)}`));
+  assert.ok(Math.min(...b.bands) < 0.97, 'the page has text on it');
 });

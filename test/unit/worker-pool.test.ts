@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { test } from 'node:test';
 import { ReaderCrashedError, WorkerPool } from '../../src/ingest/worker-pool.js';
-import { IngestError } from '../../src/ingest/model.js';
+import { IngestError, type DocumentModel } from '../../src/ingest/model.js';
 
 const entry = new URL('./fixtures/misbehaving-reader.ts', import.meta.url);
 const pool = new WorkerPool({ size: 2, timeoutMs: 3_000, memoryMb: 64, entry });
@@ -73,13 +73,17 @@ test('analysing threads run at a lower CPU priority, reading threads and the pro
   await two.close();
 });
 
-test('warm() starts the reading threads ahead, idle (they do not keep the process alive), and reads use them', async () => {
+test('warm() starts the reading and analysing threads ahead, idle (they do not keep the process alive), and both lanes use them', async () => {
   const warmed = new WorkerPool({ size: 2, timeoutMs: 5_000, memoryMb: 64, entry });
   warmed.warm();
   warmed.warm(); // idempotent
-  assert.equal(warmed.threadCount, 2);
+  assert.equal(warmed.threadCount, 4);
   const ids = new Set(await Promise.all([1, 2].map(async () => (await warmed.read(Buffer.from('x'), 'whoami')).format)));
   assert.equal(ids.size, 2);
-  assert.equal(warmed.threadCount, 2, 'no thread was started beyond the warm ones');
+  const model = { format: 'whoami', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as unknown as DocumentModel;
+  const analysed = new Set(await Promise.all([1, 2].map(async () => ((await warmed.analyze(model, 1_000)).structure as unknown as { format: string }).format)));
+  assert.equal(analysed.size, 2);
+  for (const id of analysed) assert.ok(!ids.has(id), 'analyses run in their own threads');
+  assert.equal(warmed.threadCount, 4, 'no thread was started beyond the warm ones');
   await warmed.close();
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { DPI, IngestError, type PageModel, type Rule, type TextItem } from '../model.js';
+import { grayPng } from './write/png.js';
 
 /*
  * PDFium (Chromium's PDF engine, BSD; compiled to WebAssembly by @hyzyla/pdfium) reads a page's
@@ -30,6 +31,8 @@ const OBJ_FORM = 5;
 const SEG_LINETO = 0;
 const SEG_BEZIERTO = 1;
 const SEG_MOVETO = 2;
+/** FPDF_RenderPageBitmap's flag to draw annotations (form fields, stamps) as pdf.js's rendering does. */
+const RENDER_ANNOTATIONS = 0x01;
 /** Font descriptor flag ForceBold. */
 const FLAG_FORCE_BOLD = 1 << 18;
 const FLAG_ITALIC = 1 << 6;
@@ -111,6 +114,41 @@ class Pdfium {
         }
       }
       return out;
+    });
+  }
+
+  /** One page (0-based) drawn in grays at `scale` pixels a point, on white. */
+  renderGray(bytes: Uint8Array, index: number, scale: number): { gray: Uint8Array; width: number; height: number } {
+    const f = this.f;
+    return this.withDocument(bytes, (doc, count) => {
+      if (index >= count) throw new RangeError(`no page ${index + 1}: the PDF has ${count}`);
+      const page = f.FPDF_LoadPage!(doc, index);
+      if (!page) throw new PdfiumCannotRead(f.FPDF_GetLastError!());
+      try {
+        const width = Math.max(1, Math.round(f.FPDF_GetPageWidthF!(page) * scale));
+        const height = Math.max(1, Math.round(f.FPDF_GetPageHeightF!(page) * scale));
+        const bitmap = f.FPDFBitmap_Create!(width, height, 0);
+        if (!bitmap) throw new IngestError('Page too large', 'The page image does not fit in the reader\'s memory.');
+        try {
+          f.FPDFBitmap_FillRect!(bitmap, 0, 0, width, height, 0xffffffff);
+          f.FPDF_RenderPageBitmap!(bitmap, page, 0, 0, width, height, 0, RENDER_ANNOTATIONS);
+          const stride = f.FPDFBitmap_GetStride!(bitmap);
+          const at = f.FPDFBitmap_GetBuffer!(bitmap);
+          this.views();
+          const bgrx = this.u8;
+          const gray = new Uint8Array(width * height);
+          for (let y = 0; y < height; y++) {
+            let p = at + y * stride;
+            const row = y * width;
+            for (let x = 0; x < width; x++, p += 4) gray[row + x] = (bgrx[p]! * 29 + bgrx[p + 1]! * 150 + bgrx[p + 2]! * 77) >> 8;
+          }
+          return { gray, width, height };
+        } finally {
+          f.FPDFBitmap_Destroy!(bitmap);
+        }
+      } finally {
+        f.FPDF_ClosePage!(page);
+      }
     });
   }
 
@@ -578,6 +616,13 @@ export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
     const height = Math.round(vp.height);
     return { number, width, height, items: p.textItems(page, vp.transform), rules: p.rules(page, vp.transform, vp.width, vp.height) };
   });
+}
+
+/** A grayscale PNG of one page (1-based) at `dpi`: what OCR reads. */
+export async function renderPdfiumGrayPng(bytes: Uint8Array, pageNumber: number, dpi: number): Promise<Buffer> {
+  const p = await pdfium();
+  const { gray, width, height } = p.renderGray(bytes, pageNumber - 1, dpi / 72);
+  return grayPng(gray, width, height);
 }
 
 /** Only the pages' sizes. */

@@ -1,3 +1,5 @@
+import type { PdfEngine } from '../formats/pdf.js';
+import { PdfiumCannotRead, renderPdfiumGrayPng } from '../formats/pdfium.js';
 import { MIN_DPI, renderPdfPage } from '../formats/render.js';
 import { DPI, type PageModel, type TextItem } from '../model.js';
 import { hasTesseractCli, recognizeWithCli } from './ocr/tesseract-cli.js';
@@ -106,6 +108,8 @@ export interface OcrOptions {
   budgetMs: number;
   /** The engine to use (default: the CLI when installed, else tesseract.js). */
   engine?: OcrEngine;
+  /** What draws the page image (default PDFium). */
+  pdfEngine?: PdfEngine;
 }
 
 /**
@@ -124,13 +128,25 @@ const MIN_CONFIDENCE = 20;
 /** Words without a letter or digit (rules and borders read as "|", "—") need more. */
 const MIN_SYMBOL_CONFIDENCE = 80;
 
+/** The page as OCR reads it: PDFium's grayscale rendering (pdf.js's when asked, or when PDFium cannot). */
+async function pageImage(pdf: Uint8Array, pageNumber: number, dpi: number, engine: PdfEngine): Promise<Buffer> {
+  if (engine === 'pdfium') {
+    try {
+      return await renderPdfiumGrayPng(pdf, pageNumber, dpi);
+    } catch (err) {
+      if (!(err instanceof PdfiumCannotRead)) throw err;
+    }
+  }
+  return renderPdfPage(pdf, pageNumber, dpi);
+}
+
 /** Words of one page (1-based) of `pdf`, recognised from its image, as text items in 300-DPI pixels. */
 export async function ocrPage(pdf: Uint8Array, page: PageModel, options: OcrOptions): Promise<TextItem[]> {
   const started = performance.now();
   const engine = options.engine ?? ((await hasTesseractCli()) ? 'tesseract-cli' : 'tesseract.js');
   const pixelsAtOcrDpi = page.width * page.height * (OCR_DPI / DPI) ** 2;
   const dpi = Math.max(MIN_DPI, Math.min(OCR_DPI, Math.floor(OCR_DPI * Math.sqrt(MAX_PIXELS / pixelsAtOcrDpi))));
-  const png = await renderPdfPage(pdf, page.number, dpi);
+  const png = await pageImage(pdf, page.number, dpi, options.pdfEngine ?? 'pdfium');
   const remainingMs = options.budgetMs - (performance.now() - started);
   if (remainingMs <= 0) return [];
   const recognize = engine === 'tesseract-cli' ? recognizeWithCli : recognizeWithTesseractJs;

@@ -1,0 +1,30 @@
+import { crc32, deflateSync } from 'node:zlib';
+
+/** An 8-bit grayscale PNG of `gray` (one byte a pixel, rows top to bottom). Fast deflate: for OCR. */
+export function grayPng(gray: Uint8Array, width: number, height: number): Buffer {
+  const rows = Buffer.alloc((width + 1) * height);
+  for (let y = 0; y < height; y++) {
+    // Filter type 0 (none) before each row.
+    rows.set(gray.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 0; // grayscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)) >>> 0, 8 + data.length);
+  return out;
+}
