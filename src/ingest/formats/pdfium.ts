@@ -578,8 +578,11 @@ function round(v: number): number {
 
 /** PDFium could not open or parse the document; pdf.js, which repairs more, gets to try. */
 export class PdfiumCannotRead extends Error {
-  constructor(readonly code: number) {
-    super(`PDFium cannot read the PDF (error ${code})`);
+  constructor(
+    readonly code: number,
+    cause?: unknown,
+  ) {
+    super(code < 0 ? `PDFium failed reading the PDF (${cause instanceof Error ? cause.message : String(cause)})` : `PDFium cannot read the PDF (error ${code})`, { cause });
   }
 }
 
@@ -607,27 +610,40 @@ export function preloadPdfium(): void {
   });
 }
 
+/**
+ * Runs `use` on the thread's PDFium. A failure of the engine itself (a WebAssembly trap, its memory
+ * exhausted) discards the instance, so the next document gets a fresh one, and is reported as
+ * PdfiumCannotRead: pdf.js then reads the document.
+ */
+async function withPdfium<T>(use: (p: Pdfium) => T): Promise<T> {
+  const p = await pdfium();
+  try {
+    return use(p);
+  } catch (err) {
+    if (err instanceof IngestError || err instanceof PdfiumCannotRead || err instanceof RangeError) throw err;
+    instance = undefined;
+    throw new PdfiumCannotRead(-1, err);
+  }
+}
+
 /** Pages with their text runs and drawn rules. */
 export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
-  const p = await pdfium();
-  return p.eachPage(bytes, (page, number) => {
+  return withPdfium((p) => p.eachPage(bytes, (page, number) => {
     const vp = p.viewport(page);
     const width = Math.round(vp.width);
     const height = Math.round(vp.height);
     return { number, width, height, items: p.textItems(page, vp.transform), rules: p.rules(page, vp.transform, vp.width, vp.height) };
-  });
+  }));
 }
 
 /** A grayscale PNG of one page (1-based) at `dpi`: what OCR reads. */
 export async function renderPdfiumGrayPng(bytes: Uint8Array, pageNumber: number, dpi: number): Promise<Buffer> {
-  const p = await pdfium();
-  const { gray, width, height } = p.renderGray(bytes, pageNumber - 1, dpi / 72);
+  const { gray, width, height } = await withPdfium((p) => p.renderGray(bytes, pageNumber - 1, dpi / 72));
   return grayPng(gray, width, height);
 }
 
 /** Only the pages' sizes. */
 export async function readPdfiumGeometry(bytes: Uint8Array): Promise<PageModel[]> {
-  const p = await pdfium();
   const scale = DPI / 72;
-  return p.pageSizes(bytes).map((size, i) => ({ number: i + 1, width: Math.round(size.width * scale), height: Math.round(size.height * scale), items: [] }));
+  return (await withPdfium((p) => p.pageSizes(bytes))).map((size, i) => ({ number: i + 1, width: Math.round(size.width * scale), height: Math.round(size.height * scale), items: [] }));
 }
