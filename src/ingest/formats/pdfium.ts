@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { DPI, IngestError, type PageModel, type Rule, type TextItem } from '../model.js';
+import { addSubpathRules, multiply, round } from './path-rules.js';
 import { grayPng } from './write/png.js';
 
 /*
@@ -524,56 +525,6 @@ function viewportOf(view: [number, number, number, number], rotation: number, sc
   }
   const transform = [a * scale, b * scale, c * scale, d * scale, offX - a * scale * cx - c * scale * cy, offY - b * scale * cx - d * scale * cy];
   return { transform, width, height };
-}
-
-/** Near-axis-aligned within a pixel, so rotated or diagonal strokes are not rules. */
-const AXIS_SLACK = 1;
-
-function addSubpathRules(rules: Rule[], xs: number[], ys: number[], curved: boolean, stroked: boolean, filled: boolean, strokePx: number, pageArea: number): void {
-  const finiteXs = xs.filter(Number.isFinite);
-  const finiteYs = ys.filter(Number.isFinite);
-  if (finiteXs.length < 2) return;
-  const left = Math.min(...finiteXs);
-  const top = Math.min(...finiteYs);
-  const width = Math.max(...finiteXs) - left;
-  const height = Math.max(...finiteYs) - top;
-  if (width * height > pageArea * 0.8) return;
-  if (filled && !curved && isAxisRectangle(xs, ys)) {
-    rules.push({ x: round(left), y: round(top), width: round(Math.max(width, 1)), height: round(Math.max(height, 1)) });
-    return;
-  }
-  if (!stroked) return;
-  const half = strokePx / 2;
-  for (let k = 1; k < xs.length; k++) {
-    const x0 = xs[k - 1]!;
-    const y0 = ys[k - 1]!;
-    const x1 = xs[k]!;
-    const y1 = ys[k]!;
-    if (Math.abs(y1 - y0) <= AXIS_SLACK && Math.abs(x1 - x0) > AXIS_SLACK) {
-      rules.push({ x: round(Math.min(x0, x1) - half), y: round(Math.min(y0, y1) - half), width: round(Math.abs(x1 - x0) + strokePx), height: round(strokePx) });
-    } else if (Math.abs(x1 - x0) <= AXIS_SLACK && Math.abs(y1 - y0) > AXIS_SLACK) {
-      rules.push({ x: round(Math.min(x0, x1) - half), y: round(Math.min(y0, y1) - half), width: round(strokePx), height: round(Math.abs(y1 - y0) + strokePx) });
-    }
-  }
-}
-
-function isAxisRectangle(xs: number[], ys: number[]): boolean {
-  if (xs.length > 6) return false;
-  for (let k = 1; k < xs.length; k++) {
-    if (Math.abs(xs[k]! - xs[k - 1]!) > AXIS_SLACK && Math.abs(ys[k]! - ys[k - 1]!) > AXIS_SLACK) return false;
-  }
-  return true;
-}
-
-/** m1 × m2 as PDF composes them: a point goes through m2 first, then m1 (`multiply(viewport, ctm)`). */
-function multiply(m1: number[], m2: number[]): number[] {
-  const [a1, b1, c1, d1, e1, f1] = m1 as [number, number, number, number, number, number];
-  const [a2, b2, c2, d2, e2, f2] = m2 as [number, number, number, number, number, number];
-  return [a1 * a2 + c1 * b2, b1 * a2 + d1 * b2, a1 * c2 + c1 * d2, b1 * c2 + d1 * d2, a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1];
-}
-
-function round(v: number): number {
-  return Math.round(v * 100) / 100;
 }
 
 /** PDFium could not open or parse the document; pdf.js, which repairs more, gets to try. */
