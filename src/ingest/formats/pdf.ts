@@ -9,34 +9,37 @@ import { PdfiumCannotRead, readPdfiumGeometry, readPdfiumPages } from './pdfium.
  */
 export type PdfEngine = 'pdfium' | 'pdfjs';
 
-/** Pages and positioned text of a PDF, in 300-DPI pixels with a top-left origin. */
-export async function readPdfPages(bytes: Uint8Array, engine: PdfEngine = 'pdfium'): Promise<PageModel[]> {
+/** `withPdfium` when the engine is PDFium and it can read the PDF, else `withPdfjs`. */
+export async function withEngine<T>(engine: PdfEngine, withPdfium: () => Promise<T>, withPdfjs: () => Promise<T>): Promise<T> {
   if (engine === 'pdfium') {
     try {
-      return await readPdfiumPages(bytes);
+      return await withPdfium();
     } catch (err) {
       if (!(err instanceof PdfiumCannotRead)) throw err;
     }
   }
-  return eachPage(bytes, readPage);
+  return withPdfjs();
+}
+
+/** Pages and positioned text of a PDF, in 300-DPI pixels with a top-left origin. */
+export function readPdfPages(bytes: Uint8Array, engine: PdfEngine = 'pdfium'): Promise<PageModel[]> {
+  return withEngine(engine, () => readPdfiumPages(bytes), () => eachPage(bytes, readPage));
 }
 
 /**
  * Only the pages' sizes (their text left empty): what `Ingested` needs, without parsing any page's
  * content, so page counts, quotas and page images come long before the text does.
  */
-export async function readPdfGeometry(bytes: Uint8Array, engine: PdfEngine = 'pdfium'): Promise<PageModel[]> {
-  if (engine === 'pdfium') {
-    try {
-      return await readPdfiumGeometry(bytes);
-    } catch (err) {
-      if (!(err instanceof PdfiumCannotRead)) throw err;
-    }
-  }
-  return eachPage(bytes, async (page, number) => {
-    const vp = page.getViewport({ scale: DPI / 72 });
-    return { number, width: Math.round(vp.width), height: Math.round(vp.height), items: [] };
-  });
+export function readPdfGeometry(bytes: Uint8Array, engine: PdfEngine = 'pdfium'): Promise<PageModel[]> {
+  return withEngine(
+    engine,
+    () => readPdfiumGeometry(bytes),
+    () =>
+      eachPage(bytes, async (page, number) => {
+        const vp = page.getViewport({ scale: DPI / 72 });
+        return { number, width: Math.round(vp.width), height: Math.round(vp.height), items: [] };
+      }),
+  );
 }
 
 async function eachPage(bytes: Uint8Array, read: (page: PDFPageProxy, number: number) => Promise<PageModel>): Promise<PageModel[]> {

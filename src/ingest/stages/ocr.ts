@@ -1,5 +1,5 @@
-import type { PdfEngine } from '../formats/pdf.js';
-import { PdfiumCannotRead, renderPdfiumGrayPng } from '../formats/pdfium.js';
+import { withEngine, type PdfEngine } from '../formats/pdf.js';
+import { renderPdfiumGrayPng } from '../formats/pdfium.js';
 import { MIN_DPI, renderPdfPage } from '../formats/render.js';
 import { DPI, type PageModel, type TextItem } from '../model.js';
 import { hasTesseractCli, recognizeWithCli } from './ocr/tesseract-cli.js';
@@ -129,15 +129,8 @@ const MIN_CONFIDENCE = 20;
 const MIN_SYMBOL_CONFIDENCE = 80;
 
 /** The page as OCR reads it: PDFium's grayscale rendering (pdf.js's when asked, or when PDFium cannot). */
-async function pageImage(pdf: Uint8Array, pageNumber: number, dpi: number, engine: PdfEngine): Promise<Buffer> {
-  if (engine === 'pdfium') {
-    try {
-      return await renderPdfiumGrayPng(pdf, pageNumber, dpi);
-    } catch (err) {
-      if (!(err instanceof PdfiumCannotRead)) throw err;
-    }
-  }
-  return renderPdfPage(pdf, pageNumber, dpi);
+function pageImage(pdf: Uint8Array, pageNumber: number, dpi: number, engine: PdfEngine): Promise<Buffer> {
+  return withEngine(engine, () => renderPdfiumGrayPng(pdf, pageNumber, dpi), () => renderPdfPage(pdf, pageNumber, dpi));
 }
 
 /** Words of one page (1-based) of `pdf`, recognised from its image, as text items in 300-DPI pixels. */
