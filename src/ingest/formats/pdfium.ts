@@ -81,7 +81,7 @@ class Pdfium {
   withDocument<T>(bytes: Uint8Array, read: (doc: number, pages: number) => T): T {
     const f = this.f;
     const data = f.malloc!(Math.max(1, bytes.byteLength));
-    if (!data) throw new IngestError('PDF too large', "The PDF does not fit in the reader's memory.");
+    if (!data) throw new PdfiumCannotRead(-1, new Error('no memory for the PDF'));
     this.views();
     this.u8.set(bytes, data);
     const doc = f.FPDF_LoadMemDocument!(data, bytes.byteLength, 0);
@@ -129,7 +129,7 @@ class Pdfium {
         const width = Math.max(1, Math.round(f.FPDF_GetPageWidthF!(page) * scale));
         const height = Math.max(1, Math.round(f.FPDF_GetPageHeightF!(page) * scale));
         const bitmap = f.FPDFBitmap_Create!(width, height, 0);
-        if (!bitmap) throw new IngestError('Page too large', 'The page image does not fit in the reader\'s memory.');
+        if (!bitmap) throw new PdfiumCannotRead(-1, new Error('no memory for the page image'));
         try {
           f.FPDFBitmap_FillRect!(bitmap, 0, 0, width, height, 0xffffffff);
           f.FPDF_RenderPageBitmap!(bitmap, page, 0, 0, width, height, 0, RENDER_ANNOTATIONS);
@@ -566,7 +566,7 @@ export function preloadPdfium(): void {
  * exhausted) discards the instance, so the next document gets a fresh one, and is reported as
  * PdfiumCannotRead: pdf.js then reads the document.
  */
-async function withPdfium<T>(use: (p: Pdfium) => T): Promise<T> {
+async function withPdfium<T>(bytes: Uint8Array, use: (p: Pdfium) => T): Promise<T> {
   const p = await pdfium();
   try {
     return use(p);
@@ -574,12 +574,19 @@ async function withPdfium<T>(use: (p: Pdfium) => T): Promise<T> {
     if (err instanceof IngestError || err instanceof PdfiumCannotRead || err instanceof RangeError) throw err;
     instance = undefined;
     throw new PdfiumCannotRead(-1, err);
+  } finally {
+    // WebAssembly memory only grows: after a large document the thread starts a fresh instance, so
+    // the memory it took goes back when this one is collected.
+    if (bytes.byteLength > LARGE_PDF_BYTES && instance) instance = undefined;
   }
 }
 
+/** Documents above this size get a PDFium instance of their own (see `withPdfium`). */
+const LARGE_PDF_BYTES = 32 * 1024 * 1024;
+
 /** Pages with their text runs and drawn rules. */
 export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
-  return withPdfium((p) => p.eachPage(bytes, (page, number) => {
+  return withPdfium(bytes, (p) => p.eachPage(bytes, (page, number) => {
     const vp = p.viewport(page);
     const width = Math.round(vp.width);
     const height = Math.round(vp.height);
@@ -589,12 +596,12 @@ export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
 
 /** A grayscale PNG of one page (1-based) at `dpi`: what OCR reads. */
 export async function renderPdfiumGrayPng(bytes: Uint8Array, pageNumber: number, dpi: number): Promise<Buffer> {
-  const { gray, width, height } = await withPdfium((p) => p.renderGray(bytes, pageNumber - 1, dpi / 72));
+  const { gray, width, height } = await withPdfium(bytes, (p) => p.renderGray(bytes, pageNumber - 1, dpi / 72));
   return grayPng(gray, width, height);
 }
 
 /** Only the pages' sizes. */
 export async function readPdfiumGeometry(bytes: Uint8Array): Promise<PageModel[]> {
   const scale = DPI / 72;
-  return (await withPdfium((p) => p.pageSizes(bytes))).map((size, i) => ({ number: i + 1, width: Math.round(size.width * scale), height: Math.round(size.height * scale), items: [] }));
+  return (await withPdfium(bytes, (p) => p.pageSizes(bytes))).map((size, i) => ({ number: i + 1, width: Math.round(size.width * scale), height: Math.round(size.height * scale), items: [] }));
 }
