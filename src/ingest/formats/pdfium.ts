@@ -197,6 +197,7 @@ class Pdfium {
     if (!tp) return [];
     const items: TextItem[] = [];
     const fonts = new Map<number, RunFont>();
+    const faces = new Map<number, Face>();
     let run: Run | null = null;
     const flush = () => {
       if (run && run.text.trim()) items.push(toItem(run, vt));
@@ -211,7 +212,7 @@ class Pdfium {
         const obj = f.FPDFText_GetTextObject!(tp, i);
         let font = fonts.get(obj);
         if (!font) {
-          font = this.fontOf(obj, tp, i);
+          font = this.fontOf(obj, tp, i, faces);
           fonts.set(obj, font);
         }
         f.FPDFText_GetLooseCharBox!(tp, i, s); // FS_RECTF: left, top, right, bottom
@@ -270,34 +271,56 @@ class Pdfium {
     return items;
   }
 
-  /** The font of a text object, at its size on the page (`i`: one of its characters). */
-  private fontOf(obj: number, tp: number, i: number): RunFont {
+  /** A font's name, weight, slant and vertical metrics (per em), as pdf.js's reader takes them. */
+  private faceOf(font: number): Face {
     const f = this.f;
     const s = this.scratch;
     let name = '';
     let flags = 0;
+    let ascentEm = NaN;
+    let descentEm = NaN;
+    if (font) {
+      // Asked at size 1: per em, as pdf.js's text styles give them.
+      if (f.FPDFFont_GetAscent!(font, 1, s)) {
+        this.views();
+        ascentEm = this.f32[s >> 2]!;
+      }
+      if (f.FPDFFont_GetDescent!(font, 1, s)) {
+        this.views();
+        descentEm = this.f32[s >> 2]!;
+      }
+      const n = f.FPDFFont_GetBaseFontName!(font, this.nameBuffer, NAME_BYTES);
+      this.views();
+      if (n > 1) name = this.utf8.decode(this.u8.subarray(this.nameBuffer, this.nameBuffer + Math.min(n, NAME_BYTES) - 1));
+      flags = f.FPDFFont_GetFlags!(font);
+    }
+    name = name.replace(/^[A-Z]{6}\+/, '') || 'unknown';
+    // Fonts without usable metrics: pdf.js's reader assumes 0.8 and -0.2 of the size.
+    if (!Number.isFinite(ascentEm) || ascentEm <= 0 || ascentEm > 2) ascentEm = 0.8;
+    if (!Number.isFinite(descentEm) || descentEm > 0 || descentEm < -1) descentEm = -0.2;
+    return {
+      name,
+      bold: (flags & FLAG_FORCE_BOLD) !== 0 || /bold|black|heavy|semibold|demi/i.test(name),
+      italic: (flags & FLAG_ITALIC) !== 0 || /italic|oblique/i.test(name),
+      ascentEm,
+      descentEm,
+    };
+  }
+
+  /** The font of a text object, at its size on the page (`i`: one of its characters). */
+  private fontOf(obj: number, tp: number, i: number, faces: Map<number, Face>): RunFont {
+    const f = this.f;
+    const s = this.scratch;
     let size = 0;
     let ux = 1;
     let uy = 0;
-    let ascentEm = NaN;
-    let descentEm = NaN;
+    const handle = obj ? f.FPDFTextObj_GetFont!(obj) : 0;
+    let face = faces.get(handle);
+    if (!face) {
+      face = this.faceOf(handle);
+      faces.set(handle, face);
+    }
     if (obj) {
-      const font = f.FPDFTextObj_GetFont!(obj);
-      if (font) {
-        // Per em (asked at size 1), as pdf.js's text styles give them.
-        if (f.FPDFFont_GetAscent!(font, 1, s)) {
-          this.views();
-          ascentEm = this.f32[s >> 2]!;
-        }
-        if (f.FPDFFont_GetDescent!(font, 1, s)) {
-          this.views();
-          descentEm = this.f32[s >> 2]!;
-        }
-        const n = f.FPDFFont_GetBaseFontName!(font, this.nameBuffer, NAME_BYTES);
-        this.views();
-        if (n > 1) name = this.utf8.decode(this.u8.subarray(this.nameBuffer, this.nameBuffer + Math.min(n, NAME_BYTES) - 1));
-        flags = f.FPDFFont_GetFlags!(font);
-      }
       if (f.FPDFTextObj_GetFontSize!(obj, s)) {
         this.views();
         size = this.f32[s >> 2]!;
@@ -317,12 +340,7 @@ class Pdfium {
         size *= Math.hypot(c, d) || 1;
       }
     }
-    name = name.replace(/^[A-Z]{6}\+/, '') || 'unknown';
-    const bold = (flags & FLAG_FORCE_BOLD) !== 0 || /bold|black|heavy|semibold|demi/i.test(name);
-    const italic = (flags & FLAG_ITALIC) !== 0 || /italic|oblique/i.test(name);
-    // Fonts without usable metrics: pdf.js's reader assumes 0.8 and -0.2 of the size.
-    if (!Number.isFinite(ascentEm) || ascentEm <= 0 || ascentEm > 2) ascentEm = 0.8;
-    if (!Number.isFinite(descentEm) || descentEm > 0 || descentEm < -1) descentEm = -0.2;
+    const { name, bold, italic, ascentEm, descentEm } = face;
     return { name, size, ascent: ascentEm * size, descent: descentEm * size, bold, italic, ux, uy, key: `${name}|${Math.round(size * 100)}|${ux.toFixed(3)}|${uy.toFixed(3)}` };
   }
 
@@ -426,6 +444,14 @@ class Pdfium {
 }
 
 const NAME_BYTES = 256;
+
+interface Face {
+  name: string;
+  bold: boolean;
+  italic: boolean;
+  ascentEm: number;
+  descentEm: number;
+}
 
 interface RunFont {
   name: string;
