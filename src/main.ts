@@ -7,6 +7,7 @@ import { parseScopes } from './domain/scopes.js';
 import { DomainError } from './domain/errors.js';
 import type { RunningWorkers } from './ingest/workers.js';
 import { CLIENT_USAGE, isClientCommand, runClient } from './cli/index.js';
+import { tuneJit } from './jit.js';
 
 const USAGE = `usage: quire <command>
   serve [--no-worker]                         run the API and ingestion workers (default command);
@@ -196,6 +197,8 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
+  // Before any worker thread starts (they take the process's V8 flags as they are then).
+  if (command === 'serve' || command === 'worker') tuneJit(config.ingest.jitInterruptBudget);
 
   switch (command) {
     case 'serve': {
