@@ -6,8 +6,8 @@ export const DEFAULT_UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
 export const MIN_UPLOAD_CHUNK_BYTES = 64 * 1024;
 export const MAX_UPLOAD_CHUNK_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_UPLOAD_SESSION_TTL_SECONDS = 24 * 60 * 60;
-/** Measured in bench/ingest (bench/README.md): the plateau of the batch's CPU time was 0.6–2.4 million. */
-export const DEFAULT_JIT_INTERRUPT_BUDGET = 1_200_000;
+/** Measured (bench/README.md): most of bench/ingest's gain, without the API slowdown that 1.2 million showed in bench/api. */
+export const DEFAULT_JIT_INTERRUPT_BUDGET = 300_000;
 export const MAX_UPLOAD_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 export interface Config {
@@ -40,7 +40,7 @@ export interface Config {
     pdfEngine: 'pdfium' | 'pdfjs';
     /**
      * V8's interrupt budget for this process and its threads (QUIRE_JIT_INTERRUPT_BUDGET, default
-     * 1,200,000; 0 keeps V8's own, 67,584): see src/jit.ts.
+     * 300,000; 0 keeps V8's own, 67,584): see src/jit.ts.
      */
     jitInterruptBudget: number;
     /** Job lease (QUIRE_JOB_LEASE_MS): a job whose process died runs again after it expires. */

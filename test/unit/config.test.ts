@@ -37,7 +37,7 @@ test('QUIRE_PDF_ENGINE picks what reads PDFs: PDFium by default, or pdf.js', () 
 });
 
 test('QUIRE_JIT_INTERRUPT_BUDGET sets V8\'s interrupt budget; 0 keeps V8\'s own', () => {
-  assert.equal(loadConfig({}).ingest.jitInterruptBudget, 1_200_000);
+  assert.equal(loadConfig({}).ingest.jitInterruptBudget, 300_000);
   assert.equal(loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: '0' }).ingest.jitInterruptBudget, 0);
   assert.equal(loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: '500000' }).ingest.jitInterruptBudget, 500_000);
   for (const v of ['-1', 'fast', '1.5']) assert.throws(() => loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: v }), /QUIRE_JIT_INTERRUPT_BUDGET/);
