@@ -33,7 +33,7 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
   return { result: { op: 'analyze', structure, timings, features: classificationFeatures(structure) }, transfer: [] };
 }
 
-// Long-lived: pdf.js, PDFium and the readers load once; the pool sends one request at a time.
+// Long-lived: PDFium and the readers load once (pdf.js only if a document needs it); the pool sends one request at a time.
 preloadPdfium();
 parentPort!.on('message', async (req: ThreadRequest) => {
   try {

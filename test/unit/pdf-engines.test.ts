@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -8,7 +9,7 @@ import { renderPdfiumGrayPng } from '../../src/ingest/formats/pdfium.js';
 import { renderPdfPage } from '../../src/ingest/formats/render.js';
 import type { PageModel } from '../../src/ingest/model.js';
 import { makePdf } from '../helpers/pdf-objects.js';
-import { CORPUS } from '../helpers/quire.js';
+import { CORPUS, ROOT } from '../helpers/quire.js';
 
 // PDFium (the default) and pdf.js (QUIRE_PDF_ENGINE=pdfjs, and the fallback for PDFs PDFium cannot
 // open) must give the layout stages the same page model.
@@ -146,4 +147,33 @@ test("OCR's page image from PDFium (grayscale PNG) matches pdf.js's rendering of
   assert.deepEqual([b.width, b.height], [a.width, a.height]);
   a.bands.forEach((v, i) => assert.ok(Math.abs(v - b.bands[i]!) < 0.02, `band ${i}: ${v.toFixed(3)} vs ${b.bands[i]!.toFixed(3)}`));
   assert.ok(Math.min(...b.bands) < 0.97, 'the page has text on it');
+});
+
+test('a PDF PDFium refuses is read by pdf.js, which a thread loads only then', () => {
+  // A fresh process: this one has loaded pdf.js for the tests above.
+  const script = `
+    import fs from 'node:fs';
+    const { readPdfPages } = await import('./src/ingest/formats/pdf.ts');
+    const { readPdfiumPages, PdfiumCannotRead } = await import('./src/ingest/formats/pdfium.ts');
+    const bytes = fs.readFileSync(process.env.PDF);
+    const clean = await readPdfPages(new Uint8Array(bytes));
+    const loadedForClean = globalThis.pdfjsWorker !== undefined;
+    // 2 KB of junk before the header: PDFium looks for it in the first 1,024 bytes only.
+    const junk = new Uint8Array(Buffer.concat([Buffer.alloc(2048, 0x41), bytes]));
+    const refused = await readPdfiumPages(junk).then(() => false, (e) => e instanceof PdfiumCannotRead);
+    const repaired = await readPdfPages(junk);
+    console.log(JSON.stringify({ loadedForClean, refused, loadedAfter: globalThis.pdfjsWorker !== undefined,
+      clean: clean.map((p) => p.items.map((i) => i.text).join(' ')), repaired: repaired.map((p) => p.items.map((i) => i.text).join(' ')) }));
+  `;
+  const pdf = path.join(CORPUS, 'kgrag/ntsb-aviation-incident-accident-reports/20080102X00002.pdf');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, PDF: pdf }, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { loadedForClean: boolean; refused: boolean; loadedAfter: boolean; clean: string[]; repaired: string[] };
+  assert.equal(out.loadedForClean, false, 'reading a PDF PDFium opens does not load pdf.js');
+  assert.equal(out.refused, true, 'PDFium refuses the damaged copy');
+  assert.equal(out.loadedAfter, true);
+  assert.equal(out.repaired.length, out.clean.length);
+  // The same text, page by page.
+  const asPages = (texts: string[]): PageModel[] => texts.map((text, i) => ({ number: i + 1, width: 0, height: 0, items: [{ text, x: 0, y: 0, width: 0, height: 0, fontName: '', fontSize: 0 }] }));
+  assert.ok(overlap(letters(asPages(out.repaired)), letters(asPages(out.clean))) > 0.97);
 });

@@ -1,4 +1,3 @@
-import mammoth from 'mammoth';
 import { IngestError } from '../model.js';
 import type { StructureNode } from '../structure.js';
 import { htmlStructure } from './html.js';
@@ -19,6 +18,8 @@ export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
     throw new IngestError('Corrupt DOCX', `not a readable ZIP package (${(err as Error).message})`);
   }
   if (!names.includes('word/document.xml')) throw new IngestError('Corrupt DOCX', 'no word/document.xml');
+  // Loaded on the first DOCX: a thread reading only PDFs does not carry it (~9 MiB).
+  const { default: mammoth } = await import('mammoth');
   let html: string;
   try {
     html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: STYLE_MAP })).value;

@@ -1,5 +1,5 @@
-import { createCanvas } from '@napi-rs/canvas';
-import { openPdf, pdfError } from './pdfjs.js';
+// pdf.js and the canvas load on the first page drawn: a reading thread that never draws one (PDFium
+// reads, and draws the OCR images) never carries them.
 
 export const MIN_DPI = 36;
 export const MAX_DPI = 300;
@@ -10,6 +10,7 @@ export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: nu
     throw new RangeError(`dpi must be between ${MIN_DPI} and ${MAX_DPI}, got ${dpi}`);
   }
   if (!Number.isInteger(pageNumber) || pageNumber < 1) throw new RangeError(`no page ${pageNumber}`);
+  const [{ createCanvas }, { openPdf, pdfError }] = await Promise.all([import('@napi-rs/canvas'), import('./pdfjs.js')]);
   const doc = await openPdf(pdf);
   try {
     if (pageNumber > doc.numPages) throw new RangeError(`no page ${pageNumber}: the PDF has ${doc.numPages}`);
