@@ -22,6 +22,8 @@ export interface WorkerPoolOptions {
   pdfEngine?: PdfEngine;
   /** The thread's entry module (tests only; default: read-worker next to this module). */
   entry?: URL;
+  /** A thread is replaced after serving this many requests (default 50; tests only). */
+  recycleAfter?: number;
 }
 
 /** A read that failed for a reason of the process (not of the document): worth retrying. */
@@ -56,6 +58,8 @@ export class WorkerPool {
     analyze: { active: 0, waiting: [], idle: [] },
   };
   private closed = false;
+  /** warm() was called: threads are kept started ahead, recycled ones replaced at once. */
+  private warmed = false;
   private readonly threads = new Set<Worker>();
   private readonly served = new WeakMap<Worker, number>();
   private nextId = 1;
@@ -88,6 +92,7 @@ export class WorkerPool {
    * not keeping the process up.
    */
   warm(): void {
+    this.warmed = true;
     for (const name of ['read', 'analyze'] as const) {
       const lane = this.lanes[name];
       while (!this.closed && lane.idle.length + lane.active < this.opts.size) {
@@ -169,11 +174,17 @@ export class WorkerPool {
   private giveBack(name: LaneName, worker: Worker, reusable: boolean) {
     const served = (this.served.get(worker) ?? 0) + 1;
     this.served.set(worker, served);
-    if (reusable && !this.closed && served < RECYCLE_AFTER) {
+    if (reusable && !this.closed && served < (this.opts.recycleAfter ?? RECYCLE_AFTER)) {
       worker.unref();
       this.lanes[name].idle.push(worker);
-    } else {
-      void worker.terminate();
+      return;
+    }
+    void worker.terminate();
+    if (reusable && this.warmed && !this.closed) {
+      // Its replacement loads now, while idle, not when the next document is already waiting for it.
+      const fresh = this.spawn(name);
+      fresh.unref();
+      this.lanes[name].idle.push(fresh);
     }
   }
 

@@ -46,6 +46,19 @@ test('a thread that answered is used again (readers load once); one that failed 
   await one.close();
 });
 
+test('a warm pool replaces a thread it recycles at once, so the next document finds one loaded', async () => {
+  const warm = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, recycleAfter: 2 });
+  warm.warm();
+  const first = (await warm.read(Buffer.from('x'), 'whoami')).format;
+  assert.equal((await warm.read(Buffer.from('x'), 'whoami')).format, first, 'the thread serves its 2 requests');
+  await new Promise((r) => setTimeout(r, 300)); // the recycled thread exits
+  assert.equal(warm.threadCount, 2, 'one reading thread (the replacement) and one analysing thread');
+  const next = (await warm.read(Buffer.from('x'), 'whoami')).format;
+  assert.notEqual(next, first);
+  assert.equal(warm.threadCount, 2, 'the replacement served it: no thread was started on demand');
+  await warm.close();
+});
+
 test('reads have their own lane: reads run at once beside busy analyses, analyses wait for analyses only', async () => {
   const two = new WorkerPool({ size: 2, timeoutMs: 5_000, memoryMb: 64, entry });
   const model = { format: 'slow', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
