@@ -1,0 +1,93 @@
+// Where a batch's CPU goes (bench/README.md): the PDFs of ../shared/corpus/kgrag uploaded to one built
+// server BENCH_ROUNDS times in a row (the first round on a fresh server, the others warm), all 16 at
+// once, each round waiting until every document is Ready. Per round: wall time from the first upload
+// to the last Ready, the server's CPU (its threads, and its children such as tesseract), pages/s, and
+// with BENCH_THREADS=1 the CPU of each of the server's threads.
+//
+//   npm run build && npx tsx bench/ingest/rounds.ts
+//
+// Environment: BENCH_ROUNDS (3, at most 6), BENCH_THREADS (0), BENCH_NODE_ARGS (node flags for the server, space
+// separated), BENCH_CORPUS; every QUIRE_* variable set here is passed to the server (to compare
+// settings: `QUIRE_JIT_INTERRUPT_BUDGET=0 npx tsx bench/ingest/rounds.ts`).
+import fs from 'node:fs';
+import path from 'node:path';
+import { CORPUS } from '../../test/helpers/quire.js';
+import { checkDist, startDistQuire } from '../lib/quire-dist.js';
+import { envNumber, waitForQuiet } from '../lib/machine.js';
+
+// At most 6: the documents of every round are read back in one page of 100.
+const ROUNDS = Math.min(6, Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3))));
+const CORPUS_DIR = process.env.BENCH_CORPUS ? path.resolve(process.env.BENCH_CORPUS) : path.join(CORPUS, 'kgrag');
+const pdfs = (dir: string): string[] =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? pdfs(path.join(dir, e.name)) : e.name.endsWith('.pdf') ? [path.join(dir, e.name)] : [])).sort();
+const files = pdfs(CORPUS_DIR).map((f) => ({ name: path.basename(f), bytes: fs.readFileSync(f) }));
+
+/** CPU seconds of the process: its threads, and its children it has waited for. */
+function processCpu(pid: number): number {
+  const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+}
+
+/** CPU seconds of each thread of the process, by thread id. */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const st = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+checkDist();
+const extraEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('QUIRE_')));
+await waitForQuiet();
+const q = await startDistQuire({ extraEnv, nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) });
+const pid = q.process.pid!;
+const auth = { authorization: `Bearer ${q.key}` };
+await new Promise((r) => setTimeout(r, 1500)); // the threads started ahead finish loading
+let sent = 0;
+let pagesBefore = 0;
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    const cpu0 = processCpu(pid);
+    const threads0 = threadCpu(pid);
+    const t0 = performance.now();
+    await Promise.all(
+      files.map(async (f) => {
+        const form = new FormData();
+        form.append('file', new Blob([f.bytes]), f.name);
+        const r = await fetch(`${q.api}/documents/content`, { method: 'POST', body: form, headers: auth });
+        if (r.status !== 201) throw new Error(`upload of ${f.name}: ${r.status} ${await r.text()}`);
+      }),
+    );
+    sent += files.length;
+    let pageCount = 0;
+    for (;;) {
+      const body = (await (await fetch(`${q.api}/documents?limit=100`, { headers: auth })).json()) as { documents: { status: string; pageCount?: number }[] };
+      const docs = body.documents;
+      if (docs.length >= sent && docs.every((d) => d.status === 'Ready' || d.status === 'Error')) {
+        const total = docs.reduce((n, d) => n + (d.pageCount ?? 0), 0);
+        pageCount = total - pagesBefore;
+        pagesBefore = total;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const wall = (performance.now() - t0) / 1000;
+    console.log(`round ${round} (${round === 0 ? 'fresh' : 'warm'}): ${wall.toFixed(2)} s, server CPU ${(processCpu(pid) - cpu0).toFixed(2)} s, ${(pageCount / wall).toFixed(1)} pages/s`);
+    if (process.env.BENCH_THREADS === '1') {
+      for (const [tid, cpu] of threadCpu(pid)) {
+        const used = cpu - (threads0.get(tid) ?? 0);
+        if (used >= 0.05) console.log(`  thread ${tid}${tid === String(pid) ? ' (main)' : ''}: ${used.toFixed(2)} s`);
+      }
+    }
+  }
+} finally {
+  await q.stop();
+}
