@@ -232,23 +232,26 @@ class Pdfium {
         const text = charText(u);
         // The glyph's box as pdf.js's reader draws it: its advance along the baseline, the font's
         // ascent above and descent below (PDFium's loose box uses the font's bounding box instead).
+        // Its four corners: the origin and the end of the advance, each at the ascent and the descent.
         const nx = -font.uy;
         const ny = font.ux;
         const ex = ox + font.ux * advance;
         const ey = oy + font.uy * advance;
-        const cxs = [ox + nx * font.ascent, ox + nx * font.descent, ex + nx * font.ascent, ex + nx * font.descent];
-        const cys = [oy + ny * font.ascent, oy + ny * font.descent, ey + ny * font.ascent, ey + ny * font.descent];
-        const gl = Math.min(...cxs);
-        const gr = Math.max(...cxs);
-        const gb = Math.min(...cys);
-        const gt = Math.max(...cys);
+        const ax = nx * font.ascent;
+        const dx = nx * font.descent;
+        const ay = ny * font.ascent;
+        const dy = ny * font.descent;
+        const gl = Math.min(ox, ex) + Math.min(ax, dx);
+        const gr = Math.max(ox, ex) + Math.max(ax, dx);
+        const gb = Math.min(oy, ey) + Math.min(ay, dy);
+        const gt = Math.max(oy, ey) + Math.max(ay, dy);
         // The further characters of a ligature ("fi" drawn as one glyph) share its origin.
-        const ligature = run !== null && run.font.key === font.key && Math.abs(along - run.start) < 0.01 && Math.abs(across - run.across) < 0.01;
+        const ligature = run !== null && (run.font === font || run.font.key === font.key) && Math.abs(along - run.start) < 0.01 && Math.abs(across - run.across) < 0.01;
         if (run && !ligature) {
           const r: Run = run;
           const size = r.font.size || 1;
           const gap = along - r.end;
-          if (r.font.key !== font.key || Math.abs(across - r.across) > size * VERTICAL_SHIFT_RATIO || gap < NEGATIVE_SPACE_MAX * size || gap > SPACE_IN_FLOW_MAX * size) {
+          if ((r.font !== font && r.font.key !== font.key) || Math.abs(across - r.across) > size * VERTICAL_SHIFT_RATIO || gap < NEGATIVE_SPACE_MAX * size || gap > SPACE_IN_FLOW_MAX * size) {
             flush();
           } else if (gap >= SPACE_IN_FLOW_MIN * size && !r.text.endsWith(' ')) {
             r.text += ' ';
@@ -341,7 +344,7 @@ class Pdfium {
       }
     }
     const { name, bold, italic, ascentEm, descentEm } = face;
-    return { name, size, ascent: ascentEm * size, descent: descentEm * size, bold, italic, ux, uy, key: `${name}|${Math.round(size * 100)}|${ux.toFixed(3)}|${uy.toFixed(3)}` };
+    return { name, size, ascent: ascentEm * size, descent: descentEm * size, bold, italic, ux, uy, key: `${name}|${Math.round(size * 100)}|${Math.round(ux * 1000)}|${Math.round(uy * 1000)}` };
   }
 
   /** The axis-aligned strokes and filled rectangles the page draws (as pdf.js's reader finds them). */
