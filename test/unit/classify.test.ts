@@ -9,7 +9,7 @@ import { ClassificationService, nameTerms, termWeights, type ClassificationCandi
 import { analyzeDocument } from '../../src/ingest/analyze.js';
 import { readDocument } from '../../src/ingest/formats/index.js';
 import { classificationFeatures, MAX_HEADING_TERMS, MAX_TERMS, type ClassificationFeatures } from '../../src/ingest/stages/classify.js';
-import type { StructureModel } from '../../src/ingest/structure.js';
+import { wordsOf, type StructureModel } from '../../src/ingest/structure.js';
 import { Store } from '../../src/store/db/index.js';
 import { onBothDatabases } from '../helpers/postgres.js';
 import { CORPUS } from '../helpers/quire.js';
@@ -246,6 +246,33 @@ describe('classification features', () => {
     assert.equal(features.layout.form, 3 / 17);
     assert.equal(features.layout.prose, 12 / 17);
     assert.equal(features.layout.heading, 2 / 17);
+  });
+
+  test('words are counted between any whitespace, Unicode spaces included; apostrophes and non-ASCII letters kept', () => {
+    const text = 'a\u00a0b\u2003c\ufeffd\u3000e  f\tg\u202fh';
+    const features = classificationFeatures(structureOf([{ type: 'paragraph', structure: 'p', role: 'body', leaf: leaf(text) }]));
+    assert.equal(features.layout.words, wordsOf(text).length);
+    assert.equal(features.layout.words, 8);
+    const more = classificationFeatures(structureOf([{ type: 'paragraph', structure: 'p', role: 'body', leaf: leaf("The Lessee’s rights; l'été, the Lessee's éléments") }]));
+    const counts = Object.fromEntries(more.terms.map((t) => [t.term, t.count]));
+    assert.equal(counts['lessee'], 2);
+    assert.equal(counts['lessee right'], 1);
+    assert.equal(counts['lété'], 1);
+    assert.equal(counts['élément'], 1);
+  });
+
+  test('ties at the cut are broken by term, whatever the order the terms came in', () => {
+    // 300 distinct words once each, then "zeta" and "alpha" twice: the 256 kept are the two, then the
+    // 254 first of the rest in term order.
+    const once = Array.from({ length: 300 }, (_, i) => `w${String(i).padStart(3, '0')}x`).reverse();
+    const text = [...once, 'zeta', 'zeta', 'alpha', 'alpha'].join('. ');
+    const { terms } = classificationFeatures(structureOf([{ type: 'paragraph', structure: 'p', role: 'body', leaf: leaf(text) }]));
+    const words = terms.filter((t) => !t.term.startsWith('#'));
+    assert.equal(words.length, MAX_TERMS);
+    assert.deepEqual(words.slice(0, 2).map((t) => t.term), ['alpha', 'zeta']);
+    const rest = words.slice(2).map((t) => t.term);
+    assert.deepEqual(rest, [...rest].sort());
+    assert.equal(rest[0], 'alpha alpha');
   });
 
   test('capped to the most frequent terms; the same structure gives the same features', async () => {

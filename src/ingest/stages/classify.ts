@@ -50,8 +50,18 @@ const LETTER = /\p{L}/u;
 /** "Reports" and "report" are one term; so are "agencies" and "agency". */
 function stem(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word)) return word.slice(0, -1);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
   return word;
+}
+
+/** The token has a letter (a fast path for ASCII ones, the Unicode property otherwise). */
+function hasLetter(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 97 && c <= 122) return true;
+    if (c > 127) return LETTER.test(word);
+  }
+  return false;
 }
 
 /**
@@ -61,8 +71,8 @@ function stem(word: string): string {
 export function termsOf(text: string): (string | null)[] {
   const out: (string | null)[] = [];
   for (const [raw] of text.toLowerCase().matchAll(TOKEN)) {
-    const word = raw.replace(/['’]s$/, '').replace(/['’]/g, '');
-    out.push(word.length < 2 || !LETTER.test(word) || STOP_WORDS.has(word) ? null : stem(word));
+    const word = raw.includes("'") || raw.includes('’') ? raw.replace(/['’]s$/, '').replace(/['’]/g, '') : raw;
+    out.push(word.length < 2 || !hasLetter(word) || STOP_WORDS.has(word) ? null : stem(word));
   }
   return out;
 }
@@ -91,34 +101,84 @@ function* placedLeaves(nodes: readonly StructureNode[], inList = false): Generat
   }
 }
 
-function mostFrequent(counts: Map<string, number>, max: number): { term: string; count: number }[] {
-  return [...counts]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .slice(0, max)
-    .map(([term, count]) => ({ term, count }));
+/** Term counts: words, and word pairs kept by first word (no string is built for a pair until it ranks). */
+class TermCounts {
+  readonly words = new Map<string, number>();
+  readonly pairs = new Map<string, Map<string, number>>();
+
+  add(term: string): void {
+    this.words.set(term, (this.words.get(term) ?? 0) + 1);
+  }
+
+  addPair(first: string, second: string): void {
+    let after = this.pairs.get(first);
+    if (!after) this.pairs.set(first, (after = new Map()));
+    after.set(second, (after.get(second) ?? 0) + 1);
+  }
+
+  /** The `max` most frequent terms ("word" or "first second"), ties by term, with `prefix` before each. */
+  mostFrequent(max: number, prefix = ''): { term: string; count: number }[] {
+    // The count of the max-th term, from a histogram of the counts: only terms at or above it are sorted.
+    const histogram: number[] = [];
+    const tally = (n: number) => (histogram[n] = (histogram[n] ?? 0) + 1);
+    for (const n of this.words.values()) tally(n);
+    for (const after of this.pairs.values()) for (const n of after.values()) tally(n);
+    let threshold = 1;
+    for (let n = histogram.length - 1, seen = 0; n >= 1; n--) {
+      seen += histogram[n] ?? 0;
+      if (seen >= max) {
+        threshold = n;
+        break;
+      }
+    }
+    const ranked: [string, number][] = [];
+    for (const [term, n] of this.words) if (n >= threshold) ranked.push([prefix + term, n]);
+    for (const [first, after] of this.pairs) for (const [second, n] of after) if (n >= threshold) ranked.push([`${prefix}${first} ${second}`, n]);
+    return ranked
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, max)
+      .map(([term, count]) => ({ term, count }));
+  }
+}
+
+/** Words of a text as wordsOf splits them (runs between whitespace), counted without splitting. */
+function wordCount(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) n++;
+    inWord = !space;
+  }
+  return n;
+}
+
+/** The characters of the regex class \s. */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 export function classificationFeatures(structure: StructureModel): ClassificationFeatures {
-  const counts = new Map<string, number>();
-  const headingCounts = new Map<string, number>();
-  const add = (map: Map<string, number>, term: string) => map.set(term, (map.get(term) ?? 0) + 1);
+  const counts = new TermCounts();
+  const headingCounts = new TermCounts();
   const wordsIn: Record<Place, number> = { heading: 0, prose: 0, line: 0, list: 0, cell: 0, form: 0 };
   for (const [leaf, place] of placedLeaves(structure.nodes)) {
-    wordsIn[place] += wordsOf(leaf.text).length;
+    wordsIn[place] += wordCount(leaf.text);
     const terms = termsOf(leaf.text);
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i];
       if (!term) continue;
-      add(counts, term);
-      if (place === 'heading') add(headingCounts, `#${term}`);
+      counts.add(term);
+      if (place === 'heading') headingCounts.add(term);
       const next = terms[i + 1];
-      if (next) add(counts, `${term} ${next}`);
+      if (next) counts.addPair(term, next);
     }
   }
   const words = Object.values(wordsIn).reduce((a, b) => a + b, 0);
   const share = (n: number) => (words ? n / words : 0);
   return {
-    terms: [...mostFrequent(counts, MAX_TERMS), ...mostFrequent(headingCounts, MAX_HEADING_TERMS)],
+    terms: [...counts.mostFrequent(MAX_TERMS), ...headingCounts.mostFrequent(MAX_HEADING_TERMS, '#')],
     layout: {
       words,
       form: share(wordsIn.form),
