@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Repos, Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
@@ -43,7 +41,6 @@ export function structureKeyOf(d: { workspaceId: string; id: string }): string {
   return `workspaces/${d.workspaceId}/documents/${d.id}/structure.json.gz`;
 }
 
-const gzipAsync = promisify(gzip);
 
 /** The event recorded when a document's DGML (its structure) has been produced. */
 
@@ -253,9 +250,9 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
 
   /** `Processing` → `Ready`: the structure model (OCR, layout, entities), stored, and the DGML event. */
   private async process(doc: DocumentRecord, model: DocumentModel, processing: ProcessingDetails, started: number, signal: AbortSignal, log: Logger) {
-    const { structure, timings, features } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal);
+    const { stored, timings, features } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal);
     const storeStarted = performance.now();
-    const gz = await gzipAsync(JSON.stringify(structure), { level: 6 });
+    const gz = Buffer.from(stored.gz.buffer, stored.gz.byteOffset, stored.gz.byteLength);
     const staged = await this.blobs.stage(Readable.from([gz]), { maxBytes: Number.MAX_SAFE_INTEGER });
     const key = structureKeyOf(doc);
     let committed = false;
@@ -263,7 +260,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
       const found = await this.store.tx(async (s) => {
         const current = await s.documents.get(doc.workspaceId, doc.id);
         if (!current) return false; // deleted meanwhile
-        const analysis = { ...timings, ocrPages: structure.ocrPages, storeMs: performance.now() - storeStarted };
+        const analysis = { ...timings, ocrPages: stored.ocrPages, storeMs: performance.now() - storeStarted };
         const now = Date.now();
         await s.ingest.setReady(doc.workspaceId, doc.id, { structureBlobKey: key, processing: { ...processing, durationMs: now - started, analysis }, now });
         await s.events.insert({ id: newId(), workspaceId: doc.workspaceId, type: DGML_EVENT, payload: { documentId: doc.id, docsetId: current.docsetId }, createdAt: now });
@@ -279,6 +276,6 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     } finally {
       if (!committed) await this.blobs.discard(staged.tempKey).catch(() => undefined);
     }
-    log.info({ pages: model.pages.length, pagination: model.pagination, ocrPages: structure.ocrPages.length, durationMs: Date.now() - started }, 'document ready');
+    log.info({ pages: model.pages.length, pagination: model.pagination, ocrPages: stored.ocrPages.length, durationMs: Date.now() - started }, 'document ready');
   }
 }

@@ -1,5 +1,6 @@
 // The entry of a reading thread: a document's bytes in, its DocumentModel out ('read'); or a
 // DocumentModel in, its StructureModel out ('analyze'). A failure comes back as a reason.
+import { gzipSync } from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
 import { analyzeDocument, type AnalyzeTimings } from './analyze.js';
 import { readDocument } from './formats/index.js';
@@ -7,7 +8,6 @@ import type { PdfEngine } from './formats/pdf.js';
 import { preloadPdfium } from './formats/pdfium.js';
 import { classificationFeatures, type ClassificationFeatures } from './stages/classify.js';
 import { IngestError, type DocumentModel } from './model.js';
-import type { StructureModel } from './structure.js';
 
 export type ThreadRequest =
   | { id: number; op: 'read'; bytes: Uint8Array; ext: string; pdfEngine: PdfEngine }
@@ -15,7 +15,16 @@ export type ThreadRequest =
 
 export type ThreadResult =
   | { op: 'read'; model: DocumentModel }
-  | { op: 'analyze'; structure: StructureModel; timings: AnalyzeTimings; features: ClassificationFeatures };
+  | { op: 'analyze'; stored: StoredStructure; timings: AnalyzeTimings; features: ClassificationFeatures };
+
+/**
+ * A structure model as the blob store keeps it (gzip of its JSON), made in the analysing thread: a
+ * transferred buffer instead of a cloned object tree, and no serialising on the main thread.
+ */
+export interface StoredStructure {
+  gz: Uint8Array;
+  ocrPages: number[];
+}
 
 export type ThreadReply =
   | { id: number; ok: true; result: ThreadResult }
@@ -30,7 +39,10 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
     return { result: { op: 'read', model }, transfer };
   }
   const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs, pdfEngine: req.pdfEngine });
-  return { result: { op: 'analyze', structure, timings, features: classificationFeatures(structure) }, transfer: [] };
+  const gz = gzipSync(JSON.stringify(structure), { level: 6 });
+  const stored: StoredStructure = { gz, ocrPages: structure.ocrPages };
+  const transfer = gz.byteOffset === 0 && gz.byteLength === gz.buffer.byteLength ? [gz.buffer as ArrayBuffer] : [];
+  return { result: { op: 'analyze', stored, timings, features: classificationFeatures(structure) }, transfer };
 }
 
 // Long-lived: PDFium and the readers load once (pdf.js only if a document needs it); the pool sends one request at a time.

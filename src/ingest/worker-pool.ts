@@ -3,9 +3,8 @@ import { IngestError, type DocumentModel } from './model.js';
 import { threadEntry } from './thread-entry.js';
 import type { AnalyzeTimings } from './analyze.js';
 import type { PdfEngine } from './formats/pdf.js';
-import type { StructureModel } from './structure.js';
 import type { ClassificationFeatures } from './stages/classify.js';
-import type { ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
+import type { StoredStructure, ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
 
 type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -120,7 +119,7 @@ export class WorkerPool {
     model: DocumentModel,
     ocrPageTimeoutMs: number,
     signal?: AbortSignal,
-  ): Promise<{ structure: StructureModel; timings: AnalyzeTimings; features: ClassificationFeatures }> {
+  ): Promise<{ stored: StoredStructure; timings: AnalyzeTimings; features: ClassificationFeatures }> {
     const timeoutMs = this.opts.timeoutMs + model.pages.length * ocrPageTimeoutMs;
     const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [], signal, timeoutMs);
     if (result.op !== 'analyze') throw new ReaderCrashedError('the reading thread answered another request');

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { ReaderCrashedError, WorkerPool } from '../../src/ingest/worker-pool.js';
 import { IngestError, type DocumentModel } from '../../src/ingest/model.js';
 
 const entry = new URL('./fixtures/misbehaving-reader.ts', import.meta.url);
+
+/** What the fixture thread put in an analysis answer's stored structure. */
+const storedValue = (r: { stored: { gz: Uint8Array } }): unknown => JSON.parse(gunzipSync(r.stored.gz).toString('utf8'));
 const pool = new WorkerPool({ size: 2, timeoutMs: 3_000, memoryMb: 64, entry });
 
 test('a reading thread answers with the model', async () => {
@@ -79,7 +83,7 @@ test('analysing threads run at a lower CPU priority, reading threads and the pro
   const two = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, analysisNice: 7 });
   const base = os.getPriority();
   const model = { format: 'nice', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
-  const analysed = (await two.analyze(model, 0)).structure as unknown as { nice: number };
+  const analysed = storedValue(await two.analyze(model, 0)) as { nice: number };
   assert.equal(analysed.nice, Math.max(base, 7));
   assert.equal(Number((await two.read(Buffer.from('x'), 'nice')).format), base, 'a reading thread keeps the process priority');
   assert.equal(os.getPriority(), base, 'the process (its main thread) is unchanged');
@@ -94,7 +98,7 @@ test('warm() starts the reading and analysing threads ahead, idle (they do not k
   const ids = new Set(await Promise.all([1, 2].map(async () => (await warmed.read(Buffer.from('x'), 'whoami')).format)));
   assert.equal(ids.size, 2);
   const model = { format: 'whoami', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as unknown as DocumentModel;
-  const analysed = new Set(await Promise.all([1, 2].map(async () => ((await warmed.analyze(model, 1_000)).structure as unknown as { format: string }).format)));
+  const analysed = new Set(await Promise.all([1, 2].map(async () => (storedValue(await warmed.analyze(model, 1_000)) as { format: string }).format)));
   assert.equal(analysed.size, 2);
   for (const id of analysed) assert.ok(!ids.has(id), 'analyses run in their own threads');
   assert.equal(warmed.threadCount, 4, 'no thread was started beyond the warm ones');
