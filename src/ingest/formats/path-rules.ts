@@ -9,13 +9,27 @@ import type { Rule } from '../model.js';
 const AXIS_SLACK = 1;
 
 export function addSubpathRules(rules: Rule[], xs: number[], ys: number[], curved: boolean, stroked: boolean, filled: boolean, strokePx: number, pageArea: number): void {
-  const finiteXs = xs.filter(Number.isFinite);
-  const finiteYs = ys.filter(Number.isFinite);
-  if (finiteXs.length < 2) return;
-  const left = Math.min(...finiteXs);
-  const top = Math.min(...finiteYs);
-  const width = Math.max(...finiteXs) - left;
-  const height = Math.max(...finiteYs) - top;
+  // The box of the finite points (NaN marks a curve's gap); a page has thousands of subpaths, so no
+  // intermediate arrays.
+  let finite = 0;
+  let left = Infinity;
+  let right = -Infinity;
+  for (const x of xs) {
+    if (!Number.isFinite(x)) continue;
+    finite++;
+    if (x < left) left = x;
+    if (x > right) right = x;
+  }
+  if (finite < 2) return;
+  let top = Infinity;
+  let bottom = -Infinity;
+  for (const y of ys) {
+    if (!Number.isFinite(y)) continue;
+    if (y < top) top = y;
+    if (y > bottom) bottom = y;
+  }
+  const width = right - left;
+  const height = bottom - top;
   if (width * height > pageArea * 0.8) return;
   if (filled && !curved && isAxisRectangle(xs, ys)) {
     rules.push({ x: round(left), y: round(top), width: round(Math.max(width, 1)), height: round(Math.max(height, 1)) });
@@ -48,8 +62,8 @@ function isAxisRectangle(xs: number[], ys: number[]): boolean {
 
 /** m1 × m2 as PDF composes them: a point goes through m2 first, then m1 (`multiply(viewport, ctm)`). */
 export function multiply(m1: number[], m2: number[]): number[] {
-  const [a1, b1, c1, d1, e1, f1] = m1 as [number, number, number, number, number, number];
-  const [a2, b2, c2, d2, e2, f2] = m2 as [number, number, number, number, number, number];
+  const a1 = m1[0]!, b1 = m1[1]!, c1 = m1[2]!, d1 = m1[3]!, e1 = m1[4]!, f1 = m1[5]!;
+  const a2 = m2[0]!, b2 = m2[1]!, c2 = m2[2]!, d2 = m2[3]!, e2 = m2[4]!, f2 = m2[5]!;
   return [
     a1 * a2 + c1 * b2,
     b1 * a2 + d1 * b2,

@@ -198,6 +198,7 @@ class Pdfium {
     const items: TextItem[] = [];
     const fonts = new Map<number, RunFont>();
     const faces = new Map<number, Face>();
+    const runFonts: RunFonts = new Map();
     let run: Run | null = null;
     const flush = () => {
       if (run && run.text.trim()) items.push(toItem(run, vt));
@@ -212,7 +213,7 @@ class Pdfium {
         const obj = f.FPDFText_GetTextObject!(tp, i);
         let font = fonts.get(obj);
         if (!font) {
-          font = this.fontOf(obj, tp, i, faces);
+          font = this.fontOf(obj, tp, i, faces, runFonts);
           fonts.set(obj, font);
         }
         f.FPDFText_GetLooseCharBox!(tp, i, s); // FS_RECTF: left, top, right, bottom
@@ -311,7 +312,7 @@ class Pdfium {
   }
 
   /** The font of a text object, at its size on the page (`i`: one of its characters). */
-  private fontOf(obj: number, tp: number, i: number, faces: Map<number, Face>): RunFont {
+  private fontOf(obj: number, tp: number, i: number, faces: Map<number, Face>, runFonts: RunFonts): RunFont {
     const f = this.f;
     const s = this.scratch;
     let size = 0;
@@ -336,15 +337,27 @@ class Pdfium {
         const b = this.f32[q + 1]!;
         const c = this.f32[q + 2]!;
         const d = this.f32[q + 3]!;
-        const x = Math.hypot(a, b) || 1;
+        const x = Math.sqrt(a * a + b * b) || 1;
         ux = a / x;
         uy = b / x;
         // The size as printed: the font size times the text matrix's (and CTM's) vertical scale.
-        size *= Math.hypot(c, d) || 1;
+        size *= Math.sqrt(c * c + d * d) || 1;
       }
     }
-    const { name, bold, italic, ascentEm, descentEm } = face;
-    return { name, size, ascent: ascentEm * size, descent: descentEm * size, bold, italic, ux, uy, key: `${name}|${Math.round(size * 100)}|${Math.round(ux * 1000)}|${Math.round(uy * 1000)}` };
+    // Text objects of one font at one size and direction share one RunFont (a page can have thousands).
+    let bySize = runFonts.get(face);
+    if (!bySize) runFonts.set(face, (bySize = new Map()));
+    let byUx = bySize.get(size);
+    if (!byUx) bySize.set(size, (byUx = new Map()));
+    let byUy = byUx.get(ux);
+    if (!byUy) byUx.set(ux, (byUy = new Map()));
+    let font = byUy.get(uy);
+    if (!font) {
+      const { name, bold, italic, ascentEm, descentEm } = face;
+      font = { name, size, ascent: ascentEm * size, descent: descentEm * size, bold, italic, ux, uy, key: `${name}|${Math.round(size * 100)}|${Math.round(ux * 1000)}|${Math.round(uy * 1000)}` };
+      byUy.set(uy, font);
+    }
+    return font;
   }
 
   /** The axis-aligned strokes and filled rectangles the page draws (as pdf.js's reader finds them). */
@@ -455,6 +468,9 @@ interface Face {
   ascentEm: number;
   descentEm: number;
 }
+
+/** RunFonts of a page by face, size, and direction (ux, uy). */
+type RunFonts = Map<Face, Map<number, Map<number, Map<number, RunFont>>>>;
 
 interface RunFont {
   name: string;
