@@ -41,9 +41,6 @@ export function structureKeyOf(d: { workspaceId: string; id: string }): string {
   return `workspaces/${d.workspaceId}/documents/${d.id}/structure.json.gz`;
 }
 
-
-/** The event recorded when a document's DGML (its structure) has been produced. */
-
 /** States after which a document's ingestion is over: a re-run of its job does nothing. */
 const SETTLED = new Set(['Ready', 'Error', 'OverQuota']);
 

@@ -1,5 +1,6 @@
 // The entry of a reading thread: a document's bytes in, its DocumentModel out ('read'); or a
-// DocumentModel in, its StructureModel out ('analyze'). A failure comes back as a reason.
+// DocumentModel in, its StructureModel out as stored (gzip of its JSON) with its classification
+// features ('analyze'). A failure comes back as a reason.
 import { gzipSync } from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
 import { analyzeDocument, type AnalyzeTimings } from './analyze.js';
