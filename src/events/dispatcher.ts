@@ -137,9 +137,8 @@ export class WebhookDispatcher {
     // A cheap look first (SQLite answers it from the read cache while nothing changed).
     if ((await this.store.webhooks.undispatchedEvents(1)).length === 0) return 0;
     const result = await this.store.tx(async (s) => {
-      if (this.store.dialect === 'postgres') {
-        if (!(await s.webhooks.tryFanOutLock())) return { taken: 0, due: [] as string[] };
-      } else await s.webhooks.takeWriteLock();
+      // SQLite's transactions hold the write lock from their start (store/db/connect.ts) already.
+      if (this.store.dialect === 'postgres' && !(await s.webhooks.tryFanOutLock())) return { taken: 0, due: [] as string[] };
       const events = await s.webhooks.undispatchedEvents(FANOUT_BATCH);
       if (events.length === 0) return { taken: 0, due: [] as string[] };
       const hooks = await s.webhooks.enabledIn([...new Set(events.map((e) => e.workspaceId))]);

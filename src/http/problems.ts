@@ -129,7 +129,7 @@ export function unavailability(error: unknown): { status: 503 | 507; detail: str
       CONNECTION_CODES.has(code) ||
       /^08[0-9A-Z]{3}$/.test(code) ||
       code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' ||
-      code === 'SQLITE_BUSY' ||
+      code.startsWith('SQLITE_BUSY') ||
       (typeof e.message === 'string' && PG_CONNECTION_MESSAGES.test(e.message))
     ) {
       return { status: 503, detail: 'The database is not reachable at the moment. Retry shortly.', retryAfter: 5 };

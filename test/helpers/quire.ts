@@ -80,8 +80,14 @@ export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
   };
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...(opts.args ?? ['serve'])], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  // QUIRE_TEST_SERVER_LOGS=1 echoes every test server's output, to see why a request failed.
+  const echo = process.env.QUIRE_TEST_SERVER_LOGS === '1';
+  const take = (d: Buffer) => {
+    output += d;
+    if (echo) process.stderr.write(d);
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
@@ -114,7 +120,11 @@ export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
     exited,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
+      const code = await exited;
+      // A 500 says only that it was logged: show the log line in the test run's output.
+      const failures = output.split('\n').filter((l) => l.includes('"msg":"request failed"') && l.includes('"level":50'));
+      if (failures.length) process.stderr.write(`quire server on port ${port} logged ${failures.length} failed request(s):\n${failures.join('\n')}\n`);
+      return code;
     },
   };
 }

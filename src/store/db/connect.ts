@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Dialect as KyselyDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database as Schema } from './schema.js';
 import { SqlitePointReads, type PointReads } from './point-reads.js';
@@ -71,7 +71,37 @@ export function openDb(database: Config['database']): { db: Db; dialect: Dialect
   sqlite.exec('PRAGMA case_sensitive_like = ON');
   const pointReads = new SqlitePointReads(database.file, readCacheBytes);
   const statements = new StatementCache(sqlite, pointReads);
-  return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements as never }) }), dialect: 'sqlite', pointReads };
+  return { db: new Kysely<Schema>({ dialect: new ImmediateSqliteDialect(statements) }), dialect: 'sqlite', pointReads };
+}
+
+/**
+ * Kysely's SQLite dialect, except that a transaction begins IMMEDIATE (takes the write lock at once).
+ * A deferred transaction reads from a snapshot and asks for the lock at its first write; if another
+ * connection (a worker process, a CLI command, ANALYZE in another Store) committed in between, that
+ * write fails at once with SQLITE_BUSY_SNAPSHOT, which busy_timeout does not retry. Begun IMMEDIATE,
+ * a transaction waits its turn under busy_timeout instead. Connections of one process already take
+ * turns (Kysely runs one query at a time on the single connection), so nothing is lost by it.
+ */
+class ImmediateSqliteDialect implements KyselyDialect {
+  constructor(private readonly database: StatementCache) {}
+  createDriver() {
+    return new ImmediateSqliteDriver({ database: this.database as never });
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 /**

@@ -154,14 +154,6 @@ export class WebhooksRepo {
     return r.rows[0]?.locked === true;
   }
 
-  /**
-   * SQLite: takes the write lock now. A transaction that reads first and writes later fails with
-   * SQLITE_BUSY_SNAPSHOT when another process committed in between; one that starts by writing waits.
-   */
-  async takeWriteLock(): Promise<void> {
-    await this.db.updateTable('webhooks').set({ gen: sql`gen` }).where('id', '=', '').execute();
-  }
-
   /** Events not yet taken by the fan-out, in id order (the partial index `events_webhooks_pending`). */
   async undispatchedEvents(limit: number): Promise<EventRecord[]> {
     const rows = await this.db
