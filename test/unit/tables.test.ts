@@ -306,6 +306,22 @@ describe('tables: other documents', () => {
     assert.equal(detectTables(page([...witnesses, party[0]!, ...fields(888)])).tables.length, 1);
   });
 
+  it('an aligned table keeps every row of a long run, and drops the leading lines that break its columns', () => {
+    const item = (text: string, x: number, y: number, width: number): PageModel['items'][number] => ({ text, x, y, width, height: 40, fontName: 'Helvetica', fontSize: 10 });
+    const rows = (n: number, top: number) => Array.from({ length: n }, (_, i) => [item(`Item ${i}`, 300, top + i * 50, 200), item(`${i * 7}`, 1500, top + i * 50, 100), item(`x${i}`, 2000, top + i * 50, 100)]).flat();
+    const long = detectTables({ number: 1, width: 2550, height: 60_000, items: rows(1000, 100) });
+    assert.equal(long.tables.length, 1);
+    assert.equal(long.tables[0]!.rows.length, 1000);
+    assert.equal(long.consumed.size, 3000);
+
+    // A caption whose words cross the columns, right above the table: not a row of it.
+    const caption = [item('Table 1: amounts by item, in thousands of dollars', 250, 100, 1700)];
+    const captioned = detectTables({ number: 1, width: 2550, height: 3300, items: [...caption, ...rows(5, 150)] });
+    assert.equal(captioned.tables.length, 1);
+    assert.equal(captioned.tables[0]!.rows.length, 5);
+    assert.equal(captioned.consumed.has(0), false, 'the caption stays text');
+  });
+
   it('a page without rules or aligned text yields nothing', () => {
     const page: PageModel = {
       number: 1,

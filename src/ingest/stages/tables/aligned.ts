@@ -45,6 +45,8 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
     // A form's one-cell lines at its edges ("WITNESSES:", the last blank's caption) are part of it.
     else if (isBlankForm(block, () => (blanks ??= drawnBlanks(page)))) candidates.push(...cutAtColumnGaps(page, block));
   };
+  // The columns of `block`, kept as lines are added (rebuilding them for every line was quadratic).
+  let columns = new BlockColumns();
   for (const line of textLines(page, indices)) {
     const row = { line, phrases: phrases(page, line, CELL_GAP) };
     const prev = block[block.length - 1];
@@ -52,16 +54,139 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
     if (prev && line.top - prev.line.bottom > MAX_LINE_GAP * height) {
       keepIfTable();
       block = [];
+      columns = new BlockColumns();
     }
-    if (!aligned([...block, row])) {
+    if (columns.add(row, true) !== 'added') {
       keepIfTable();
       // Leading lines (a caption, the sentence before) may be what breaks alignment: drop them.
-      while (block.length && !aligned([...block, row])) block.shift();
+      block = block.slice(longestAlignedTail(block, row));
+      columns = new BlockColumns();
+      for (const r of [...block, row]) columns.add(r, false);
     }
     block.push(row);
   }
   keepIfTable();
   return chooseDisjoint(candidates).map(draftOf);
+}
+
+interface BlockColumn {
+  left: number;
+  right: number;
+  /** The lines with a phrase in this column. */
+  rows: Set<Row>;
+}
+
+/**
+ * The columns of a growing block of lines as `columnsOf` finds them (overlapping or touching phrase
+ * spans join), each with the lines that have a phrase in it, so adding a line costs what the line
+ * touches rather than the whole block.
+ */
+class BlockColumns {
+  private columns: BlockColumn[] = [];
+  private rowCount = 0;
+
+  /** `aligned`'s test: at least two columns, unless there is at most one line. */
+  get aligned(): boolean {
+    return this.columns.length >= 2 || this.rowCount < 2;
+  }
+
+  /**
+   * Adds `row` unless that puts two phrases of one line in one column ('collision') or, with
+   * `mustAlign`, leaves the block unaligned ('unaligned'); either way nothing changes then.
+   */
+  add(row: Row, mustAlign: boolean): 'added' | 'collision' | 'unaligned' {
+    if (this.withinColumns(row)) {
+      // The usual line of a table: each phrase inside a column of its own, which it may widen
+      // without reaching the next one. The number of columns stays.
+      if (mustAlign && this.columns.length < 2 && this.rowCount + 1 >= 2) return 'unaligned';
+      for (const p of row.phrases) {
+        const c = this.columns[this.columnAt(p)]!;
+        c.left = Math.min(c.left, p.left);
+        c.right = Math.max(c.right, p.right);
+        c.rows.add(row);
+      }
+      this.rowCount++;
+      return 'added';
+    }
+    // The columns and the row's phrases, swept left to right into groups of touching spans.
+    const spans = [
+      ...this.columns.map((column) => ({ left: column.left, right: column.right, column })),
+      ...row.phrases.map((p) => ({ left: p.left, right: p.right, column: undefined })),
+    ].sort((a, b) => a.left - b.left);
+    const groups: { left: number; right: number; columns: BlockColumn[]; phrases: number }[] = [];
+    for (const s of spans) {
+      const last = groups[groups.length - 1];
+      const group = last && s.left <= last.right ? last : { left: s.left, right: s.right, columns: [], phrases: 0 };
+      if (group !== last) groups.push(group);
+      group.right = Math.max(group.right, s.right);
+      if (s.column) group.columns.push(s.column);
+      else if (++group.phrases > 1) return 'collision';
+    }
+    if (mustAlign && groups.length < 2 && this.rowCount + 1 >= 2) return 'unaligned';
+    // Columns joined by this line must not share a line.
+    for (const g of groups) {
+      if (g.columns.length < 2) continue;
+      g.columns.sort((a, b) => b.rows.size - a.rows.size);
+      const seen = new Set<Row>();
+      for (const c of g.columns.slice(1)) {
+        for (const r of c.rows) {
+          if (g.columns[0]!.rows.has(r) || seen.has(r)) return 'collision';
+          seen.add(r);
+        }
+      }
+    }
+    this.columns = groups.map((g) => {
+      const rows = g.columns[0]?.rows ?? new Set<Row>();
+      for (const c of g.columns.slice(1)) for (const r of c.rows) rows.add(r);
+      if (g.phrases) rows.add(row);
+      return { left: g.left, right: g.right, rows };
+    });
+    this.rowCount++;
+    return 'added';
+  }
+
+  /** The column `p` overlaps, if it overlaps exactly one (columns are sorted and apart), else -1. */
+  private columnAt(p: Phrase): number {
+    const cs = this.columns;
+    for (let j = 0; j < cs.length; j++) {
+      const c = cs[j]!;
+      if (c.right < p.left) continue;
+      if (c.left > p.right) return -1;
+      const next = cs[j + 1];
+      return next && next.left <= p.right ? -1 : j;
+    }
+    return -1;
+  }
+
+  /** Each phrase of `row` overlaps one column, a different one each, and widened to it stays apart from its neighbours. */
+  private withinColumns(row: Row): boolean {
+    let previous = -1;
+    for (const p of row.phrases) {
+      const j = this.columnAt(p);
+      if (j <= previous) return false;
+      const c = this.columns[j]!;
+      const before = this.columns[j - 1];
+      const after = this.columns[j + 1];
+      if ((before && before.right >= Math.min(c.left, p.left)) || (after && after.left <= Math.max(c.right, p.right))) return false;
+      previous = j;
+    }
+    return true;
+  }
+}
+
+/**
+ * Where the longest tail of `block` begins that is aligned with `row` after it (`block.length` for
+ * none). Built from the end: once a line has two phrases in one column, so has every longer tail.
+ */
+function longestAlignedTail(block: Row[], row: Row): number {
+  let from = block.length;
+  const columns = new BlockColumns();
+  columns.add(row, false);
+  for (let i = block.length - 1; i >= 0; i--) {
+    if (columns.add(block[i]!, false) === 'collision') break;
+    if (columns.aligned) from = i;
+  }
+  return from;
 }
 
 /** Without the one-phrase lines at either end: the tail of a paragraph, a note, a caption. */
@@ -86,13 +211,6 @@ function columnsOf(rows: Row[]): Column[] {
 
 function columnIndex(columns: Column[], p: Phrase): number {
   return columns.findIndex((c) => p.left >= c.left && p.left <= c.right);
-}
-
-/** At least two columns, and no line with two phrases in one column. */
-function aligned(rows: Row[]): boolean {
-  const columns = columnsOf(rows);
-  if (columns.length < 2) return rows.length < 2;
-  return rows.every((r) => new Set(r.phrases.map((p) => columnIndex(columns, p))).size === r.phrases.length);
 }
 
 function isTable(rows: Row[]): boolean {
