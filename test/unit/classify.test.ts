@@ -8,7 +8,7 @@ import type { DocumentRecord } from '../../src/domain/model.js';
 import { ClassificationService, nameTerms, termWeights, type ClassificationCandidate } from '../../src/domain/classification.js';
 import { analyzeDocument } from '../../src/ingest/analyze.js';
 import { readDocument } from '../../src/ingest/formats/index.js';
-import { classificationFeatures, MAX_HEADING_TERMS, MAX_TERMS, type ClassificationFeatures } from '../../src/ingest/stages/classify.js';
+import { classificationFeatures, MAX_HEADING_TERMS, MAX_TERMS, termsOf, type ClassificationFeatures } from '../../src/ingest/stages/classify.js';
 import { wordsOf, type StructureModel } from '../../src/ingest/structure.js';
 import { Store } from '../../src/store/db/index.js';
 import { onBothDatabases } from '../helpers/postgres.js';
@@ -259,6 +259,12 @@ describe('classification features', () => {
     assert.equal(counts['lessee right'], 1);
     assert.equal(counts['lété'], 1);
     assert.equal(counts['élément'], 1);
+  });
+
+  test('terms are runs of letters and digits joined by single hyphens or apostrophes, astral letters included', () => {
+    const text = 'Follow-up rock’n’roll well- -known a--b x\uD800y 𝐀𝐁𝐂 ab-12 İstanbul';
+    // "İ" lower-cases to "i" and a combining dot, which is not a letter: the token breaks there.
+    assert.deepEqual(termsOf(text), ['follow-up', 'rocknroll', 'well', 'known', null, null, null, null, '𝐀𝐁𝐂', 'ab-12', null, 'stanbul']);
   });
 
   test('ties at the cut are broken by term, whatever the order the terms came in', () => {

@@ -44,8 +44,17 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-const TOKEN = /[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu;
 const LETTER = /\p{L}/u;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+/** Answers for the non-ASCII code points met so far (a document uses few). */
+const letterOrDigitAbove127 = new Map<number, boolean>();
+
+function isLetterOrDigit(c: number): boolean {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+  let known = letterOrDigitAbove127.get(c);
+  if (known === undefined) letterOrDigitAbove127.set(c, (known = LETTER_OR_DIGIT.test(String.fromCodePoint(c))));
+  return known;
+}
 
 /** "Reports" and "report" are one term; so are "agencies" and "agency". */
 function stem(word: string): string {
@@ -70,11 +79,41 @@ function hasLetter(word: string): boolean {
  */
 export function termsOf(text: string): (string | null)[] {
   const out: (string | null)[] = [];
-  for (const [raw] of text.toLowerCase().matchAll(TOKEN)) {
+  const lower = text.toLowerCase();
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    const c = lower.codePointAt(i)!;
+    if (!isLetterOrDigit(c)) {
+      i += c > 0xffff ? 2 : 1;
+      continue;
+    }
+    const start = i;
+    i = tokenEnd(lower, i);
+    const raw = lower.slice(start, i);
     const word = raw.includes("'") || raw.includes('’') ? raw.replace(/['’]s$/, '').replace(/['’]/g, '') : raw;
     out.push(word.length < 2 || !hasLetter(word) || STOP_WORDS.has(word) ? null : stem(word));
   }
   return out;
+}
+
+/**
+ * Where the token starting at `i` ends: letters and digits, runs of them joined by a single hyphen or
+ * apostrophe (what the pattern `[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*` matches), found without a
+ * match object per token.
+ */
+function tokenEnd(text: string, i: number): number {
+  const n = text.length;
+  for (;;) {
+    while (i < n) {
+      const c = text.codePointAt(i)!;
+      if (!isLetterOrDigit(c)) break;
+      i += c > 0xffff ? 2 : 1;
+    }
+    const joiner = text.charCodeAt(i);
+    if ((joiner === 45 || joiner === 39 || joiner === 0x2019) && i + 1 < n && isLetterOrDigit(text.codePointAt(i + 1)!)) i++;
+    else return i;
+  }
 }
 
 type Place = 'heading' | 'prose' | 'line' | 'list' | 'cell' | 'form';
