@@ -185,7 +185,27 @@ export function wordsOf(text: string): string[] {
 
 /** Collapses whitespace runs to single spaces and trims. */
 export function normalizeSpace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return isSpaceNormal(text) ? text : text.replace(/\s+/g, ' ').trim();
+}
+
+/** Whether `text` has no whitespace but single spaces between other characters (most texts: no copy needed). */
+function isSpaceNormal(text: string): boolean {
+  let afterSpace = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      if (afterSpace) return false;
+      afterSpace = true;
+    } else if (isOtherWhitespace(c)) return false;
+    else afterSpace = false;
+  }
+  return !afterSpace || text.length === 0;
+}
+
+/** What `\s` matches besides the space: tab, line breaks, form feeds, no-break and other Unicode spaces, BOM. */
+function isOtherWhitespace(c: number): boolean {
+  if (c < 128) return c >= 9 && c <= 13;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** The smallest box holding `boxes` on one page (they must share it). */

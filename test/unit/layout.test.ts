@@ -9,7 +9,7 @@ import { pdfStructure } from '../../src/ingest/stages/layout.js';
 import { parseHeadingNumber, parseMarker } from '../../src/ingest/stages/layout/markers.js';
 import { cleanItemText, isBrokenWord } from '../../src/ingest/stages/layout/text.js';
 import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
-import { leaves, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode } from '../../src/ingest/structure.js';
+import { leaves, normalizeSpace, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode } from '../../src/ingest/structure.js';
 
 const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
 const reference = (name: string): string => path.join(corpus, 'reference-dgml', name);
@@ -323,4 +323,17 @@ describe('layout: text clean-up', () => {
 test('word counts of leaves are whitespace-normalised', async () => {
   const doc = await analyze(reference('20071204X01896.pdf'));
   for (const leaf of leaves(doc.nodes)) assert.equal(leaf.text, wordsOf(leaf.text).join(' '));
+});
+
+test('normalizeSpace collapses exactly what \\s matches, for every character of the Basic Multilingual Plane', () => {
+  const collapse = (t: string): string => t.replace(/\s+/g, ' ').trim();
+  for (let c = 0; c <= 0xffff; c++) {
+    const ch = String.fromCharCode(c);
+    for (const text of [ch, `a${ch}b`, `a ${ch}b`, `a${ch} b`, `${ch}a`, `a${ch}`]) {
+      if (normalizeSpace(text) !== collapse(text)) assert.fail(`U+${c.toString(16).padStart(4, '0')} in ${JSON.stringify(text)}`);
+    }
+  }
+  for (const text of ['', ' ', 'a', 'a b', 'a  b', ' a', 'a ', 'a\tb', 'a\u00a0b', 'a \u3000 b']) assert.equal(normalizeSpace(text), collapse(text));
+  const normal = 'already normal text';
+  assert.equal(normalizeSpace(normal), normal);
 });

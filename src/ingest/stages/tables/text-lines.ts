@@ -1,4 +1,5 @@
 import type { PageModel } from '../../model.js';
+import { normalizeSpace } from '../../structure.js';
 import { centerY } from './geometry.js';
 
 /** A currency sign standing alone before an amount. */
@@ -54,6 +55,6 @@ export function phrases(page: PageModel, line: TextLine, gapFactor: number): Phr
       out.push({ items: [i], left: it.x, right: it.x + it.width, text: it.text });
     }
   }
-  for (const p of out) p.text = p.text.replace(/\s+/g, ' ').trim();
+  for (const p of out) p.text = normalizeSpace(p.text);
   return out;
 }
