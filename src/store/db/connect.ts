@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Dialect as KyselyDialect, type Migration, type MigrationProvider } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Migration, type MigrationProvider } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database as Schema } from './schema.js';
 import { SqlitePointReads, type PointReads } from './point-reads.js';
@@ -82,19 +82,12 @@ export function openDb(database: Config['database']): { db: Db; dialect: Dialect
  * a transaction waits its turn under busy_timeout instead. Connections of one process already take
  * turns (Kysely runs one query at a time on the single connection), so nothing is lost by it.
  */
-class ImmediateSqliteDialect implements KyselyDialect {
-  constructor(private readonly database: StatementCache) {}
-  createDriver() {
-    return new ImmediateSqliteDriver({ database: this.database as never });
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly statements: StatementCache) {
+    super({ database: statements as never });
   }
-  createQueryCompiler() {
-    return new SqliteQueryCompiler();
-  }
-  createAdapter() {
-    return new SqliteAdapter();
-  }
-  createIntrospector(db: Kysely<unknown>) {
-    return new SqliteIntrospector(db);
+  override createDriver() {
+    return new ImmediateSqliteDriver({ database: this.statements as never });
   }
 }
 
