@@ -247,6 +247,29 @@ describe('layout: the findings of an NTSB report', () => {
   });
 });
 
+describe('layout: titles centred over several lines', () => {
+  test('the NTSB report title, its second line shorter and so inset on both sides, is one heading', async () => {
+    const doc = await analyze(reference('20071210X01921.pdf'));
+    const headings = sections(doc.nodes).map((s) => s.heading.text);
+    assert.equal(headings[0], 'National Transportation Safety Board Aviation Accident Final Report', JSON.stringify(headings.slice(0, 3)));
+    assert.ok(!headings.includes('Aviation Accident Final Report'));
+  });
+
+  test('a 10-Q certification title in bold capitals over five centred lines is one heading, and its "SECTION 906" line no section', async () => {
+    const doc = await analyze(path.join(corpus, 'kgrag/sec-10-q/2023 Q1 AAPL.pdf'));
+    const headings = sections(doc.nodes).map((s) => s.heading.text);
+    const title = 'CERTIFICATIONS OF CHIEF EXECUTIVE OFFICER AND CHIEF FINANCIAL OFFICER PURSUANT TO 18 U.S.C. SECTION 1350, AS ADOPTED PURSUANT TO SECTION 906 OF THE SARBANES-OXLEY ACT OF 2002';
+    assert.ok(headings.includes(title), JSON.stringify(headings.filter((h) => /CERTIFICATION|PURSUANT|SECTION 906/.test(h))));
+    assert.ok(!headings.some((h) => h.startsWith('SECTION 906') || h.startsWith('PURSUANT TO')));
+  });
+
+  test('a justified paragraph, its lines sharing both edges, is not a centred title', async () => {
+    const doc = await analyze(reference('Shorebucks LLC_AZ.pdf'));
+    const long = sections(doc.nodes).filter((s) => wordsOf(s.heading.text).length > 16);
+    assert.deepEqual(long.map((s) => s.heading.text), []);
+  });
+});
+
 describe('layout: federal agency reports', () => {
   test('a two-column page reads column 1 before column 2, with hyphenated words mended', async () => {
     const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DHS2020.pdf'));

@@ -5,7 +5,7 @@
  */
 import type { ParagraphRole } from '../../structure.js';
 import { FOOTNOTE_MARK_RE } from './furniture.js';
-import type { FlowElement, Line } from './lines.js';
+import { isCentredTitle, type FlowElement, type Line } from './lines.js';
 import { parseHeadingNumber, parseMarker } from './markers.js';
 
 export type Block =
@@ -120,6 +120,14 @@ function startsBold(line: Line): boolean {
   return !!first?.bold;
 }
 
+/**
+ * The next line continues a bold title centred over several lines ("National Transportation Safety
+ * Board" over "Aviation Accident Final Report"): inset on both sides, not a paragraph's indent.
+ */
+function centredTitleLine(block: Line[], next: Line, em: number): boolean {
+  return next.bold && block.every((l) => l.bold) && isCentredTitle([...block, next], em);
+}
+
 function continues(block: Line[], next: Line, leading: ReadonlyMap<number, number>): boolean {
   const prev = block[block.length - 1]!;
   if (sizeKey(prev.size) !== sizeKey(next.size)) return false;
@@ -127,7 +135,9 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   const fullLine = prev.text.length >= 50;
   // A change of weight inside a sentence that fills its line is a bold term or the end of a bold passage, not a heading.
   if (prev.bold !== next.bold && !(runsOn && fullLine && (!prev.bold || startsBold(next)))) return false;
-  if (startsItem(next.text) && (!markerInSentence(block, next, runsOn) || nextItemOf(block, next))) return false;
+  // "SECTION 906 OF THE SARBANES-OXLEY ACT" as the last line of a centred title is not a new section.
+  const title = centredTitleLine(block, next, prev.bottom - prev.top);
+  if (startsItem(next.text) && !title && (!markerInSentence(block, next, runsOn) || nextItemOf(block, next))) return false;
   if (isFormField(prev.text) && isFormField(next.text)) return false;
   if (prev.page !== next.page || prev.column !== next.column) {
     // A paragraph carried over to the next column or page.
@@ -146,8 +156,9 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   if (next.left > right) return false;
   const em = h;
   // A first-line indent starts a new paragraph: after a finished sentence, or after a lone line (a run-in title).
+  // A bold title centred over two lines is one title, though its second line looks indented.
   const lone = block.length === 1 && !startsItem(prev.text);
-  if ((!runsOn || lone) && next.left > Math.max(prev.left, left) + em) return false;
+  if ((!runsOn || lone) && next.left > Math.max(prev.left, left) + em && !title) return false;
   // A short line ending a sentence closes its paragraph.
   if (!runsOn && block.length > 1 && prev.right < right - 0.25 * (right - left)) return false;
   return true;

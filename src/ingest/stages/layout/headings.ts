@@ -5,6 +5,7 @@
  */
 import { wordsOf } from '../../structure.js';
 import { rangeText, type TextRange } from './leaf.js';
+import { isCentredTitle } from './lines.js';
 
 export interface HeadingSplit {
   heading: TextRange[];
@@ -18,6 +19,8 @@ export interface HeadingSplit {
 
 const MAX_HEADING_WORDS = 16;
 const MAX_LEAD_IN_WORDS = 12;
+const MAX_TITLE_WORDS = 32;
+const MAX_TITLE_LINES = 6;
 
 export function findHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean): HeadingSplit | null {
   if (ranges.length === 0) return null;
@@ -34,14 +37,18 @@ function strength(size: number, bold: boolean, caps: boolean, standalone: boolea
 }
 
 function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean): HeadingSplit | null {
-  if (ranges.length > 3) return null;
+  if (ranges.length > MAX_TITLE_LINES) return null;
   const text = ranges.map(rangeText).join(' ').trim();
   const words = wordsOf(text).length;
-  if (words === 0 || words > MAX_HEADING_WORDS || text.length > 150 || !/\p{L}/u.test(text)) return null;
-  if (/[,;]$/.test(text)) return null;
   const first = ranges[0]!.line;
   const bold = ranges.every((r) => r.line.bold);
   const caps = isCaps(text);
+  // A title in bold capitals centred over its lines may run longer ("CERTIFICATIONS OF … PURSUANT TO 18 U.S.C. …").
+  const title = bold && caps && isCentredTitle(ranges.map((r) => r.line), first.bottom - first.top);
+  if (ranges.length > 3 && !title) return null;
+  const [maxWords, maxChars] = title ? [MAX_TITLE_WORDS, 300] : [MAX_HEADING_WORDS, 150];
+  if (words === 0 || words > maxWords || text.length > maxChars || !/\p{L}/u.test(text)) return null;
+  if (/[,;]$/.test(text)) return null;
   const larger = first.size >= bodySize + 1;
   if (!larger && !bold && !caps) return null;
   // A sentence is not a heading, unless a number or bold type says so ("1. Definitions.").

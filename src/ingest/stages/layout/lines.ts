@@ -30,6 +30,20 @@ export interface Line extends Rect {
   column: number;
 }
 
+/**
+ * Lines centred on one axis (within half an em), at least one of them inset on both sides by more
+ * than an em against the widest: a centred title, not a justified paragraph (whose lines share both
+ * edges).
+ */
+export function isCentredTitle(lines: readonly Line[], em: number): boolean {
+  if (lines.length < 2) return false;
+  const axis = (l: Line): number => (l.left + l.right) / 2;
+  const centre = axis(lines[0]!);
+  if (lines.some((l) => Math.abs(axis(l) - centre) > em / 2)) return false;
+  const widest = lines.reduce((w, l) => (l.right - l.left > w.right - w.left ? l : w));
+  return lines.some((l) => l.left > widest.left + em && l.right < widest.right - em);
+}
+
 export type FlowElement = { kind: 'line'; line: Line } | { kind: 'table'; table: Table; rect: Rect };
 
 /** A gap wider than this share of the smaller item's height is a word space. */
