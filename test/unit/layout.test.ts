@@ -261,6 +261,8 @@ describe('layout: titles centred over several lines', () => {
     const title = 'CERTIFICATIONS OF CHIEF EXECUTIVE OFFICER AND CHIEF FINANCIAL OFFICER PURSUANT TO 18 U.S.C. SECTION 1350, AS ADOPTED PURSUANT TO SECTION 906 OF THE SARBANES-OXLEY ACT OF 2002';
     assert.ok(headings.includes(title), JSON.stringify(headings.filter((h) => /CERTIFICATION|PURSUANT|SECTION 906/.test(h))));
     assert.ok(!headings.some((h) => h.startsWith('SECTION 906') || h.startsWith('PURSUANT TO')));
+    // Column headings over the statements' figures belong to their tables, not the outline.
+    assert.ok(!headings.some((h) => /Months Ended/.test(h)), JSON.stringify(headings.filter((h) => /Months Ended/.test(h))));
   });
 
   test('a justified paragraph, its lines sharing both edges, is not a centred title', async () => {

@@ -200,6 +200,33 @@ describe('tables: other documents', () => {
     });
   });
 
+  it('10-Q: the column headings above the figures are the first rows, a heading over two columns spanning them', async () => {
+    const a = await analyse(TEN_Q);
+    const tables = a.results.flatMap((r) => r.tables.filter((t) => t.source === 'aligned'));
+    const statement = tables.find((t) => t.rows.some((r) => r.cells[0]?.leaf.text === 'Total net sales'));
+    assert.ok(statement);
+    const first = statement.rows[0]!.cells;
+    assert.deepEqual(
+      first.map((c) => [c.leaf.text, c.colspan]),
+      [
+        ['', 1],
+        ['Three Months Ended', 2],
+        ['Nine Months Ended', 2],
+      ],
+    );
+    assert.deepEqual(
+      statement.rows[1]!.cells.map((c) => c.leaf.text),
+      ['', 'June 25,', 'June 26,', 'June 25,', 'June 26,'],
+    );
+    // Headings of several lines over narrow columns of figures (the share repurchases).
+    const repurchases = tables.find((t) => t.rows.some((r) => r.cells.some((c) => c.leaf.text === 'Open market and privately negotiated purchases')));
+    assert.ok(repurchases);
+    const headings = repurchases.rows.slice(0, 4).flatMap((r) => r.cells.map((c) => c.leaf.text));
+    for (const h of ['Total Number', 'Average Price', 'Approximate Dollar Value of Shares That May Yet Be']) assert.ok(headings.includes(h), JSON.stringify(headings));
+    // The caption above a table is not a heading row of it.
+    assert.ok(!tables.some((t) => t.rows[0]!.cells.some((c) => c.leaf.text.startsWith('(In millions'))));
+  });
+
   it('a two-column text page yields no table', async () => {
     const a = await analyse(TWO_COLUMN.file);
     const page = a.pages[TWO_COLUMN.page - 1]!;

@@ -1,6 +1,7 @@
 import type { PageModel } from '../../model.js';
 import type { CellDraft, TableDraft } from './draft.js';
 import { pageLines, type Segment } from './rules.js';
+import type { Rect } from './geometry.js';
 import { CURRENCY_SIGN, phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
 
 /** A gap wider than this many line heights separates two cells of a row. */
@@ -47,7 +48,8 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
   };
   // The columns of `block`, kept as lines are added (rebuilding them for every line was quadratic).
   let columns = new BlockColumns();
-  for (const line of textLines(page, indices)) {
+  const lines = textLines(page, indices);
+  for (const line of lines) {
     const row = { line, phrases: phrases(page, line, CELL_GAP) };
     const prev = block[block.length - 1];
     const height = line.bottom - line.top;
@@ -66,7 +68,9 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
     block.push(row);
   }
   keepIfTable();
-  return chooseDisjoint(candidates).map(draftOf);
+  const chosen = chooseDisjoint(candidates);
+  const used = new Set(chosen.flatMap((rows) => rows.map((r) => r.line)));
+  return chosen.map((rows) => draftOf(page, rows, headerLinesAbove(page, rows, lines, used)));
 }
 
 interface BlockColumn {
@@ -334,29 +338,134 @@ function chooseDisjoint(candidates: Row[][]): Row[][] {
   return chosen;
 }
 
-function draftOf(rows: Row[]): TableDraft {
+function draftOf(page: PageModel, rows: Row[], headerLines: TextLine[]): TableDraft {
   const columns = withCurrencyMerged(rows, columnsOf(rows));
   // Cell edges halfway between neighbouring columns and lines.
   const lefts = columns.map((c, k) => (k === 0 ? c.left : (columns[k - 1]!.right + c.left) / 2));
   const right = columns[columns.length - 1]!.right;
-  const bands = rows.map((r, k) => ({
-    top: k === 0 ? r.line.top : (rows[k - 1]!.line.bottom + r.line.top) / 2,
-    bottom: k === rows.length - 1 ? r.line.bottom : (r.line.bottom + rows[k + 1]!.line.top) / 2,
+  const header = headerRows(page, headerLines, columns);
+  const tops = [...header.map((h) => h.top), ...rows.map((r) => r.line.top)];
+  const bottoms = [...header.map((h) => h.bottom), ...rows.map((r) => r.line.bottom)];
+  const bands = tops.map((top, k) => ({
+    top: k === 0 ? top : (bottoms[k - 1]! + top) / 2,
+    bottom: k === tops.length - 1 ? bottoms[k]! : (bottoms[k]! + tops[k + 1]!) / 2,
   }));
+  const box = (row: number, col: number, colspan: number): Rect => ({
+    left: lefts[col]!,
+    right: lefts[col + colspan] ?? right,
+    top: bands[row]!.top,
+    bottom: bands[row]!.bottom,
+  });
   const cells: CellDraft[] = [];
-  rows.forEach((r, row) => {
+  header.forEach((h, row) => {
+    for (let col = 0; col < columns.length; ) {
+      const cell = h.cells.find((c) => c.first === col);
+      const colspan = cell ? cell.last - cell.first + 1 : 1;
+      cells.push({ row, col, rowspan: 1, colspan, box: box(row, col, colspan), items: cell?.items ?? [] });
+      col += colspan;
+    }
+  });
+  rows.forEach((r, k) => {
+    const row = header.length + k;
     columns.forEach((_, col) => {
-      cells.push({
-        row,
-        col,
-        rowspan: 1,
-        colspan: 1,
-        box: { left: lefts[col]!, right: lefts[col + 1] ?? right, top: bands[row]!.top, bottom: bands[row]!.bottom },
-        items: r.phrases.filter((p) => columnIndex(columns, p) === col).flatMap((p) => p.items),
-      });
+      cells.push({ row, col, rowspan: 1, colspan: 1, box: box(row, col, 1), items: r.phrases.filter((p) => columnIndex(columns, p) === col).flatMap((p) => p.items) });
     });
   });
   return { source: 'aligned', bounds: { left: lefts[0]!, right, top: bands[0]!.top, bottom: bands[bands.length - 1]!.bottom }, rowBands: bands, cells };
+}
+
+/** A cell of a header line: the table columns it spans (first to last) and its items. */
+interface HeaderCell {
+  first: number;
+  last: number;
+  items: number[];
+}
+
+interface HeaderRow {
+  top: number;
+  bottom: number;
+  cells: HeaderCell[];
+}
+
+/** Header lines above a table are at most this many. */
+const MAX_HEADER_LINES = 4;
+/** Words in one header cell at most: more is a caption or a sentence. */
+const MAX_HEADER_WORDS = 6;
+
+/**
+ * The lines right above an aligned table that are its column headings: financial statements set
+ * "Three Months / Ended" centred over the two columns it spans, and headings of several lines over
+ * narrow columns of figures, which the columns found from the figures do not hold. Nearest first up:
+ * a line joins when it is close, not another table's, and its text falls into the columns (see
+ * `headerCells`); the first line that does not stops the search.
+ */
+function headerLinesAbove(page: PageModel, rows: Row[], lines: TextLine[], used: ReadonlySet<TextLine>): TextLine[] {
+  const columns = withCurrencyMerged(rows, columnsOf(rows));
+  const out: TextLine[] = [];
+  let below = rows[0]!.line;
+  for (let i = lines.indexOf(below) - 1; i >= 0 && out.length < MAX_HEADER_LINES; i--) {
+    const line = lines[i]!;
+    if (used.has(line) || below.top - line.bottom > MAX_LINE_GAP * (line.bottom - line.top)) break;
+    if (!headerCells(page, line, columns)) break;
+    out.unshift(line);
+    below = line;
+  }
+  return out;
+}
+
+/**
+ * A line's items as header cells of the table's columns, or null when the line is not a header:
+ * an item counts in a column when a quarter of its width lies in the column's cell (edges halfway
+ * between columns); items sharing a column make one cell. Not a header: text outside the table,
+ * a cell over the row labels' column and others (a caption, a sentence), nothing over the figures'
+ * columns, or a cell of more than a few words.
+ */
+function headerCells(page: PageModel, line: TextLine, columns: Column[]): HeaderCell[] | null {
+  const edges = columns.map((c, k) => (k === 0 ? c.left : (columns[k - 1]!.right + c.left) / 2));
+  edges.push(columns[columns.length - 1]!.right);
+  const height = line.bottom - line.top;
+  const cells: HeaderCell[] = [];
+  for (const i of line.items) {
+    const it = page.items[i]!;
+    const left = it.x;
+    const right = it.x + it.width;
+    if (left < edges[0]! - height || right > edges[edges.length - 1]! + height) return null;
+    let first = -1;
+    let last = -1;
+    for (let k = 0; k < columns.length; k++) {
+      const overlap = Math.min(right, edges[k + 1]!) - Math.max(left, edges[k]!);
+      if (overlap > 0.25 * (right - left) || (k === 0 && right <= edges[1]!) || (k === columns.length - 1 && left >= edges[k]!)) {
+        if (first < 0) first = k;
+        last = k;
+      }
+    }
+    if (first < 0) return null;
+    const prev = cells[cells.length - 1];
+    if (prev && first <= prev.last) {
+      prev.last = Math.max(prev.last, last);
+      prev.items.push(i);
+    } else cells.push({ first, last, items: [i] });
+  }
+  if (!cells.some((c) => c.first > 0)) return null;
+  if (cells.some((c) => c.first === 0 && c.last > 0)) return null;
+  const words = (c: HeaderCell): number => c.items.reduce((n, i) => n + page.items[i]!.text.trim().split(/\s+/).length, 0);
+  if (cells.some((c) => words(c) > MAX_HEADER_WORDS)) return null;
+  return cells;
+}
+
+/** Header lines as rows; consecutive lines whose cells span the same columns are one row of several-line cells. */
+function headerRows(page: PageModel, lines: TextLine[], columns: Column[]): HeaderRow[] {
+  const rows: HeaderRow[] = [];
+  const spans = (cells: HeaderCell[]): string => cells.map((c) => `${c.first}-${c.last}`).join(' ');
+  for (const line of lines) {
+    const cells = headerCells(page, line, columns)!;
+    const prev = rows[rows.length - 1];
+    if (prev && spans(prev.cells) === spans(cells)) {
+      prev.bottom = line.bottom;
+      prev.cells.forEach((c, k) => c.items.push(...cells[k]!.items));
+    } else rows.push({ top: line.top, bottom: line.bottom, cells });
+  }
+  return rows;
 }
 
 /** Columns of nothing but currency signs joined to the amounts after them, so a cell reads "$ 96,388". */
