@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { readPdfPages } from '../../src/ingest/formats/pdf.js';
 import type { PageModel } from '../../src/ingest/model.js';
 import { pdfStructure } from '../../src/ingest/stages/layout.js';
-import { parseHeadingNumber, parseMarker } from '../../src/ingest/stages/layout/markers.js';
+import { parseHeadingNumber, parseMarker } from '../../src/ingest/markers.js';
 import { cleanItemText, isBrokenWord } from '../../src/ingest/stages/layout/text.js';
 import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
 import { leaves, normalizeSpace, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode } from '../../src/ingest/structure.js';

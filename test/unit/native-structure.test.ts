@@ -46,6 +46,24 @@ const textWords = (nodes: readonly StructureNode[]) => {
   return [...leaves(nodes)].filter((l) => !generated.has(l)).flatMap((l) => wordsOf(l.text));
 };
 
+/**
+ * Asserts that the leaves hold exactly `expected` words, in order, each once: list markers may be
+ * generated (Word's numbering: not in the text) or typed ("(a)" opening a paragraph: in the text),
+ * so a marker's words count where the text has them next and are skipped where it does not.
+ */
+function assertWordsOnce(nodes: readonly StructureNode[], expected: string[]): void {
+  const marks = markers(nodes);
+  const actual: string[] = [];
+  let at = 0;
+  for (const leaf of leaves(nodes)) {
+    const words = wordsOf(leaf.text);
+    if (marks.has(leaf) && !words.every((w, k) => expected[at + k] === w)) continue;
+    actual.push(...words);
+    at += words.length;
+  }
+  assert.deepEqual(actual, expected);
+}
+
 /** Aligns, then returns the share of leaves with words that got boxes, after checking every box lies on its page. */
 function alignedShare(model: DocumentModel): number {
   const nodes = model.native!;
@@ -108,9 +126,18 @@ describe('DOCX native structure (corpus)', () => {
     assert.equal(deliverables.children[0]?.type, 'paragraph');
     assert.match((deliverables.children[0] as { leaf: Leaf }).leaf.text, /^Company shall provide Client with software/);
     assert.equal(section(nodes, '12.2.1 Preexisting Intellectual Property.').level, 5);
-    // Unbolded numbered sentences stay paragraphs of their clause.
+    // Unbolded numbered sentences are the items of a list in their clause, as the PDF layout reads them.
     const onsite = section(nodes, '2. Onsite Services.');
-    assert.deepEqual(onsite.children.map((c) => c.type), ['paragraph', 'paragraph', 'paragraph', 'paragraph']);
+    assert.deepEqual(onsite.children.map((c) => c.type), ['list']);
+    const clauses = onsite.children[0] as List;
+    assert.deepEqual(clauses.items.map((i) => i.marker?.text), ['2.1', '2.2', '2.3', '2.4']);
+    assert.match((clauses.items[0]!.children[0] as { leaf: Leaf }).leaf.text, /^Onsite visits will be charged/);
+    // Typed "(a)" … "(f)" paragraphs under a clause: a lettered list, and the paragraph after it closes it.
+    const insurance = section(nodes, '12.1 Insurance');
+    const kinds = insurance.children.find((c): c is List => c.type === 'list')!;
+    assert.deepEqual(kinds.items.map((i) => i.marker?.text), ['(a)', '(b)', '(c)', '(d)', '(e)', '(f)']);
+    assert.equal(kinds.style, 'lower-alpha');
+    assert.equal(insurance.children[insurance.children.length - 1]?.type, 'paragraph');
     // Bulleted contact lists, nested.
     const hours = section(nodes, '4. Hours of Operation');
     const contacts = hours.children.find((c): c is List => c.type === 'list')!;
@@ -160,7 +187,7 @@ describe('DOCX native structure (corpus)', () => {
       // mammoth's raw text is the document's paragraphs without Word's generated list numbers, so
       // the leaves' words without the generated markers must be exactly its words.
       const raw = (await mammoth.extractRawText({ buffer: corpus(`office/${file}`) })).value;
-      assert.deepEqual(textWords(textLayout.get(file)!.native!), wordsOf(raw));
+      assertWordsOnce(textLayout.get(file)!.native!, wordsOf(raw));
     });
 
     test(`${file}: leaves get boxes from Quire's text layout`, (t) => {
@@ -233,6 +260,25 @@ describe('HTML native structure', () => {
     ]);
     assert.equal(tables(nodes).length, 1);
     assert.deepEqual(textWords(nodes), wordsOf('Name & value Notes alpha 1 inner: deep cell After the table.'));
+  });
+
+  test('paragraphs typed with list markers are lists: nested by kind, started at their first value, closed by other text', () => {
+    const html = `<p>Terms follow.</p><p>1. Fees are due monthly.</p><p>(a) in advance;</p><p>(b) in dollars.</p>
+      <p>2. Late fees apply.</p><p>Closing paragraph.</p><p>(iii) a lone third item continues a sentence.</p>
+      <p>• first bullet</p><p>• second bullet</p><h2>Next</h2><p>(a) after a heading</p>`;
+    const nodes = htmlStructure(html);
+    const outer = nodes.find((n): n is List => n.type === 'list')!;
+    assert.deepEqual(outer.items.map((i) => i.marker?.text), ['1.', '2.']);
+    const sub = outer.items[0]!.children.find((c): c is List => c.type === 'list')!;
+    assert.deepEqual(sub.items.map((i) => [i.marker?.text, (i.children[0] as { leaf: Leaf }).leaf.text]), [
+      ['(a)', 'in advance;'],
+      ['(b)', 'in dollars.'],
+    ]);
+    const paragraphs = nodes.filter((n) => n.type === 'paragraph').map((n) => (n as { leaf: Leaf }).leaf.text);
+    assert.ok(paragraphs.includes('Closing paragraph.'));
+    assert.ok(paragraphs.includes('(iii) a lone third item continues a sentence.'), JSON.stringify(paragraphs));
+    assert.deepEqual(lists(nodes).map((l) => l.items.map((i) => i.marker?.text)), [['1.', '2.'], ['(a)', '(b)'], ['•', '•'], ['(a)']]);
+    assertWordsOnce(nodes, wordsOf(html.replace(/<[^>]+>/g, ' ')));
   });
 
   test('every visible word exactly once, through inline markup, breaks and lists in cells', () => {

@@ -1,6 +1,7 @@
 import { Tokenizer } from 'htmlparser2';
 import { wordsOf, type List, type ListItem, type ListStyle, type StructureNode, type Table, type TableRow } from '../structure.js';
 import { MAX_LIST_DEPTH, SectionTree, headingLabel, headingRank, leafOf, listMarker, newList, paragraphOf } from './blocks.js';
+import { TypedLists } from './typed-lists.js';
 
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'object', 'iframe']);
 const BLOCKS = new Set([
@@ -59,6 +60,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   /** List items' bodies, innermost last; paragraphs go to the innermost one, else to the open section. */
   const items: StructureNode[][] = [];
   let table: OpenTable | null = null;
+  const typed = new TypedLists();
   /** Inside a heading or a table cell, blocks only separate words: the text is collected whole. */
   let capture: 'heading' | 'cell' | null = null;
   let cell: { colspan: number; rowspan: number } = { colspan: 1, rowspan: 1 };
@@ -78,6 +80,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
     runs = [];
     if (!text.text) return;
     if (items.length === 0 && inferHeading(text, sections)) return;
+    if (items.length === 0 && !pre && typed.add(container(), text.text)) return;
     container().push(paragraphOf(text.text));
   };
   const takeText = () => {

@@ -6,7 +6,7 @@
 import type { ParagraphRole } from '../../structure.js';
 import { FOOTNOTE_MARK_RE } from './furniture.js';
 import { isCentredTitle, type FlowElement, type Line } from './lines.js';
-import { parseHeadingNumber, parseMarker } from './markers.js';
+import { parseHeadingNumber, parseMarker } from '../../markers.js';
 
 export type Block =
   | { kind: 'text'; lines: Line[] }

@@ -10,7 +10,7 @@ import type { Block } from './blocks.js';
 import { findHeading, type HeadingSplit } from './headings.js';
 import { makeLeaf, rangesFrom, wholeLines, type TextRange } from './leaf.js';
 import type { Line } from './lines.js';
-import { parseHeadingNumber, parseMarker, type Marker } from './markers.js';
+import { parseHeadingNumber, parseMarker, type Marker } from '../../markers.js';
 
 type Frame =
   | { kind: 'root'; children: StructureNode[] }

@@ -2,7 +2,7 @@
  * List markers and heading numbers at the start of a line: "1.", "1.2.3", "(a)", "iv)", "•", and
  * "Article IV" / "Section 3(b)" headings.
  */
-import type { ListStyle } from '../../structure.js';
+import type { ListStyle } from './structure.js';
 
 export interface Marker {
   /** Where the marker ends in the line's text. */
