@@ -200,7 +200,7 @@ describe('tables: other documents', () => {
     });
   });
 
-  it('10-Q: the column headings above the figures are the first rows, a heading over two columns spanning them', async () => {
+  it('10-Q: the column headings above the figures are the first rows, a heading over two columns spanning them, a heading of several lines one cell', async () => {
     const a = await analyse(TEN_Q);
     const tables = a.results.flatMap((r) => r.tables.filter((t) => t.source === 'aligned'));
     const statement = tables.find((t) => t.rows.some((r) => r.cells[0]?.leaf.text === 'Total net sales'));
@@ -214,15 +214,30 @@ describe('tables: other documents', () => {
         ['Nine Months Ended', 2],
       ],
     );
+    // "June 25," over "2022": one heading of two lines.
     assert.deepEqual(
       statement.rows[1]!.cells.map((c) => c.leaf.text),
-      ['', 'June 25,', 'June 26,', 'June 25,', 'June 26,'],
+      ['', 'June 25, 2022', 'June 26, 2021', 'June 25, 2022', 'June 26, 2021'],
     );
-    // Headings of several lines over narrow columns of figures (the share repurchases).
+    assert.equal(statement.rows[2]!.cells[0]!.leaf.text, 'Net sales:');
+    // Headings of up to four lines over narrow columns of figures (the share repurchases), the
+    // lowest line naming the label column, are one row.
     const repurchases = tables.find((t) => t.rows.some((r) => r.cells.some((c) => c.leaf.text === 'Open market and privately negotiated purchases')));
     assert.ok(repurchases);
-    const headings = repurchases.rows.slice(0, 4).flatMap((r) => r.cells.map((c) => c.leaf.text));
-    for (const h of ['Total Number', 'Average Price', 'Approximate Dollar Value of Shares That May Yet Be']) assert.ok(headings.includes(h), JSON.stringify(headings));
+    assert.deepEqual(
+      repurchases.rows[0]!.cells.map((c) => c.leaf.text),
+      [
+        'Periods',
+        'Total Number of Shares Purchased',
+        'Average Price Paid Per Share',
+        'Total Number of Shares Purchased as Part of Publicly Announced Plans or Programs',
+        'Approximate Dollar Value of Shares That May Yet Be Purchased Under the Plans or Programs (1)',
+      ],
+    );
+    // A table of words only (no figures) keeps its lines as rows: its first row is its heading.
+    const classes = tables.find((t) => t.rows[0]!.cells[0]!.leaf.text === 'Title of each class');
+    assert.ok(classes);
+    assert.equal(classes.rows[1]!.cells[0]!.leaf.text, 'Common Stock, $0.00001 par value per share');
     // The caption above a table is not a heading row of it.
     assert.ok(!tables.some((t) => t.rows[0]!.cells.some((c) => c.leaf.text.startsWith('(In millions'))));
   });

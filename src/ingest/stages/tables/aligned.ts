@@ -2,6 +2,7 @@ import type { PageModel } from '../../model.js';
 import type { CellDraft, TableDraft } from './draft.js';
 import { pageLines, type Segment } from './rules.js';
 import type { Rect } from './geometry.js';
+import { mergeStackedHeadings } from './stacked-headings.js';
 import { CURRENCY_SIGN, phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
 
 /** A gap wider than this many line heights separates two cells of a row. */
@@ -371,7 +372,8 @@ function draftOf(page: PageModel, rows: Row[], headerLines: TextLine[]): TableDr
       cells.push({ row, col, rowspan: 1, colspan: 1, box: box(row, col, 1), items: r.phrases.filter((p) => columnIndex(columns, p) === col).flatMap((p) => p.items) });
     });
   });
-  return { source: 'aligned', bounds: { left: lefts[0]!, right, top: bands[0]!.top, bottom: bands[bands.length - 1]!.bottom }, rowBands: bands, cells };
+  const draft: TableDraft = { source: 'aligned', bounds: { left: lefts[0]!, right, top: bands[0]!.top, bottom: bands[bands.length - 1]!.bottom }, rowBands: bands, cells };
+  return mergeStackedHeadings(page, draft);
 }
 
 /** A cell of a header line: the table columns it spans (first to last) and its items. */

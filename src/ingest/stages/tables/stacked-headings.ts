@@ -1,0 +1,61 @@
+import type { PageModel } from '../../model.js';
+import { normalizeSpace } from '../../structure.js';
+import type { CellDraft, TableDraft } from './draft.js';
+
+/**
+ * A figure of a table's body: an amount, a count, a percentage, a dash for nil. Years ("2022") are
+ * not: they head the columns of financial statements.
+ */
+const FIGURE = /^(?:[-–—]|[($€£¥-]*\s*\d[\d.,]*\s*%?\)?)$/;
+const YEAR = /^(?:19|20)\d{2}$/;
+
+function isFigure(text: string): boolean {
+  return FIGURE.test(text) && !YEAR.test(text);
+}
+
+/**
+ * Column headings set over several lines (each line its own row so far) as one row of several-line
+ * cells: "June 25," over "2022" is "June 25, 2022"; "Number of" / "RSUs" / "(in thousands)" is one
+ * heading. The heading rows are the table's first rows, before its first figure, with words over
+ * its figure columns; a heading's lines end at its bottom, so upward each row fills no column the
+ * row under it leaves empty, and only the lowest may name the label column ("Periods"). A row with a
+ * cell over several columns ("Three Months Ended") stays a row of its own. A table without figures
+ * (a list set in columns) is left alone: nothing tells its headings from its rows.
+ */
+export function mergeStackedHeadings(page: PageModel, draft: TableDraft): TableDraft {
+  const rows = draft.rowBands.map((_, r) => draft.cells.filter((c) => c.row === r).sort((a, b) => a.col - b.col));
+  const text = (c: CellDraft): string => normalizeSpace(c.items.map((i) => page.items[i]!.text).join(' '));
+  const filled = (row: CellDraft[]): Set<number> => new Set(row.filter((c) => text(c)).map((c) => c.col));
+  let firstBody = rows.findIndex((row) => row.some((c) => c.col > 0 && isFigure(text(c))));
+  if (firstBody <= 0) return draft;
+  for (let r = 0; r < firstBody; r++) {
+    if (!rows[r]!.some((c) => c.col > 0 && text(c))) firstBody = r;
+  }
+  // The stack: upward from the last heading row, while rows have one-column cells only, fill no
+  // column the row below leaves empty, and leave the label column empty.
+  const last = firstBody - 1;
+  const simple = (row: CellDraft[]): boolean => row.every((c) => c.colspan === 1 && c.rowspan === 1);
+  if (!simple(rows[last]!)) return draft;
+  let first = last;
+  while (first > 0) {
+    const above = rows[first - 1]!;
+    const below = filled(rows[first]!);
+    if (!simple(above) || filled(above).has(0) || [...filled(above)].some((col) => !below.has(col))) break;
+    first--;
+  }
+  if (first === last) return draft;
+  const merged = rows[last]!.map((c) => ({
+    ...c,
+    row: first,
+    box: { ...c.box, top: rows[first]!.find((a) => a.col === c.col)!.box.top },
+    items: rows.slice(first, last + 1).flatMap((row) => row.find((a) => a.col === c.col)!.items),
+  }));
+  const gone = last - first;
+  const cells = [
+    ...draft.cells.filter((c) => c.row < first),
+    ...merged,
+    ...draft.cells.filter((c) => c.row > last).map((c) => ({ ...c, row: c.row - gone })),
+  ];
+  const rowBands = [...draft.rowBands.slice(0, first), { top: draft.rowBands[first]!.top, bottom: draft.rowBands[last]!.bottom }, ...draft.rowBands.slice(last + 1)];
+  return { ...draft, rowBands, cells };
+}
