@@ -247,6 +247,18 @@ describe('layout: the findings of an NTSB report', () => {
   });
 });
 
+test('layout: each table-of-contents entry, ended by leader dots and a page number, is its own block, nested by its number', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/GSA2022.pdf'));
+  const contents = sections(doc.nodes).find((s) => s.heading.text === 'Contents');
+  assert.ok(contents);
+  const texts = [...leaves(contents.children)].map((l) => l.text.replace(/(?:\.\s?){4,}/g, ' … ').replace(/\s+/g, ' '));
+  assert.deepEqual(texts.slice(0, 3), ['Vision … 3', 'Mission … 3', 'Values … 3']);
+  // No entry runs into the next one.
+  assert.ok(texts.every((t) => (t.match(/ … /g) ?? []).length <= 1), JSON.stringify(texts.filter((t) => (t.match(/ … /g) ?? []).length > 1)));
+  const items = listItems(contents.children).map((i) => i.marker?.text.trim());
+  for (const m of ['1.', '1.1.', '1.1.1.', '1.2.', '1.2.3.1.']) assert.ok(items.includes(m), `${m} in ${JSON.stringify(items.slice(0, 20))}`);
+});
+
 describe('layout: titles centred over several lines', () => {
   test('the NTSB report title, its second line shorter and so inset on both sides, is one heading', async () => {
     const doc = await analyze(reference('20071210X01921.pdf'));

@@ -14,6 +14,8 @@ export type Block =
   | Extract<FlowElement, { kind: 'table' }>;
 
 const ENDS_SENTENCE_RE = /[.!?:;]["'”’)]?$/;
+/** A table of contents entry ends with leader dots and its page number ("Vision ........ 3"). */
+const TOC_ENTRY_RE = /(?:\.{4,}|(?:\. ){4,}|…{2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
 const never = (): boolean => false;
 
 function startsItem(text: string): boolean {
@@ -131,6 +133,8 @@ function centredTitleLine(block: Line[], next: Line, em: number): boolean {
 function continues(block: Line[], next: Line, leading: ReadonlyMap<number, number>): boolean {
   const prev = block[block.length - 1]!;
   if (sizeKey(prev.size) !== sizeKey(next.size)) return false;
+  // One entry of a table of contents per line, however long its leader dots make it.
+  if (TOC_ENTRY_RE.test(prev.text)) return false;
   const runsOn = !ENDS_SENTENCE_RE.test(prev.text);
   const fullLine = prev.text.length >= 50;
   // A change of weight inside a sentence that fills its line is a bold term or the end of a bold passage, not a heading.
