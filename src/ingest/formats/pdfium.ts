@@ -254,13 +254,15 @@ class Pdfium {
           const gap = along - r.end;
           if ((r.font !== font && r.font.key !== font.key) || Math.abs(across - r.across) > size * VERTICAL_SHIFT_RATIO || gap < NEGATIVE_SPACE_MAX * size || gap > SPACE_IN_FLOW_MAX * size) {
             flush();
-          } else if (gap >= SPACE_IN_FLOW_MIN * size && !r.text.endsWith(' ')) {
+          } else if (gap >= SPACE_IN_FLOW_MIN * size && !r.spaced) {
             r.text += ' ';
+            r.spaced = true;
           }
         }
-        if (!run) run = { font, across, start: along, end: along, text: '', left: gl, top: gt, right: gr, bottom: gb };
+        if (!run) run = { font, across, start: along, end: along, text: '', spaced: false, left: gl, top: gt, right: gr, bottom: gb };
         const r: Run = run;
         r.text += text;
+        if (text) r.spaced = text.endsWith(' ');
         r.start = along;
         r.end = Math.max(r.end, along + advance);
         if (gl < r.left) r.left = gl;
@@ -494,6 +496,8 @@ interface Run {
   start: number;
   end: number;
   text: string;
+  /** The text ends with the word space this reader put in (checked without flattening the string). */
+  spaced: boolean;
   left: number;
   top: number;
   right: number;
