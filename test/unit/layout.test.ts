@@ -284,6 +284,15 @@ describe('layout: titles centred over several lines', () => {
   });
 });
 
+test('layout: another final report of the same NTSB form, with a longer narrative, gets the same findings headings', async () => {
+  // Its 12 pt narrative is a little longer than its 9 pt boilerplate (1,094 and 928 characters; 785
+  // and 928 in 20071210X01921): the body size must not flip between them.
+  const doc = await analyze(path.join(corpus, 'kgrag/ntsb-aviation-incident-accident-reports/20080117X00072.pdf'));
+  const headings = sections(doc.nodes).map((s) => s.heading.text);
+  for (const h of ['Occurrence #1: ON GROUND/WATER COLLISION WITH OBJECT', 'Phase of Operation: TAXI - FROM LANDING']) assert.ok(headings.includes(h), JSON.stringify(headings));
+  assert.equal(headings.filter((h) => h === 'Findings').length, 2, JSON.stringify(headings));
+});
+
 describe('layout: federal agency reports', () => {
   test('a two-column page reads column 1 before column 2, with hyphenated words mended', async () => {
     const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DHS2020.pdf'));

@@ -32,19 +32,18 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
 }
 
 /** The font size (pt, to the half point) most of the text is set in. */
+const NEAR_TIE = 0.8;
+
 function bodyFontSize(lines: readonly Line[]): number {
   const chars = new Map<number, number>();
   for (const l of lines) {
     const key = Math.round(l.size * 2) / 2;
     chars.set(key, (chars.get(key) ?? 0) + l.text.length);
   }
-  let best = 0;
-  let most = -1;
-  for (const [size, n] of chars) {
-    if (n > most) {
-      most = n;
-      best = size;
-    }
-  }
-  return best;
+  let most = 0;
+  for (const n of chars.values()) most = Math.max(most, n);
+  // Two sizes about as common (a report's narrative and its boilerplate): the smaller is the body.
+  let best = Infinity;
+  for (const [size, n] of chars) if (n >= NEAR_TIE * most && size < best) best = size;
+  return Number.isFinite(best) ? best : 0;
 }
