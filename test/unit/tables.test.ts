@@ -161,6 +161,12 @@ describe('tables: other documents', () => {
       row.cells.map((c) => c.leaf.text),
       ['Months 1 – 12', '$26.99', '$36,344.28', '$436,131.41'],
     );
+    // Its headings are set over two lines, "Period" between them: one row of headings.
+    assert.deepEqual(
+      rent.rows[0]!.cells.map((c) => c.leaf.text),
+      ['Period', 'Rate P/S/F Per Annum', 'Monthly Base Rent', 'Period Base Rent'],
+    );
+    assert.equal(rent.rows[1], row);
   });
 
   it('Shorebucks: side-by-side signature blocks (witnesses | signatory) are tables, cut where the signing space leaves a column blank; the sentence above is not', async () => {

@@ -16,31 +16,34 @@ function isFigure(text: string): boolean {
 /**
  * Column headings set over several lines (each line its own row so far) as one row of several-line
  * cells: "June 25," over "2022" is "June 25, 2022"; "Number of" / "RSUs" / "(in thousands)" is one
- * heading. The heading rows are the table's first rows, before its first figure, with words over
- * its figure columns; a heading's lines end at its bottom, so upward each row fills no column the
- * row under it leaves empty, and only the lowest may name the label column ("Periods"). A row with a
- * cell over several columns ("Three Months Ended") stays a row of its own. A table without figures
- * (a list set in columns) is left alone: nothing tells its headings from its rows.
+ * heading; a lease's "Period" set between the two lines of the other headings joins them. The
+ * heading rows are the table's first rows, down to the last one before the first figure that has
+ * words over the figure columns (a "Net sales:" label after them is the body's). A heading's lines
+ * end at its bottom, so upward each row fills no figure column that the nearest row under it with
+ * such words leaves empty; one row at most names the label column. A row with a cell over several
+ * columns ("Three Months Ended") stays a row of its own, as does everything above it. A table without
+ * figures (a list set in columns) is left alone: nothing tells its headings from its rows.
  */
 export function mergeStackedHeadings(page: PageModel, draft: TableDraft): TableDraft {
   const rows = draft.rowBands.map((_, r) => draft.cells.filter((c) => c.row === r).sort((a, b) => a.col - b.col));
   const text = (c: CellDraft): string => normalizeSpace(c.items.map((i) => page.items[i]!.text).join(' '));
-  const filled = (row: CellDraft[]): Set<number> => new Set(row.filter((c) => text(c)).map((c) => c.col));
-  let firstBody = rows.findIndex((row) => row.some((c) => c.col > 0 && isFigure(text(c))));
+  const headed = (row: CellDraft[]): Set<number> => new Set(row.filter((c) => c.col > 0 && text(c)).map((c) => c.col));
+  const labelled = (row: CellDraft[]): boolean => row.some((c) => c.col === 0 && text(c));
+  const firstBody = rows.findIndex((row) => row.some((c) => c.col > 0 && isFigure(text(c))));
   if (firstBody <= 0) return draft;
-  for (let r = 0; r < firstBody; r++) {
-    if (!rows[r]!.some((c) => c.col > 0 && text(c))) firstBody = r;
-  }
-  // The stack: upward from the last heading row, while rows have one-column cells only, fill no
-  // column the row below leaves empty, and leave the label column empty.
-  const last = firstBody - 1;
+  let last = firstBody - 1;
+  while (last >= 0 && headed(rows[last]!).size === 0) last--;
   const simple = (row: CellDraft[]): boolean => row.every((c) => c.colspan === 1 && c.rowspan === 1);
-  if (!simple(rows[last]!)) return draft;
+  if (last < 1 || !simple(rows[last]!)) return draft;
   let first = last;
+  let below = headed(rows[last]!);
+  let labels = labelled(rows[last]!) ? 1 : 0;
   while (first > 0) {
     const above = rows[first - 1]!;
-    const below = filled(rows[first]!);
-    if (!simple(above) || filled(above).has(0) || [...filled(above)].some((col) => !below.has(col))) break;
+    const cols = headed(above);
+    if (!simple(above) || [...cols].some((col) => !below.has(col))) break;
+    if (labelled(above) && ++labels > 1) break;
+    if (cols.size) below = cols;
     first--;
   }
   if (first === last) return draft;
