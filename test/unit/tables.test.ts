@@ -248,6 +248,15 @@ describe('tables: other documents', () => {
     assert.ok(!tables.some((t) => t.rows[0]!.cells.some((c) => c.leaf.text.startsWith('(In millions'))));
   });
 
+  it('a sidebar of "Label:" entries beside a column of running text is not a key/value form', async () => {
+    const a = await analyse('../shared/corpus/kgrag/us-fed-agency-reports/DOSAID2022.pdf');
+    const page = a.pages.findIndex((p) => p.items.some((it) => it.text.includes('Bureau for Global Health')));
+    assert.ok(page >= 0);
+    // The paragraph beside the labels ("… public health in-" / "terventions …") must stay text.
+    const cells = a.results[page]!.tables.flatMap((t) => t.rows.flatMap((r) => r.cells.map((c) => c.leaf.text)));
+    assert.ok(!cells.some((c) => c.includes('The Department of State and USAID will also work')), JSON.stringify(cells.slice(0, 6)));
+  });
+
   it('a two-column text page yields no table', async () => {
     const a = await analyse(TWO_COLUMN.file);
     const page = a.pages[TWO_COLUMN.page - 1]!;

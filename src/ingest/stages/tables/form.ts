@@ -68,7 +68,7 @@ export function keyValueForms(page: PageModel, free: readonly boolean[]): TableD
   const rows: { line: TextLine; phrases: Phrase[] }[] = [];
   const drafts: TableDraft[] = [];
   const flush = (): void => {
-    if (rows.length >= MIN_ROWS) {
+    if (rows.length >= MIN_ROWS && !valuesRunOn(rows)) {
       const draft = formTable(rows);
       if (draft) drafts.push(draft);
     }
@@ -85,6 +85,27 @@ export function keyValueForms(page: PageModel, free: readonly boolean[]): TableD
   }
   flush();
   return drafts;
+}
+
+/** Values this long that run on into the next line's are a column of running text, not fields. */
+const RUNNING_TEXT_WORDS = 6;
+
+/**
+ * The lines' last values read on from one line to the next ("… public health in-" / "tive. Both
+ * agencies…"): they are the lines of a paragraph set beside a column of labels (a sidebar's "Lead
+ * Agency:" entries), not the values of a form.
+ */
+function valuesRunOn(rows: { phrases: Phrase[] }[]): boolean {
+  const value = (ps: Phrase[]): string | null => {
+    const last = ps[ps.length - 1]!;
+    return ps.length > 1 && !isLabel(last.text) ? last.text : null;
+  };
+  for (let k = 0; k + 1 < rows.length; k++) {
+    const a = value(rows[k]!.phrases);
+    const b = value(rows[k + 1]!.phrases);
+    if (a && b && a.split(/\s+/).length >= RUNNING_TEXT_WORDS && /[\p{Ll},-]$/u.test(a) && /^\p{Ll}/u.test(b)) return true;
+  }
+  return false;
 }
 
 /** Label, optional value, label, optional value…; never two values in a row. */
