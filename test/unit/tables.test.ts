@@ -379,6 +379,30 @@ describe('tables: other documents', () => {
     assert.equal(captioned.consumed.has(0), false, 'the caption stays text');
   });
 
+  it('column headings above an aligned table: a spanning heading, a heading over two lines, and the caption above them left out', () => {
+    const item = (text: string, x: number, y: number, width: number): PageModel['items'][number] => ({ text, x, y, width, height: 40, fontName: 'Helvetica', fontSize: 10 });
+    const items = [
+      item('(In millions, except per share amounts)', 300, 100, 1400),
+      item('Year Ended', 1550, 150, 500),
+      item('June 25,', 1500, 200, 100),
+      item('June 26,', 2000, 200, 100),
+      item('2022', 1500, 250, 100),
+      item('2021', 2000, 250, 100),
+      ...Array.from({ length: 4 }, (_, i) => [item(`Item ${i}`, 300, 300 + i * 50, 200), item(`${(i + 1) * 1_234}`, 1500, 300 + i * 50, 100), item(`${(i + 1) * 99}`, 2000, 300 + i * 50, 100)]).flat(),
+    ];
+    const { tables, consumed } = detectTables({ number: 1, width: 2550, height: 3300, items });
+    assert.equal(tables.length, 1);
+    const cells = tables[0]!.rows.map((r) => r.cells.map((c) => (c.colspan > 1 ? `${c.leaf.text} ×${c.colspan}` : c.leaf.text)));
+    assert.deepEqual(cells.slice(0, 3), [
+      ['', 'Year Ended ×2'],
+      ['', 'June 25, 2022', 'June 26, 2021'],
+      ['Item 0', '1234', '99'],
+    ]);
+    assert.equal(cells.length, 6);
+    assert.equal(consumed.has(0), false, 'the caption stays text');
+    assertWellFormed(tables[0]!, 1);
+  });
+
   it('a page without rules or aligned text yields nothing', () => {
     const page: PageModel = {
       number: 1,

@@ -25,7 +25,9 @@ function isFigure(text: string): boolean {
  * figures (a list set in columns) is left alone: nothing tells its headings from its rows.
  */
 export function mergeStackedHeadings(page: PageModel, draft: TableDraft): TableDraft {
-  const rows = draft.rowBands.map((_, r) => draft.cells.filter((c) => c.row === r).sort((a, b) => a.col - b.col));
+  const rows: CellDraft[][] = draft.rowBands.map(() => []);
+  for (const c of draft.cells) rows[c.row]!.push(c);
+  for (const row of rows) row.sort((a, b) => a.col - b.col);
   const text = (c: CellDraft): string => normalizeSpace(c.items.map((i) => page.items[i]!.text).join(' '));
   const headed = (row: CellDraft[]): Set<number> => new Set(row.filter((c) => c.col > 0 && text(c)).map((c) => c.col));
   const labelled = (row: CellDraft[]): boolean => row.some((c) => c.col === 0 && text(c));
