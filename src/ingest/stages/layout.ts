@@ -31,9 +31,13 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
   return tree.nodes();
 }
 
-/** The font size (pt, to the half point) most of the text is set in. */
+/** Sizes set in at least this share of the most common size's characters are about as common. */
 const NEAR_TIE = 0.8;
 
+/**
+ * The font size (pt, to the half point) most of the text is set in; of two about as common, the
+ * smaller (a report's narrative and its boilerplate must not make the body flip between them).
+ */
 function bodyFontSize(lines: readonly Line[]): number {
   const chars = new Map<number, number>();
   for (const l of lines) {
@@ -42,7 +46,6 @@ function bodyFontSize(lines: readonly Line[]): number {
   }
   let most = 0;
   for (const n of chars.values()) most = Math.max(most, n);
-  // Two sizes about as common (a report's narrative and its boilerplate): the smaller is the body.
   let best = Infinity;
   for (const [size, n] of chars) if (n >= NEAR_TIE * most && size < best) best = size;
   return Number.isFinite(best) ? best : 0;
