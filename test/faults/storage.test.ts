@@ -49,12 +49,27 @@ function filesUnder(dir: string): string[] {
   return out.sort();
 }
 
-function count(q: Quire, table: string): number {
+function count(q: Quire, table: string, where = '1 = 1'): number {
   const db = new Database(path.join(q.dataDir, 'quire.db'), { readonly: true });
   try {
-    return Number((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
+    return Number((db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get() as { n: number }).n);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Waits until every document has settled and no job is queued or running, so that nothing of the
+ * earlier tests is still writing blobs (a small TXT's rendition and structure can take seconds
+ * under load, with LibreOffice).
+ */
+async function quiet(q: Quire): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const busy = count(q, 'documents', "status NOT IN ('Ready', 'Error', 'OverQuota')") + count(q, 'jobs', "state IN ('queued', 'active')");
+    if (busy === 0) return;
+    assert.ok(Date.now() < deadline, `${busy} documents or jobs still at work after 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -158,7 +173,7 @@ if (why) {
 
     test('read-only: an upload answers 503 with retry-after and leaves nothing; writable again, it succeeds', async () => {
       const docs = count(q, 'documents');
-      await new Promise((r) => setTimeout(r, 1000)); // the earlier small documents' ingestion writes settle
+      await quiet(q); // the earlier small documents' ingestion writes are over
       const blobs = filesUnder(mnt);
       execFileSync('mount', ['-o', 'remount,ro', mnt]);
       try {
