@@ -21,6 +21,11 @@ interface Analysed {
   results: PageTables[];
 }
 
+/** A text item of a synthetic page (300-DPI pixels). */
+function textItem(text: string, x: number, y: number, width: number, height: number, fontName: string): PageModel['items'][number] {
+  return { text, x, y, width, height, fontName, fontSize: 10 };
+}
+
 const cache = new Map<string, Promise<Analysed>>();
 function analyse(file: string): Promise<Analysed> {
   let a = cache.get(file);
@@ -269,7 +274,7 @@ describe('tables: other documents', () => {
   });
 
   it('a label and its value drawn in one ruled box become two cells', () => {
-    const item = (text: string, x: number, y: number, width: number) => ({ text, x, y, width, height: 48, fontName: 'Arial', fontSize: 10 });
+    const item = (text: string, x: number, y: number, width: number) => textItem(text, x, y, width, 48, 'Arial');
     const line = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
     const page: PageModel = {
       number: 3,
@@ -304,7 +309,7 @@ describe('tables: other documents', () => {
   });
 
   it('side-by-side signature blocks drawn with lines are a table; the same lines under text are underlines', () => {
-    const item = (text: string, x: number, y: number, width: number) => ({ text, x, y, width, height: 46, fontName: 'Times', fontSize: 10 });
+    const item = (text: string, x: number, y: number, width: number) => textItem(text, x, y, width, 46, 'Times');
     const rule = (x: number, y: number, width: number) => ({ x, y, width, height: 2 });
     const items = [
       item('Signature of Witness 1', 170, 600, 380),
@@ -332,7 +337,7 @@ describe('tables: other documents', () => {
   });
 
   it('a signature block is cut where one column goes blank for longer than the gap that ends a table', () => {
-    const item = (text: string, x: number, y: number, width: number) => ({ text, x, y, width, height: 46, fontName: 'Times', fontSize: 10 });
+    const item = (text: string, x: number, y: number, width: number) => textItem(text, x, y, width, 46, 'Times');
     const witnesses = [
       item('_________________________', 170, 600, 770),
       item('Signature of Witness 1', 170, 648, 380),
@@ -364,7 +369,7 @@ describe('tables: other documents', () => {
   });
 
   it('an aligned table keeps every row of a long run, and drops the leading lines that break its columns', () => {
-    const item = (text: string, x: number, y: number, width: number): PageModel['items'][number] => ({ text, x, y, width, height: 40, fontName: 'Helvetica', fontSize: 10 });
+    const item = (text: string, x: number, y: number, width: number) => textItem(text, x, y, width, 40, 'Helvetica');
     const rows = (n: number, top: number) => Array.from({ length: n }, (_, i) => [item(`Item ${i}`, 300, top + i * 50, 200), item(`${i * 7}`, 1500, top + i * 50, 100), item(`x${i}`, 2000, top + i * 50, 100)]).flat();
     const long = detectTables({ number: 1, width: 2550, height: 60_000, items: rows(1000, 100) });
     assert.equal(long.tables.length, 1);
@@ -380,7 +385,7 @@ describe('tables: other documents', () => {
   });
 
   it('column headings above an aligned table: a spanning heading, a heading over two lines, and the caption above them left out', () => {
-    const item = (text: string, x: number, y: number, width: number): PageModel['items'][number] => ({ text, x, y, width, height: 40, fontName: 'Helvetica', fontSize: 10 });
+    const item = (text: string, x: number, y: number, width: number) => textItem(text, x, y, width, 40, 'Helvetica');
     const items = [
       item('(In millions, except per share amounts)', 300, 100, 1400),
       item('Year Ended', 1550, 150, 500),

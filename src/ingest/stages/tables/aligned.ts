@@ -71,7 +71,10 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
   keepIfTable();
   const chosen = chooseDisjoint(candidates);
   const used = new Set(chosen.flatMap((rows) => rows.map((r) => r.line)));
-  return chosen.map((rows) => draftOf(page, rows, headerLinesAbove(page, rows, lines, used)));
+  return chosen.map((rows) => {
+    const columns = withCurrencyMerged(rows, columnsOf(rows));
+    return draftOf(page, rows, columns, headerRowsAbove(page, rows, columns, lines, used));
+  });
 }
 
 interface BlockColumn {
@@ -339,12 +342,10 @@ function chooseDisjoint(candidates: Row[][]): Row[][] {
   return chosen;
 }
 
-function draftOf(page: PageModel, rows: Row[], headerLines: TextLine[]): TableDraft {
-  const columns = withCurrencyMerged(rows, columnsOf(rows));
+function draftOf(page: PageModel, rows: Row[], columns: Column[], header: HeaderRow[]): TableDraft {
   // Cell edges halfway between neighbouring columns and lines.
-  const lefts = columns.map((c, k) => (k === 0 ? c.left : (columns[k - 1]!.right + c.left) / 2));
+  const lefts = cellLefts(columns);
   const right = columns[columns.length - 1]!.right;
-  const header = headerRows(page, headerLines, columns);
   const tops = [...header.map((h) => h.top), ...rows.map((r) => r.line.top)];
   const bottoms = [...header.map((h) => h.bottom), ...rows.map((r) => r.line.bottom)];
   const bands = tops.map((top, k) => ({
@@ -376,6 +377,11 @@ function draftOf(page: PageModel, rows: Row[], headerLines: TextLine[]): TableDr
   return mergeStackedHeadings(page, draft);
 }
 
+/** Where each column's cells begin: the first column's text, else halfway from the column before. */
+function cellLefts(columns: Column[]): number[] {
+  return columns.map((c, k) => (k === 0 ? c.left : (columns[k - 1]!.right + c.left) / 2));
+}
+
 /** A cell of a header line: the table columns it spans (first to last) and its items. */
 interface HeaderCell {
   first: number;
@@ -395,24 +401,24 @@ const MAX_HEADER_LINES = 4;
 const MAX_HEADER_WORDS = 6;
 
 /**
- * The lines right above an aligned table that are its column headings: financial statements set
- * "Three Months / Ended" centred over the two columns it spans, and headings of several lines over
- * narrow columns of figures, which the columns found from the figures do not hold. Nearest first up:
- * a line joins when it is close, not another table's, and its text falls into the columns (see
+ * The heading rows made of the lines right above an aligned table: financial statements set "Three
+ * Months / Ended" centred over the two columns it spans, and headings of several lines over narrow
+ * columns of figures, which the columns found from the figures do not hold. Nearest first up: a line
+ * joins when it is close, not another table's, and its text falls into the columns (see
  * `headerCells`); the first line that does not stops the search.
  */
-function headerLinesAbove(page: PageModel, rows: Row[], lines: TextLine[], used: ReadonlySet<TextLine>): TextLine[] {
-  const columns = withCurrencyMerged(rows, columnsOf(rows));
-  const out: TextLine[] = [];
+function headerRowsAbove(page: PageModel, rows: Row[], columns: Column[], lines: TextLine[], used: ReadonlySet<TextLine>): HeaderRow[] {
+  const out: HeaderRow[] = [];
   let below = rows[0]!.line;
   for (let i = lines.indexOf(below) - 1; i >= 0 && out.length < MAX_HEADER_LINES; i--) {
     const line = lines[i]!;
     if (used.has(line) || below.top - line.bottom > MAX_LINE_GAP * (line.bottom - line.top)) break;
-    if (!headerCells(page, line, columns)) break;
-    out.unshift(line);
+    const cells = headerCells(page, line, columns);
+    if (!cells) break;
+    out.unshift({ top: line.top, bottom: line.bottom, cells });
     below = line;
   }
-  return out;
+  return joinedHeaderRows(out);
 }
 
 /**
@@ -423,8 +429,7 @@ function headerLinesAbove(page: PageModel, rows: Row[], lines: TextLine[], used:
  * columns, or a cell of more than a few words.
  */
 function headerCells(page: PageModel, line: TextLine, columns: Column[]): HeaderCell[] | null {
-  const edges = columns.map((c, k) => (k === 0 ? c.left : (columns[k - 1]!.right + c.left) / 2));
-  edges.push(columns[columns.length - 1]!.right);
+  const edges = [...cellLefts(columns), columns[columns.length - 1]!.right];
   const height = line.bottom - line.top;
   const cells: HeaderCell[] = [];
   for (const i of line.items) {
@@ -455,17 +460,16 @@ function headerCells(page: PageModel, line: TextLine, columns: Column[]): Header
   return cells;
 }
 
-/** Header lines as rows; consecutive lines whose cells span the same columns are one row of several-line cells. */
-function headerRows(page: PageModel, lines: TextLine[], columns: Column[]): HeaderRow[] {
+/** Header lines whose cells span the same columns, one under the other, are one row of several-line cells. */
+function joinedHeaderRows(lines: HeaderRow[]): HeaderRow[] {
   const rows: HeaderRow[] = [];
   const spans = (cells: HeaderCell[]): string => cells.map((c) => `${c.first}-${c.last}`).join(' ');
   for (const line of lines) {
-    const cells = headerCells(page, line, columns)!;
     const prev = rows[rows.length - 1];
-    if (prev && spans(prev.cells) === spans(cells)) {
+    if (prev && spans(prev.cells) === spans(line.cells)) {
       prev.bottom = line.bottom;
-      prev.cells.forEach((c, k) => c.items.push(...cells[k]!.items));
-    } else rows.push({ top: line.top, bottom: line.bottom, cells });
+      prev.cells.forEach((c, k) => c.items.push(...line.cells[k]!.items));
+    } else rows.push(line);
   }
   return rows;
 }
