@@ -1,5 +1,5 @@
 import { parseMarker } from '../markers.js';
-import type { List, StructureNode } from '../structure.js';
+import type { List, ListItem, StructureNode } from '../structure.js';
 import { leafOf, paragraphOf } from './blocks.js';
 
 interface OpenTypedList {
@@ -31,7 +31,7 @@ export class TypedLists {
       this.open = [];
       return false;
     }
-    const item = { marker: leafOf(text.slice(0, marker.end)), children: [paragraphOf(body)] as StructureNode[] };
+    const item: ListItem = { marker: leafOf(text.slice(0, marker.end)), children: [paragraphOf(body)] };
     const at = this.open.findLastIndex((o) => o.key === marker.key && o.depth === marker.depth);
     if (at >= 0) {
       this.open.length = at + 1;
