@@ -247,6 +247,24 @@ describe('layout: the findings of an NTSB report', () => {
   });
 });
 
+test('layout: form fields over a protocol are one section each, holding their value and nothing after it', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06159946_Prot_000.pdf'));
+  const fields = doc.nodes.filter((n): n is Section => n.type === 'section');
+  const text = (s: Section): string => [...leaves(s.children)].map((l) => l.text).join(' ');
+  assert.deepEqual(
+    fields.slice(0, 3).map((s) => [s.heading.text, text(s)]),
+    [
+      // The title's value wraps over two lines; the next field starts on the line after it.
+      ['Official Title:', 'Access-H20: Sensor driven smart faucet to enable and empower independent drinking and grooming for individuals impacted by spinal cord injury'],
+      ['Grant Number:', '1R43HD108061-01A1'],
+      ['Document Date:', 'March 2022'],
+    ],
+  );
+  // The study's text follows the fields at the top level, not inside "Document Date:".
+  const body = doc.nodes.find((n): n is Paragraph => n.type === 'paragraph' && n.leaf.text.startsWith('The study is a feasibility study'));
+  assert.ok(body, JSON.stringify(doc.nodes.map((n) => n.type)));
+});
+
 test('layout: each table-of-contents entry, ended by leader dots and a page number, is its own block, nested by its number', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/GSA2022.pdf'));
   const contents = sections(doc.nodes).find((s) => s.heading.text === 'Contents');

@@ -5,6 +5,7 @@
  */
 import type { ParagraphRole } from '../../structure.js';
 import { FOOTNOTE_MARK_RE } from './furniture.js';
+import { FIELD_LABEL_RE } from './headings.js';
 import { isCentredTitle, type FlowElement, type Line } from './lines.js';
 import { parseHeadingNumber, parseMarker } from '../../markers.js';
 
@@ -114,7 +115,7 @@ function nextItemOf(block: Line[], next: Line): boolean {
 
 /** "Name: Alan Black", "By: ____": short labelled lines of a form, one field each. */
 function isFormField(text: string): boolean {
-  return /^\p{Lu}[\p{L}'’ ]{0,30}(?:#?\d{1,3})?\*?:(?=\s|$)/u.test(text) && text.split(' ').length <= 8;
+  return FIELD_LABEL_RE.test(text) && text.split(' ').length <= 8;
 }
 
 function startsBold(line: Line): boolean {
@@ -142,7 +143,8 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   // "SECTION 906 OF THE SARBANES-OXLEY ACT" as the last line of a centred title is not a new section.
   const title = centredTitleLine(block, next, prev.bottom - prev.top);
   if (startsItem(next.text) && !title && (!markerInSentence(block, next, runsOn) || nextItemOf(block, next))) return false;
-  if (isFormField(prev.text) && isFormField(next.text)) return false;
+  // A field ends where the next one starts, also after a value that wrapped ("Official Title: …" over two lines, then "Grant Number: …").
+  if (isFormField(next.text) && (isFormField(prev.text) || FIELD_LABEL_RE.test(block[0]!.text))) return false;
   if (prev.page !== next.page || prev.column !== next.column) {
     // A paragraph carried over to the next column or page.
     return runsOn && (fullLine || /^[\p{Ll}\d(]/u.test(next.text) || /[,-]$/.test(prev.text));

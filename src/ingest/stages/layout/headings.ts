@@ -15,12 +15,18 @@ export interface HeadingSplit {
   strength: number;
   /** The heading leads into its block's text instead of standing on its own. */
   leadIn: boolean;
+  /** A form field with its value on its line ("Document Date: March 2022"): its section holds nothing after that line. */
+  field?: boolean;
 }
 
 const MAX_HEADING_WORDS = 16;
 const MAX_LEAD_IN_WORDS = 12;
 const MAX_TITLE_WORDS = 32;
 const MAX_TITLE_LINES = 6;
+const MAX_FIELD_LINES = 3;
+
+/** A form field's label at the start of a line: "Name:", "Grant Number:", "Occurrence #1:". */
+export const FIELD_LABEL_RE = /^\s*\p{Lu}[\p{L}'’ ]{0,30}(?:#?\d{1,3})?\*?:(?=\s|$)/u;
 
 export function findHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean): HeadingSplit | null {
   if (ranges.length === 0) return null;
@@ -101,12 +107,17 @@ function capitalLeadIn(ranges: readonly TextRange[]): HeadingSplit | null {
   return { ...splitAt(ranges, first.start + m[0].length), strength: strength(first.line.size, false, true, false), leadIn: true };
 }
 
-/** A form field on a line of its own: "Name: Alan Black", "By: ______", "Occurrence #1: …". */
+/**
+ * A form field on a line of its own: "Name: Alan Black", "By: ______", "Occurrence #1: …"; or with
+ * a value that wraps over a few lines and is no sentence ("Official Title: Access-H20: Sensor driven…").
+ */
 function fieldLabel(ranges: readonly TextRange[]): HeadingSplit | null {
-  if (ranges.length !== 1) return null;
+  if (ranges.length > MAX_FIELD_LINES) return null;
   const first = ranges[0]!;
   const text = rangeText(first);
-  const m = /^\s*\p{Lu}[\p{L}'’ ]{0,30}(?:#?\d{1,3})?\*?:(?=\s|$)/u.exec(text);
-  if (!m || wordsOf(m[0]).length > 3 || wordsOf(text).length > 8) return null;
-  return { ...splitAt(ranges, first.start + m[0].length), strength: strength(first.line.size, false, false, false), leadIn: true };
+  const m = FIELD_LABEL_RE.exec(text);
+  if (!m || wordsOf(m[0]).length > 3) return null;
+  if (ranges.length === 1 ? wordsOf(text).length > 8 : /[.!?]["'”’)]?$/.test(rangeText(ranges[ranges.length - 1]!).trim())) return null;
+  const split = splitAt(ranges, first.start + m[0].length);
+  return { ...split, strength: strength(first.line.size, false, false, false), leadIn: true, field: split.body.length > 0 };
 }

@@ -14,7 +14,7 @@ import { parseHeadingNumber, parseMarker, type Marker } from '../../markers.js';
 
 type Frame =
   | { kind: 'root'; children: StructureNode[] }
-  | { kind: 'section'; strength: number; children: StructureNode[] }
+  | { kind: 'section'; strength: number; field: boolean; children: StructureNode[] }
   | { kind: 'list'; marker: Marker; x: number; last: number; list: List }
   | { kind: 'item'; marker: Marker; x: number; heading: HeadingSplit | null; children: StructureNode[] };
 
@@ -96,9 +96,15 @@ export class TreeBuilder {
   }
 
   private append(node: StructureNode): void {
+    if (node.type !== 'section') this.closeFields();
     const top = this.top();
     if (top.kind === 'list') throw new Error('a list frame is always topped by an item');
     top.children.push(node);
+  }
+
+  /** A field's section is its label and value: text, lists and tables after it are not inside it. */
+  private closeFields(): void {
+    for (let top = this.top(); top.kind === 'section' && top.field; top = this.top()) this.stack.pop();
   }
 
   private sectionDepth(): number {
@@ -129,7 +135,7 @@ export class TreeBuilder {
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: makeLeaf(split.heading), children: [] };
     if (split.body.length) section.children.push(paragraph(split.body));
     this.append(section);
-    this.stack.push({ kind: 'section', strength: split.strength, children: section.children });
+    this.stack.push({ kind: 'section', strength: split.strength, field: split.field ?? false, children: section.children });
   }
 
   /**
