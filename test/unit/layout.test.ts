@@ -247,6 +247,24 @@ describe('layout: the findings of an NTSB report', () => {
   });
 });
 
+test('layout: a title in body type, on its own line above a paragraph with an indented first line, is a subsection, also across a page', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06145295_Prot_SAP_000.pdf'));
+  const measure = sections(doc.nodes).find((s) => s.heading.text === 'Measure');
+  assert.ok(measure, JSON.stringify(sections(doc.nodes).map((s) => s.heading.text)));
+  const inside = measure.children.filter((n): n is Section => n.type === 'section');
+  assert.deepEqual(
+    inside.map((s) => s.heading.text),
+    // The second title ends page 4; its paragraph starts page 5, indented.
+    ['Identity synthesis (primary outcome)', 'Health-related quality of life (secondary outcome)', 'Participant Engagement'],
+  );
+  assert.match(inside[1]!.children.map((n) => (n.type === 'paragraph' ? n.leaf.text : '')).join(' '), /^HRQOL was measured/);
+  // The bold titles stay the top level.
+  assert.deepEqual(
+    doc.nodes.filter((n): n is Section => n.type === 'section').map((s) => s.heading.text),
+    ['Intervention', 'Measure', 'Data collection and analysis'],
+  );
+});
+
 test('layout: form fields over a protocol are one section each, holding their value and nothing after it', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06159946_Prot_000.pdf'));
   const fields = doc.nodes.filter((n): n is Section => n.type === 'section');

@@ -10,7 +10,8 @@ import { isCentredTitle, type FlowElement, type Line } from './lines.js';
 import { parseHeadingNumber, parseMarker } from '../../markers.js';
 
 export type Block =
-  | { kind: 'text'; lines: Line[] }
+  /** `runInTitle`: a lone line set flush over a paragraph whose first line is indented (a title in body type). */
+  | { kind: 'text'; lines: Line[]; runInTitle?: boolean }
   | { kind: 'furniture'; lines: Line[]; role: ParagraphRole }
   | Extract<FlowElement, { kind: 'table' }>;
 
@@ -58,7 +59,30 @@ export function groupBlocks(flow: readonly FlowElement[], furniture: ReadonlyMap
     open = [line];
   }
   close();
+  markRunInTitles(blocks);
   return blocks;
+}
+
+const MAX_INDENT_EMS = 8;
+
+/**
+ * "Participant Engagement" on a line of its own, then "      In the experimental group, …" with
+ * the paragraph's further lines flush under the title: the title's line is no sentence of its own.
+ */
+function markRunInTitles(blocks: Block[]): void {
+  for (let i = 0; i + 1 < blocks.length; i++) {
+    const title = blocks[i]!;
+    const next = blocks[i + 1]!;
+    if (title.kind !== 'text' || next.kind !== 'text' || title.lines.length !== 1 || next.lines.length < 2) continue;
+    const line = title.lines[0]!;
+    const [first, second] = next.lines as [Line, Line];
+    const em = line.bottom - line.top;
+    if (startsItem(line.text) || /[.,;:!?]$/.test(line.text) || !/^\p{Lu}/u.test(line.text)) continue;
+    const indent = first.left - line.left;
+    const right = Math.max(...next.lines.map((l) => l.right));
+    // An indent of a few ems under a title that does not fill the line (not a form's value column beside a label).
+    if (indent > em && indent <= MAX_INDENT_EMS * em && line.right < right - 2 * em && Math.abs(second.left - line.left) <= 0.5 * em) title.runInTitle = true;
+  }
 }
 
 function sizeKey(size: number): number {
@@ -145,7 +169,11 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   if (startsItem(next.text) && !title && (!markerInSentence(block, next, runsOn) || nextItemOf(block, next))) return false;
   // A field ends where the next one starts, also after a value that wrapped ("Official Title: …" over two lines, then "Grant Number: …").
   if (isFormField(next.text) && (isFormField(prev.text) || FIELD_LABEL_RE.test(block[0]!.text))) return false;
+  const em = prev.bottom - prev.top;
+  const lone = block.length === 1 && !startsItem(prev.text);
   if (prev.page !== next.page || prev.column !== next.column) {
+    // A lone line above an indented first line is a run-in title, also across a page ("… (secondary outcome)" / "    HRQOL was…").
+    if (lone && next.left > prev.left + em && !/^[\p{Ll}\d(]/u.test(next.text)) return false;
     // A paragraph carried over to the next column or page.
     return runsOn && (fullLine || /^[\p{Ll}\d(]/u.test(next.text) || /[,-]$/.test(prev.text));
   }
@@ -160,10 +188,8 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
     right = Math.max(right, l.right);
   }
   if (next.left > right) return false;
-  const em = h;
   // A first-line indent starts a new paragraph: after a finished sentence, or after a lone line (a run-in title).
   // A bold title centred over two lines is one title, though its second line looks indented.
-  const lone = block.length === 1 && !startsItem(prev.text);
   if ((!runsOn || lone) && next.left > Math.max(prev.left, left) + em && !title) return false;
   // A short line ending a sentence closes its paragraph.
   if (!runsOn && block.length > 1 && prev.right < right - 0.25 * (right - left)) return false;

@@ -28,9 +28,9 @@ const MAX_FIELD_LINES = 3;
 /** A form field's label at the start of a line: "Name:", "Grant Number:", "Occurrence #1:". */
 export const FIELD_LABEL_RE = /^\s*\p{Lu}[\p{L}'’ ]{0,30}(?:#?\d{1,3})?\*?:(?=\s|$)/u;
 
-export function findHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean): HeadingSplit | null {
+export function findHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean, runInTitle = false): HeadingSplit | null {
   if (ranges.length === 0) return null;
-  return standaloneHeading(ranges, bodySize, numbered) ?? boldLeadIn(ranges) ?? (numbered ? capitalLeadIn(ranges) : fieldLabel(ranges));
+  return standaloneHeading(ranges, bodySize, numbered, runInTitle) ?? boldLeadIn(ranges) ?? (numbered ? capitalLeadIn(ranges) : fieldLabel(ranges));
 }
 
 function isCaps(text: string): boolean {
@@ -42,7 +42,7 @@ function strength(size: number, bold: boolean, caps: boolean, standalone: boolea
   return size * 10 + (standalone ? 5 : 0) + (bold ? 2 : 0) + (caps ? 1 : 0);
 }
 
-function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean): HeadingSplit | null {
+function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean, runInTitle: boolean): HeadingSplit | null {
   if (ranges.length > MAX_TITLE_LINES) return null;
   const text = ranges.map(rangeText).join(' ').trim();
   const words = wordsOf(text).length;
@@ -56,7 +56,7 @@ function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbe
   if (words === 0 || words > maxWords || text.length > maxChars || !/\p{L}/u.test(text)) return null;
   if (/[,;]$/.test(text)) return null;
   const larger = first.size >= bodySize + 1;
-  if (!larger && !bold && !caps) return null;
+  if (!larger && !bold && !caps && !runInTitle) return null;
   // A sentence is not a heading, unless a number or bold type says so ("1. Definitions.").
   if (/\.$/.test(text) && !numbered && words > 3) return null;
   return { heading: [...ranges], body: [], strength: strength(first.size, bold, caps, true), leadIn: false };

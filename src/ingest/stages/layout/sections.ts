@@ -42,7 +42,7 @@ export class TreeBuilder {
         this.append(block.table);
         break;
       case 'text':
-        this.addText(block.lines);
+        this.addText(block.lines, block.runInTitle ?? false);
         break;
     }
   }
@@ -51,7 +51,7 @@ export class TreeBuilder {
     return this.root;
   }
 
-  private addText(lines: Line[]): void {
+  private addText(lines: Line[], runInTitle: boolean): void {
     const first = lines[0]!;
     const ranges = wholeLines(lines);
     const tolerance = 1.5 * lineHeight(first);
@@ -74,7 +74,7 @@ export class TreeBuilder {
       this.addItem(marker, { ...ranges[0]!, end: marker.end }, split, after, first.left, tolerance);
       return;
     }
-    const split = findHeading(ranges, this.bodySize, false);
+    const split = findHeading(ranges, this.bodySize, false, runInTitle);
     if (split) {
       this.openSection(split, first.left, tolerance);
       return;
