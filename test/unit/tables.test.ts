@@ -198,6 +198,34 @@ describe('tables: other documents', () => {
     assert.ok(!cells.some((c) => /^(By|Name|Title|Date):/.test(c)), JSON.stringify(cells));
   });
 
+  it('a protocol synopsis (bold labels beside values that wrap, no rules) is a form of label and value cells', async () => {
+    const a = await analyse('../shared/corpus/kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf');
+    const forms = a.results[0]!.tables.filter((t) => t.source === 'form');
+    assert.equal(forms.length, 1);
+    const rows = forms[0]!.rows.map((r) => r.cells.map((c) => [c.role, c.leaf.text]));
+    assert.deepEqual(rows[0], [
+      ['label', 'Title'],
+      ['value', 'Comparison of outcomes between low dose Emicizumab and low dose factor VIII prophylaxis in clinically severe hemophilia A'],
+    ]);
+    assert.deepEqual(
+      rows.map((r) => r[0]![1]),
+      ['Title', 'Principal Investigator', 'Co-investigators', 'Study centers & Address', 'Study period'],
+    );
+    assert.deepEqual(rows[4]![1], ['value', '12 months']);
+    assertConsumedOnce(a.pages[0]!, a.results[0]!);
+    assertWellFormed(forms[0]!, 1);
+  });
+
+  it('a sidebar of bold entries beside a column of running text is no label/value form', async () => {
+    const a = await analyse('../shared/corpus/kgrag/us-fed-agency-reports/DOSAID2022.pdf');
+    const page = a.pages.findIndex((p) => p.items.some((it) => it.text.startsWith('Bureau of Arms Control, Verification')));
+    assert.ok(page >= 0);
+    assert.deepEqual(
+      a.results[page]!.tables.filter((t) => t.source === 'form').map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text))),
+      [],
+    );
+  });
+
   it('10-Q: the income statement is an aligned table with labels and amounts apart; items consumed once', async () => {
     const a = await analyse(TEN_Q);
     const rows = a.results.flatMap((r) => r.tables.filter((t) => t.source === 'aligned').flatMap((t) => t.rows));

@@ -4,6 +4,7 @@ import { alignedTables } from './tables/aligned.js';
 import { buildTable, type TableDraft } from './tables/draft.js';
 import { keyValueForms, markFormRoles } from './tables/form.js';
 import { ruledTables } from './tables/grid.js';
+import { labelColumnForms } from './tables/label-column.js';
 
 /** The tables found on one page, and which of the page's text items (indices into `page.items`) they hold. */
 export interface PageTables {
@@ -13,7 +14,8 @@ export interface PageTables {
 
 /**
  * Ruled tables (from `page.rules`), then unruled key/value forms, then unruled tables of aligned
- * columns, each finder seeing only the items the earlier ones left. Tables come out top to bottom.
+ * columns, then forms of a label column beside values that wrap, each finder seeing only the items
+ * the earlier ones left. Tables come out top to bottom.
  */
 export function detectTables(page: PageModel): PageTables {
   const free = page.items.map(() => true);
@@ -29,6 +31,7 @@ export function detectTables(page: PageModel): PageTables {
   take(ruled);
   take(keyValueForms(page, free));
   take(alignedTables(page, free));
+  take(labelColumnForms(page, free));
   drafts.sort((a, b) => a.bounds.top - b.bounds.top || a.bounds.left - b.bounds.left);
   const consumed = new Set<number>();
   for (const d of drafts) for (const c of d.cells) for (const i of c.items) consumed.add(i);
