@@ -265,6 +265,14 @@ test('layout: a title in body type, on its own line above a paragraph with an in
   );
 });
 
+test('layout: a bold lead-in after a bulleted list is not inside its last item', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf'));
+  const inItems = listItems(doc.nodes).flatMap((i) => sections(i.children).map((s) => s.heading.text));
+  assert.ok(inItems.includes('Secondary objective:'), JSON.stringify(inItems));
+  assert.ok(!inItems.includes('Study design:'), JSON.stringify(inItems));
+  assert.ok(sections(doc.nodes).some((s) => s.heading.text === 'Study design:'));
+});
+
 test('layout: form fields over a protocol are one section each, holding their value and nothing after it', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06159946_Prot_000.pdf'));
   const fields = doc.nodes.filter((n): n is Section => n.type === 'section');

@@ -127,7 +127,7 @@ export class TreeBuilder {
       const top = this.top();
       const pop =
         top.kind === 'list' ||
-        (top.kind === 'item' && !this.holds(top.heading, split) && left <= top.x + tolerance) ||
+        (top.kind === 'item' && !this.holds(top, split) && left <= top.x + tolerance) ||
         (top.kind === 'section' && top.strength <= split.strength);
       if (!pop) break;
       this.stack.pop();
@@ -141,10 +141,12 @@ export class TreeBuilder {
   /**
    * Whether a numbered clause's heading keeps an unnumbered heading inside the clause: when it is set
    * a point larger, or both lead into their text ("1.10 Base Rent. …" then "Gross Rent Credit. …").
+   * A bulleted item's lead-in ("- Primary objective: …") holds no lead-in after the list ("Study design: …").
    */
-  private holds(item: HeadingSplit | null, next: HeadingSplit): boolean {
-    if (!item) return false;
-    return item.strength >= next.strength + LARGER_FONT || (item.leadIn && next.leadIn && item.strength >= next.strength);
+  private holds(item: Extract<Frame, { kind: 'item' }>, next: HeadingSplit): boolean {
+    const heading = item.heading;
+    if (!heading) return false;
+    return heading.strength >= next.strength + LARGER_FONT || (item.marker.ordered && heading.leadIn && next.leadIn && heading.strength >= next.strength);
   }
 
   private addItem(marker: Marker, markerRange: TextRange, split: HeadingSplit | null, after: TextRange[], x: number, tolerance: number): void {
