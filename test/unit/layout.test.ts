@@ -265,6 +265,21 @@ test('layout: a title in body type, on its own line above a paragraph with an in
   );
 });
 
+test('layout: each line opening with the bullet of the line above, at its place, is the next item, though the item above ends without a stop', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf'));
+  const method = sections(doc.nodes).find((s) => s.heading.text === 'Statistical method');
+  assert.ok(method);
+  const items = listItems(method.children).map((i) => [...leaves(i.children)].map((l) => l.text).join(' '));
+  assert.deepEqual(items, [
+    'Median and interquartile range (percentile 25-75) for continuous variables',
+    'Frequency and percentage for discrete variables',
+    'Wilcoxon Signed rank test: to compare outcome between before-after low dose emicizumab',
+    'Pearson’s correlation coefficiency: to find correlation factor affect emicizumab levels',
+    'Paired t test : to compare ABR, AJBR between before-after low dose emicizumab',
+    'P<0.05 is statistic significant',
+  ]);
+});
+
 test('layout: a bold lead-in after a bulleted list is not inside its last item', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf'));
   const inItems = listItems(doc.nodes).flatMap((i) => sections(i.children).map((s) => s.heading.text));

@@ -127,13 +127,18 @@ function markerInSentence(block: Line[], next: Line, runsOn: boolean): boolean {
   return runsOn && prev.text.length >= 50 && !/\b(?:and|or)$/.test(prev.text) && next.left <= left + 0.5 * em;
 }
 
-/** The next line opens the item after one a line of the block opens ("2." under a long "1. …" line): not a wrapped sentence. */
+/**
+ * The next line opens the item after one a line of the block opens ("2." under a long "1. …" line,
+ * or the same bullet at the same place): not a wrapped sentence.
+ */
 function nextItemOf(block: Line[], next: Line): boolean {
   const marker = parseMarker(next.text, never);
   if (!marker) return false;
+  const em = next.bottom - next.top;
   return block.some((l) => {
     const own = parseMarker(l.text, never);
-    return !!own && marker.key === own.key && marker.depth === own.depth && marker.value === own.value + 1;
+    if (!own || marker.key !== own.key || marker.depth !== own.depth) return false;
+    return marker.ordered ? marker.value === own.value + 1 : Math.abs(l.left - next.left) <= 0.5 * em;
   });
 }
 
