@@ -12,12 +12,22 @@ import { htmlStructure } from '../../src/ingest/formats/html.js';
 import { readDocument } from '../../src/ingest/formats/index.js';
 import { findSoffice } from '../../src/ingest/formats/libreoffice.js';
 import { txtStructure } from '../../src/ingest/formats/txt.js';
+import { formatNumber, numberedParagraphs } from '../../src/ingest/formats/word-numbering.js';
+import { zipTexts } from '../../src/ingest/formats/zip.js';
 import type { DocumentModel } from '../../src/ingest/model.js';
 import { alignBoxes } from '../../src/ingest/stages/align.js';
 import { leaves, wordsOf, type Leaf, type List, type Section, type StructureNode, type Table } from '../../src/ingest/structure.js';
 import { CORPUS } from '../helpers/quire.js';
 
 const corpus = (p: string) => fs.readFileSync(path.join(CORPUS, p));
+
+/** The labels Word generates for a DOCX's numbered paragraphs. */
+async function wordLabels(docx: Buffer): Promise<Set<string>> {
+  const parts = await zipTexts(docx, ['word/document.xml', 'word/numbering.xml', 'word/styles.xml']);
+  const numbering = parts.get('word/numbering.xml');
+  if (!numbering) return new Set();
+  return new Set(numberedParagraphs(parts.get('word/document.xml')!, numbering, parts.get('word/styles.xml')).flatMap((p) => (p.label ? [p.label] : [])));
+}
 const soffice = findSoffice();
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-native-'));
 after(() => fs.rmSync(TMP, { recursive: true, force: true }));
@@ -51,13 +61,15 @@ const textWords = (nodes: readonly StructureNode[]) => {
  * generated (Word's numbering: not in the text) or typed ("(a)" opening a paragraph: in the text),
  * so a marker's words count where the text has them next and are skipped where it does not.
  */
-function assertWordsOnce(nodes: readonly StructureNode[], expected: string[]): void {
+function assertWordsOnce(nodes: readonly StructureNode[], expected: string[], generatedLabels: ReadonlySet<string> = new Set()): void {
   const marks = markers(nodes);
   const actual: string[] = [];
   let at = 0;
   for (const leaf of leaves(nodes)) {
-    const words = wordsOf(leaf.text);
+    let words = wordsOf(leaf.text);
     if (marks.has(leaf) && !words.every((w, k) => expected[at + k] === w)) continue;
+    // A numbered heading's label is Word's too ("40. Rent"): not in the text either.
+    if (generatedLabels.has(words[0]!) && expected[at] !== words[0]) words = words.slice(1);
     actual.push(...words);
     at += words.length;
   }
@@ -164,7 +176,8 @@ describe('DOCX native structure (corpus)', () => {
     assert.match((exceptions[0] as { leaf: Leaf }).leaf.text, /^Exceptions\. The obligations/);
     const sub = exceptions[1] as List;
     assert.equal(sub.type, 'list');
-    assert.deepEqual(sub.items.map((i) => i.marker?.text), ['a.', 'b.', 'c.']);
+    // Word's own labels, as Word and LibreOffice show them (not a guess from the nesting depth).
+    assert.deepEqual(sub.items.map((i) => i.marker?.text), ['(i)', '(ii)', '(iii)']);
     assert.equal(tables(nodes).length, 1, 'the signature block');
   });
 
@@ -173,13 +186,21 @@ describe('DOCX native structure (corpus)', () => {
     const top = section(nodes, 'RIDER TO LEASE');
     const articles = childHeadings(top);
     assert.ok(articles.length >= 40, `${articles.length} articles`);
-    assert.deepEqual(articles.slice(0, 3), ['Rent', '40A. Term of Lease', 'Escalations']);
+    // Heading 2 numbered by Word ("40."), and one numbered by hand ("40A."), read alike.
+    assert.deepEqual(articles.slice(0, 3), ['40. Rent', '40A. Term of Lease', '41. Escalations']);
     assert.ok(sections(top.children).every((s) => s.level === 2));
-    const rent = tables(section(nodes, 'Rent').children)[0]!;
+    const rent = tables(section(nodes, '40. Rent').children)[0]!;
     assert.equal(rent.rows.length, 11);
     assert.deepEqual(rent.rows[0]!.cells.map((c) => c.leaf.text), ['TERM YEAR', 'PERIOD', 'MONTHLY RENT', 'ANNUAL RENT']);
     const restrictions = section(nodes, '42G. Use Restrictions').children.find((c): c is List => c.type === 'list')!;
     assert.equal(restrictions.items.length, 17);
+    assert.deepEqual(restrictions.items.slice(0, 3).map((i) => i.marker?.text), ['(a)', '(b)', '(c)']);
+    // Lettered items restart after each sentence that introduces them, and continue across a paragraph between them.
+    const use = section(nodes, '42. Use of Premises');
+    assert.deepEqual(
+      lists(use.children).map((l) => l.items.map((i) => i.marker?.text)),
+      [['(a)', '(b)'], ['(a)'], ['(b)', '(c)']],
+    );
   });
 
   for (const file of DOCX) {
@@ -187,7 +208,7 @@ describe('DOCX native structure (corpus)', () => {
       // mammoth's raw text is the document's paragraphs without Word's generated list numbers, so
       // the leaves' words without the generated markers must be exactly its words.
       const raw = (await mammoth.extractRawText({ buffer: corpus(`office/${file}`) })).value;
-      assertWordsOnce(textLayout.get(file)!.native!, wordsOf(raw));
+      assertWordsOnce(textLayout.get(file)!.native!, wordsOf(raw), await wordLabels(corpus(`office/${file}`)));
     });
 
     test(`${file}: leaves get boxes from Quire's text layout`, (t) => {
@@ -410,5 +431,63 @@ describe('DOC native structure', () => {
     const share = alignedShare(model);
     t.diagnostic(`${(share * 100).toFixed(1)}% of leaves boxed`);
     assert.ok(share >= 0.9);
+  });
+});
+
+describe('Word numbering labels', () => {
+  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  const lvl = (ilvl: number, fmt: string, text: string, extra = '') =>
+    `<w:lvl w:ilvl="${ilvl}"><w:start w:val="1"/><w:numFmt w:val="${fmt}"/><w:lvlText w:val="${text}"/>${extra}</w:lvl>`;
+  const numbering = `<w:numbering ${W}>
+    <w:abstractNum w:abstractNumId="0">${lvl(0, 'decimal', '%1.')}${lvl(1, 'lowerLetter', '(%2)')}${lvl(2, 'lowerRoman', '%3)')}</w:abstractNum>
+    <w:abstractNum w:abstractNumId="1">${lvl(0, 'upperRoman', 'Article %1', '<w:pStyle w:val="Heading1"/>')}${lvl(1, 'decimal', '%1.%2', '<w:isLgl/>')}</w:abstractNum>
+    <w:abstractNum w:abstractNumId="2">${lvl(0, 'bullet', '•')}</w:abstractNum>
+    <w:abstractNum w:abstractNumId="3">${lvl(0, 'upperLetter', '%1.')}${lvl(1, 'decimal', '%2.', '<w:lvlRestart w:val="0"/>')}</w:abstractNum>
+    <w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>
+    <w:num w:numId="2"><w:abstractNumId w:val="0"/></w:num>
+    <w:num w:numId="3"><w:abstractNumId w:val="0"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="7"/></w:lvlOverride></w:num>
+    <w:num w:numId="4"><w:abstractNumId w:val="1"/></w:num>
+    <w:num w:numId="5"><w:abstractNumId w:val="2"/></w:num>
+    <w:num w:numId="6"><w:abstractNumId w:val="3"/></w:num>
+  </w:numbering>`;
+  const p = (text: string, numId?: number, ilvl?: number, style?: string) =>
+    `<w:p><w:pPr>${style ? `<w:pStyle w:val="${style}"/>` : ''}${numId !== undefined ? `<w:numPr>${ilvl !== undefined ? `<w:ilvl w:val="${ilvl}"/>` : ''}<w:numId w:val="${numId}"/></w:numPr>` : ''}</w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+  const labels = (body: string) => numberedParagraphs(`<w:document ${W}><w:body>${body}</w:body></w:document>`, numbering).map((n) => [n.label, n.text]);
+
+  test('formats, nesting, restarts, and a second instance of one list continuing it', () => {
+    const body = [p('one', 1, 0), p('a', 1, 1), p('b', 1, 1), p('i', 1, 2), p('plain'), p('two', 1, 0), p('a again', 1, 1), p('three', 2, 0), p('no number', 0, 0)];
+    assert.deepEqual(labels(body.join('')), [
+      ['1.', 'one'],
+      ['(a)', 'a'],
+      ['(b)', 'b'],
+      ['i)', 'i'],
+      ['2.', 'two'],
+      ['(a)', 'a again'],
+      ['3.', 'three'],
+    ]);
+  });
+
+  test('a start override restarts an instance once; legal numbering, style-linked levels, bullets and levels that never restart', () => {
+    const body = [p('x', 1, 0), p('y', 1, 0), p('seven', 3, 0), p('eight', 3, 0), p('Heading', undefined, undefined, 'Heading1'), p('sub', 4, 1), p('Heading two', undefined, undefined, 'Heading1'), p('dot', 5, 0), p('A', 6, 0), p('1', 6, 1), p('B', 6, 0), p('2', 6, 1)];
+    assert.deepEqual(labels(body.join('')), [
+      ['1.', 'x'],
+      ['2.', 'y'],
+      ['7.', 'seven'],
+      ['8.', 'eight'],
+      ['Article I', 'Heading'],
+      ['1.1', 'sub'],
+      ['Article II', 'Heading two'],
+      [null, 'dot'],
+      ['A.', 'A'],
+      ['1.', '1'],
+      ['B.', 'B'],
+      ['2.', '2'],
+    ]);
+  });
+
+  test('letters past z and roman numerals', () => {
+    assert.deepEqual([1, 26, 27, 53].map((n) => formatNumber(n, 'lowerLetter')), ['a', 'z', 'aa', 'aaa']);
+    assert.deepEqual([4, 9, 14, 1994].map((n) => formatNumber(n, 'upperRoman')), ['IV', 'IX', 'XIV', 'MCMXCIV']);
+    assert.deepEqual([1, 2, 3, 11, 22].map((n) => formatNumber(n, 'ordinal')), ['1st', '2nd', '3rd', '11th', '22nd']);
   });
 });

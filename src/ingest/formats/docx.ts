@@ -1,7 +1,12 @@
 import { IngestError } from '../model.js';
 import type { StructureNode } from '../structure.js';
-import { htmlStructure } from './html.js';
-import { zipEntryNames } from './zip.js';
+import { htmlStructure, WORD_LABEL_END, WORD_LABEL_START } from './html.js';
+import { numberedParagraphs, type NumberedParagraph } from './word-numbering.js';
+import { zipTexts } from './zip.js';
+
+const DOCUMENT = 'word/document.xml';
+const NUMBERING = 'word/numbering.xml';
+const STYLES = 'word/styles.xml';
 
 /**
  * Word's title styles on top of mammoth's defaults (which already map Heading 1..6 to h1..h6 and
@@ -11,18 +16,26 @@ const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'
 
 /** The structure of a DOCX: its heading styles, numbering and tables, through mammoth's HTML. */
 export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
-  let names: string[];
+  let parts: Map<string, string>;
   try {
-    names = await zipEntryNames(bytes);
+    parts = await zipTexts(bytes, [DOCUMENT, NUMBERING, STYLES]);
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `not a readable ZIP package (${(err as Error).message})`);
   }
-  if (!names.includes('word/document.xml')) throw new IngestError('Corrupt DOCX', 'no word/document.xml');
+  const document = parts.get(DOCUMENT);
+  if (document === undefined) throw new IngestError('Corrupt DOCX', 'no word/document.xml');
+  const numbering = parts.get(NUMBERING);
+  let numbered: NumberedParagraph[] = [];
+  try {
+    if (numbering) numbered = numberedParagraphs(document, numbering, parts.get(STYLES));
+  } catch {
+    // Numbers Word would show are a refinement: without them the lists keep mammoth's structure.
+  }
   // Loaded on the first DOCX: a thread reading only PDFs does not carry it (~9 MiB).
   const { default: mammoth } = await import('mammoth');
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: STYLE_MAP })).value;
+    html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: STYLE_MAP, transformDocument: (doc) => withWordLabels(doc, numbered) })).value;
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `word/document.xml cannot be read: ${xmlProblem((err as Error).message)}`);
   }
@@ -41,4 +54,61 @@ function xmlProblem(message: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   return first && !/undefined|null|\[object/.test(first) ? `it is not well-formed XML (${first.slice(0, 200)}).` : 'it is not well-formed XML.';
+}
+
+/** mammoth's document elements, as far as the labels need them. */
+interface Element {
+  type: string;
+  value?: string;
+  numbering?: unknown;
+  children?: Element[];
+}
+
+function textOf(el: Element): string {
+  if (el.type === 'text') return el.value ?? '';
+  return (el.children ?? []).map(textOf).join('');
+}
+
+const comparable = (text: string): string => text.replace(/\s+/g, '');
+
+/** A run as mammoth's own reader makes one, without formatting. */
+const PLAIN_RUN = {
+  type: 'run',
+  styleId: null,
+  styleName: null,
+  isBold: false,
+  isUnderline: false,
+  isItalic: false,
+  isStrikethrough: false,
+  isAllCaps: false,
+  isSmallCaps: false,
+  verticalAlignment: 'baseline',
+  font: null,
+  fontSize: null,
+  highlight: null,
+};
+
+/**
+ * Puts Word's label in front of each numbered paragraph, between markers the HTML reader takes it
+ * from. Only when mammoth's numbered paragraphs are the ones read from the XML, one for one with the
+ * same text; otherwise the document keeps mammoth's own lists.
+ */
+function withWordLabels(doc: Element, numbered: readonly NumberedParagraph[]): Element {
+  const paragraphs: Element[] = [];
+  const stack: Element[] = [doc];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.type === 'paragraph' && el.numbering) paragraphs.push(el);
+    // Children are pushed in reverse so they come off the stack in document order.
+    for (let k = (el.children?.length ?? 0) - 1; k >= 0; k--) stack.push(el.children![k]!);
+  }
+  if (paragraphs.length !== numbered.length) return doc;
+  if (paragraphs.some((p, k) => comparable(textOf(p)) !== comparable(numbered[k]!.text))) return doc;
+  paragraphs.forEach((p, k) => {
+    const label = numbered[k]!.label;
+    if (label === null) return;
+    const run = { ...PLAIN_RUN, children: [{ type: 'text', value: `${WORD_LABEL_START}${label}${WORD_LABEL_END}` }] };
+    p.children = [run, ...(p.children ?? [])];
+  });
+  return doc;
 }

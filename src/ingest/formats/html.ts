@@ -20,6 +20,14 @@ const CSS_STYLES: Record<string, ListStyle> = {
 /** Word's default multilevel numbering, for nested ordered lists that do not say their type. */
 const WORD_LEVEL_STYLES: ListStyle[] = ['decimal', 'lower-alpha', 'lower-roman'];
 
+/**
+ * Word's own label of a numbered paragraph ("(a)", "40."), put in front of its text by the DOCX reader
+ * between these two private-use characters: a list item takes it as its marker, anything else as text.
+ */
+export const WORD_LABEL_START = '\uF8F0';
+export const WORD_LABEL_END = '\uF8F1';
+const WORD_LABEL_RE = /\uF8F0([^\uF8F1]*)\uF8F1\s*/g;
+
 /** A numbered paragraph is a heading when its title is at most this long. */
 const MAX_TITLE_WORDS = 12;
 
@@ -76,15 +84,26 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       runs.push({ text: ' ', bold: false });
       return;
     }
-    const text = collectRuns(runs);
+    let text = collectRuns(runs);
     runs = [];
     if (!text.text) return;
+    const labelled = wordLabel(text);
+    if (labelled) {
+      const item = lists[lists.length - 1]?.list.items.at(-1);
+      if (item && item.children === items[items.length - 1] && item.children.length === 0) {
+        item.marker = leafOf(labelled.label);
+        text = labelled.rest;
+        if (!text.text) return;
+      } else {
+        text = labelled.inline;
+      }
+    }
     if (items.length === 0 && inferHeading(text, sections)) return;
     if (items.length === 0 && !pre && typed.add(container(), text.text)) return;
     container().push(paragraphOf(text.text));
   };
   const takeText = () => {
-    const text = collectRuns(runs).text;
+    const text = collectRuns(runs).text.replace(WORD_LABEL_RE, '$1 ').trim();
     runs = [];
     return text;
   };
@@ -215,6 +234,19 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   });
   flush();
   return sections.nodes;
+}
+
+/** A paragraph that starts with Word's label: the label, the text after it, and both as one text. */
+function wordLabel(para: { text: string; bold: boolean[] }): { label: string; rest: typeof para; inline: typeof para } | null {
+  if (!para.text.startsWith(WORD_LABEL_START)) return null;
+  const end = para.text.indexOf(WORD_LABEL_END);
+  if (end < 0) return null;
+  const label = para.text.slice(1, end);
+  const from = para.text[end + 1] === ' ' ? end + 2 : end + 1;
+  const rest = { text: para.text.slice(from), bold: para.bold.slice(from) };
+  const gap = rest.text ? ' ' : '';
+  const inline = { text: label + gap + rest.text, bold: [...new Array<boolean>(label.length + gap.length).fill(false), ...rest.bold] };
+  return { label, rest, inline };
 }
 
 /** The runs' text with whitespace normalised, and for each of its characters whether it is bold. */

@@ -92,6 +92,17 @@ export async function zipEntryNames(bytes: Buffer): Promise<string[]> {
   return names;
 }
 
+/** The given entries of a ZIP archive as UTF-8 text (those present), inflated within the limits. */
+export async function zipTexts(bytes: Buffer, wanted: readonly string[]): Promise<Map<string, string>> {
+  const zip = await open(bytes);
+  const out = new Map<string, string>();
+  const budget = { total: 0 };
+  await eachEntry(zip, async (entry, name) => {
+    if (wanted.includes(name)) out.set(name, (await inflate(zip, entry, name, ZIP_LIMITS, budget)).toString('utf8'));
+  });
+  return out;
+}
+
 /** Inflates one entry, counting real bytes against the limits (headers are not trusted). */
 function inflate(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, limits: ZipLimits, budget: { total: number }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
