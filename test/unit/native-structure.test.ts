@@ -178,6 +178,7 @@ describe('DOCX native structure (corpus)', () => {
     assert.equal(sub.type, 'list');
     // Word's own labels, as Word and LibreOffice show them (not a guess from the nesting depth).
     assert.deepEqual(sub.items.map((i) => i.marker?.text), ['(i)', '(ii)', '(iii)']);
+    assert.equal(sub.style, 'lower-roman');
     assert.equal(tables(nodes).length, 1, 'the signature block');
   });
 

@@ -1,6 +1,7 @@
 import { Tokenizer } from 'htmlparser2';
 import { wordsOf, type List, type ListItem, type ListStyle, type StructureNode, type Table, type TableRow } from '../structure.js';
 import { MAX_LIST_DEPTH, SectionTree, headingLabel, headingRank, leafOf, listMarker, newList, paragraphOf } from './blocks.js';
+import { parseMarker } from '../markers.js';
 import { TypedLists } from './typed-lists.js';
 
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'object', 'iframe']);
@@ -89,9 +90,13 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
     if (!text.text) return;
     const labelled = wordLabel(text);
     if (labelled) {
-      const item = lists[lists.length - 1]?.list.items.at(-1);
-      if (item && item.children === items[items.length - 1] && item.children.length === 0) {
+      const list = lists[lists.length - 1]?.list;
+      const item = list?.items.at(-1);
+      if (list && item && item.children === items[items.length - 1] && item.children.length === 0) {
         item.marker = leafOf(labelled.label);
+        // The list's style is its first label's ("(i)": lower-roman), not the guess from its depth.
+        const marker = list.items.length === 1 ? parseMarker(`${labelled.label} `, () => false) : null;
+        if (marker) list.style = marker.style;
         text = labelled.rest;
         if (!text.text) return;
       } else {
