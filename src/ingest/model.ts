@@ -19,6 +19,17 @@ export interface TextItem {
 }
 
 /**
+ * Text set under about 2.5 pt (its box under 10 px at 300 DPI) is no one's reading: an authoring
+ * tool's anchor or tag. (OCR words have no font: their size is their line's, however small a glyph.)
+ */
+const MIN_READABLE_PT = 2.5;
+const MIN_READABLE_HEIGHT = 10;
+
+export function isTagText(item: TextItem): boolean {
+  return item.fontSize < MIN_READABLE_PT && item.height < MIN_READABLE_HEIGHT;
+}
+
+/**
  * A line or rectangle the page draws (stroked or filled), in the same pixel space: what ruled tables
  * and form boxes are made of. A horizontal rule has a small height, a vertical one a small width.
  */

@@ -52,8 +52,18 @@ export interface Leaf {
   spans?: Span[];
 }
 
-/** Why a paragraph is where it is: body text, or furniture repeated on pages. */
-export type ParagraphRole = 'body' | 'header' | 'footer' | 'page-number' | 'footnote' | 'caption';
+/**
+ * Why a paragraph is where it is: body text, furniture repeated on pages, or a tag (text set in a
+ * point or so, invisible on the page: authoring tools' anchors such as "_97447fbe-f95d-…").
+ */
+export type ParagraphRole = 'body' | 'header' | 'footer' | 'page-number' | 'footnote' | 'caption' | 'tag';
+
+/** Roles of text that is not the document's body: short repeated lines, or no visible text at all. */
+const FURNITURE_ROLES: ReadonlySet<ParagraphRole> = new Set(['header', 'footer', 'page-number', 'tag']);
+
+export function isFurniture(role: ParagraphRole): boolean {
+  return FURNITURE_ROLES.has(role);
+}
 
 /** A block of running text (`p`) or a short line, label or fragment (`div`). */
 export interface Paragraph {

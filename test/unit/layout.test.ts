@@ -9,6 +9,7 @@ import { pdfStructure } from '../../src/ingest/stages/layout.js';
 import { parseHeadingNumber, parseMarker } from '../../src/ingest/markers.js';
 import { cleanItemText, isBrokenWord } from '../../src/ingest/stages/layout/text.js';
 import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
+import { renderMarkdown, renderText } from '../../src/ingest/stages/text.js';
 import { leaves, normalizeSpace, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode } from '../../src/ingest/structure.js';
 
 const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
@@ -278,6 +279,28 @@ test('layout: each line opening with the bullet of the line above, at its place,
     'Paired t test : to compare ABR, AJBR between before-after low dose emicizumab',
     'P<0.05 is statistic significant',
   ]);
+});
+
+test('layout: invisible tags (1 pt anchors) are paragraphs of their own, out of the headings and text beside them', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'));
+  const GUID = /_[0-9a-f]{8}-[0-9a-f]{4}-/;
+  const all = paragraphs(doc.nodes);
+  const tags = all.filter((p) => p.role === 'tag');
+  assert.ok(tags.length >= 20, `${tags.length} tags`);
+  assert.ok(tags.every((p) => GUID.test(p.leaf.text)), JSON.stringify(tags.map((p) => p.leaf.text).filter((t) => !GUID.test(t))));
+  // No other leaf holds one: not a heading, not a paragraph, not a list item.
+  const others = [...walk(doc.nodes)].flatMap((n) => ('type' in n && n.type === 'section' ? [n.heading.text] : 'type' in n && n.type === 'paragraph' && n.role !== 'tag' ? [n.leaf.text] : []));
+  assert.deepEqual(others.filter((t) => GUID.test(t)), []);
+  // Text and Markdown, made for readers, leave them out with the other page furniture.
+  const model = { version: 1 as const, pages: doc.pages.map((p) => ({ number: p.number, width: p.width, height: p.height })), paginated: true, nodes: doc.nodes, ocrPages: [] };
+  assert.ok(!GUID.test(renderText(model)) && !GUID.test(renderMarkdown(model)));
+  assert.match(renderText(model), /\nVision\n/);
+  // "Vision" and "Mission", set larger, each with an anchor at the page's right edge, are headings.
+  const headings = sections(doc.nodes).map((s) => s.heading.text);
+  assert.ok(headings.includes('Vision') && headings.includes('Mission'), JSON.stringify(headings.slice(0, 30)));
+  // A bold label ends at its colon: the bold line under it is not part of it.
+  assert.ok(headings.includes('Stakeholder(s):'), JSON.stringify(headings.filter((h) => h.startsWith('Stakeholder'))));
+  assert.ok(!headings.some((h) => h.startsWith('Stakeholder(s): ')), JSON.stringify(headings.filter((h) => h.startsWith('Stakeholder'))));
 });
 
 test('layout: a bold lead-in after a bulleted list is not inside its last item', async () => {

@@ -1,5 +1,5 @@
 import type { Box, Leaf, List, ListItem, Paragraph, Section, Span, StructureModel, StructureNode, Table, TableCell } from '../structure.js';
-import { boxesPerPage } from '../structure.js';
+import { boxesPerPage, isFurniture } from '../structure.js';
 
 export interface DgmlContext {
   /** Workspace name or id, in the `docset` namespace URI. */
@@ -41,8 +41,6 @@ interface Rendered {
 }
 
 const NOTHING: Rendered = { xml: '', boxes: [] };
-/** Repeated page furniture: short lines, so `div` rather than `p`. */
-const FURNITURE = new Set(['header', 'footer', 'page-number']);
 
 class DgmlWriter {
   constructor(
@@ -69,7 +67,7 @@ class DgmlWriter {
   }
 
   private paragraph(p: Paragraph): Rendered {
-    return this.leafChunk('dg:chunk', FURNITURE.has(p.role) ? 'div' : p.structure, p.leaf);
+    return this.leafChunk('dg:chunk', isFurniture(p.role) ? 'div' : p.structure, p.leaf);
   }
 
   /** A leaf element: its text (with inline tags) and nothing structural inside. Empty leaves are dropped. */
@@ -87,7 +85,7 @@ class DgmlWriter {
     // its chunk carries the section's name.
     const only = s.children.length === 1 ? s.children[0] : undefined;
     let body: Rendered;
-    if (only?.type === 'paragraph' && only.role !== 'header' && only.role !== 'footer' && only.role !== 'page-number') {
+    if (only?.type === 'paragraph' && !isFurniture(only.role)) {
       body = this.leafChunk(`docset:${name}`, 'div', only.leaf);
     } else {
       const inner = this.nodes(s.children);

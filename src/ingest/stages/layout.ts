@@ -22,8 +22,10 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
     for (const t of own) placed.add(t);
     return pageFlow(page, tables[i]?.consumed ?? new Set(), own, nextColumn);
   });
-  const linesByPage = flows.map((flow) => flow.flatMap((el) => (el.kind === 'line' ? [el.line] : [])));
+  // Invisible tags are kept, as text of their own, but say nothing about the page's layout.
+  const linesByPage = flows.map((flow) => flow.flatMap((el) => (el.kind === 'line' && !el.line.tag ? [el.line] : [])));
   const furniture = findFurniture(pages, linesByPage);
+  for (const flow of flows) for (const el of flow) if (el.kind === 'line' && el.line.tag) furniture.set(el.line, 'tag');
   const bodySize = bodyFontSize(linesByPage.flat().filter((l) => !furniture.has(l)));
   findFootnotes(pages, linesByPage, bodySize, furniture);
   const tree = new TreeBuilder(bodySize);

@@ -1,10 +1,10 @@
 import type { List, ListItem, Paragraph, StructureModel, StructureNode, Table } from '../structure.js';
+import { isFurniture } from '../structure.js';
 
 /*
- * Both renderers leave out page furniture (running headers, footers, page numbers): it repeats on
- * every page and would cut the body text into pieces. DGML keeps it.
+ * Both renderers leave out page furniture (running headers, footers, page numbers, invisible tags):
+ * it repeats on every page and would cut the body text into pieces. DGML keeps it.
  */
-const FURNITURE = new Set<Paragraph['role']>(['header', 'footer', 'page-number']);
 
 /** Plain text: blocks separated by blank lines, table rows as tab-separated cells. */
 export function renderText(model: StructureModel): string {
@@ -25,7 +25,7 @@ function textBlocks(nodes: readonly StructureNode[]): string[] {
   for (const n of nodes) {
     switch (n.type) {
       case 'paragraph':
-        if (!FURNITURE.has(n.role) && n.leaf.text) out.push(n.leaf.text);
+        if (!isFurniture(n.role) && n.leaf.text) out.push(n.leaf.text);
         break;
       case 'section':
         if (n.heading.text) out.push(n.heading.text);
@@ -47,7 +47,7 @@ function markdownBlocks(nodes: readonly StructureNode[]): string[] {
   for (const n of nodes) {
     switch (n.type) {
       case 'paragraph':
-        if (!FURNITURE.has(n.role) && n.leaf.text) out.push(escapeLineStart(escapeInline(n.leaf.text)));
+        if (!isFurniture(n.role) && n.leaf.text) out.push(escapeLineStart(escapeInline(n.leaf.text)));
         break;
       case 'section':
         if (n.heading.text) out.push(`${'#'.repeat(Math.min(Math.max(n.level, 1), 6))} ${escapeInline(n.heading.text).replace(/#+$/, (h) => '\\' + h)}`);

@@ -166,6 +166,8 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   // One entry of a table of contents per line, however long its leader dots make it.
   if (TOC_ENTRY_RE.test(prev.text)) return false;
   const runsOn = !ENDS_SENTENCE_RE.test(prev.text);
+  // A bold label ("Stakeholder(s):") ends at its colon: the bold line under it is what it labels.
+  if (prev.bold && block.every((l) => l.bold) && prev.text.endsWith(':')) return false;
   const fullLine = prev.text.length >= 50;
   // A change of weight inside a sentence that fills its line is a bold term or the end of a bold passage, not a heading.
   if (prev.bold !== next.bold && !(runsOn && fullLine && (!prev.bold || startsBold(next)))) return false;

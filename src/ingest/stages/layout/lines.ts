@@ -3,7 +3,7 @@
  * right, with spaces where the gap between two items is a word space. Tables found earlier take
  * their place in the same order, by their box.
  */
-import type { PageModel, TextItem } from '../../model.js';
+import { isTagText, type PageModel, type TextItem } from '../../model.js';
 import type { Table } from '../../structure.js';
 import { readingOrder, type Rect } from './reading-order.js';
 import { cleanItemText } from './text.js';
@@ -28,6 +28,8 @@ export interface Line extends Rect {
   bold: boolean;
   /** The reading-order column the line sits in (unique across the document). */
   column: number;
+  /** Only invisible tag text (see `isTagText`). */
+  tag: boolean;
 }
 
 /**
@@ -81,13 +83,19 @@ function tableRect(table: Table, page: number): Rect {
   return { left: b.left, top: b.top, right: b.left + b.width, bottom: b.top + b.height };
 }
 
-/** Items whose vertical extents mostly overlap form one line; lines come top to bottom. */
+/**
+ * Items whose vertical extents mostly overlap form one line; lines come top to bottom. Invisible
+ * tags make lines of their own, so that they neither join nor split the visible text beside them.
+ */
 function baselineGroups(items: readonly TextItem[], members: number[]): number[][] {
   const sorted = members.slice().sort((a, b) => items[a]!.y + items[a]!.height / 2 - (items[b]!.y + items[b]!.height / 2));
-  const groups: { top: number; bottom: number; members: number[] }[] = [];
+  const groups: { top: number; bottom: number; tag: boolean; members: number[] }[] = [];
+  const open = { text: -1, tag: -1 };
   for (const i of sorted) {
     const it = items[i]!;
-    const g = groups[groups.length - 1];
+    const tag = isTagText(it);
+    const at = tag ? open.tag : open.text;
+    const g = groups[at];
     if (g) {
       const overlap = Math.min(g.bottom, it.y + it.height) - Math.max(g.top, it.y);
       if (overlap >= 0.5 * Math.min(g.bottom - g.top, it.height)) {
@@ -95,7 +103,9 @@ function baselineGroups(items: readonly TextItem[], members: number[]): number[]
         continue;
       }
     }
-    groups.push({ top: it.y, bottom: it.y + it.height, members: [i] });
+    if (tag) open.tag = groups.length;
+    else open.text = groups.length;
+    groups.push({ top: it.y, bottom: it.y + it.height, tag, members: [i] });
   }
   return groups.map((g) => g.members.sort((a, b) => items[a]!.x - items[b]!.x));
 }
@@ -142,5 +152,5 @@ function buildLine(page: number, items: readonly TextItem[], texts: readonly str
     right: Math.max(...pieces.map((p) => p.right)),
     bottom: Math.max(...pieces.map((p) => p.bottom)),
   };
-  return { page, text, pieces, size, bold: letters && allBold, column, ...rect };
+  return { page, text, pieces, size, bold: letters && allBold, column, tag: members.every((i) => isTagText(items[i]!)), ...rect };
 }

@@ -1,4 +1,4 @@
-import type { PageModel } from '../../model.js';
+import { isTagText, type PageModel } from '../../model.js';
 import type { CellDraft, TableDraft } from './draft.js';
 import { pageLines, type Segment } from './rules.js';
 import type { Rect } from './geometry.js';
@@ -11,7 +11,6 @@ const CELL_GAP = 1;
 const MAX_LINE_GAP = 2;
 const MIN_ROWS = 3;
 const MIN_MULTI_CELL_SHARE = 0.5;
-const MIN_TEXT_HEIGHT = 10;
 /** Cells of a short column are this long at most, in median words: running text is longer. */
 const MAX_MEDIAN_WORDS = 4;
 /** A run of underscores is a blank to fill in ("By: ________"). */
@@ -36,8 +35,8 @@ interface Column {
  * cut into blocks where one column goes blank for longer than a gap that ends a table.
  */
 export function alignedTables(page: PageModel, free: readonly boolean[]): TableDraft[] {
-  // Text under ≈ 2.5 pt is an invisible anchor or tag, not a cell.
-  const indices = page.items.map((_, i) => i).filter((i) => free[i] && page.items[i]!.height >= MIN_TEXT_HEIGHT);
+  // An invisible anchor or tag is not a cell.
+  const indices = page.items.map((_, i) => i).filter((i) => free[i] && !isTagText(page.items[i]!));
   const candidates: Row[][] = [];
   let block: Row[] = [];
   let blanks: Segment[] | undefined;
