@@ -490,5 +490,8 @@ describe('Word numbering labels', () => {
     assert.deepEqual([1, 26, 27, 53].map((n) => formatNumber(n, 'lowerLetter')), ['a', 'z', 'aa', 'aaa']);
     assert.deepEqual([4, 9, 14, 1994].map((n) => formatNumber(n, 'upperRoman')), ['IV', 'IX', 'XIV', 'MCMXCIV']);
     assert.deepEqual([1, 2, 3, 11, 22].map((n) => formatNumber(n, 'ordinal')), ['1st', '2nd', '3rd', '11th', '22nd']);
+    // A hostile start value gives digits, not a string of millions of letters.
+    assert.deepEqual([1e9, -3].map((n) => formatNumber(n, 'lowerLetter')), ['1000000000', '-3']);
+    assert.equal(formatNumber(1e9, 'upperRoman'), '1000000000');
   });
 });

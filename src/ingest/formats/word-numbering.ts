@@ -108,9 +108,13 @@ function roman(n: number): string {
   return out;
 }
 
+/** Beyond these, letters and roman numerals would be absurdly long (a start of 10⁹ in numbering.xml): digits. */
+const MAX_LETTERS = 26 * 10;
+const MAX_ROMAN = 3999;
+
 /** Word's letters: a…z, then aa…zz, aaa… */
 function letters(n: number): string {
-  if (n < 1) return String(n);
+  if (n < 1 || n > MAX_LETTERS) return String(n);
   return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
 }
 
@@ -127,9 +131,9 @@ export function formatNumber(n: number, format: string): string {
     case 'upperLetter':
       return letters(n).toUpperCase();
     case 'lowerRoman':
-      return n > 0 ? roman(n) : String(n);
+      return n > 0 && n <= MAX_ROMAN ? roman(n) : String(n);
     case 'upperRoman':
-      return n > 0 ? roman(n).toUpperCase() : String(n);
+      return n > 0 && n <= MAX_ROMAN ? roman(n).toUpperCase() : String(n);
     case 'decimalZero':
       return n < 10 && n >= 0 ? `0${n}` : String(n);
     case 'ordinal':
@@ -242,12 +246,14 @@ function readParagraphs(xml: string): RawParagraph[] {
         path.push(name);
         const p = open[open.length - 1];
         if (!p) return;
+        if (name === 'w:t') inText = true;
+        // Only the paragraph's own properties (joined only that deep: nesting costs nothing).
+        if (path[0] !== 'w:pPr' || path.length > 3) return;
         const where = path.join('/');
         const val = attr(attrs, 'val');
         if (where === 'w:pPr/w:pStyle') p.style = val;
         else if (where === 'w:pPr/w:numPr/w:numId') p.numId = val;
         else if (where === 'w:pPr/w:numPr/w:ilvl') p.ilvl = Number(val ?? 0);
-        else if (name === 'w:t') inText = true;
       },
       ontext(text) {
         if (inText) open[open.length - 1]!.text += text;
