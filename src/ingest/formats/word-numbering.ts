@@ -143,6 +143,12 @@ export function formatNumber(n: number, format: string): string {
   }
 }
 
+/** An integer attribute; whatever else a hostile or broken file holds counts as `fallback`. */
+function int(value: string | undefined, fallback: number): number {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isSafeInteger(n) ? n : fallback;
+}
+
 function attr(attrs: Record<string, string>, name: string): string | undefined {
   return attrs[`w:${name}`];
 }
@@ -167,20 +173,20 @@ function readNumbering(xml: string): { abstracts: Map<string, AbstractNum>; nums
         } else if (num && name === 'w:abstractNumId') {
           num.abstractId = val ?? '';
         } else if (num && name === 'w:lvlOverride') {
-          overrideLevel = Number(attr(attrs, 'ilvl') ?? 0);
+          overrideLevel = int(attr(attrs, 'ilvl'), 0);
         } else if (num && overrideLevel !== null && name === 'w:startOverride') {
-          num.startOverrides.set(overrideLevel, Number(val ?? 0));
+          num.startOverrides.set(overrideLevel, int(val, 0));
         } else if (abstract && name === 'w:lvl') {
           level = { start: 1, format: 'decimal', text: '', legal: false };
-          abstract.levels.set(Number(attr(attrs, 'ilvl') ?? 0), level);
+          abstract.levels.set(int(attr(attrs, 'ilvl'), 0), level);
         } else if (abstract && name === 'w:numStyleLink') {
           abstract.styleLink = val;
         } else if (level) {
-          if (name === 'w:start') level.start = Number(val ?? 1);
+          if (name === 'w:start') level.start = int(val, 1);
           else if (name === 'w:numFmt') level.format = val ?? 'decimal';
           else if (name === 'w:lvlText') level.text = val ?? '';
           else if (name === 'w:isLgl') level.legal = val !== '0' && val !== 'false';
-          else if (name === 'w:lvlRestart') level.restart = Number(val ?? 0);
+          else if (name === 'w:lvlRestart') level.restart = int(val, 0);
           else if (name === 'w:pStyle') level.paragraphStyle = val;
         }
       },
@@ -253,7 +259,7 @@ function readParagraphs(xml: string): RawParagraph[] {
         const val = attr(attrs, 'val');
         if (where === 'w:pPr/w:pStyle') p.style = val;
         else if (where === 'w:pPr/w:numPr/w:numId') p.numId = val;
-        else if (where === 'w:pPr/w:numPr/w:ilvl') p.ilvl = Number(val ?? 0);
+        else if (where === 'w:pPr/w:numPr/w:ilvl') p.ilvl = int(val, 0);
       },
       ontext(text) {
         if (inText) open[open.length - 1]!.text += text;
