@@ -178,7 +178,9 @@ function readNumbering(xml: string): { abstracts: Map<string, AbstractNum>; nums
           num.startOverrides.set(overrideLevel, int(val, 0));
         } else if (abstract && name === 'w:lvl') {
           level = { start: 1, format: 'decimal', text: '', legal: false };
-          abstract.levels.set(int(attr(attrs, 'ilvl'), 0), level);
+          const ilvl = int(attr(attrs, 'ilvl'), 0);
+          // Word has nine levels (0–8); others are never shown.
+          if (ilvl >= 0 && ilvl < MAX_LEVELS) abstract.levels.set(ilvl, level);
         } else if (abstract && name === 'w:numStyleLink') {
           abstract.styleLink = val;
         } else if (level) {
