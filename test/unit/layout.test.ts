@@ -341,6 +341,17 @@ test('layout: each table-of-contents entry, ended by leader dots and a page numb
   for (const m of ['1.', '1.1.', '1.1.1.', '1.2.', '1.2.3.1.']) assert.ok(items.includes(m), `${m} in ${JSON.stringify(items.slice(0, 20))}`);
 });
 
+test('layout: a table-of-contents entry that leads with a bold "Strategy 1.1.1." is an entry, not a heading', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
+  const headings = sections(doc.nodes).map((s) => s.heading.text);
+  assert.deepEqual(headings.filter((h) => /\.{4,}/.test(h) || /^Strategy \d+(?:\.\d+)*\.?$/.test(h)), []);
+  const contents = sections(doc.nodes).find((s) => s.heading.text === 'Contents');
+  assert.ok(contents);
+  const entries = [...leaves(contents.children)].map((l) => l.text.replace(/(?:\.\s?){4,}/g, ' … ').replace(/\s+/g, ' '));
+  assert.ok(entries.includes('Strategy 1.1.1. COVID-19 … 11'), JSON.stringify(entries.slice(0, 12)));
+  assert.ok(entries.includes('Strategy 5.2.2. Modernization … 71'), JSON.stringify(entries.slice(-12)));
+});
+
 describe('layout: titles centred over several lines', () => {
   test('the NTSB report title, its second line shorter and so inset on both sides, is one heading', async () => {
     const doc = await analyze(reference('20071210X01921.pdf'));

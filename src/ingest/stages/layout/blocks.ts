@@ -17,7 +17,7 @@ export type Block =
 
 const ENDS_SENTENCE_RE = /[.!?:;]["'”’)]?$/;
 /** A table of contents entry ends with leader dots and its page number ("Vision ........ 3"). */
-const TOC_ENTRY_RE = /(?:\.{4,}|(?:\. ){4,}|…{2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
+export const TOC_ENTRY_RE = /(?:\.{4,}|(?:\. ){4,}|…{2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
 const never = (): boolean => false;
 
 function startsItem(text: string): boolean {

@@ -6,7 +6,7 @@
  */
 import type { List, ListItem, Paragraph, Section, StructureNode } from '../../structure.js';
 import { wordsOf } from '../../structure.js';
-import type { Block } from './blocks.js';
+import { TOC_ENTRY_RE, type Block } from './blocks.js';
 import { findHeading, type HeadingSplit } from './headings.js';
 import { makeLeaf, rangesFrom, wholeLines, type TextRange } from './leaf.js';
 import type { Line } from './lines.js';
@@ -55,9 +55,12 @@ export class TreeBuilder {
     const first = lines[0]!;
     const ranges = wholeLines(lines);
     const tolerance = 1.5 * lineHeight(first);
+    // A table of contents entry ("Strategy 1.1.1. COVID-19 ….. 11") names a heading; it is none.
+    const heading = (of: TextRange[], numbered: boolean, runIn = false): HeadingSplit | null =>
+      TOC_ENTRY_RE.test(lines[lines.length - 1]!.text) ? null : findHeading(of, this.bodySize, numbered, runIn);
     const number = parseHeadingNumber(first.text);
     if (number) {
-      const split = findHeading(ranges, this.bodySize, true);
+      const split = heading(ranges, true);
       const lone = wordsOf(first.text.slice(number.end)).length === 0;
       if (split || lone) {
         const heading = split ? split.heading : ranges;
@@ -70,11 +73,11 @@ export class TreeBuilder {
     const marker = this.marker(first, lines.length > 1);
     if (marker) {
       const after = skipSpaces(ranges, marker.end);
-      const split = findHeading(after, this.bodySize, true);
+      const split = heading(after, true);
       this.addItem(marker, { ...ranges[0]!, end: marker.end }, split, after, first.left, tolerance);
       return;
     }
-    const split = findHeading(ranges, this.bodySize, false, runInTitle);
+    const split = heading(ranges, false, runInTitle);
     if (split) {
       this.openSection(split, first.left, tolerance);
       return;
