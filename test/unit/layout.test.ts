@@ -352,6 +352,16 @@ test('layout: a table-of-contents entry that leads with a bold "Strategy 1.1.1."
   assert.ok(entries.includes('Strategy 5.2.2. Modernization … 71'), JSON.stringify(entries.slice(-12)));
 });
 
+test('layout: raised marks set over gaps inside a run of text ("AirPods , Apple TV" under "®"s) go where their gaps are', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/sec-10-q/2022 Q3 AAPL.pdf'));
+  const texts = paragraphs(doc.nodes).map((p) => p.leaf.text);
+  const has = (s: string): boolean => texts.some((t) => t.includes(s));
+  assert.ok(has('include sales of AirPods®, Apple TV®, Apple Watch®, Beats® products, HomePod mini® and accessories.'), JSON.stringify(texts.filter((t) => t.includes('AirPods')).slice(0, 2)));
+  assert.ok(has('advertising, AppleCare®, cloud, digital content'));
+  assert.ok(has('lower net sales of iPad Pro®, partially offset'));
+  assert.ok(!texts.some((t) => / [,.]/.test(t) && /[®™]/.test(t) && / ,/.test(t)), JSON.stringify(texts.filter((t) => / ,/.test(t) && /®/.test(t))));
+});
+
 describe('layout: titles centred over several lines', () => {
   test('the NTSB report title, its second line shorter and so inset on both sides, is one heading', async () => {
     const doc = await analyze(reference('20071210X01921.pdf'));

@@ -71,10 +71,57 @@ export function pageFlow(page: PageModel, consumed: ReadonlySet<number>, tables:
       else itemMembers.push(m);
     }
     for (const group of baselineGroups(items, itemMembers)) {
-      flow.push({ kind: 'line', line: buildLine(page.number, items, texts, group, unit.column) });
+      flow.push({ kind: 'line', line: buildLine(page.number, items, texts, spliceRaised(items, texts, group), unit.column) });
     }
   }
   return flow;
+}
+
+/** How far (characters) from its estimated place a raised mark may find the gap left for it. */
+const SPLICE_REACH = 4;
+
+/**
+ * Marks set raised inside another item's run ("AirPods , Apple TV" with a "®" over each gap): the
+ * run holds a space where each goes, so the mark takes the space nearest its position (estimated
+ * from its x along the run) instead of following the whole run. Changes `texts` of the hosts;
+ * returns the group without the spliced marks.
+ */
+function spliceRaised(items: readonly TextItem[], texts: string[], group: number[]): number[] {
+  const spliced = new Set<number>();
+  for (const host of group) {
+    const h = items[host]!;
+    const marks = group.filter((m) => m !== host && !spliced.has(m) && isRaisedInside(items[m]!, h));
+    if (!marks.length) continue;
+    const text = texts[host]!;
+    // Right to left, so each splice leaves the positions of the marks left of it as they were.
+    const placed = marks
+      .map((m) => ({ m, at: nearestSpace(text, Math.round(((items[m]!.x - h.x) / h.width) * text.length)) }))
+      .filter((p): p is { m: number; at: number } => p.at >= 0)
+      .sort((a, b) => b.at - a.at);
+    let out = text;
+    for (const { m, at } of placed) {
+      // The space before punctuation was left for the mark ("AirPods , Apple"); a word space stays.
+      const replace = /[,.;:)]/.test(out[at + 1] ?? '');
+      out = out.slice(0, at) + texts[m]!.trim() + out.slice(replace ? at + 1 : at);
+      spliced.add(m);
+    }
+    texts[host] = out;
+  }
+  return spliced.size ? group.filter((m) => !spliced.has(m)) : group;
+}
+
+function isRaisedInside(mark: TextItem, host: TextItem): boolean {
+  return mark.height < host.height && mark.y < host.y && mark.x > host.x && mark.x + mark.width < host.x + host.width;
+}
+
+/** The space nearest `at`: first one left before punctuation (a gap for a mark), else any. */
+function nearestSpace(text: string, at: number): number {
+  for (const gap of [/[,.;:)]/, /./]) {
+    for (let d = 0; d <= SPLICE_REACH; d++) {
+      for (const k of [at - d, at + d]) if (text[k] === ' ' && gap.test(text[k + 1] ?? '')) return k;
+    }
+  }
+  return -1;
 }
 
 function tableRect(table: Table, page: number): Rect {
