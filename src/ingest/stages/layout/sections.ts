@@ -56,11 +56,12 @@ export class TreeBuilder {
     const ranges = wholeLines(lines);
     const tolerance = 1.5 * lineHeight(first);
     // A table of contents entry ("Strategy 1.1.1. COVID-19 ….. 11") names a heading; it is none.
-    const heading = (of: TextRange[], numbered: boolean, runIn = false): HeadingSplit | null =>
-      TOC_ENTRY_RE.test(lines[lines.length - 1]!.text) ? null : findHeading(of, this.bodySize, numbered, runIn);
+    const tocEntry = TOC_ENTRY_RE.test(lines[lines.length - 1]!.text);
+    const headingIn = (of: TextRange[], numbered: boolean, runIn = false): HeadingSplit | null =>
+      tocEntry ? null : findHeading(of, this.bodySize, numbered, runIn);
     const number = parseHeadingNumber(first.text);
     if (number) {
-      const split = heading(ranges, true);
+      const split = headingIn(ranges, true);
       const lone = wordsOf(first.text.slice(number.end)).length === 0;
       if (split || lone) {
         const heading = split ? split.heading : ranges;
@@ -73,11 +74,11 @@ export class TreeBuilder {
     const marker = this.marker(first, lines.length > 1);
     if (marker) {
       const after = skipSpaces(ranges, marker.end);
-      const split = heading(after, true);
+      const split = headingIn(after, true);
       this.addItem(marker, { ...ranges[0]!, end: marker.end }, split, after, first.left, tolerance);
       return;
     }
-    const split = heading(ranges, false, runInTitle);
+    const split = headingIn(ranges, false, runInTitle);
     if (split) {
       this.openSection(split, first.left, tolerance);
       return;
