@@ -6,6 +6,7 @@ import { tagEntities } from './stages/entities.js';
 import { pdfStructure } from './stages/layout.js';
 import { needsOcr, ocrPage } from './stages/ocr.js';
 import { detectTables } from './stages/tables.js';
+import { sidewaysTurn, turnBoxesBack, uprightPage, type Turn } from './stages/upright.js';
 
 export interface AnalyzeOptions {
   /** Per-page OCR budget. */
@@ -46,6 +47,8 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     alignBoxes(nodes, withText);
   } else {
     const pages: PageModel[] = [];
+    /** Pages scanned sideways, read turned upright. */
+    const turned: { page: PageModel; turn: Turn }[] = [];
     for (const page of withText) {
       if (needsOcr(page)) {
         const o = performance.now();
@@ -59,7 +62,10 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
         timings.ocrMs += performance.now() - o;
         timings.ocrPages++;
         if (items.length) {
-          pages.push({ ...page, items, ocr: true });
+          const read: PageModel = { ...page, items, ocr: true };
+          const turn = sidewaysTurn(items);
+          if (turn) turned.push({ page: read, turn });
+          pages.push(turn ? uprightPage(read, turn) : read);
           ocrPages.push(page.number);
           options.onPage?.(pages.length, model.pages.length);
           continue;
@@ -69,6 +75,7 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     }
     t = performance.now();
     nodes = pdfStructure(pages, pages.map(detectTables));
+    for (const { page, turn } of turned) turnBoxesBack(nodes, page, turn);
   }
   timings.layoutMs = performance.now() - t;
   t = performance.now();

@@ -8,6 +8,10 @@ import type { PageModel, TextItem } from '../../src/ingest/model.js';
 import { needsOcr, ocrPage, type OcrEngine } from '../../src/ingest/stages/ocr.js';
 import { hasTesseractCli } from '../../src/ingest/stages/ocr/tesseract-cli.js';
 import { recognizeWithTesseractJs, stopTesseractJs } from '../../src/ingest/stages/ocr/tesseract-js.js';
+import { analyzeDocument } from '../../src/ingest/analyze.js';
+import { readDocument } from '../../src/ingest/formats/index.js';
+import { sidewaysTurn, turnBoxesBack, uprightPage } from '../../src/ingest/stages/upright.js';
+import { leaves, type StructureNode, type Table } from '../../src/ingest/structure.js';
 import { imageOnlyPdf } from '../helpers/image-pdf.js';
 
 const CORPUS = path.resolve('../shared/corpus');
@@ -183,5 +187,51 @@ describe('ocrPage', () => {
     assert.equal(await recognizeWithTesseractJs(png, 200, 300), undefined);
     const items = await ocrPage(scan, scanPage, { budgetMs: 60_000, engine: 'tesseract.js' });
     assert.ok(items.some((i) => i.text === 'NON-DISCLOSURE'), 'the engine recovered');
+  });
+});
+
+describe('pages scanned sideways', () => {
+  /** Words of one line running down (or up) a page, in reading order, each in a tall box. */
+  const column = (x: number, texts: string[], direction: 'down' | 'up'): TextItem[] =>
+    texts.map((text, k) => ({ text, x, y: direction === 'down' ? 100 + k * 200 : 3000 - k * 200, width: 40, height: 150, fontName: 'ocr', fontSize: 10 }));
+  const words = ['Week', 'one', 'assessment', 'breathing', 'practice', 'meditation'];
+
+  test('the direction of the text comes from consecutive words of its lines; upright pages have none', () => {
+    assert.equal(sidewaysTurn([...column(100, words, 'down'), ...column(200, words, 'down')]), 'down');
+    assert.equal(sidewaysTurn([...column(100, words, 'up'), ...column(200, words, 'up')]), 'up');
+    const upright = words.flatMap((text, k) => [0, 1].map((l) => ({ text, x: 100 + k * 300, y: 100 + l * 60, width: 250, height: 50, fontName: 'ocr', fontSize: 10 })));
+    assert.equal(sidewaysTurn(upright), null);
+  });
+
+  test('a box turned upright and back is the box it was', () => {
+    const page: PageModel = { number: 1, width: 2550, height: 3300, items: [{ text: 'Week', x: 2300, y: 400, width: 50, height: 160, fontName: 'ocr', fontSize: 10 }] };
+    for (const turn of ['down', 'up'] as const) {
+      const upright = uprightPage(page, turn);
+      assert.deepEqual([upright.width, upright.height], [3300, 2550]);
+      const it = upright.items[0]!;
+      assert.ok(it.width > it.height && it.x >= 0 && it.y >= 0 && it.x + it.width <= 3300 && it.y + it.height <= 2550, JSON.stringify(it));
+      const nodes: StructureNode[] = [{ type: 'paragraph', structure: 'div', role: 'body', leaf: { text: 'Week', boxes: [{ page: 1, left: it.x, top: it.y, width: it.width, height: it.height }] } }];
+      turnBoxesBack(nodes, page, turn);
+      assert.deepEqual((nodes[0] as { leaf: { boxes: unknown[] } }).leaf.boxes, [{ page: 1, left: 2300, top: 400, width: 50, height: 160 }]);
+    }
+  });
+
+  test('the corpus scan, a table turned sideways, is read upright: one row a week, its boxes on the page as it is', async () => {
+    const file = path.join(CORPUS, 'kgrag/nih-clinical-trial-protocols/NCT06155240_Prot_SAP_000.pdf');
+    const { structure } = await analyzeDocument(await readDocument(readFileSync(file), 'pdf'), { ocrBudgetMs: 60_000 });
+    const tablesIn = (nodes: readonly StructureNode[]): Table[] =>
+      nodes.flatMap((n) => (n.type === 'table' ? [n] : n.type === 'section' ? tablesIn(n.children) : []));
+    const tables = tablesIn(structure.nodes);
+    const rows = tables.flatMap((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text)));
+    const weeks = rows.map((r) => r[0]!.replace(/^\|\s*/, '')).filter((c) => /^Week \d$/.test(c));
+    assert.deepEqual(weeks, ['Week 1', 'Week 2', 'Week 3', 'Week 4', 'Week 5', 'Week 6', 'Week 7', 'Week 8']);
+    const week1 = rows.find((r) => r[0] === 'Week 1')!;
+    assert.ok(week1.some((c) => c.startsWith('Chair-based yoga')) && week1.some((c) => c === 'Yoga Nidra'), JSON.stringify(week1));
+    const [page] = structure.pages;
+    for (const leaf of leaves(structure.nodes)) {
+      for (const b of leaf.boxes) assert.ok(b.left >= 0 && b.top >= 0 && b.left + b.width <= page!.width + 1 && b.top + b.height <= page!.height + 1, JSON.stringify(b));
+    }
+    // The page stands as it is: the table is taller than it is wide there.
+    assert.ok(tables[0]!.boxes[0]!.height > tables[0]!.boxes[0]!.width, JSON.stringify(tables[0]!.boxes));
   });
 });

@@ -1,0 +1,100 @@
+/**
+ * Pages scanned sideways (a landscape table fed through the scanner upright): OCR reads their words,
+ * each in a tall box, but lines and tables run down or up the page. The layout reads such a page
+ * turned upright, and its boxes are turned back to the page as it is (DGML boxes match its image).
+ */
+import type { PageModel, Rule, TextItem } from '../model.js';
+import type { Box, StructureNode } from '../structure.js';
+
+/** Which way the page's text runs: down (the content is turned clockwise) or up (counter-clockwise). */
+export type Turn = 'down' | 'up';
+
+/** At least this share of the words of three characters or more stand in tall boxes. */
+const MIN_SIDEWAYS_SHARE = 0.6;
+const MIN_WORDS = 10;
+
+/**
+ * How a page's OCR words (in the engine's reading order) run, when most of them are sideways; null
+ * for an upright page. The direction comes from consecutive words of one line: down or up the page.
+ */
+export function sidewaysTurn(items: readonly TextItem[]): Turn | null {
+  const words = items.filter((it) => it.text.length >= 3);
+  if (words.length < MIN_WORDS) return null;
+  const tall = words.filter((it) => it.height > it.width).length;
+  if (tall < MIN_SIDEWAYS_SHARE * words.length) return null;
+  let down = 0;
+  let up = 0;
+  for (let k = 0; k + 1 < items.length; k++) {
+    const a = items[k]!;
+    const b = items[k + 1]!;
+    const overlap = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+    // The next word of the same sideways line: the same column, just below or above.
+    if (overlap < 0.5 * Math.min(a.width, b.width)) continue;
+    if (b.y >= a.y + a.height - 1 && b.y - (a.y + a.height) < 2 * a.width) down++;
+    else if (b.y + b.height <= a.y + 1 && a.y - (b.y + b.height) < 2 * a.width) up++;
+  }
+  if (down === up) return null;
+  return down > up ? 'down' : 'up';
+}
+
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A rectangle of the page as it is, in the upright page (width and height swap). */
+function toUpright(r: Rect, page: { width: number; height: number }, turn: Turn): Rect {
+  return turn === 'down'
+    ? { x: r.y, y: page.width - (r.x + r.width), width: r.height, height: r.width }
+    : { x: page.height - (r.y + r.height), y: r.x, width: r.height, height: r.width };
+}
+
+/** The inverse of `toUpright`: a rectangle of the upright page on the page as it is. */
+function fromUpright(r: Rect, page: { width: number; height: number }, turn: Turn): Rect {
+  return turn === 'down'
+    ? { x: page.width - (r.y + r.height), y: r.x, width: r.height, height: r.width }
+    : { x: r.y, y: page.height - (r.x + r.width), width: r.height, height: r.width };
+}
+
+/** The page turned upright: its words and rules turned with it. */
+export function uprightPage(page: PageModel, turn: Turn): PageModel {
+  const items = page.items.map((it) => ({ ...it, ...toUpright(it, page, turn) }));
+  const rules = page.rules?.map((r): Rule => toUpright(r, page, turn));
+  return { ...page, width: page.height, height: page.width, items, ...(rules ? { rules } : {}) };
+}
+
+/** Turns every box of `page` in the structure back from the upright page to the page as it is. */
+export function turnBoxesBack(nodes: StructureNode[], page: PageModel, turn: Turn): void {
+  const seen = new Set<object>();
+  const back = (boxes: Box[]): void => {
+    for (const b of boxes) {
+      if (b.page !== page.number || seen.has(b)) continue;
+      seen.add(b);
+      const r = fromUpright({ x: b.left, y: b.top, width: b.width, height: b.height }, page, turn);
+      b.left = round(r.x);
+      b.top = round(r.y);
+      b.width = round(r.width);
+      b.height = round(r.height);
+    }
+  };
+  const stack: unknown[] = [...nodes];
+  while (stack.length) {
+    const value = stack.pop();
+    if (!value || typeof value !== 'object' || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      stack.push(...value);
+      continue;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'boxes' && Array.isArray(child)) back(child as Box[]);
+      else if (child && typeof child === 'object') stack.push(child);
+    }
+  }
+}
+
+function round(v: number): number {
+  return Math.round(v * 10) / 10;
+}
