@@ -227,6 +227,8 @@ describe('pages scanned sideways', () => {
     assert.deepEqual(weeks, ['Week 1', 'Week 2', 'Week 3', 'Week 4', 'Week 5', 'Week 6', 'Week 7', 'Week 8']);
     const week1 = rows.find((r) => r[0] === 'Week 1')!;
     assert.ok(week1.some((c) => c.startsWith('Chair-based yoga')) && week1.some((c) => c === 'Yoga Nidra'), JSON.stringify(week1));
+    // Its cells wrap over several lines: each is one cell of the week's row.
+    assert.ok(week1.includes('Joint protection; “Do no harm”'), JSON.stringify(week1));
     const [page] = structure.pages;
     for (const leaf of leaves(structure.nodes)) {
       for (const b of leaf.boxes) assert.ok(b.left >= 0 && b.top >= 0 && b.left + b.width <= page!.width + 1 && b.top + b.height <= page!.height + 1, JSON.stringify(b));

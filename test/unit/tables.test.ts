@@ -436,6 +436,34 @@ describe('tables: other documents', () => {
     assertWellFormed(tables[0]!, 1);
   });
 
+  it('a table of text keyed in its first column: each keyless line joins the row above, cell by column', () => {
+    const item = (text: string, x: number, y: number) => textItem(text, x, y, 12 * text.length, 40, 'Helvetica');
+    const lines = [
+      ['Week 1', 'Chair-based yoga', 'Joint protection;'],
+      ['', 'natural breathing', '“Do no harm”'],
+      ['Week 2', 'Chair-based yoga', 'Awareness of'],
+      ['', 'abdominal', 'breathing pattern'],
+      ['', 'breathing', ''],
+      ['Week 3', 'Chair-based yoga', 'Simplicity'],
+      ['', 'thoracic', 'and posture'],
+    ];
+    const items = lines.flatMap((cells, k) => cells.flatMap((text, col) => (text ? [item(text, 300 + col * 700, 300 + k * 60)] : [])));
+    const { tables } = detectTables({ number: 1, width: 2550, height: 3300, items });
+    assert.equal(tables.length, 1);
+    assert.deepEqual(
+      tables[0]!.rows.map((r) => r.cells.map((c) => c.leaf.text)),
+      [
+        ['Week 1', 'Chair-based yoga natural breathing', 'Joint protection; “Do no harm”'],
+        ['Week 2', 'Chair-based yoga abdominal breathing', 'Awareness of breathing pattern'],
+        ['Week 3', 'Chair-based yoga thoracic', 'Simplicity and posture'],
+      ],
+    );
+    assertWellFormed(tables[0]!, 1);
+    // With figures, an unkeyed line is a row of its own (a statement's total).
+    const withFigures = detectTables({ number: 1, width: 2550, height: 3300, items: [...items, item('1,234', 2400, 300), item('5,678', 2400, 600)] });
+    assert.equal(withFigures.tables[0]!.rows.length, lines.length);
+  });
+
   it('a page without rules or aligned text yields nothing', () => {
     const page: PageModel = {
       number: 1,

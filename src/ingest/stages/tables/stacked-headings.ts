@@ -9,7 +9,7 @@ import type { CellDraft, TableDraft } from './draft.js';
 const FIGURE = /^(?:[-–—]|[($€£¥-]*\s*\d[\d.,]*\s*%?\)?)$/;
 const YEAR = /^(?:19|20)\d{2}$/;
 
-function isFigure(text: string): boolean {
+export function isFigure(text: string): boolean {
   return FIGURE.test(text) && !YEAR.test(text);
 }
 

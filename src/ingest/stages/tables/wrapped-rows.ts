@@ -1,0 +1,48 @@
+import type { PageModel } from '../../model.js';
+import { normalizeSpace } from '../../structure.js';
+import type { CellDraft, TableDraft } from './draft.js';
+import { isFigure } from './stacked-headings.js';
+
+/** Rows (keys in the first column) a table needs before its unkeyed lines count as wrapped text. */
+const MIN_KEYED_ROWS = 3;
+
+/**
+ * A table of text whose rows are keyed in the first column ("Week 1", "Week 2"…) and whose cells wrap
+ * over several lines: each line without a key belongs to the row above, its cells joining the cells
+ * of their column. Only without figures (a statement's unlabelled line of totals is a row), without
+ * fill-in blanks (signature blocks), and when most lines are keyless continuations of keyed rows.
+ */
+export function mergeWrappedRows(page: PageModel, draft: TableDraft): TableDraft {
+  const rows: CellDraft[][] = draft.rowBands.map(() => []);
+  for (const c of draft.cells) rows[c.row]!.push(c);
+  const text = (c: CellDraft): string => normalizeSpace(c.items.map((i) => page.items[i]!.text).join(' '));
+  if (draft.cells.some((c) => isFigure(text(c)) || /_{3,}/.test(text(c)))) return draft;
+  const keyed = rows.map((row) => row.some((c) => c.col === 0 && text(c)));
+  const firstKey = keyed.indexOf(true);
+  const keys = keyed.filter(Boolean).length;
+  if (firstKey < 0 || keys < MIN_KEYED_ROWS || rows.length - firstKey - keys < keys) return draft;
+  if (draft.cells.some((c) => c.row >= firstKey && (c.colspan !== 1 || c.rowspan !== 1))) return draft;
+  // Each row from the first key on joins the keyed row at or above it.
+  const target = rows.map((_, k) => (k < firstKey ? k : keyed.lastIndexOf(true, k)));
+  const renumber = new Map<number, number>();
+  for (const t of target) if (!renumber.has(t)) renumber.set(t, renumber.size);
+  const cells = new Map<string, CellDraft>();
+  for (const c of [...draft.cells].sort((a, b) => a.row - b.row || a.col - b.col)) {
+    const row = renumber.get(target[c.row]!)!;
+    const key = `${row}:${c.col}`;
+    const into = cells.get(key);
+    if (into) {
+      into.items = [...into.items, ...c.items];
+      into.box = { ...into.box, bottom: Math.max(into.box.bottom, c.box.bottom) };
+    } else {
+      cells.set(key, { ...c, row });
+    }
+  }
+  const rowBands: TableDraft['rowBands'] = [];
+  target.forEach((t, k) => {
+    const row = renumber.get(t)!;
+    const band = draft.rowBands[k]!;
+    rowBands[row] = rowBands[row] ? { top: rowBands[row]!.top, bottom: band.bottom } : { ...band };
+  });
+  return { ...draft, rowBands, cells: [...cells.values()] };
+}
