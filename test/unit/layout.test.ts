@@ -303,6 +303,16 @@ test('layout: invisible tags (1 pt anchors) are paragraphs of their own, out of 
   assert.ok(!headings.some((h) => h.startsWith('Stakeholder(s): ')), JSON.stringify(headings.filter((h) => h.startsWith('Stakeholder'))));
 });
 
+test('layout: a bold line standing alone with nothing under it, then bold lead-ins of its type at its place, are entries of one list', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'));
+  const values = sections(doc.nodes).find((s) => s.heading.text === 'Values');
+  assert.ok(values);
+  assert.deepEqual(
+    values.children.filter((n): n is Section => n.type === 'section').map((s) => s.heading.text),
+    ['Public Service:', 'Openness', 'Transparency', 'Trust', 'Collaboration:', 'Innovation:', 'Learning:', 'Integrity:', 'Diversity:'],
+  );
+});
+
 test('layout: a bold lead-in after a bulleted list is not inside its last item', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf'));
   const inItems = listItems(doc.nodes).flatMap((i) => sections(i.children).map((s) => s.heading.text));

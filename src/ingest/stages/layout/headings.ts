@@ -38,8 +38,11 @@ function isCaps(text: string): boolean {
   return letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
 }
 
+/** What standing on its own adds to a heading's strength (a lead-in of the same type has this much less). */
+export const STANDALONE_BONUS = 5;
+
 function strength(size: number, bold: boolean, caps: boolean, standalone: boolean): number {
-  return size * 10 + (standalone ? 5 : 0) + (bold ? 2 : 0) + (caps ? 1 : 0);
+  return size * 10 + (standalone ? STANDALONE_BONUS : 0) + (bold ? 2 : 0) + (caps ? 1 : 0);
 }
 
 function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean, runInTitle: boolean): HeadingSplit | null {

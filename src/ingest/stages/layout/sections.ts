@@ -7,14 +7,14 @@
 import type { List, ListItem, Paragraph, Section, StructureNode } from '../../structure.js';
 import { wordsOf } from '../../structure.js';
 import { TOC_ENTRY_RE, type Block } from './blocks.js';
-import { findHeading, type HeadingSplit } from './headings.js';
+import { findHeading, STANDALONE_BONUS, type HeadingSplit } from './headings.js';
 import { makeLeaf, rangesFrom, wholeLines, type TextRange } from './leaf.js';
 import type { Line } from './lines.js';
 import { parseHeadingNumber, parseMarker, type Marker } from '../../markers.js';
 
 type Frame =
   | { kind: 'root'; children: StructureNode[] }
-  | { kind: 'section'; strength: number; field: boolean; children: StructureNode[] }
+  | { kind: 'section'; strength: number; field: boolean; left: number; standalone: boolean; children: StructureNode[] }
   | { kind: 'list'; marker: Marker; x: number; last: number; list: List }
   | { kind: 'item'; marker: Marker; x: number; heading: HeadingSplit | null; children: StructureNode[] };
 
@@ -132,14 +132,22 @@ export class TreeBuilder {
       const pop =
         top.kind === 'list' ||
         (top.kind === 'item' && !this.holds(top, split) && left <= top.x + tolerance) ||
-        (top.kind === 'section' && top.strength <= split.strength);
+        (top.kind === 'section' && (top.strength <= split.strength || this.peerOf(top, split, left, tolerance)));
       if (!pop) break;
       this.stack.pop();
     }
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: makeLeaf(split.heading), children: [] };
     if (split.body.length) section.children.push(paragraph(split.body));
     this.append(section);
-    this.stack.push({ kind: 'section', strength: split.strength, field: split.field ?? false, children: section.children });
+    this.stack.push({ kind: 'section', strength: split.strength, field: split.field ?? false, left, standalone: !split.leadIn, children: section.children });
+  }
+
+  /**
+   * A heading standing alone with nothing under it yet, in the type of the lead-in that follows at
+   * its place, is an entry like it: "Trust" then "Collaboration: COLLABORATE ~ …" are two values.
+   */
+  private peerOf(top: Extract<Frame, { kind: 'section' }>, next: HeadingSplit, left: number, tolerance: number): boolean {
+    return top.standalone && next.leadIn && top.children.length === 0 && top.strength === next.strength + STANDALONE_BONUS && Math.abs(top.left - left) <= 0.5 * tolerance;
   }
 
   /**
