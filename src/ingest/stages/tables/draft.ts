@@ -21,6 +21,17 @@ export interface TableDraft {
   cells: CellDraft[];
 }
 
+/**
+ * Row bands for rows of text (top to bottom): each edge halfway between a row and the next, the
+ * outer edges `pad` beyond the first and last rows.
+ */
+export function bandsBetween(rows: readonly { top: number; bottom: number }[], pad: number): TableDraft['rowBands'] {
+  return rows.map((r, k) => ({
+    top: k === 0 ? r.top - pad : (rows[k - 1]!.bottom + r.top) / 2,
+    bottom: k === rows.length - 1 ? r.bottom + pad : (r.bottom + rows[k + 1]!.top) / 2,
+  }));
+}
+
 function toBox(rect: Rect, page: number): Box {
   return { page, left: round(rect.left), top: round(rect.top), width: round(rect.right - rect.left), height: round(rect.bottom - rect.top) };
 }

@@ -1,12 +1,12 @@
 import type { PageModel } from '../../model.js';
-import { readingText, type CellDraft, type TableDraft } from './draft.js';
+import { bandsBetween, readingText, type CellDraft, type TableDraft } from './draft.js';
 import type { Segment } from './rules.js';
 import { phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
 
 /** Rows of a form need at most this vertical gap between them, in line heights. */
 const MAX_ROW_GAP = 2.5;
 /** A gap wider than this many line heights separates a label from its value. */
-const PHRASE_GAP = 1;
+export const PHRASE_GAP = 1;
 /** Label columns start within this many pixels of each other. */
 const COLUMN_SLACK = 15;
 const MIN_ROWS = 3;
@@ -137,10 +137,7 @@ function formTable(rows: { line: TextLine; phrases: Phrase[] }[]): TableDraft | 
     while (k < lefts.length - 1 && x >= lefts[k + 1]!) k++;
     return k;
   };
-  const bands = rows.map((r, k) => ({
-    top: k === 0 ? r.line.top - pad : (rows[k - 1]!.line.bottom + r.line.top) / 2,
-    bottom: k === rows.length - 1 ? r.line.bottom + pad : (r.line.bottom + rows[k + 1]!.line.top) / 2,
-  }));
+  const bands = bandsBetween(rows.map((r) => r.line), pad);
   const cells: CellDraft[] = [];
   rows.forEach((r, row) => {
     const byColumn = new Map<number, Phrase[]>();

@@ -1,11 +1,9 @@
 import type { PageModel } from '../../model.js';
 import { parseHeadingNumber, parseMarker } from '../../markers.js';
-import type { CellDraft, TableDraft } from './draft.js';
-import { isLabel } from './form.js';
+import { bandsBetween, type CellDraft, type TableDraft } from './draft.js';
+import { isLabel, PHRASE_GAP } from './form.js';
 import { phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
 
-/** A gap wider than this many line heights separates a label from its value. */
-const PHRASE_GAP = 1;
 /** Rows of such a form may be this many line heights apart (a blank line between fields, and some). */
 const MAX_ROW_GAP = 3;
 /** Labels, and values with their wrapped lines, start within this many line heights of each other. */
@@ -103,10 +101,7 @@ function formDraft(fields: Field[]): TableDraft {
   const labelLeft = Math.min(...fields.map((f) => f.label.left)) - pad;
   const valueLeft = Math.min(...fields.flatMap((f) => f.value.map((p) => p.left))) - pad;
   const right = Math.max(...fields.flatMap((f) => f.value.map((p) => p.right))) + pad;
-  const bands = fields.map((f, k) => ({
-    top: k === 0 ? f.top - pad : (fields[k - 1]!.bottom + f.top) / 2,
-    bottom: k === fields.length - 1 ? f.bottom + pad : (f.bottom + fields[k + 1]!.top) / 2,
-  }));
+  const bands = bandsBetween(fields, pad);
   const cells: CellDraft[] = fields.flatMap((f, row) => [
     { row, col: 0, rowspan: 1, colspan: 1, box: { left: labelLeft, right: valueLeft, ...bands[row]! }, items: f.label.items, role: 'label' as const },
     { row, col: 1, rowspan: 1, colspan: 1, box: { left: valueLeft, right, ...bands[row]! }, items: f.value.flatMap((p) => p.items), role: 'value' as const },
