@@ -1,5 +1,5 @@
 import { isTagText, type PageModel } from '../../model.js';
-import type { CellDraft, TableDraft } from './draft.js';
+import { bandsBetween, type CellDraft, type TableDraft } from './draft.js';
 import { pageLines, type Segment } from './rules.js';
 import type { Rect } from './geometry.js';
 import { mergeStackedHeadings } from './stacked-headings.js';
@@ -346,12 +346,7 @@ function draftOf(page: PageModel, rows: Row[], columns: Column[], header: Header
   // Cell edges halfway between neighbouring columns and lines.
   const lefts = cellLefts(columns);
   const right = columns[columns.length - 1]!.right;
-  const tops = [...header.map((h) => h.top), ...rows.map((r) => r.line.top)];
-  const bottoms = [...header.map((h) => h.bottom), ...rows.map((r) => r.line.bottom)];
-  const bands = tops.map((top, k) => ({
-    top: k === 0 ? top : (bottoms[k - 1]! + top) / 2,
-    bottom: k === tops.length - 1 ? bottoms[k]! : (bottoms[k]! + tops[k + 1]!) / 2,
-  }));
+  const bands = bandsBetween([...header, ...rows.map((r) => r.line)], 0);
   const box = (row: number, col: number, colspan: number): Rect => ({
     left: lefts[col]!,
     right: lefts[col + colspan] ?? right,
