@@ -36,6 +36,8 @@ export interface Config {
     memoryMb: number;
     /** Per-page OCR time budget (QUIRE_OCR_PAGE_TIMEOUT_MS); analysis gets the reading budget plus this per page. */
     ocrPageTimeoutMs: number;
+    /** OCR engine processes at once per process, all documents together (QUIRE_OCR_CONCURRENCY, default: CPU cores). */
+    ocrConcurrency: number;
     /** What reads PDFs (QUIRE_PDF_ENGINE): PDFium (default) or pdf.js. */
     pdfEngine: 'pdfium' | 'pdfjs';
     /**
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: parseIntRange('QUIRE_INGEST_TIMEOUT_MS', env.QUIRE_INGEST_TIMEOUT_MS, 120_000, 100, 24 * 3600_000),
       memoryMb: parseIntRange('QUIRE_INGEST_MEMORY_MB', env.QUIRE_INGEST_MEMORY_MB, 1024, 64, 65_536),
       ocrPageTimeoutMs: parseIntRange('QUIRE_OCR_PAGE_TIMEOUT_MS', env.QUIRE_OCR_PAGE_TIMEOUT_MS, 30_000, 100, 3600_000),
+      ocrConcurrency: parseIntRange('QUIRE_OCR_CONCURRENCY', env.QUIRE_OCR_CONCURRENCY, Math.max(1, os.availableParallelism()), 1, 256),
       pdfEngine,
       jitInterruptBudget: parseIntRange('QUIRE_JIT_INTERRUPT_BUDGET', env.QUIRE_JIT_INTERRUPT_BUDGET, DEFAULT_JIT_INTERRUPT_BUDGET, 0, 1_000_000_000),
       leaseMs: parseIntRange('QUIRE_JOB_LEASE_MS', env.QUIRE_JOB_LEASE_MS, 5 * 60_000, 200, 24 * 3600_000),

@@ -4,7 +4,8 @@ import type { StructureModel, StructureNode } from './structure.js';
 import { alignBoxes } from './stages/align.js';
 import { tagEntities } from './stages/entities.js';
 import { pdfStructure } from './stages/layout.js';
-import { needsOcr, ocrPage } from './stages/ocr.js';
+import { needsOcr, recognisePages } from './stages/ocr.js';
+import type { OcrSlots } from './stages/ocr/slots.js';
 import { detectTables } from './stages/tables.js';
 import { sidewaysTurn, turnBoxesBack, uprightPage, type Turn } from './stages/upright.js';
 
@@ -13,13 +14,14 @@ export interface AnalyzeOptions {
   ocrBudgetMs: number;
   /** What reads the PDF's text (default PDFium). */
   pdfEngine?: PdfEngine;
-  /** Called as pages are done (OCR and layout), for progress. */
-  onPage?: (done: number, total: number) => void;
+  /** Slots for OCR processes, shared with the process's other analysing threads (default: one per core). */
+  ocrSlots?: OcrSlots;
 }
 
 export interface AnalyzeTimings {
   /** Text extraction (with fonts and drawn rules) of the original or the rendition. */
   textMs: number;
+  /** Wall time of the OCR of the document's pages (read several at a time). */
   ocrMs: number;
   ocrPages: number;
   /** Pages whose OCR failed (the engine broke); they keep the text they had. */
@@ -46,32 +48,27 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     nodes = model.native;
     alignBoxes(nodes, withText);
   } else {
+    const o = performance.now();
+    const scanned = withText.filter(needsOcr);
+    const read = await recognisePages(model.pdf, scanned, { budgetMs: options.ocrBudgetMs, pdfEngine: options.pdfEngine, slots: options.ocrSlots });
+    timings.ocrMs = performance.now() - o;
+    timings.ocrPages = scanned.length;
     const pages: PageModel[] = [];
     /** Pages scanned sideways, read turned upright. */
     const turned: { page: PageModel; turn: Turn }[] = [];
     for (const page of withText) {
-      if (needsOcr(page)) {
-        const o = performance.now();
-        let items: PageModel['items'] = [];
-        try {
-          items = await ocrPage(model.pdf, page, { budgetMs: options.ocrBudgetMs, pdfEngine: options.pdfEngine });
-        } catch {
-          // One page the engine cannot read is no reason to lose the document's other pages.
-          timings.ocrFailedPages.push(page.number);
-        }
-        timings.ocrMs += performance.now() - o;
-        timings.ocrPages++;
-        if (items.length) {
-          const read: PageModel = { ...page, items, ocr: true };
-          const turn = sidewaysTurn(items);
-          if (turn) turned.push({ page: read, turn });
-          pages.push(turn ? uprightPage(read, turn) : read);
-          ocrPages.push(page.number);
-          options.onPage?.(pages.length, model.pages.length);
-          continue;
-        }
+      const items = read.get(page);
+      // One page the engine cannot read is no reason to lose the document's other pages.
+      if (items instanceof Error) timings.ocrFailedPages.push(page.number);
+      if (!items || items instanceof Error || !items.length) {
+        pages.push(page);
+        continue;
       }
-      pages.push(page);
+      const recognised: PageModel = { ...page, items, ocr: true };
+      const turn = sidewaysTurn(items);
+      if (turn) turned.push({ page: recognised, turn });
+      pages.push(turn ? uprightPage(recognised, turn) : recognised);
+      ocrPages.push(page.number);
     }
     t = performance.now();
     nodes = pdfStructure(pages, pages.map(detectTables));

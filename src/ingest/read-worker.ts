@@ -9,10 +9,11 @@ import type { PdfEngine } from './formats/pdf.js';
 import { preloadPdfium } from './formats/pdfium.js';
 import { classificationFeatures, type ClassificationFeatures } from './stages/classify.js';
 import { IngestError, type DocumentModel } from './model.js';
+import type { OcrSlots } from './stages/ocr/slots.js';
 
 export type ThreadRequest =
   | { id: number; op: 'read'; bytes: Uint8Array; ext: string; pdfEngine: PdfEngine }
-  | { id: number; op: 'analyze'; model: DocumentModel; ocrBudgetMs: number; pdfEngine: PdfEngine };
+  | { id: number; op: 'analyze'; model: DocumentModel; ocrBudgetMs: number; ocrSlots: OcrSlots; pdfEngine: PdfEngine };
 
 export type ThreadResult =
   | { op: 'read'; model: DocumentModel }
@@ -39,7 +40,7 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
     const transfer = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : [];
     return { result: { op: 'read', model }, transfer };
   }
-  const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs, pdfEngine: req.pdfEngine });
+  const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs, ocrSlots: req.ocrSlots, pdfEngine: req.pdfEngine });
   const gz = gzipSync(JSON.stringify(structure), { level: 6 });
   const stored: StoredStructure = { gz, ocrPages: structure.ocrPages };
   const transfer = gz.byteOffset === 0 && gz.byteLength === gz.buffer.byteLength ? [gz.buffer as ArrayBuffer] : [];

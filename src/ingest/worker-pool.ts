@@ -1,9 +1,11 @@
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IngestError, type DocumentModel } from './model.js';
 import { threadEntry } from './thread-entry.js';
 import type { AnalyzeTimings } from './analyze.js';
 import type { PdfEngine } from './formats/pdf.js';
 import type { ClassificationFeatures } from './stages/classify.js';
+import { reclaimOcrSlots, sharedCounter, type OcrSlots } from './stages/ocr/slots.js';
 import type { StoredStructure, ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
 
 type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -19,6 +21,8 @@ export interface WorkerPoolOptions {
   analysisNice?: number;
   /** What reads PDFs in the threads (default PDFium). */
   pdfEngine?: PdfEngine;
+  /** OCR engine processes at once, over all analysing threads (default: CPU cores). */
+  ocrConcurrency?: number;
   /** The thread's entry module (tests only; default: read-worker next to this module). */
   entry?: URL;
   /** A thread is replaced after serving this many requests (default 50; tests only). */
@@ -62,8 +66,12 @@ export class WorkerPool {
   private readonly threads = new Set<Worker>();
   private readonly served = new WeakMap<Worker, number>();
   private nextId = 1;
+  /** Free OCR slots, shared with every analysing thread. */
+  private readonly ocrFree: Int32Array;
 
-  constructor(private readonly opts: WorkerPoolOptions) {}
+  constructor(private readonly opts: WorkerPoolOptions) {
+    this.ocrFree = sharedCounter(opts.ocrConcurrency ?? Math.max(1, os.availableParallelism()));
+  }
 
   private async acquire(lane: Lane): Promise<void> {
     if (lane.active < this.opts.size) {
@@ -121,9 +129,15 @@ export class WorkerPool {
     signal?: AbortSignal,
   ): Promise<{ stored: StoredStructure; timings: AnalyzeTimings; features: ClassificationFeatures }> {
     const timeoutMs = this.opts.timeoutMs + model.pages.length * ocrPageTimeoutMs;
-    const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [], signal, timeoutMs);
-    if (result.op !== 'analyze') throw new ReaderCrashedError('the reading thread answered another request');
-    return result;
+    const ocrSlots: OcrSlots = { size: this.opts.ocrConcurrency ?? Math.max(1, os.availableParallelism()), free: this.ocrFree, held: sharedCounter(0) };
+    try {
+      const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs, ocrSlots, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [], signal, timeoutMs);
+      if (result.op !== 'analyze') throw new ReaderCrashedError('the reading thread answered another request');
+      return result;
+    } finally {
+      // Nothing when the thread answered; the slots of one that was terminated mid-OCR otherwise.
+      reclaimOcrSlots(ocrSlots);
+    }
   }
 
   private async queued(request: Request, transfer: ArrayBuffer[], signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<ThreadResult> {

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -41,6 +42,12 @@ test('QUIRE_JIT_INTERRUPT_BUDGET sets V8\'s interrupt budget; 0 keeps V8\'s own'
   assert.equal(loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: '0' }).ingest.jitInterruptBudget, 0);
   assert.equal(loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: '500000' }).ingest.jitInterruptBudget, 500_000);
   for (const v of ['-1', 'fast', '1.5']) assert.throws(() => loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: v }), /QUIRE_JIT_INTERRUPT_BUDGET/);
+});
+
+test('QUIRE_OCR_CONCURRENCY bounds the OCR engines of a process: one per core by default', () => {
+  assert.equal(loadConfig({}).ingest.ocrConcurrency, Math.max(1, os.availableParallelism()));
+  assert.equal(loadConfig({ QUIRE_OCR_CONCURRENCY: '3' }).ingest.ocrConcurrency, 3);
+  for (const v of ['0', '-1', 'many', '1.5']) assert.throws(() => loadConfig({ QUIRE_OCR_CONCURRENCY: v }), /QUIRE_OCR_CONCURRENCY/);
 });
 
 test('each invalid setting is one clear line naming the variable', () => {

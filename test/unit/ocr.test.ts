@@ -13,6 +13,7 @@ import { readDocument } from '../../src/ingest/formats/index.js';
 import { sidewaysTurn, turnBoxesBack, uprightPage } from '../../src/ingest/stages/upright.js';
 import { leaves, type StructureNode, type Table } from '../../src/ingest/structure.js';
 import { imageOnlyPdf } from '../helpers/image-pdf.js';
+import { sharedCounter } from '../../src/ingest/stages/ocr/slots.js';
 
 const CORPUS = path.resolve('../shared/corpus');
 const NDA = path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf');
@@ -187,6 +188,35 @@ describe('ocrPage', () => {
     assert.equal(await recognizeWithTesseractJs(png, 200, 300), undefined);
     const items = await ocrPage(scan, scanPage, { budgetMs: 60_000, engine: 'tesseract.js' });
     assert.ok(items.some((i) => i.text === 'NON-DISCLOSURE'), 'the engine recovered');
+  });
+});
+
+describe('a scanned document', () => {
+  test('its pages are read several at a time (the CLI), into the structure read one at a time gives', async (t) => {
+    if (!(await hasTesseractCli())) {
+      t.diagnostic('the tesseract CLI is not installed: tesseract.js reads one page at a time');
+      return;
+    }
+    const pdf = readFileSync(NDA);
+    const scan = await imageOnlyPdf(await Promise.all([1, 2].map(async (n) => ({ image: await renderPdfPage(pdf, n, 300), dpi: 300 }))));
+    const analyse = async (slots: number) => {
+      const free = sharedCounter(slots);
+      let fewestFree = slots;
+      const sampler = setInterval(() => (fewestFree = Math.min(fewestFree, Atomics.load(free, 0))), 5);
+      try {
+        const { structure } = await analyzeDocument(await readDocument(scan, 'pdf'), { ocrBudgetMs: 60_000, ocrSlots: { size: slots, free, held: sharedCounter(0) } });
+        return { structure, fewestFree };
+      } finally {
+        clearInterval(sampler);
+      }
+    };
+    const oneByOne = await analyse(1);
+    const together = await analyse(2);
+    assert.deepEqual(together.structure.ocrPages, [1, 2]);
+    assert.equal(together.fewestFree, 0, 'both slots were taken at once: two engines read the two pages');
+    assert.deepEqual(together.structure, oneByOne.structure);
+    const text = [...leaves(together.structure.nodes)].map((l) => l.text).join(' ');
+    assert.match(text, /NON-DISCLOSURE/);
   });
 });
 

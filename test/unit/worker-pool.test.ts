@@ -104,3 +104,23 @@ test('warm() starts the reading and analysing threads ahead, idle (they do not k
   assert.equal(warmed.threadCount, 4, 'no thread was started beyond the warm ones');
   await warmed.close();
 });
+
+test('OCR slots are shared by all analysing threads: two documents of three scanned pages on two slots take three page-times', async () => {
+  const shared = new WorkerPool({ size: 2, timeoutMs: 10_000, memoryMb: 64, entry, ocrConcurrency: 2 });
+  const model = { format: 'ocr-pages', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
+  const t0 = Date.now();
+  await Promise.all([shared.analyze(model, 0), shared.analyze(model, 0)]);
+  // Six pages of 300 ms on two slots: 900 ms at least (slots per thread would let four run at once: 600 ms).
+  assert.ok(Date.now() - t0 >= 880, `${Date.now() - t0} ms`);
+  await shared.close();
+});
+
+test('a thread that dies holding an OCR slot gives it back: the next scanned document is read, not left waiting', async () => {
+  const one = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, ocrConcurrency: 1 });
+  const model = (format: string) => ({ format, pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false }) as never;
+  await assert.rejects(one.analyze(model('ocr-crash'), 0), (e) => e instanceof ReaderCrashedError);
+  const t0 = Date.now();
+  assert.deepEqual(storedValue(await one.analyze(model('ocr-pages'), 0)), { format: 'ocr-pages' });
+  assert.ok(Date.now() - t0 < 4_000, 'read with the slot the dead thread held');
+  await one.close();
+});

@@ -2,6 +2,7 @@ import { withEngine, type PdfEngine } from '../formats/pdf.js';
 import { renderPdfiumGrayPng } from '../formats/pdfium.js';
 import { MIN_DPI, renderPdfPage } from '../formats/render.js';
 import { DPI, type PageModel, type TextItem } from '../model.js';
+import { inOcrSlot, localOcrSlots, type OcrSlots } from './ocr/slots.js';
 import { hasTesseractCli, recognizeWithCli } from './ocr/tesseract-cli.js';
 import { recognizeWithTesseractJs } from './ocr/tesseract-js.js';
 import { parseTsv, type OcrLine, type OcrWord } from './ocr/tsv.js';
@@ -110,6 +111,37 @@ export interface OcrOptions {
   engine?: OcrEngine;
   /** What draws the page image (default PDFium). */
   pdfEngine?: PdfEngine;
+}
+
+/**
+ * The words of each of `pages`, recognised from their images; a page the engine failed on maps to
+ * its error. With the CLI, pages are read as many at a time as `slots` allow (shared by the
+ * process's threads); tesseract.js has one engine per thread and reads one page at a time.
+ */
+export async function recognisePages(
+  pdf: Uint8Array,
+  pages: readonly PageModel[],
+  options: OcrOptions & { slots?: OcrSlots },
+): Promise<Map<PageModel, TextItem[] | Error>> {
+  const read = new Map<PageModel, TextItem[] | Error>();
+  if (!pages.length) return read;
+  const engine = options.engine ?? ((await hasTesseractCli()) ? 'tesseract-cli' : 'tesseract.js');
+  const slots = options.slots ?? localOcrSlots();
+  let next = 0;
+  const readPages = async () => {
+    for (let i = next++; i < pages.length; i = next++) {
+      const page = pages[i]!;
+      const one = () => ocrPage(pdf, page, { ...options, engine });
+      try {
+        read.set(page, await (engine === 'tesseract-cli' ? inOcrSlot(slots, one) : one()));
+      } catch (err) {
+        read.set(page, err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+  };
+  const readers = engine === 'tesseract-cli' ? Math.min(slots.size, pages.length) : 1;
+  await Promise.all(Array.from({ length: readers }, readPages));
+  return read;
 }
 
 /**
