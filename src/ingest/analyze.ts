@@ -7,7 +7,7 @@ import { pdfStructure } from './stages/layout.js';
 import { needsOcr, recognisePages } from './stages/ocr.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
 import { detectTables } from './stages/tables.js';
-import { sidewaysTurn, turnBoxesBack, uprightPage, type Turn } from './stages/upright.js';
+import { sidewaysTextTurn, sidewaysTurn, turnBoxesBack, uprightPage, type Turn } from './stages/upright.js';
 
 export interface AnalyzeOptions {
   /** Per-page OCR budget. */
@@ -54,14 +54,16 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     timings.ocrMs = performance.now() - o;
     timings.ocrPages = scanned.length;
     const pages: PageModel[] = [];
-    /** Pages scanned sideways, read turned upright. */
+    /** Pages scanned or set sideways, read turned upright. */
     const turned: { page: PageModel; turn: Turn }[] = [];
     for (const page of withText) {
       const items = read.get(page);
       // One page the engine cannot read is no reason to lose the document's other pages.
       if (items instanceof Error) timings.ocrFailedPages.push(page.number);
       if (!items || items instanceof Error || !items.length) {
-        pages.push(page);
+        const turn = sidewaysTextTurn(page.items);
+        if (turn) turned.push({ page, turn });
+        pages.push(turn ? uprightPage(page, turn) : page);
         continue;
       }
       const recognised: PageModel = { ...page, items, ocr: true };

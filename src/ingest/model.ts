@@ -16,6 +16,16 @@ export interface TextItem {
   fontSize: number;
   bold?: boolean;
   italic?: boolean;
+  /** The baseline runs up or down the page (text set sideways); absent: across it. */
+  dir?: TextDirection;
+}
+
+export type TextDirection = 'up' | 'down';
+
+/** The direction of a baseline from its unit vector in page pixels (y down); undefined across the page. */
+export function textDirection(dx: number, dy: number): TextDirection | undefined {
+  if (Math.abs(dy) <= Math.abs(dx)) return undefined;
+  return dy > 0 ? 'down' : 'up';
 }
 
 /**

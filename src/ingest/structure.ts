@@ -56,7 +56,8 @@ export interface Leaf {
  * Why a paragraph is where it is: body text, furniture repeated on pages, or a tag (text set in a
  * point or so, invisible on the page: authoring tools' anchors such as "_97447fbe-f95d-…").
  */
-export type ParagraphRole = 'body' | 'header' | 'footer' | 'page-number' | 'footnote' | 'caption' | 'tag';
+/** `sideways`: a line set up or down a page read across (a note up the margin), never a heading. */
+export type ParagraphRole = 'body' | 'header' | 'footer' | 'page-number' | 'footnote' | 'caption' | 'tag' | 'sideways';
 
 /** Roles of text that is not the document's body: short repeated lines, or no visible text at all. */
 const FURNITURE_ROLES: ReadonlySet<ParagraphRole> = new Set(['header', 'footer', 'page-number', 'tag']);

@@ -10,7 +10,10 @@ import { parseHeadingNumber, parseMarker } from '../../src/ingest/markers.js';
 import { cleanItemText, isBrokenWord } from '../../src/ingest/stages/layout/text.js';
 import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
 import { renderMarkdown, renderText } from '../../src/ingest/stages/text.js';
-import { leaves, normalizeSpace, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode } from '../../src/ingest/structure.js';
+import { leaves, normalizeSpace, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode, type Table } from '../../src/ingest/structure.js';
+import { analyzeDocument } from '../../src/ingest/analyze.js';
+import { readDocument } from '../../src/ingest/formats/index.js';
+import { makePdf } from '../helpers/pdf-objects.js';
 
 const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
 const reference = (name: string): string => path.join(corpus, 'reference-dgml', name);
@@ -261,7 +264,7 @@ test('layout: a title in body type, on its own line above a paragraph with an in
   assert.match(inside[1]!.children.map((n) => (n.type === 'paragraph' ? n.leaf.text : '')).join(' '), /^HRQOL was measured/);
   // The bold titles stay the top level.
   assert.deepEqual(
-    doc.nodes.filter((n): n is Section => n.type === 'section').map((s) => s.heading.text),
+    doc.nodes.filter((n): n is Section => 'type' in n && n.type === 'section').map((s) => s.heading.text),
     ['Intervention', 'Measure', 'Data collection and analysis'],
   );
 });
@@ -323,7 +326,7 @@ test('layout: a bold lead-in after a bulleted list is not inside its last item',
 
 test('layout: form fields over a protocol are one section each, holding their value and nothing after it', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06159946_Prot_000.pdf'));
-  const fields = doc.nodes.filter((n): n is Section => n.type === 'section');
+  const fields = doc.nodes.filter((n): n is Section => 'type' in n && n.type === 'section');
   const text = (s: Section): string => [...leaves(s.children)].map((l) => l.text).join(' ');
   assert.deepEqual(
     fields.slice(0, 3).map((s) => [s.heading.text, text(s)]),
@@ -495,4 +498,64 @@ test('normalizeSpace collapses exactly what \\s matches, for every character of 
   for (const text of ['', ' ', 'a', 'a b', 'a  b', ' a', 'a ', 'a\tb', 'a\u00a0b', 'a \u3000 b']) assert.equal(normalizeSpace(text), collapse(text));
   const normal = 'already normal text';
   assert.equal(normalizeSpace(normal), normal);
+});
+
+describe('layout: text set sideways', () => {
+  /** A Letter page of Helvetica lines: each `[text, size, Tm]` drawn at its text matrix. */
+  const pageOf = (lines: [string, number, string][]): Buffer => {
+    const ops = lines.map(([text, size, tm]) => `BT /F1 ${size} Tf ${tm} Tm (${text}) Tj ET`).join('\n');
+    return makePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ]);
+  };
+  const ROWS = [['Region', 'Q1', 'Q2', 'Q3'], ['North', '1,200', '1,350', '1,410'], ['South', '980', '1,020', '1,100'], ['East', '2,040', '2,110', '2,300'], ['West', '760', '800', '845']];
+  /** A titled table and a sentence after it, its content turned a quarter turn on the portrait page. */
+  const sidewaysTable = (dir: 'up' | 'down'): Buffer => {
+    const cols = [0, 140, 230, 320];
+    const lines: { text: string; line: number; at: number; size: number }[] = [
+      { text: 'Table 3. Quarterly sales by region', line: 0, at: 0, size: 13 },
+      ...ROWS.flatMap((r, i) => r.map((text, c) => ({ text, line: 2 + i, at: cols[c]!, size: 11 }))),
+      { text: 'Sales rose in every region over the three quarters of the year.', line: 8, at: 0, size: 11 },
+    ];
+    // Running up the page, lines stack to the right; running down, to the left.
+    return pageOf(lines.map((l) => [l.text, l.size, dir === 'up' ? `0 1 -1 0 ${150 + l.line * 18} ${150 + l.at}` : `0 -1 1 0 ${460 - l.line * 18} ${640 - l.at}`]));
+  };
+
+  for (const dir of ['up', 'down'] as const) {
+    for (const engine of ['pdfium', 'pdfjs'] as const) {
+      test(`a page whose text runs ${dir} it is read upright (${engine}): its table's rows and columns, its boxes on the page as it is`, async () => {
+        const pdf = sidewaysTable(dir);
+        const [page] = await readPdfPages(pdf, engine);
+        assert.ok(page!.items.every((it) => it.dir === dir), 'the reader says which way each item runs');
+        const { structure } = await analyzeDocument(await readDocument(pdf, 'pdf', { pdfEngine: engine }), { ocrBudgetMs: 10_000, pdfEngine: engine });
+        const nodes = [...walk(structure.nodes)];
+        const table = nodes.find((n): n is Table => 'type' in n && n.type === 'table');
+        assert.ok(table, `a table: ${JSON.stringify(structure.nodes).slice(0, 400)}`);
+        assert.deepEqual(table.rows.map((r) => r.cells.map((c) => c.leaf.text)), ROWS);
+        const box = table.boxes[0]!;
+        assert.ok(box.height > 3 * box.width, `the table stands sideways on the page: ${JSON.stringify(box)}`);
+        assert.ok(box.left >= 0 && box.top >= 0 && box.left + box.width <= page!.width && box.top + box.height <= page!.height);
+        const text = renderText(structure);
+        assert.ok(text.indexOf('Table 3. Quarterly sales by region') < text.indexOf('Region'));
+        assert.ok(text.indexOf('845') < text.indexOf('Sales rose in every region over the three quarters of the year.'));
+      });
+    }
+  }
+
+  test('a line set sideways on a page read across is a paragraph of its own: not a heading, not joined to the lines beside it', async () => {
+    const body = ['Introduction', 'Large language models read documents in chunks. This paper studies', 'how the structure of a document helps retrieval. We show that sections', 'and tables, kept whole, answer more questions than fixed windows.', 'Method', 'We split each document at its headings and measure recall at ten.'];
+    const stamp = 'arXiv:2401.01234v1 [cs.CL] 12 Jan 2024';
+    const pdf = pageOf([...body.map((l, i): [string, number, string] => [l, i === 0 || i === 4 ? 14 : 11, `1 0 0 1 100 ${700 - i * 16}`]), [stamp, 18, '0 1 -1 0 40 300']]);
+    const { structure } = await analyzeDocument(await readDocument(pdf, 'pdf'), { ocrBudgetMs: 10_000 });
+    const nodes = [...walk(structure.nodes)];
+    assert.deepEqual(nodes.filter((n): n is Section => 'type' in n && n.type === 'section').map((s) => s.heading.text), ['Introduction', 'Method']);
+    const paragraphs = nodes.filter((n): n is Paragraph => 'type' in n && n.type === 'paragraph');
+    assert.deepEqual(paragraphs.filter((p) => p.role === 'sideways').map((p) => p.leaf.text), [stamp]);
+    assert.ok(paragraphs.filter((p) => p.role !== 'sideways').every((p) => !p.leaf.text.includes('arXiv')));
+    assert.match(paragraphs.find((p) => p.leaf.text.startsWith('Large'))!.leaf.text, /than fixed windows\.$/);
+  });
 });

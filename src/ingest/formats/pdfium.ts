@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
-import { DPI, IngestError, type PageModel, type Rule, type TextItem } from '../model.js';
+import { DPI, IngestError, textDirection, type PageModel, type Rule, type TextItem } from '../model.js';
 import { addSubpathRules, multiply, round } from './path-rules.js';
 import { grayPng } from './write/png.js';
 
@@ -548,6 +548,8 @@ function toItem(run: Run, vt: number[]): TextItem {
   };
   if (run.font.bold) item.bold = true;
   if (run.font.italic) item.italic = true;
+  const dir = textDirection(vt[0]! * run.font.ux + vt[2]! * run.font.uy, vt[1]! * run.font.ux + vt[3]! * run.font.uy);
+  if (dir) item.dir = dir;
   return item;
 }
 

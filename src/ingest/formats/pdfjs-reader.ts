@@ -1,6 +1,6 @@
 // pdf.js's reading of a PDF into the page model. Loaded only when pdf.js reads (QUIRE_PDF_ENGINE=pdfjs,
 // or a PDF PDFium cannot open): its two modules and core-js cost a thread ~40 MiB and ~0.3 s to load.
-import { DPI, IngestError, type PageModel, type Rule, type TextItem } from '../model.js';
+import { DPI, IngestError, textDirection, type PageModel, type Rule, type TextItem } from '../model.js';
 import { OPS, openPdf, pdfError, type PDFPageProxy } from './pdfjs.js';
 import { addSubpathRules, multiply, round } from './path-rules.js';
 
@@ -109,6 +109,8 @@ async function readPage(page: PDFPageProxy, number: number): Promise<PageModel> 
     };
     if (font.bold) item.bold = true;
     if (font.italic) item.italic = true;
+    const dir = textDirection(ux, uy);
+    if (dir) item.dir = dir;
     items.push(item);
   }
   const rules = drawnRules(opList, vp.transform, vp.width, vp.height);

@@ -22,10 +22,16 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
     for (const t of own) placed.add(t);
     return pageFlow(page, tables[i]?.consumed ?? new Set(), own, nextColumn);
   });
-  // Invisible tags are kept, as text of their own, but say nothing about the page's layout.
-  const linesByPage = flows.map((flow) => flow.flatMap((el) => (el.kind === 'line' && !el.line.tag ? [el.line] : [])));
+  // Invisible tags and lines set sideways are kept, as text of their own, but say nothing about the page's layout.
+  const linesByPage = flows.map((flow) => flow.flatMap((el) => (el.kind === 'line' && !el.line.tag && !el.line.sideways ? [el.line] : [])));
   const furniture = findFurniture(pages, linesByPage);
-  for (const flow of flows) for (const el of flow) if (el.kind === 'line' && el.line.tag) furniture.set(el.line, 'tag');
+  for (const flow of flows) {
+    for (const el of flow) {
+      if (el.kind !== 'line') continue;
+      if (el.line.tag) furniture.set(el.line, 'tag');
+      else if (el.line.sideways) furniture.set(el.line, 'sideways');
+    }
+  }
   const bodySize = bodyFontSize(linesByPage.flat().filter((l) => !furniture.has(l)));
   findFootnotes(pages, linesByPage, bodySize, furniture);
   const tree = new TreeBuilder(bodySize);

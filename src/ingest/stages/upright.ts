@@ -1,9 +1,11 @@
 /**
- * Pages scanned sideways (a landscape table fed through the scanner upright): OCR reads their words,
- * each in a tall box, but lines and tables run down or up the page. The layout reads such a page
- * turned upright, and its boxes are turned back to the page as it is (DGML boxes match its image).
+ * Pages set sideways: a landscape table fed through the scanner upright (OCR reads its words, each in
+ * a tall box), or a text layer whose author turned the content a quarter turn on a portrait page
+ * (the readers say which way each item's baseline runs). Lines and tables run down or up the page.
+ * The layout reads such a page turned upright, and its boxes are turned back to the page as it is
+ * (DGML boxes match its image).
  */
-import type { PageModel, Rule, TextItem } from '../model.js';
+import type { PageModel, Rule, TextDirection, TextItem } from '../model.js';
 import type { Box, StructureNode } from '../structure.js';
 
 /** Which way the page's text runs: down (the content is turned clockwise) or up (counter-clockwise). */
@@ -37,6 +39,25 @@ export function sidewaysTurn(items: readonly TextItem[]): Turn | null {
   return down > up ? 'down' : 'up';
 }
 
+/**
+ * How a text layer runs when most of its characters are set sideways, one way: the way most of them
+ * run; null for a page read across (a sideways note in the margin does not turn the page).
+ */
+export function sidewaysTextTurn(items: readonly TextItem[]): Turn | null {
+  let across = 0;
+  let down = 0;
+  let up = 0;
+  for (const it of items) {
+    const n = it.text.length;
+    if (it.dir === 'down') down += n;
+    else if (it.dir === 'up') up += n;
+    else across += n;
+  }
+  const most = Math.max(down, up);
+  if (most < MIN_SIDEWAYS_SHARE * (across + down + up)) return null;
+  return down > up ? 'down' : 'up';
+}
+
 interface Rect {
   x: number;
   y: number;
@@ -58,9 +79,23 @@ function fromUpright(r: Rect, page: { width: number; height: number }, turn: Tur
     : { x: r.y, y: page.height - (r.x + r.width), width: r.height, height: r.width };
 }
 
+/** Which way an item's baseline runs once its page is turned upright (a quarter turn against `turn`). */
+function turnedDirection(dir: TextDirection | undefined, turn: Turn): TextDirection | undefined {
+  if (dir === undefined) return turn === 'down' ? 'up' : 'down';
+  // Set the way the page turns: now across. Set the other way: upside down, read across as well.
+  return undefined;
+}
+
 /** The page turned upright: its words and rules turned with it. */
 export function uprightPage(page: PageModel, turn: Turn): PageModel {
-  const items = page.items.map((it) => ({ ...it, ...toUpright(it, page, turn) }));
+  const items = page.items.map((it) => {
+    const { dir, ...rest } = it;
+    const turned: TextItem = { ...rest, ...toUpright(it, page, turn) };
+    // OCR words carry no direction: upright, they are read across.
+    const after = page.ocr ? undefined : turnedDirection(dir, turn);
+    if (after) turned.dir = after;
+    return turned;
+  });
   const rules = page.rules?.map((r): Rule => toUpright(r, page, turn));
   return { ...page, width: page.height, height: page.width, items, ...(rules ? { rules } : {}) };
 }

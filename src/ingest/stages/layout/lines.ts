@@ -30,6 +30,8 @@ export interface Line extends Rect {
   column: number;
   /** Only invisible tag text (see `isTagText`). */
   tag: boolean;
+  /** Set sideways on a page read across (a note up the margin): one item, a line of its own. */
+  sideways: boolean;
 }
 
 /**
@@ -132,7 +134,8 @@ function tableRect(table: Table, page: number): Rect {
 
 /**
  * Items whose vertical extents mostly overlap form one line; lines come top to bottom. Invisible
- * tags make lines of their own, so that they neither join nor split the visible text beside them.
+ * tags make lines of their own, so that they neither join nor split the visible text beside them;
+ * so does each item set sideways, whose tall box would otherwise join the lines it stands beside.
  */
 function baselineGroups(items: readonly TextItem[], members: number[]): number[][] {
   const sorted = members.slice().sort((a, b) => items[a]!.y + items[a]!.height / 2 - (items[b]!.y + items[b]!.height / 2));
@@ -140,6 +143,10 @@ function baselineGroups(items: readonly TextItem[], members: number[]): number[]
   const open = { text: -1, tag: -1 };
   for (const i of sorted) {
     const it = items[i]!;
+    if (it.dir) {
+      groups.push({ top: it.y, bottom: it.y + it.height, tag: false, members: [i] });
+      continue;
+    }
     const tag = isTagText(it);
     const at = tag ? open.tag : open.text;
     const g = groups[at];
@@ -199,5 +206,6 @@ function buildLine(page: number, items: readonly TextItem[], texts: readonly str
     right: Math.max(...pieces.map((p) => p.right)),
     bottom: Math.max(...pieces.map((p) => p.bottom)),
   };
-  return { page, text, pieces, size, bold: letters && allBold, column, tag: members.every((i) => isTagText(items[i]!)), ...rect };
+  const tag = members.every((i) => isTagText(items[i]!));
+  return { page, text, pieces, size, bold: letters && allBold, column, tag, sideways: members.every((i) => items[i]!.dir !== undefined), ...rect };
 }

@@ -36,8 +36,8 @@ interface Column {
  * cut into blocks where one column goes blank for longer than a gap that ends a table.
  */
 export function alignedTables(page: PageModel, free: readonly boolean[]): TableDraft[] {
-  // An invisible anchor or tag is not a cell.
-  const indices = page.items.map((_, i) => i).filter((i) => free[i] && !isTagText(page.items[i]!));
+  // An invisible anchor or tag is not a cell, nor is a note set sideways beside the columns.
+  const indices = page.items.map((_, i) => i).filter((i) => free[i] && !isTagText(page.items[i]!) && !page.items[i]!.dir);
   const candidates: Row[][] = [];
   let block: Row[] = [];
   let blanks: Segment[] | undefined;

@@ -64,7 +64,8 @@ export function labelValueEdges(page: PageModel, draft: TableDraft): Segment[] {
  * column becomes a table column; a missing value is an empty cell.
  */
 export function keyValueForms(page: PageModel, free: readonly boolean[]): TableDraft[] {
-  const indices = page.items.map((_, i) => i).filter((i) => free[i]);
+  // Labels and values read across; a note set sideways is neither.
+  const indices = page.items.map((_, i) => i).filter((i) => free[i] && !page.items[i]!.dir);
   const rows: { line: TextLine; phrases: Phrase[] }[] = [];
   const drafts: TableDraft[] = [];
   const flush = (): void => {

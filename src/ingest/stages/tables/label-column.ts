@@ -29,7 +29,8 @@ const never = (): boolean => false;
  * value; a value's further lines start under it. At least three such fields, one below the other.
  */
 export function labelColumnForms(page: PageModel, free: readonly boolean[]): TableDraft[] {
-  const indices = page.items.map((_, i) => i).filter((i) => free[i]);
+  // Labels and values read across; a note set sideways is neither.
+  const indices = page.items.map((_, i) => i).filter((i) => free[i] && !page.items[i]!.dir);
   const drafts: TableDraft[] = [];
   let fields: Field[] = [];
   const flush = (): void => {
