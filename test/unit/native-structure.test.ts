@@ -245,6 +245,41 @@ describe('HTML native structure', () => {
     assert.deepEqual(section(nodes, 'One.B').children.map((c) => c.type === 'paragraph' && c.leaf.text), ['d']);
   });
 
+  test('a filing styled with CSS, without h1–h6: bold titles, parts and items nest, a bold label or signature line stays text', () => {
+    const bold = (text: string, more = '') => `<div><span style="font-weight:700${more}">${text}</span></div>`;
+    const html = `<div style="text-align:center"><span style="font-weight:bold;font-size:14pt">UNITED STATES SECURITIES AND EXCHANGE COMMISSION</span></div>
+      ${bold('FORM 10-Q')}
+      ${bold('PART I — FINANCIAL INFORMATION')}
+      ${bold('Item 1. Financial Statements')}
+      <div>The following table shows net sales by category.</div>
+      <table><tr><td>${bold('Category')}</td><td><b>Q1</b></td></tr><tr><td>iPhone</td><td>$ 65,775</td></tr></table>
+      ${bold('Item 2. Management’s Discussion and Analysis')}
+      ${bold('Business Seasonality and Product Introductions', ';font-style:italic')}
+      <p>The Company has historically experienced higher net sales in its first quarter.</p>
+      <p style="font-weight: 600">Fixed rent:</p><p>As in the table.</p>
+      <p><span style="font-weight:bold">STATE OF NEW YORK )</span></p><p><b>Apple Inc.</b></p>
+      ${bold('PART II — OTHER INFORMATION')}
+      ${bold('Item 1A. Risk Factors')}
+      <div>There have been no <span style="font-weight:bold">material</span> changes.</div>`;
+    const nodes = htmlStructure(html);
+    // The agency's name is followed by the next title at once: it was a line, not a section.
+    assert.equal(nodes[0]!.type, 'paragraph');
+    assert.deepEqual(nodes.slice(1).map((n) => n.type === 'section' && n.heading.text), ['FORM 10-Q']);
+    assert.deepEqual(childHeadings(section(nodes, 'FORM 10-Q')), ['PART I — FINANCIAL INFORMATION', 'PART II — OTHER INFORMATION']);
+    assert.deepEqual(childHeadings(section(nodes, 'PART I — FINANCIAL INFORMATION')), ['Item 1. Financial Statements', 'Item 2. Management’s Discussion and Analysis']);
+    assert.deepEqual(childHeadings(section(nodes, 'Item 2. Management’s Discussion and Analysis')), ['Business Seasonality and Product Introductions']);
+    assert.deepEqual(childHeadings(section(nodes, 'PART II — OTHER INFORMATION')), ['Item 1A. Risk Factors']);
+    assert.equal(tables(section(nodes, 'Item 1. Financial Statements').children).length, 1);
+    const texts = section(nodes, 'Business Seasonality and Product Introductions').children.map((c) => c.type === 'paragraph' && c.leaf.text);
+    assert.deepEqual(texts, ['The Company has historically experienced higher net sales in its first quarter.', 'Fixed rent:', 'As in the table.', 'STATE OF NEW YORK )', 'Apple Inc.']);
+    assert.deepEqual(textWords(nodes), wordsOf(html.replace(/<[^>]+>/g, ' ')));
+  });
+
+  test('a Word document keeps its bold lines as text: its heading styles and numbering are its outline', () => {
+    const nodes = htmlStructure('<p><strong>BIRCH STREET, LLC</strong></p><p>Landlord</p><p><strong>Notary Public</strong></p><p>Sworn before me.</p>', { wordNumbering: true, boldTitles: false });
+    assert.deepEqual(sections(nodes), []);
+  });
+
   test('nested ol/ul with markers from type, start and value', () => {
     const nodes = htmlStructure(`<ol start="3"><li>three<ul><li>dot</li><li>dash</li></ul></li>
       <li>four<ol type="a"><li>x</li><li value="5">y</li><li>z</li></ol></li></ol>

@@ -107,7 +107,7 @@ export interface HeadingLabel {
   depth: number;
 }
 
-const WORD_LABEL = /^(article|section|part|chapter|schedule|exhibit|appendix)\s+(?:\d{1,3}[a-z]?(?:\.\d{1,3})*|[ivxlc]{1,6}|[a-z])\b[.:]?/i;
+const WORD_LABEL = /^(article|section|part|item|chapter|schedule|exhibit|appendix)\s+(?:\d{1,3}[a-z]?(?:\.\d{1,3})*|[ivxlc]{1,6}|[a-z])\b[.:]?/i;
 const DECIMAL_LABEL = /^(\d{1,3}[A-Z]?(?:\.\d{1,3})*)\.?(?=\s)/;
 const LETTER_LABEL = /^[A-Z]\.(?=\s)/;
 const ROMAN_LABEL = /^[IVXL]{1,6}\.(?=\s)/;
@@ -127,9 +127,10 @@ export function headingLabel(text: string): HeadingLabel | null {
 
 /**
  * Outline order of heading kinds, outermost first: an ALL CAPS line is a title, exhibits and parts
- * hold articles, roman numerals hold letters ("I." → "A."), and decimals nest by depth ("1." → "1.1").
+ * hold articles (a filing's parts hold its items), roman numerals hold letters ("I." → "A."),
+ * decimals nest by depth ("1." → "1.1"), and a bold title without a number goes under them all.
  */
-const KIND_ORDER = ['caps', 'schedule', 'exhibit', 'appendix', 'part', 'chapter', 'article', 'upper-roman', 'upper-letter', 'section', 'decimal'];
+const KIND_ORDER = ['caps', 'schedule', 'exhibit', 'appendix', 'part', 'item', 'chapter', 'article', 'upper-roman', 'upper-letter', 'section', 'decimal', 'bold'];
 
 /** The rank of an inferred heading (1 = outermost), from its label's kind and depth. */
 export function headingRank(label: Pick<HeadingLabel, 'kind' | 'depth'>): number {
@@ -143,12 +144,18 @@ export function headingRank(label: Pick<HeadingLabel, 'kind' | 'depth'>): number
  * close when any markup heading comes.
  */
 export class SectionTree {
-  readonly nodes: StructureNode[] = [];
-  private readonly open: { rank: number; inferred: boolean; section: Section }[] = [];
+  private readonly top: StructureNode[] = [];
+  private readonly open: { rank: number; inferred: boolean; section: Section; parent: StructureNode[]; emptyIsParagraph: boolean }[] = [];
+
+  /** The tree, every section still open closed. */
+  get nodes(): StructureNode[] {
+    while (this.open.length) this.close();
+    return this.top;
+  }
 
   /** Where content goes now: the innermost open section, or the top level. */
   get container(): StructureNode[] {
-    return this.open[this.open.length - 1]?.section.children ?? this.nodes;
+    return this.open[this.open.length - 1]?.section.children ?? this.top;
   }
 
   /** Rank of the innermost markup heading (0 at the top level): inferred ranks are added to it. */
@@ -157,14 +164,21 @@ export class SectionTree {
     return 0;
   }
 
-  openSection(rank: number, heading: Leaf, inferred: boolean): Section {
+  /** `emptyIsParagraph`: a heading nothing follows before the next one (or the end) is a paragraph after all. */
+  openSection(rank: number, heading: Leaf, inferred: boolean, opts: { emptyIsParagraph?: boolean } = {}): Section {
     for (let top = this.open[this.open.length - 1]; top; top = this.open[this.open.length - 1]) {
       if (top.rank < rank && (inferred || !top.inferred)) break;
-      this.open.pop();
+      this.close();
     }
     const section: Section = { type: 'section', level: this.open.length + 1, heading, children: [] };
-    this.container.push(section);
-    this.open.push({ rank, inferred, section });
+    const parent = this.container;
+    parent.push(section);
+    this.open.push({ rank, inferred, section, parent, emptyIsParagraph: opts.emptyIsParagraph ?? false });
     return section;
+  }
+
+  private close(): void {
+    const { section, parent, emptyIsParagraph } = this.open.pop()!;
+    if (emptyIsParagraph && section.children.length === 0 && parent[parent.length - 1] === section) parent[parent.length - 1] = paragraphOf(section.heading.text);
   }
 }

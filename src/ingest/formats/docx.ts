@@ -39,7 +39,7 @@ export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `word/document.xml cannot be read: ${xmlProblem((err as Error).message)}`);
   }
-  return htmlStructure(html, { wordNumbering: true });
+  return htmlStructure(html, { wordNumbering: true, boldTitles: false });
 }
 
 /**

@@ -11,6 +11,8 @@ const BLOCKS = new Set([
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'tr', 'td', 'th', 'pre',
 ]);
 const BOLD = new Set(['b', 'strong']);
+/** Inline CSS that sets an element's text bold (filings and exported pages style their headings so). */
+const CSS_BOLD = /(?:^|;)\s*font-weight\s*:\s*(?:bold|bolder|[6-9]00)\s*(?:!important\s*)?(?:;|$)/i;
 /** mammoth ends each footnote with a "↑" link back to its reference: navigation, not text. */
 const NOTE_BACKLINK = /^#(?:footnote|endnote)-ref-/;
 const TYPE_STYLES: Record<string, ListStyle> = { '1': 'decimal', a: 'lower-alpha', A: 'upper-alpha', i: 'lower-roman', I: 'upper-roman' };
@@ -35,6 +37,12 @@ const MAX_TITLE_WORDS = 12;
 export interface HtmlOptions {
   /** Nested `<ol>`s without a type number like Word's defaults (1. → a. → i.), as in mammoth's HTML. */
   wordNumbering?: boolean;
+  /**
+   * A short paragraph all in bold is a title (default). Web pages and filings mark their headings
+   * so; a Word document has its heading styles for that, and its bold lines are as often a party's
+   * name over a signature line.
+   */
+  boldTitles?: boolean;
 }
 
 interface Run {
@@ -44,6 +52,12 @@ interface Run {
 
 /** What an open element did, so its end tag can undo it. */
 type Frame = 'skip' | 'inline' | 'bold' | 'block' | 'pre' | 'heading' | 'list' | 'item' | 'table' | 'row' | 'cell';
+
+interface Opened {
+  frame: Frame;
+  /** Its style made its text bold. */
+  bold: boolean;
+}
 
 interface OpenList {
   list: List;
@@ -103,7 +117,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
         text = labelled.inline;
       }
     }
-    if (items.length === 0 && inferHeading(text, sections)) return;
+    if (items.length === 0 && inferHeading(text, sections, options.boldTitles ?? true)) return;
     if (items.length === 0 && !pre && typed.add(container(), text.text)) return;
     container().push(paragraphOf(text.text));
   };
@@ -111,6 +125,18 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
     const text = collectRuns(runs).text.replace(WORD_LABEL_RE, '$1 ').trim();
     runs = [];
     return text;
+  };
+
+  /** An element styled bold makes its text bold, as <b> does, whatever else it is. */
+  const openStyled = (name: string, attrs: Record<string, string>): Opened => {
+    const frame = open(name, attrs);
+    const styledBold = frame !== 'skip' && CSS_BOLD.test(attrs.style ?? '');
+    if (styledBold) bold++;
+    return { frame, bold: styledBold };
+  };
+  const closeStyled = ({ frame, bold: styledBold }: Opened) => {
+    close(frame);
+    if (styledBold) bold--;
   };
 
   const open = (name: string, attrs: Record<string, string>): Frame => {
@@ -223,8 +249,8 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   };
 
   walkHtml(html, {
-    open,
-    close,
+    open: openStyled,
+    close: closeStyled,
     text(text) {
       if (skip) return;
       if (!pre) {
@@ -283,11 +309,14 @@ function collectRuns(runs: Run[]): { text: string; bold: boolean[] } {
  * Services.", "8.1 Company's Representation. Company represents…": the run-in title is the
  * heading, the rest its first paragraph), or it is a short unpunctuated line ("4. Hours of Operation").
  */
-function inferHeading(para: { text: string; bold: boolean[] }, sections: SectionTree): boolean {
+function inferHeading(para: { text: string; bold: boolean[] }, sections: SectionTree, boldTitles: boolean): boolean {
   const { text, bold } = para;
   const label = headingLabel(text);
-  if (!label) return false;
-  const titleStart = label.length + 1;
+  if (!label) return boldTitles && boldTitle(para, sections);
+  // The title follows the label after a space, or in a filing a dash between spaces ("PART I — FINANCIAL
+  // INFORMATION"; a Word document's "EXHIBIT A – Floor Plan" lines are its list of exhibits).
+  const dash = boldTitles ? LABEL_DASH.exec(text.slice(label.length)) : null;
+  const titleStart = label.length + (dash?.[0].length ?? 1);
   if (titleStart >= text.length || !/\p{Lu}/u.test(text[titleStart]!)) return false;
   let titleEnd = titleStart;
   while (titleEnd < text.length && (bold[titleEnd] || text[titleEnd] === ' ')) titleEnd++;
@@ -317,6 +346,38 @@ function inferHeading(para: { text: string; bold: boolean[] }, sections: Section
   const body = text.slice(cut).trim();
   if (body) sections.container.push(paragraphOf(body));
   return true;
+}
+
+const LABEL_DASH = /^\s+[—–-]\s+/;
+
+/**
+ * A paragraph set all in bold, short, and not ending like a sentence, a list entry or a label ("Fixed
+ * rent:" over a table): a title without a number ("Business Seasonality and Product Introductions"),
+ * as a PDF's bold line is. In capitals it is a title over the numbered headings ("FORM 10-Q");
+ * otherwise it goes under them. One that nothing follows before the next title is a paragraph.
+ */
+function boldTitle(para: { text: string; bold: boolean[] }, sections: SectionTree): boolean {
+  const { text, bold } = para;
+  if (!/^[\p{Lu}\p{N}"“']/u.test(text) || /[.;,:]$/.test(text) || wordsOf(text).length > MAX_TITLE_WORDS) return false;
+  if (!balancedBrackets(text)) return false;
+  for (let i = 0; i < text.length; i++) if (!bold[i] && text[i] !== ' ') return false;
+  if (parseMarker(`${text} `, () => false)) return false;
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  if (letters.length < 2) return false;
+  const kind = /\p{Ll}/u.test(letters) ? 'bold' : 'caps';
+  sections.openSection(sections.markupRank + headingRank({ kind, depth: 1 }), leafOf(text), true, { emptyIsParagraph: true });
+  return true;
+}
+
+/** "STATE OF NEW YORK )" is one side of a bracket drawn over several lines, not a title. */
+function balancedBrackets(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 function listStyle(tag: string, attrs: Record<string, string>, openLists: OpenList[], options: HtmlOptions): ListStyle {
