@@ -16,7 +16,7 @@ import { formatNumber, numberedParagraphs } from '../../src/ingest/formats/word-
 import { zipTexts } from '../../src/ingest/formats/zip.js';
 import type { DocumentModel } from '../../src/ingest/model.js';
 import { alignBoxes } from '../../src/ingest/stages/align.js';
-import { leaves, wordsOf, type Leaf, type List, type Section, type StructureNode, type Table } from '../../src/ingest/structure.js';
+import { leaves, wordsOf, type Leaf, type List, type Paragraph, type Section, type StructureNode, type Table } from '../../src/ingest/structure.js';
 import { CORPUS } from '../helpers/quire.js';
 
 const corpus = (p: string) => fs.readFileSync(path.join(CORPUS, p));
@@ -431,6 +431,29 @@ describe('TXT native structure', () => {
     assert.deepEqual(nodes.map((n) => n.type === 'section' && n.heading.text), ['MASTER AGREEMENT', 'SIGNATURES']);
     // In a text file the markers are the file's own words.
     assert.deepEqual([...leaves(nodes)].flatMap((l) => wordsOf(l.text)), wordsOf(text));
+  });
+
+  test('no blank lines: a file saved from Word has a paragraph a line; hard-wrapped text is cut where a line ends short', () => {
+    const long = (n: number) => `Clause ${n}. ${'The parties agree to the terms set out in this clause and in the schedules. '.repeat(4)}`.trim();
+    const word = ['MASTER SERVICES AGREEMENT', ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map(long), 'Signed by both parties.'].join('\r\n');
+    const fromWord = txtStructure(word);
+    const paragraphs = [...walk(fromWord)].filter((n): n is Paragraph => n.type === 'paragraph').map((p) => p.leaf.text);
+    assert.deepEqual(paragraphs, [...[1, 2, 3, 4, 5, 6, 7, 8, 9].map(long), 'Signed by both parties.']);
+    assert.deepEqual(sections(fromWord).map((s) => s.heading.text), ['MASTER SERVICES AGREEMENT']);
+
+    // Wrapped at 60 columns, paragraphs one after the other with no blank line between them.
+    const wrap = (text: string) => text.match(/.{1,60}(?:\s|$)/g)!.map((l) => l.trimEnd());
+    const texts = [
+      'Notices under this agreement are given in writing to the addresses below, and take effect when received by the party they are addressed to.',
+      'Acme Corporation',
+      'Attention: Legal Department',
+      'Either party may change its address by notice to the other given in the same way, and the new address applies from the day after it is received.',
+      'This agreement is governed by the laws of the State of Washington, without regard to the rules of that State on the conflict of laws.',
+    ];
+    const wrapped = texts.flatMap(wrap);
+    assert.ok(wrapped.length > 8);
+    const nodes = txtStructure(wrapped.join('\n'));
+    assert.deepEqual([...walk(nodes)].filter((n): n is Paragraph => n.type === 'paragraph').map((p) => p.leaf.text), texts);
   });
 
   test('read whole (UTF-8): text-layout positions for the leaves', async () => {

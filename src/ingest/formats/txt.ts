@@ -27,7 +27,11 @@ export function readTxt(text: string): Block[] {
   return lines.map((line) => ({ kind: 'line', text: line.trimEnd() }));
 }
 
-/** The structure of a text file: paragraphs are separated by blank lines. */
+/**
+ * The structure of a text file: paragraphs are separated by blank lines. A run of lines longer than
+ * a paragraph usually is (a file saved from Word, one paragraph a line and no blank lines; text
+ * copied out of a PDF) is cut into paragraphs where a line ends short of the file's width.
+ */
 export function txtStructure(text: string): StructureNode[] {
   const groups: string[][] = [];
   let group: string[] = [];
@@ -39,7 +43,49 @@ export function txtStructure(text: string): StructureNode[] {
     }
   }
   if (group.length) groups.push(group);
-  return textStructure(groups);
+  const width = wrapWidth(groups);
+  return textStructure(groups.flatMap((g) => (g.length > LONGEST_GROUP ? paragraphsOf(g, width) : [g])));
+}
+
+/** Blank-line groups longer than this are not one paragraph each. */
+const LONGEST_GROUP = 8;
+/** Text wrapped wider than this is not wrapped: each line is a paragraph. */
+const WIDEST_WRAP = 200;
+/**
+ * A line that had room for the next word within this share of the width ended on purpose when it
+ * ends a sentence or a clause, or is shorter than half the width (a title, a label, an address line);
+ * otherwise it is a line of text copied out of a page set in a proportional font, shorter only
+ * because its letters were wider.
+ */
+const SHORT_LINE = 0.8;
+const HALF_LINE = 0.5;
+const ENDS_CLAUSE = /[.:;!?)"”’]$/;
+
+/** The width the file's lines are wrapped at (the 90th percentile of their lengths), or null when they are not wrapped. */
+function wrapWidth(groups: readonly string[][]): number | null {
+  const lengths = groups.flat().map((l) => l.trimEnd().length).sort((a, b) => a - b);
+  if (lengths.length === 0) return null;
+  const width = lengths[Math.floor(0.9 * (lengths.length - 1))]!;
+  return width > WIDEST_WRAP ? null : width;
+}
+
+/** A group's lines as paragraphs: a line ends one when the next word would have fitted on it (see SHORT_LINE). */
+function paragraphsOf(lines: readonly string[], width: number | null): string[][] {
+  if (width === null) return lines.map((l) => [l]);
+  const out: string[][] = [];
+  let current: string[] = [];
+  lines.forEach((line, i) => {
+    current.push(line);
+    const next = lines[i + 1];
+    const nextWord = next?.trim().split(/\s/, 1)[0] ?? '';
+    const length = line.trimEnd().length;
+    const roomLeft = length + 1 + nextWord.length <= SHORT_LINE * width;
+    if (next === undefined || (roomLeft && (ENDS_CLAUSE.test(line.trimEnd()) || length <= HALF_LINE * width))) {
+      out.push(current);
+      current = [];
+    }
+  });
+  return out;
 }
 
 const HEADING_MAX_WORDS = 12;
