@@ -423,6 +423,17 @@ describe('layout: federal agency reports', () => {
     assertBoxes(doc);
   });
 
+  test('entries set side by side in columns on one bold line are text under their label, not a title', async () => {
+    const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
+    const headings = sections(doc.nodes).map((s) => s.heading.text);
+    for (const pair of ['Mothers Children', 'Indigenous Peoples Women', 'Donor Countries Host Countries']) {
+      assert.ok(!headings.includes(pair), `"${pair}" is not a heading`);
+    }
+    const stakeholders = sections(doc.nodes).filter((s) => s.heading.text === 'Stakeholder(s):');
+    const entries = stakeholders.flatMap((s) => s.children.flatMap((c) => (c.type === 'paragraph' && c.role === 'body' ? [c.leaf.text] : [])));
+    for (const pair of ['Mothers Children', 'Indigenous Peoples Women', 'Donor Countries Host Countries']) assert.ok(entries.includes(pair), `"${pair}" under "Stakeholder(s):": ${JSON.stringify(entries)}`);
+  });
+
   test('running headers and page numbers are furniture on every page', async () => {
     const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'));
     const furniture = paragraphs(doc.nodes).filter((p) => p.role !== 'body');

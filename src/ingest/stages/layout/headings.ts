@@ -60,9 +60,21 @@ function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbe
   if (/[,;]$/.test(text)) return null;
   const larger = first.size >= bodySize + 1;
   if (!larger && !bold && !caps && !runInTitle) return null;
+  if (ranges.some(spreadApart)) return null;
   // A sentence is not a heading, unless a number or bold type says so ("1. Definitions.").
   if (/\.$/.test(text) && !numbered && words > 3) return null;
   return { heading: [...ranges], body: [], strength: strength(first.size, bold, caps, true), leadIn: false };
+}
+
+/** Words this far apart (in ems of the line) stand in columns: entries side by side, not one title. */
+const COLUMN_GAP_EMS = 6;
+
+/** "Mothers" and, far to its right, "Children": two entries of a list set in columns on one line. */
+function spreadApart({ line, start, end }: TextRange): boolean {
+  const em = line.bottom - line.top;
+  const pieces = line.pieces.filter((p) => p.end > start && p.start < end);
+  for (let i = 1; i < pieces.length; i++) if (pieces[i]!.left - pieces[i - 1]!.right > COLUMN_GAP_EMS * em) return true;
+  return false;
 }
 
 function splitAt(ranges: readonly TextRange[], end: number): { heading: TextRange[]; body: TextRange[] } {
