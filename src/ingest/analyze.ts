@@ -7,7 +7,7 @@ import { pdfStructure } from './stages/layout.js';
 import { needsOcr, recognisePages } from './stages/ocr.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
 import { detectTables } from './stages/tables.js';
-import { sidewaysTextTurn, sidewaysTurn, turnBoxesBack, uprightPage, type Turn } from './stages/upright.js';
+import { sidewaysTextTurn, sidewaysTurn, turnBoxesBack, uprightPage, withSidewaysTables, type Turn } from './stages/upright.js';
 
 export interface AnalyzeOptions {
   /** Per-page OCR budget. */
@@ -73,7 +73,7 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
       ocrPages.push(page.number);
     }
     t = performance.now();
-    nodes = pdfStructure(pages, pages.map(detectTables));
+    nodes = pdfStructure(pages, pages.map((page) => withSidewaysTables(page, detectTables(page))));
     for (const { page, turn } of turned) turnBoxesBack(nodes, page, turn);
   }
   timings.layoutMs = performance.now() - t;

@@ -557,6 +557,27 @@ describe('layout: text set sideways', () => {
     }
   }
 
+  for (const dir of ['up', 'down'] as const) {
+    test(`a table set sideways (${dir}) under text read across is a table, the text as it was`, async () => {
+      const cols = [0, 90, 150, 210];
+      const body = ['Results', ...Array.from({ length: 14 }, (_, i) => `Line ${i + 1} of the discussion of results, which runs on across the upper part of the page.`)];
+      const pdf = pageOf([
+        ...body.map((l, i): [string, number, string] => [l, i === 0 ? 14 : 10, `1 0 0 1 72 ${740 - i * 14}`]),
+        ...ROWS.flatMap((r, i) => r.map((t, c): [string, number, string] => [t, 10, dir === 'up' ? `0 1 -1 0 ${200 + i * 16} ${150 + cols[c]!}` : `0 -1 1 0 ${400 - i * 16} ${450 - cols[c]!}`])),
+      ]);
+      const { structure } = await analyzeDocument(await readDocument(pdf, 'pdf'), { ocrBudgetMs: 10_000 });
+      const results = sections(structure.nodes).find((s) => s.heading.text === 'Results');
+      assert.ok(results, JSON.stringify(structure.nodes).slice(0, 300));
+      const table = results.children.find((n): n is Table => n.type === 'table');
+      assert.ok(table, 'the sideways table is a table of the section');
+      assert.deepEqual(table.rows.map((r) => r.cells.map((c) => c.leaf.text)), ROWS);
+      assert.ok(table.boxes[0]!.height > 2 * table.boxes[0]!.width, 'its box stands sideways on the page');
+      const paragraphs = results.children.filter((n): n is Paragraph => n.type === 'paragraph');
+      assert.deepEqual(paragraphs.map((p) => p.role), ['body']);
+      assert.match(paragraphs[0]!.leaf.text, /^Line 1 .* Line 14 of the discussion of results, which runs on across the upper part of the page\.$/);
+    });
+  }
+
   test('a line set sideways on a page read across is a paragraph of its own: not a heading, not joined to the lines beside it', async () => {
     const body = ['Introduction', 'Large language models read documents in chunks. This paper studies', 'how the structure of a document helps retrieval. We show that sections', 'and tables, kept whole, answer more questions than fixed windows.', 'Method', 'We split each document at its headings and measure recall at ten.'];
     const stamp = 'arXiv:2401.01234v1 [cs.CL] 12 Jan 2024';

@@ -7,6 +7,7 @@
  */
 import type { PageModel, Rule, TextDirection, TextItem } from '../model.js';
 import type { Box, StructureNode } from '../structure.js';
+import { detectTables, type PageTables } from './tables.js';
 
 /** Which way the page's text runs: down (the content is turned clockwise) or up (counter-clockwise). */
 export type Turn = 'down' | 'up';
@@ -132,4 +133,31 @@ export function turnBoxesBack(nodes: StructureNode[], page: PageModel, turn: Tur
 
 function round(v: number): number {
   return Math.round(v * 10) / 10;
+}
+
+/** Fewer items than this set one way on a page read across are notes, not a table. */
+const MIN_SIDEWAYS_ITEMS = 6;
+
+/**
+ * Tables set sideways on a page read across (a landscape table turned beside upright text): found
+ * among the page's sideways items laid out upright, their boxes turned back to the page, and added
+ * to the page's tables (`found`), their items consumed.
+ */
+export function withSidewaysTables(page: PageModel, found: PageTables): PageTables {
+  let result = found;
+  for (const turn of ['down', 'up'] as const) {
+    const indices: number[] = [];
+    page.items.forEach((it, i) => {
+      if (it.dir === turn && !result.consumed.has(i)) indices.push(i);
+    });
+    if (indices.length < MIN_SIDEWAYS_ITEMS) continue;
+    const sideways = detectTables(uprightPage({ ...page, items: indices.map((i) => page.items[i]!) }, turn));
+    if (!sideways.tables.length) continue;
+    turnBoxesBack(sideways.tables, page, turn);
+    const consumed = new Set(result.consumed);
+    for (const k of sideways.consumed) consumed.add(indices[k]!);
+    const tables = [...result.tables, ...sideways.tables].sort((a, b) => (a.boxes[0]?.top ?? 0) - (b.boxes[0]?.top ?? 0));
+    result = { tables, consumed };
+  }
+  return result;
 }
