@@ -446,7 +446,7 @@ describe('TXT native structure', () => {
     const texts = [
       'Notices under this agreement are given in writing to the addresses below, and take effect when received by the party they are addressed to.',
       'Acme Corporation',
-      'Attention: Legal Department',
+      '12 Main Street',
       'Either party may change its address by notice to the other given in the same way, and the new address applies from the day after it is received.',
       'This agreement is governed by the laws of the State of Washington, without regard to the rules of that State on the conflict of laws.',
     ];

@@ -1,4 +1,5 @@
 import { wordsOf, type Leaf, type List, type ListStyle, type Paragraph, type Section, type StructureNode } from '../structure.js';
+import { findAddresses } from '../stages/entities/places.js';
 
 /** Text of a format without pages, in reading order, as Quire's own text layout draws it. */
 export interface Block {
@@ -121,6 +122,8 @@ export function headingLabel(text: string): HeadingLabel | null {
   const letter = LETTER_LABEL.exec(text);
   if (letter) return { length: letter[0].length, kind: 'upper-letter', depth: 1 };
   const decimal = DECIMAL_LABEL.exec(text);
+  // "12 Main Street" is an address line, not clause 12.
+  if (decimal && !decimal[0].includes('.') && findAddresses(text).some((a) => a.start === 0)) return null;
   if (decimal) return { length: decimal[0].length, kind: 'decimal', depth: decimal[1]!.split('.').length };
   return null;
 }
