@@ -491,6 +491,22 @@ describe('DOC native structure', () => {
     t.diagnostic(`${(share * 100).toFixed(1)}% of leaves boxed`);
     assert.ok(share >= 0.9);
   });
+
+  test('with LibreOffice the .doc has the structure Word shows: numbered clauses and their labels, the signature table, every word', { skip }, async () => {
+    const model = await readDocument(doc, 'doc');
+    assert.equal(model.pagination, 'libreoffice');
+    const nodes = model.native!;
+    const top = section(nodes, 'MUTUAL NON-DISCLOSURE AGREEMENT');
+    const clauses = top.children.find((c): c is List => c.type === 'list')!;
+    assert.deepEqual(clauses.items.map((i) => i.marker?.text), ['1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.', '10.', '11.']);
+    const sub = clauses.items[2]!.children.find((c): c is List => c.type === 'list')!;
+    assert.deepEqual(sub.items.map((i) => i.marker?.text), ['(i)', '(ii)', '(iii)']);
+    assert.equal(tables(nodes).length, 1, 'the signature block');
+    const body = (await new WordExtractor().extract(doc)).getBody();
+    // word-extractor straightens quotes; LibreOffice keeps Word's.
+    const straight = (words: string[]) => words.map((w) => w.replace(/[“”]/g, '"').replace(/[‘’]/g, "'"));
+    assert.deepEqual(straight(textWords(nodes)), straight(wordsOf(body)));
+  });
 });
 
 describe('Word numbering labels', () => {

@@ -68,21 +68,38 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
     return { format: 'pdf', pagination: 'pdf', pages, hasText: text, pdf: bytes, pdfIsOriginal: true };
   }
   // The structure is read first in any case: it validates the file, and its text is the fallback layout.
-  const { native, blocks } = await readStructure(bytes, ext);
+  const read = await readStructure(bytes, ext);
+  const { blocks } = read;
+  let { native } = read;
   const soffice = options.libreoffice === false ? null : findSoffice();
   if (soffice) {
+    const docx = ext === 'doc' ? docAsDocx(bytes, soffice) : null;
     try {
       const pdf = await convertWithLibreOffice(bytes, ext, soffice);
       const pages = await readPages(pdf);
+      native = (await docx) ?? native;
       return { format: ext, pagination: 'libreoffice', pages, hasText: text, pdf, pdfIsOriginal: false, native };
     } catch {
       // A failed conversion (or an unreadable rendition) is not the document's fault: Quire's own
       // layout of the text extracted above still gives it pages.
     }
+    native = (await docx) ?? native;
   }
   const pdf = textLayoutPdf(blocks);
   const pages = await readPages(pdf);
   return { format: ext, pagination: 'text-layout', pages, hasText: text, pdf, pdfIsOriginal: false, native };
+}
+
+/**
+ * A Word 97-2003 file's structure as Word shows it (heading styles, numbering labels, tables), read
+ * from LibreOffice's DOCX of it; null when that fails (word-extractor's text then stands).
+ */
+async function docAsDocx(bytes: Buffer, soffice: string): Promise<StructureNode[] | null> {
+  try {
+    return await readDocx(await convertWithLibreOffice(bytes, 'doc', soffice, undefined, 'docx'));
+  } catch {
+    return null;
+  }
 }
 
 /** A format's own structure, and the blocks Quire's text layout draws when there is no LibreOffice. */

@@ -23,15 +23,16 @@ export function findSoffice(): string | null {
 }
 
 /**
- * Converts an office document to PDF with LibreOffice, in a private profile directory so parallel
- * conversions do not share (and lock) one. Throws on failure or after the timeout (the process
- * group is killed).
+ * Converts an office document to PDF (or to DOCX) with LibreOffice, in a private profile directory
+ * so parallel conversions do not share (and lock) one. Throws on failure or after the timeout (the
+ * process group is killed).
  */
 export async function convertWithLibreOffice(
   bytes: Buffer,
   ext: string,
   soffice: string,
   timeoutMs = SOFFICE_TIMEOUT_MS,
+  to: 'pdf' | 'docx' = 'pdf',
 ): Promise<Buffer> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'quire-soffice-'));
   try {
@@ -41,7 +42,7 @@ export async function convertWithLibreOffice(
     await fs.promises.writeFile(input, bytes);
     const args = [
       `-env:UserInstallation=${pathToFileURL(profile).href}`,
-      '--headless', '--norestore', '--convert-to', 'pdf', '--outdir', outDir, input,
+      '--headless', '--norestore', '--convert-to', to, '--outdir', outDir, input,
     ];
     await new Promise<void>((resolve, reject) => {
       // Its own process group, so that the kill also reaches LibreOffice's child (soffice.bin).
@@ -70,8 +71,8 @@ export async function convertWithLibreOffice(
         else reject(new Error(`LibreOffice exited with ${code}: ${stderr.trim()}`));
       });
     });
-    const out = path.join(outDir, 'input.pdf');
-    if (!fs.existsSync(out)) throw new Error('LibreOffice wrote no PDF');
+    const out = path.join(outDir, `input.${to}`);
+    if (!fs.existsSync(out)) throw new Error(`LibreOffice wrote no ${to.toUpperCase()}`);
     return await fs.promises.readFile(out);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
