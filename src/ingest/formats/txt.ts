@@ -61,12 +61,27 @@ const SHORT_LINE = 0.8;
 const HALF_LINE = 0.5;
 const ENDS_CLAUSE = /[.:;!?)"”’]$/;
 
-/** The width the file's lines are wrapped at (the 90th percentile of their lengths), or null when they are not wrapped. */
+/**
+ * The width the file's lines are wrapped at (the 90th percentile of their lengths), or null when they
+ * are not wrapped. Counted by length, not sorted: a file may have millions of lines.
+ */
 function wrapWidth(groups: readonly string[][]): number | null {
-  const lengths = groups.flat().map((l) => l.trimEnd().length).sort((a, b) => a - b);
-  if (lengths.length === 0) return null;
-  const width = lengths[Math.floor(0.9 * (lengths.length - 1))]!;
-  return width > WIDEST_WRAP ? null : width;
+  const counts = new Uint32Array(WIDEST_WRAP + 2);
+  let lines = 0;
+  for (const group of groups) {
+    for (const line of group) {
+      counts[Math.min(line.trimEnd().length, WIDEST_WRAP + 1)]!++;
+      lines++;
+    }
+  }
+  if (lines === 0) return null;
+  const rank = Math.floor(0.9 * (lines - 1));
+  let seen = 0;
+  for (let width = 0; width <= WIDEST_WRAP; width++) {
+    seen += counts[width]!;
+    if (seen > rank) return width;
+  }
+  return null;
 }
 
 /** A group's lines as paragraphs: a line ends one when the next word would have fitted on it (see SHORT_LINE). */
