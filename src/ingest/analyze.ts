@@ -57,17 +57,17 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     /** Pages scanned or set sideways, read turned upright. */
     const turned: { page: PageModel; turn: Turn }[] = [];
     for (const page of withText) {
-      const items = read.get(page);
+      const reading = read.get(page);
       // One page the engine cannot read is no reason to lose the document's other pages.
-      if (items instanceof Error) timings.ocrFailedPages.push(page.number);
-      if (!items || items instanceof Error || !items.length) {
+      if (reading instanceof Error) timings.ocrFailedPages.push(page.number);
+      if (!reading || reading instanceof Error || !reading.items.length) {
         const turn = sidewaysTextTurn(page.items);
         if (turn) turned.push({ page, turn });
         pages.push(turn ? uprightPage(page, turn) : page);
         continue;
       }
-      const recognised: PageModel = { ...page, items, ocr: true };
-      const turn = sidewaysTurn(items);
+      const recognised: PageModel = { ...page, items: reading.items, ocr: true };
+      const turn = reading.upsideDown ? 'over' : sidewaysTurn(reading.items);
       if (turn) turned.push({ page: recognised, turn });
       pages.push(turn ? uprightPage(recognised, turn) : recognised);
       ocrPages.push(page.number);

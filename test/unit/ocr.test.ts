@@ -244,6 +244,13 @@ describe('pages scanned sideways', () => {
       turnBoxesBack(nodes, page, turn);
       assert.deepEqual((nodes[0] as { leaf: { boxes: unknown[] } }).leaf.boxes, [{ page: 1, left: 2300, top: 400, width: 50, height: 160 }]);
     }
+    // Turned over, the page keeps its size and the box its shape, in the opposite corner.
+    const over = uprightPage(page, 'over');
+    assert.deepEqual([over.width, over.height], [2550, 3300]);
+    assert.deepEqual(over.items.map(({ x, y, width, height }) => ({ x, y, width, height })), [{ x: 200, y: 2740, width: 50, height: 160 }]);
+    const nodes: StructureNode[] = [{ type: 'paragraph', structure: 'div', role: 'body', leaf: { text: 'Week', boxes: [{ page: 1, left: 200, top: 2740, width: 50, height: 160 }] } }];
+    turnBoxesBack(nodes, page, 'over');
+    assert.deepEqual((nodes[0] as { leaf: { boxes: unknown[] } }).leaf.boxes, [{ page: 1, left: 2300, top: 400, width: 50, height: 160 }]);
   });
 
   test('the corpus scan, a table turned sideways, is read upright: one row a week, its boxes on the page as it is', async () => {
@@ -265,5 +272,25 @@ describe('pages scanned sideways', () => {
     }
     // The page stands as it is: the table is taller than it is wide there.
     assert.ok(tables[0]!.boxes[0]!.height > tables[0]!.boxes[0]!.width, JSON.stringify(tables[0]!.boxes));
+  });
+});
+
+describe('pages scanned upside down', () => {
+  test('a page scanned upside down is read turned over: its words in reading order, its boxes on the page as it is', async () => {
+    const pdf = readFileSync(NDA);
+    const original = (await readPdfPages(pdf))[0]!;
+    const scan = await imageOnlyPdf([{ image: await renderPdfPage(pdf, 1, 300, true), dpi: 300 }]);
+    const { structure } = await analyzeDocument(await readDocument(scan, 'pdf'), { ocrBudgetMs: 60_000 });
+    assert.deepEqual(structure.ocrPages, [1]);
+    const texts = [...leaves(structure.nodes)].map((l) => l.text);
+    const found = texts.flatMap(words);
+    const share = recall(pageWords(original.items), found);
+    assert.ok(share >= 0.95, `recall ${share.toFixed(3)}`);
+    const title = [...leaves(structure.nodes)].find((l) => /NON-DISCLOSURE/.test(l.text));
+    assert.ok(title, texts.slice(0, 5).join(' | '));
+    assert.ok(texts.indexOf(title.text) < 3, 'the title comes first, as it reads');
+    // On the page as it is (upside down) the title stands at the bottom.
+    const [page] = structure.pages;
+    assert.ok(title.boxes[0]!.top > page!.height / 2, JSON.stringify(title.boxes));
   });
 });

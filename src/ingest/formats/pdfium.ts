@@ -646,8 +646,10 @@ export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
 }
 
 /** A grayscale PNG of one page (1-based) at `dpi`: what OCR reads. */
-export async function renderPdfiumGrayPng(bytes: Uint8Array, pageNumber: number, dpi: number): Promise<Buffer> {
+export async function renderPdfiumGrayPng(bytes: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<Buffer> {
   const { gray, width, height } = await withPdfium(bytes, (p) => p.renderGray(bytes, pageNumber - 1, dpi / 72));
+  // One byte a pixel, row after row: the image turned upside down is the same bytes backwards.
+  if (upsideDown) gray.reverse();
   return grayPng(gray, width, height);
 }
 

@@ -4,8 +4,8 @@
 export const MIN_DPI = 36;
 export const MAX_DPI = 300;
 
-/** A PNG of one page (1-based) of a PDF at `dpi`. */
-export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: number): Promise<Buffer> {
+/** A PNG of one page (1-based) of a PDF at `dpi`, turned upside down when asked. */
+export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<Buffer> {
   if (!Number.isFinite(dpi) || dpi < MIN_DPI || dpi > MAX_DPI) {
     throw new RangeError(`dpi must be between ${MIN_DPI} and ${MAX_DPI}, got ${dpi}`);
   }
@@ -15,7 +15,7 @@ export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: nu
   try {
     if (pageNumber > doc.numPages) throw new RangeError(`no page ${pageNumber}: the PDF has ${doc.numPages}`);
     const page = await doc.getPage(pageNumber).catch((err: unknown) => Promise.reject(pdfError(err)));
-    const vp = page.getViewport({ scale: dpi / 72 });
+    const vp = page.getViewport({ scale: dpi / 72, rotation: (page.rotate + (upsideDown ? 180 : 0)) % 360 });
     // Rounded like the page sizes the API reports (3300.0000000000005 px is a 3300 px page).
     const canvas = createCanvas(Math.max(1, Math.round(vp.width)), Math.max(1, Math.round(vp.height)));
     const ctx = canvas.getContext('2d');

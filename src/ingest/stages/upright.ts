@@ -9,8 +9,11 @@ import type { PageModel, Rule, TextDirection, TextItem } from '../model.js';
 import type { Box, StructureNode } from '../structure.js';
 import { detectTables, type PageTables } from './tables.js';
 
-/** Which way the page's text runs: down (the content is turned clockwise) or up (counter-clockwise). */
-export type Turn = 'down' | 'up';
+/**
+ * Which way the page's text runs: down (the content is turned clockwise), up (counter-clockwise), or
+ * over (upside down: a page fed into the scanner the wrong way round).
+ */
+export type Turn = 'down' | 'up' | 'over';
 
 /** At least this share of the words of three characters or more stand in tall boxes. */
 const MIN_SIDEWAYS_SHARE = 0.6;
@@ -66,15 +69,22 @@ interface Rect {
   height: number;
 }
 
-/** A rectangle of the page as it is, in the upright page (width and height swap). */
+/** A rectangle of the page as it is, in the upright page (width and height swap on a quarter turn). */
 function toUpright(r: Rect, page: { width: number; height: number }, turn: Turn): Rect {
+  if (turn === 'over') return halfTurn(r, page);
   return turn === 'down'
     ? { x: r.y, y: page.width - (r.x + r.width), width: r.height, height: r.width }
     : { x: page.height - (r.y + r.height), y: r.x, width: r.height, height: r.width };
 }
 
+/** A rectangle turned upside down on its page (its own inverse). */
+function halfTurn(r: Rect, page: { width: number; height: number }): Rect {
+  return { x: page.width - (r.x + r.width), y: page.height - (r.y + r.height), width: r.width, height: r.height };
+}
+
 /** The inverse of `toUpright`: a rectangle of the upright page on the page as it is. */
 function fromUpright(r: Rect, page: { width: number; height: number }, turn: Turn): Rect {
+  if (turn === 'over') return halfTurn(r, page);
   return turn === 'down'
     ? { x: page.width - (r.y + r.height), y: r.x, width: r.height, height: r.width }
     : { x: r.y, y: page.height - (r.x + r.width), width: r.height, height: r.width };
@@ -82,6 +92,7 @@ function fromUpright(r: Rect, page: { width: number; height: number }, turn: Tur
 
 /** Which way an item's baseline runs once its page is turned upright (a quarter turn against `turn`). */
 function turnedDirection(dir: TextDirection | undefined, turn: Turn): TextDirection | undefined {
+  if (turn === 'over') return dir === undefined ? undefined : dir === 'up' ? 'down' : 'up';
   if (dir === undefined) return turn === 'down' ? 'up' : 'down';
   // Set the way the page turns: now across. Set the other way: upside down, read across as well.
   return undefined;
@@ -98,7 +109,8 @@ export function uprightPage(page: PageModel, turn: Turn): PageModel {
     return turned;
   });
   const rules = page.rules?.map((r): Rule => toUpright(r, page, turn));
-  return { ...page, width: page.height, height: page.width, items, ...(rules ? { rules } : {}) };
+  const [width, height] = turn === 'over' ? [page.width, page.height] : [page.height, page.width];
+  return { ...page, width, height, items, ...(rules ? { rules } : {}) };
 }
 
 /** Turns every box of `page` in the structure back from the upright page to the page as it is. */
