@@ -150,8 +150,8 @@ export class SectionTree {
   private readonly top: StructureNode[] = [];
   private readonly open: { rank: number; inferred: boolean; section: Section; parent: StructureNode[]; emptyIsParagraph: boolean }[] = [];
 
-  /** The tree, every section still open closed. */
-  get nodes(): StructureNode[] {
+  /** The tree, once every section still open is closed (the tree is complete). */
+  finish(): StructureNode[] {
     while (this.open.length) this.close();
     return this.top;
   }

@@ -264,7 +264,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
     },
   });
   flush();
-  return sections.nodes;
+  return sections.finish();
 }
 
 /** A paragraph that starts with Word's label: the label, the text after it, and both as one text. */

@@ -145,7 +145,7 @@ export function textStructure(groups: string[][]): StructureNode[] {
       i = end;
     }
   });
-  return sections.nodes;
+  return sections.finish();
 }
 
 function headingKind(line: string): { kind: string; depth: number } | null {
