@@ -2,8 +2,8 @@
  * Pages set sideways: a landscape table fed through the scanner upright (OCR reads its words, each in
  * a tall box), or a text layer whose author turned the content a quarter turn on a portrait page
  * (the readers say which way each item's baseline runs). Lines and tables run down or up the page.
- * The layout reads such a page turned upright, and its boxes are turned back to the page as it is
- * (DGML boxes match its image).
+ * Pages scanned upside down (OCR tells, see ocr.ts). The layout reads such a page turned upright,
+ * and its boxes are turned back to the page as it is (DGML boxes match its image).
  */
 import type { PageModel, Rule, TextDirection, TextItem } from '../model.js';
 import type { Box, StructureNode } from '../structure.js';
