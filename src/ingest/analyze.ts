@@ -4,7 +4,7 @@ import type { StructureModel, StructureNode } from './structure.js';
 import { alignBoxes } from './stages/align.js';
 import { tagEntities } from './stages/entities.js';
 import { pdfStructure } from './stages/layout.js';
-import { needsOcr, recognisePages } from './stages/ocr.js';
+import { needsOcr, recognisePages, stampedScan } from './stages/ocr.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
 import { detectTables } from './stages/tables.js';
 import { sidewaysTextTurn, sidewaysTurn, turnBoxesBack, uprightPage, withSidewaysTables, type Turn } from './stages/upright.js';
@@ -49,7 +49,8 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     alignBoxes(nodes, withText);
   } else {
     const o = performance.now();
-    const scanned = withText.filter(needsOcr);
+    const stamped = new Set(withText.filter((p) => !needsOcr(p) && stampedScan(p)));
+    const scanned = withText.filter((p) => stamped.has(p) || needsOcr(p));
     const read = await recognisePages(model.pdf, scanned, { budgetMs: options.ocrBudgetMs, pdfEngine: options.pdfEngine, slots: options.ocrSlots });
     timings.ocrMs = performance.now() - o;
     timings.ocrPages = scanned.length;
@@ -60,7 +61,8 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
       const reading = read.get(page);
       // One page the engine cannot read is no reason to lose the document's other pages.
       if (reading instanceof Error) timings.ocrFailedPages.push(page.number);
-      if (!reading || reading instanceof Error || !reading.items.length) {
+      // A stamp's text gives way only to a reading the engine is sure of.
+      if (!reading || reading instanceof Error || !reading.items.length || (stamped.has(page) && !reading.sure)) {
         const turn = sidewaysTextTurn(page.items);
         if (turn) turned.push({ page, turn });
         pages.push(turn ? uprightPage(page, turn) : page);

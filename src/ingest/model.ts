@@ -60,6 +60,8 @@ export interface PageModel {
   rules?: Rule[];
   /** The text came from OCR of the page image. */
   ocr?: boolean;
+  /** The share of the page its largest image covers (0–1, to the percent; absent: none, or unknown). */
+  imageCover?: number;
 }
 
 /** How the pages were obtained, recorded in the document's processing details. */

@@ -5,6 +5,8 @@ export interface PageImage {
   image: Buffer;
   /** The resolution it was scanned at: the page measures pixels × 72 / dpi points. */
   dpi: number;
+  /** A line of real text drawn at the top of the page, over the scan (an e-filing header, a Bates number). */
+  stamp?: string;
 }
 
 /**
@@ -22,10 +24,12 @@ export async function imageOnlyPdf(pages: PageImage[]): Promise<Buffer> {
     const jpeg = await canvas.encode('jpeg', 90);
     const w = (img.width * 72) / page.dpi;
     const h = (img.height * 72) / page.dpi;
-    const content = Buffer.from(`q ${w} 0 0 ${h} 0 0 cm /Scan Do Q`);
+    const stamp = page.stamp ? ` BT /F1 9 Tf 36 ${h - 20} Td (${page.stamp.replace(/[()\\]/g, '\\$&')}) Tj ET` : '';
+    const content = Buffer.from(`q ${w} 0 0 ${h} 0 0 cm /Scan Do Q${stamp}`);
+    const font = page.stamp ? ' /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>' : '';
     objects.push(
       Buffer.from(
-        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Scan ${pageRef(i) + 2} 0 R >> >> /Contents ${pageRef(i) + 1} 0 R >>`,
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Scan ${pageRef(i) + 2} 0 R >>${font} >> /Contents ${pageRef(i) + 1} 0 R >>`,
       ),
       stream(`<< /Length ${content.length} >>`, content),
       stream(`<< /Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>`, jpeg),

@@ -5,7 +5,7 @@ import { after, describe, test } from 'node:test';
 import { readPdfPages } from '../../src/ingest/formats/pdf.js';
 import { renderPdfPage } from '../../src/ingest/formats/render.js';
 import type { PageModel, TextItem } from '../../src/ingest/model.js';
-import { needsOcr, ocrPage, type OcrEngine } from '../../src/ingest/stages/ocr.js';
+import { needsOcr, ocrPage, stampedScan, type OcrEngine } from '../../src/ingest/stages/ocr.js';
 import { hasTesseractCli } from '../../src/ingest/stages/ocr/tesseract-cli.js';
 import { recognizeWithTesseractJs, stopTesseractJs } from '../../src/ingest/stages/ocr/tesseract-js.js';
 import { analyzeDocument } from '../../src/ingest/analyze.js';
@@ -292,5 +292,40 @@ describe('pages scanned upside down', () => {
     // On the page as it is (upside down) the title stands at the bottom.
     const [page] = structure.pages;
     assert.ok(title.boxes[0]!.top > page!.height / 2, JSON.stringify(title.boxes));
+  });
+});
+
+describe('scans stamped with a line of text', () => {
+  const HEADER = 'Case 1:23-cv-01234 Document 12 Filed 01/02/23 Page 1 of 3';
+
+  test('a scanned page under an e-filing header is read by OCR, the header with it', async (t) => {
+    const pdf = readFileSync(NDA);
+    const original = (await readPdfPages(pdf))[0]!;
+    const scan = await imageOnlyPdf([{ image: await renderPdfPage(pdf, 1, 300), dpi: 300, stamp: HEADER }]);
+    const [page] = await readPdfPages(scan);
+    assert.equal(page!.imageCover, 1);
+    assert.equal(needsOcr(page!), false, 'the header is good text: the page is not unreadable');
+    assert.equal(stampedScan(page!), true);
+    const { structure } = await analyzeDocument(await readDocument(scan, 'pdf'), { ocrBudgetMs: 60_000 });
+    assert.deepEqual(structure.ocrPages, [1]);
+    const found = [...leaves(structure.nodes)].flatMap((l) => words(l.text));
+    const share = recall(pageWords(original.items), found);
+    t.diagnostic(`recall ${share.toFixed(3)}`);
+    assert.ok(share >= 0.95, `recall ${share.toFixed(3)}`);
+    for (const w of ['document', 'filed']) assert.ok(found.includes(w), `the header's "${w}"`);
+  });
+
+  test('a scan the engine cannot read with confidence keeps its stamp, not the engine\'s guesses', async () => {
+    // The NDA drawn at 36 DPI and blown up: a blur the engine reads as "The Wor Ageerest [Agrerert…".
+    const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+    const small = await loadImage(await renderPdfPage(readFileSync(NDA), 1, 36));
+    const canvas = createCanvas(1275, 1650);
+    canvas.getContext('2d').drawImage(small, 0, 0, 1275, 1650);
+    const scan = await imageOnlyPdf([{ image: await canvas.encode('png'), dpi: 150, stamp: HEADER }]);
+    const [page] = await readPdfPages(scan);
+    assert.equal(stampedScan(page!), true);
+    const { structure } = await analyzeDocument(await readDocument(scan, 'pdf'), { ocrBudgetMs: 60_000 });
+    assert.deepEqual(structure.ocrPages, []);
+    assert.deepEqual([...leaves(structure.nodes)].map((l) => l.text), [HEADER]);
   });
 });

@@ -3,6 +3,7 @@ import type { Rule } from '../model.js';
 /*
  * Drawn rules from a page's paths, whichever engine walked them (pdf.js's operator list, PDFium's
  * path objects): each subpath arrives as device-space points, NaN marking where a curve broke it.
+ * Also the share of the page an image covers, from the matrix it is drawn with.
  */
 
 /** Near-axis-aligned within a pixel, so rotated or diagonal strokes are not rules. */
@@ -76,4 +77,14 @@ export function multiply(m1: number[], m2: number[]): number[] {
 
 export function round(v: number): number {
   return Math.round(v * 100) / 100;
+}
+
+/** The share of the page (clipped to it) an image drawn with matrix `m` (its unit square) covers, to the percent. */
+export function imageCover(m: number[], page: { width: number; height: number }): number {
+  const xs = [m[4]!, m[0]! + m[4]!, m[2]! + m[4]!, m[0]! + m[2]! + m[4]!];
+  const ys = [m[5]!, m[1]! + m[5]!, m[3]! + m[5]!, m[1]! + m[3]! + m[5]!];
+  const w = Math.min(page.width, Math.max(...xs)) - Math.max(0, Math.min(...xs));
+  const h = Math.min(page.height, Math.max(...ys)) - Math.max(0, Math.min(...ys));
+  if (!(w > 0 && h > 0) || !(page.width > 0 && page.height > 0)) return 0;
+  return Math.round((100 * w * h) / (page.width * page.height)) / 100;
 }

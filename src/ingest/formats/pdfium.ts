@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { DPI, IngestError, textDirection, type PageModel, type Rule, type TextItem } from '../model.js';
-import { addSubpathRules, multiply, round } from './path-rules.js';
+import { addSubpathRules, imageCover, multiply, round } from './path-rules.js';
 import { grayPng } from './write/png.js';
 
 /*
@@ -28,6 +28,7 @@ interface Exports {
 /** FPDF_GetLastError's code for a document that needs a password. */
 const ERR_PASSWORD = 4;
 const OBJ_PATH = 2;
+const OBJ_IMAGE = 3;
 const OBJ_FORM = 5;
 const SEG_LINETO = 0;
 const SEG_BEZIERTO = 1;
@@ -362,23 +363,28 @@ class Pdfium {
     return font;
   }
 
-  /** The axis-aligned strokes and filled rectangles the page draws (as pdf.js's reader finds them). */
-  rules(page: number, vt: number[], pageWidth: number, pageHeight: number): Rule[] {
-    const rules: Rule[] = [];
-    this.walk(this.f.FPDFPage_CountObjects!, this.f.FPDFPage_GetObject!, page, [1, 0, 0, 1, 0, 0], vt, pageWidth * pageHeight, rules, 0);
-    return rules;
+  /**
+   * The axis-aligned strokes and filled rectangles the page draws (as pdf.js's reader finds them), and
+   * the share of the page its largest image covers.
+   */
+  drawing(page: number, vt: number[], pageWidth: number, pageHeight: number): { rules: Rule[]; imageCover: number } {
+    const found = { rules: [] as Rule[], imageCover: 0 };
+    this.walk(this.f.FPDFPage_CountObjects!, this.f.FPDFPage_GetObject!, page, [1, 0, 0, 1, 0, 0], vt, { width: pageWidth, height: pageHeight }, found, 0);
+    return found;
   }
 
-  private walk(count: Fn, get: Fn, owner: number, ctm: number[], vt: number[], pageArea: number, rules: Rule[], depth: number): void {
+  private walk(count: Fn, get: Fn, owner: number, ctm: number[], vt: number[], page: { width: number; height: number }, found: { rules: Rule[]; imageCover: number }, depth: number): void {
     const f = this.f;
     const n = count(owner);
     for (let i = 0; i < n; i++) {
       const obj = get(owner, i);
       const type = f.FPDFPageObj_GetType!(obj);
       if (type === OBJ_FORM && depth < 12) {
-        this.walk(f.FPDFFormObj_CountObjects!, f.FPDFFormObj_GetObject!, obj, multiply(ctm, this.matrixOf(obj)), vt, pageArea, rules, depth + 1);
+        this.walk(f.FPDFFormObj_CountObjects!, f.FPDFFormObj_GetObject!, obj, multiply(ctm, this.matrixOf(obj)), vt, page, found, depth + 1);
       } else if (type === OBJ_PATH) {
-        this.pathRules(obj, multiply(vt, multiply(ctm, this.matrixOf(obj))), pageArea, rules);
+        this.pathRules(obj, multiply(vt, multiply(ctm, this.matrixOf(obj))), page.width * page.height, found.rules);
+      } else if (type === OBJ_IMAGE) {
+        found.imageCover = Math.max(found.imageCover, imageCover(multiply(vt, multiply(ctm, this.matrixOf(obj))), page));
       }
     }
   }
@@ -641,7 +647,10 @@ export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
     const vp = p.viewport(page);
     const width = Math.round(vp.width);
     const height = Math.round(vp.height);
-    return { number, width, height, items: p.textItems(page, vp.transform), rules: p.rules(page, vp.transform, vp.width, vp.height) };
+    const { rules, imageCover } = p.drawing(page, vp.transform, vp.width, vp.height);
+    const model: PageModel = { number, width, height, items: p.textItems(page, vp.transform), rules };
+    if (imageCover > 0) model.imageCover = imageCover;
+    return model;
   }));
 }
 
@@ -658,3 +667,4 @@ export async function readPdfiumGeometry(bytes: Uint8Array): Promise<PageModel[]
   const scale = DPI / 72;
   return (await withPdfium(bytes, (p) => p.pageSizes(bytes))).map((size, i) => ({ number: i + 1, width: Math.round(size.width * scale), height: Math.round(size.height * scale), items: [] }));
 }
+

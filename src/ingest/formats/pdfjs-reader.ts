@@ -2,7 +2,7 @@
 // or a PDF PDFium cannot open): its two modules and core-js cost a thread ~40 MiB and ~0.3 s to load.
 import { DPI, IngestError, textDirection, type PageModel, type Rule, type TextItem } from '../model.js';
 import { OPS, openPdf, pdfError, type PDFPageProxy } from './pdfjs.js';
-import { addSubpathRules, multiply, round } from './path-rules.js';
+import { addSubpathRules, imageCover, multiply, round } from './path-rules.js';
 
 /** Pages and positioned text of a PDF, read by pdf.js. */
 export function readPdfjsPages(bytes: Uint8Array): Promise<PageModel[]> {
@@ -113,8 +113,10 @@ async function readPage(page: PDFPageProxy, number: number): Promise<PageModel> 
     if (dir) item.dir = dir;
     items.push(item);
   }
-  const rules = drawnRules(opList, vp.transform, vp.width, vp.height);
-  return { number, width: Math.round(vp.width), height: Math.round(vp.height), items, rules };
+  const { rules, imageCover: cover } = drawing(opList, vp.transform, vp.width, vp.height);
+  const model: PageModel = { number, width: Math.round(vp.width), height: Math.round(vp.height), items, rules };
+  if (cover > 0) model.imageCover = cover;
+  return model;
 }
 
 function fontInfo(page: PDFPageProxy, id: string, family: string | undefined): FontInfo {
@@ -158,8 +160,10 @@ interface GraphicsState {
  * paper) paint, annotations and rectangles covering most of the page (backgrounds) are left out. One pass over the
  * operator list, tracking the graphics state's CTM, line width and paint colours.
  */
-function drawnRules(opList: { fnArray: number[]; argsArray: unknown[] }, viewport: number[], pageWidth: number, pageHeight: number): Rule[] {
+/** The page's drawn rules, and the share of the page its largest image covers (as PDFium's reader finds them). */
+function drawing(opList: { fnArray: number[]; argsArray: unknown[] }, viewport: number[], pageWidth: number, pageHeight: number): { rules: Rule[]; imageCover: number } {
   const rules: Rule[] = [];
+  let cover = 0;
   const stack: GraphicsState[] = [];
   let gs: GraphicsState = { ctm: [1, 0, 0, 1, 0, 0], lineWidth: 1, whiteFill: false, whiteStroke: false };
   // Annotation appearances (form widgets, stamps) carry their own placement; they are not page rules.
@@ -203,9 +207,15 @@ function drawnRules(opList: { fnArray: number[]; argsArray: unknown[] }, viewpor
       case OPS.constructPath:
         if (annotationDepth === 0) addPathRules(rules, args!, gs, multiply(viewport, gs.ctm), pageWidth * pageHeight);
         break;
+      case OPS.paintImageXObject:
+      case OPS.paintInlineImageXObject:
+      case OPS.paintImageMaskXObject:
+        // An image fills the unit square of the current matrix.
+        if (annotationDepth === 0) cover = Math.max(cover, imageCover(multiply(viewport, gs.ctm), { width: pageWidth, height: pageHeight }));
+        break;
     }
   }
-  return rules;
+  return { rules, imageCover: cover };
 }
 
 function isWhite(color: unknown): boolean {

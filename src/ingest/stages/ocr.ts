@@ -31,8 +31,8 @@ const MIN_VOWEL_SHARE = 0.2;
 const MIN_LATIN_LETTERS = 200;
 
 /**
- * The page has no text layer, or text that is mostly unreadable: OCR it. A scan stamped with a
- * little real text (a page number) is not caught: that needs the page's images, which the model lacks.
+ * The page has no text layer, or text that is mostly unreadable: OCR it. (A scan stamped with a
+ * line of real text is `stampedScan`.)
  */
 export function needsOcr(page: PageModel): boolean {
   const count = { chars: 0, alphanumeric: 0, unmapped: 0, latin: 0, vowels: 0 };
@@ -41,6 +41,22 @@ export function needsOcr(page: PageModel): boolean {
   if (chars === 0) return true;
   if (alphanumeric / chars < MIN_ALPHANUMERIC_SHARE || unmapped / chars > MAX_UNMAPPED_SHARE) return true;
   return latin >= MIN_LATIN_LETTERS && vowels / latin < MIN_VOWEL_SHARE;
+}
+
+/** An image covering this much of the page, under less text than this, is most likely a scan. */
+const SCAN_COVER = 0.7;
+const STAMP_CHARS = 300;
+
+/**
+ * A scanned page stamped with a line or two of real text (a court's e-filing header, a Bates number):
+ * the text layer holds the stamp, the image the page. OCR reads it; the reading replaces the stamp
+ * only when the engine is sure of it (a photograph under a cover title is no scan).
+ */
+export function stampedScan(page: PageModel): boolean {
+  if ((page.imageCover ?? 0) < SCAN_COVER) return false;
+  const count = { chars: 0, alphanumeric: 0, unmapped: 0, latin: 0, vowels: 0 };
+  for (const item of page.items) countChars(item.text, count);
+  return count.alphanumeric < STAMP_CHARS;
 }
 
 interface CharCount {
@@ -179,6 +195,8 @@ const SURER_BY = 15;
 export interface PageReading {
   items: TextItem[];
   upsideDown: boolean;
+  /** The engine is sure of its reading (an average confidence of UNSURE_CONFIDENCE or more, over enough words). */
+  sure: boolean;
 }
 
 /** Words of one page (1-based) of `pdf`, recognised from its image, as text items in 300-DPI pixels. */
@@ -201,15 +219,16 @@ export async function readScannedPage(pdf: Uint8Array, page: PageModel, options:
     return tsv === undefined ? undefined : parseTsv(tsv);
   };
   const upright = await read(false);
-  if (!upright) return { items: [], upsideDown: false };
+  if (!upright) return { items: [], upsideDown: false, sure: false };
   const sureness = averageConfidence(upright);
-  if (sureness === null || sureness >= UNSURE_CONFIDENCE) return { items: wordItems(upright, DPI / dpi), upsideDown: false };
+  const asRead = { items: wordItems(upright, DPI / dpi), upsideDown: false };
+  if (sureness === null || sureness >= UNSURE_CONFIDENCE) return { ...asRead, sure: sureness !== null };
   const over = await read(true);
   const overSureness = over ? averageConfidence(over) : null;
-  if (!over || overSureness === null || overSureness < sureness + SURER_BY) return { items: wordItems(upright, DPI / dpi), upsideDown: false };
+  if (!over || overSureness === null || overSureness < sureness + SURER_BY) return { ...asRead, sure: false };
   // Read turned over: the boxes go back onto the page as it is.
   const items = wordItems(over, DPI / dpi).map((it) => ({ ...it, x: round(page.width - it.x - it.width), y: round(page.height - it.y - it.height) }));
-  return { items, upsideDown: true };
+  return { items, upsideDown: true, sure: overSureness >= UNSURE_CONFIDENCE };
 }
 
 /** The engine's average confidence in the words it read, or null when they are too few to judge by. */
