@@ -130,6 +130,37 @@ test('rotated pages, crop boxes and form XObjects: both engines place text and r
   }
 });
 
+test('filled-in form fields: both engines give their values as text, where the fields stand beside their labels', async () => {
+  const labels = 'BT /F1 11 Tf 72 700 Td (Applicant name:) Tj ET BT /F1 11 Tf 72 670 Td (Date of birth:) Tj ET';
+  const appearance = (v: string) => `/Tx BMC q BT /F1 11 Tf 2 5 Td (${v}) Tj ET Q EMC`;
+  const field = (name: string, value: string, y: number, ap: number) =>
+    `<< /Type /Annot /Subtype /Widget /FT /Tx /T (${name}) /V (${value}) /Rect [180 ${y} 400 ${y + 18}] /F 4 /P 3 0 R /DA (/F1 11 Tf 0 g) /AP << /N ${ap} 0 R >> >>`;
+  const form = (value: string) => `<< /Type /XObject /Subtype /Form /BBox [0 0 220 18] /Resources << /Font << /F1 5 0 R >> >> /Length ${appearance(value).length} >>\nstream\n${appearance(value)}\nendstream`;
+  const pdf = makePdf([
+    '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [6 0 R 8 0 R] /DA (/F1 11 Tf 0 g) /DR << /Font << /F1 5 0 R >> >> >> >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R /Annots [6 0 R 8 0 R] >>',
+    `<< /Length ${labels.length} >>\nstream\n${labels}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    field('name', 'Jane Q. Doe', 695, 7),
+    form('Jane Q. Doe'),
+    field('dob', 'March 3, 1990', 665, 9),
+    form('March 3, 1990'),
+  ]);
+  const read = await Promise.all((['pdfium', 'pdfjs'] as const).map(async (engine) => (await readPdfPages(pdf, engine))[0]!));
+  for (const [k, page] of read.entries()) {
+    const at = (text: string) => page.items.find((i) => i.text === text);
+    for (const [label, value] of [['Applicant name:', 'Jane Q. Doe'], ['Date of birth:', 'March 3, 1990']] as const) {
+      const l = at(label);
+      const v = at(value);
+      assert.ok(l && v, `${k ? 'pdf.js' : 'PDFium'}: ${JSON.stringify(page.items.map((i) => i.text))}`);
+      assert.ok(Math.abs(v.y + v.height / 2 - (l.y + l.height / 2)) < 10 && v.x > l.x + l.width, `${value} on the line of ${label}, right of it`);
+    }
+  }
+  const [a, b] = read.map((p) => p.items.find((i) => i.text === 'Jane Q. Doe')!);
+  assert.ok(Math.abs(a!.x - b!.x) < 5 && Math.abs(a!.y - b!.y) < 8, `${JSON.stringify(a)} ${JSON.stringify(b)}`);
+});
+
 test("OCR's page image from PDFium (grayscale PNG) matches pdf.js's rendering of the page", async () => {
   const pdf = fs.readFileSync(path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf'));
   const bands = async (png: Buffer) => {

@@ -28,6 +28,8 @@ interface Exports {
 /** FPDF_GetLastError's code for a document that needs a password. */
 const ERR_PASSWORD = 4;
 const OBJ_PATH = 2;
+const FLAT_NORMALDISPLAY = 0;
+const FLATTEN_SUCCESS = 1;
 const OBJ_IMAGE = 3;
 const OBJ_FORM = 5;
 const SEG_LINETO = 0;
@@ -107,8 +109,15 @@ class Pdfium {
     return this.withDocument(bytes, (doc, count) => {
       const out: T[] = [];
       for (let i = 0; i < count; i++) {
-        const page = f.FPDF_LoadPage!(doc, i);
+        let page = f.FPDF_LoadPage!(doc, i);
         if (!page) throw new PdfiumCannotRead(f.FPDF_GetLastError!());
+        // Filled-in form fields and other annotations shown on the page (their appearances) become
+        // page content, as a viewer shows them and pdftotext reads them; the page is then loaded anew.
+        if (f.FPDFPage_GetAnnotCount!(page) > 0 && f.FPDFPage_Flatten!(page, FLAT_NORMALDISPLAY) === FLATTEN_SUCCESS) {
+          f.FPDF_ClosePage!(page);
+          page = f.FPDF_LoadPage!(doc, i);
+          if (!page) throw new PdfiumCannotRead(f.FPDF_GetLastError!());
+        }
         try {
           out.push(read(page, i + 1));
         } finally {

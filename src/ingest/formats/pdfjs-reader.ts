@@ -113,10 +113,51 @@ async function readPage(page: PDFPageProxy, number: number): Promise<PageModel> 
     if (dir) item.dir = dir;
     items.push(item);
   }
+  items.push(...(await fieldValues(page, vp.transform, pxPerUnit)));
   const { rules, imageCover: cover } = drawing(opList, vp.transform, vp.width, vp.height);
   const model: PageModel = { number, width: Math.round(vp.width), height: Math.round(vp.height), items, rules };
   if (cover > 0) model.imageCover = cover;
   return model;
+}
+
+interface FieldAnnotation {
+  subtype?: string;
+  fieldType?: string;
+  fieldValue?: unknown;
+  rect?: number[];
+  hidden?: boolean;
+  defaultAppearanceData?: { fontSize?: number };
+}
+
+/**
+ * The values filled into a page's text fields, as text items where the fields stand: PDFium's reader
+ * gets them by flattening the page, pdf.js keeps annotations out of the page's text. The boxes are
+ * estimated from the field (its left edge, its font size, half an em a character).
+ */
+async function fieldValues(page: PDFPageProxy, vt: number[], pxPerUnit: number): Promise<TextItem[]> {
+  const items: TextItem[] = [];
+  for (const a of (await page.getAnnotations()) as FieldAnnotation[]) {
+    if (a.subtype !== 'Widget' || a.fieldType !== 'Tx' || a.hidden || typeof a.fieldValue !== 'string' || !a.rect || a.rect.length !== 4) continue;
+    const [x1, y1, x2, y2] = a.rect as [number, number, number, number];
+    const lines = a.fieldValue.split(/\r\n?|\n/).map((l) => l.trim()).filter(Boolean);
+    const size = a.defaultAppearanceData?.fontSize || Math.min(12, 0.7 * Math.abs(y2 - y1));
+    lines.forEach((text, k) => {
+      // Lines from the field's top (its middle for one line), two points in from its left edge.
+      const top = lines.length === 1 ? (Math.max(y1, y2) + Math.min(y1, y2)) / 2 + size / 2 : Math.max(y1, y2) - 2 - k * size * 1.15;
+      const left = Math.min(x1, x2) + 2;
+      const [dx, dy] = [vt[0]! * left + vt[2]! * top + vt[4]!, vt[1]! * left + vt[3]! * top + vt[5]!];
+      items.push({
+        text,
+        x: round(dx),
+        y: round(dy),
+        width: round(Math.min(Math.abs(x2 - x1) - 4, 0.5 * size * text.length) * pxPerUnit),
+        height: round(size * 1.15 * pxPerUnit),
+        fontName: 'field',
+        fontSize: round(size),
+      });
+    });
+  }
+  return items;
 }
 
 function fontInfo(page: PDFPageProxy, id: string, family: string | undefined): FontInfo {
