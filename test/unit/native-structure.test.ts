@@ -40,6 +40,8 @@ function* walk(nodes: readonly StructureNode[]): Generator<StructureNode> {
     if (n.type === 'list') for (const item of n.items) yield* walk(item.children);
   }
 }
+/** The document without its running headers and footers (top-level furniture paragraphs). */
+const body = (nodes: readonly StructureNode[]) => nodes.filter((n) => n.type !== 'paragraph' || n.role === 'body');
 const sections = (nodes: readonly StructureNode[]) => [...walk(nodes)].filter((n): n is Section => n.type === 'section');
 const lists = (nodes: readonly StructureNode[]) => [...walk(nodes)].filter((n): n is List => n.type === 'list');
 const tables = (nodes: readonly StructureNode[]) => [...walk(nodes)].filter((n): n is Table => n.type === 'table');
@@ -182,6 +184,18 @@ describe('DOCX native structure (corpus)', () => {
     assert.equal(tables(nodes).length, 1, 'the signature block');
   });
 
+  test("the NDA's running footers are footer furniture after the body, each text once, page numbers left out", () => {
+    const nodes = textLayout.get('NDA simple layout.docx')!.native!;
+    const furniture = nodes.filter((n): n is Paragraph => n.type === 'paragraph' && n.role !== 'body');
+    assert.deepEqual(
+      furniture.map((p) => [p.role, p.leaf.text]),
+      [['footer', 'Document ID: 123-456-7890'], ['footer', 'Document ID: 123-456-789'], ['footer', '[Signature Page to Docugami Inc. Mutual Non-Disclosure Agreement]']],
+    );
+    assert.deepEqual(nodes.slice(-3), furniture);
+    // The lease's footer is its page number alone: nothing is added.
+    assert.ok(textLayout.get('TruTone Lane 1.docx')!.native!.every((n) => n.type !== 'paragraph' || n.role === 'body'));
+  });
+
   test('the lease: Heading 2 articles under the title, with their lists and rent table', () => {
     const nodes = textLayout.get('TruTone Lane 1.docx')!.native!;
     const top = section(nodes, 'RIDER TO LEASE');
@@ -209,7 +223,8 @@ describe('DOCX native structure (corpus)', () => {
       // mammoth's raw text is the document's paragraphs without Word's generated list numbers, so
       // the leaves' words without the generated markers must be exactly its words.
       const raw = (await mammoth.extractRawText({ buffer: corpus(`office/${file}`) })).value;
-      assertWordsOnce(textLayout.get(file)!.native!, wordsOf(raw), await wordLabels(corpus(`office/${file}`)));
+      // Headers and footers (furniture around the body) are no part of mammoth's text.
+      assertWordsOnce(body(textLayout.get(file)!.native!), wordsOf(raw), await wordLabels(corpus(`office/${file}`)));
     });
 
     test(`${file}: leaves get boxes from Quire's text layout`, (t) => {
@@ -502,10 +517,10 @@ describe('DOC native structure', () => {
     const sub = clauses.items[2]!.children.find((c): c is List => c.type === 'list')!;
     assert.deepEqual(sub.items.map((i) => i.marker?.text), ['(i)', '(ii)', '(iii)']);
     assert.equal(tables(nodes).length, 1, 'the signature block');
-    const body = (await new WordExtractor().extract(doc)).getBody();
-    // word-extractor straightens quotes; LibreOffice keeps Word's.
+    const text = (await new WordExtractor().extract(doc)).getBody();
+    // word-extractor straightens quotes; LibreOffice keeps Word's. Its body text has no footers.
     const straight = (words: string[]) => words.map((w) => w.replace(/[“”]/g, '"').replace(/[‘’]/g, "'"));
-    assert.deepEqual(straight(textWords(nodes)), straight(wordsOf(body)));
+    assert.deepEqual(straight(textWords(body(nodes))), straight(wordsOf(text)));
   });
 });
 

@@ -1,6 +1,7 @@
 import { IngestError } from '../model.js';
 import type { StructureNode } from '../structure.js';
 import { htmlStructure, WORD_LABEL_END, WORD_LABEL_START } from './html.js';
+import { headersAndFooters, isHeaderOrFooter } from './word-furniture.js';
 import { numberedParagraphs, type NumberedParagraph } from './word-numbering.js';
 import { zipTexts } from './zip.js';
 
@@ -14,11 +15,14 @@ const STYLES = 'word/styles.xml';
  */
 const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"];
 
-/** The structure of a DOCX: its heading styles, numbering and tables, through mammoth's HTML. */
+/**
+ * The structure of a DOCX: its heading styles, numbering and tables, through mammoth's HTML; its
+ * running headers and footers as furniture before and after the body.
+ */
 export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
   let parts: Map<string, string>;
   try {
-    parts = await zipTexts(bytes, [DOCUMENT, NUMBERING, STYLES]);
+    parts = await zipTexts(bytes, (name) => name === DOCUMENT || name === NUMBERING || name === STYLES || isHeaderOrFooter(name));
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `not a readable ZIP package (${(err as Error).message})`);
   }
@@ -39,7 +43,13 @@ export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `word/document.xml cannot be read: ${xmlProblem((err as Error).message)}`);
   }
-  return htmlStructure(html, { wordNumbering: true, boldTitles: false });
+  let furniture: ReturnType<typeof headersAndFooters> = { headers: [], footers: [] };
+  try {
+    furniture = headersAndFooters(parts);
+  } catch {
+    // Headers and footers are a refinement: the body stands without them.
+  }
+  return [...furniture.headers, ...htmlStructure(html, { wordNumbering: true, boldTitles: false }), ...furniture.footers];
 }
 
 /**

@@ -92,13 +92,14 @@ export async function zipEntryNames(bytes: Buffer): Promise<string[]> {
   return names;
 }
 
-/** The given entries of a ZIP archive as UTF-8 text (those present), inflated within the limits. */
-export async function zipTexts(bytes: Buffer, wanted: readonly string[]): Promise<Map<string, string>> {
+/** The given entries of a ZIP archive (named, or chosen by name) as UTF-8 text (those present), inflated within the limits. */
+export async function zipTexts(bytes: Buffer, wanted: readonly string[] | ((name: string) => boolean)): Promise<Map<string, string>> {
   const zip = await open(bytes);
   const out = new Map<string, string>();
   const budget = { total: 0 };
+  const isWanted = typeof wanted === 'function' ? wanted : (name: string) => wanted.includes(name);
   await eachEntry(zip, async (entry, name) => {
-    if (wanted.includes(name)) out.set(name, (await inflate(zip, entry, name, ZIP_LIMITS, budget)).toString('utf8'));
+    if (isWanted(name)) out.set(name, (await inflate(zip, entry, name, ZIP_LIMITS, budget)).toString('utf8'));
   });
   return out;
 }
