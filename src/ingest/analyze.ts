@@ -16,6 +16,8 @@ export interface AnalyzeOptions {
   pdfEngine?: PdfEngine;
   /** Slots for OCR processes, shared with the process's other analysing threads (default: one per core). */
   ocrSlots?: OcrSlots;
+  /** Told how many pages are read, as scanned pages are (OCR is the slow part). */
+  onProgress?: (pagesDone: number, pagesTotal: number) => void;
 }
 
 export interface AnalyzeTimings {
@@ -51,7 +53,10 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     const o = performance.now();
     const stamped = new Set(withText.filter((p) => !needsOcr(p) && stampedScan(p)));
     const scanned = withText.filter((p) => stamped.has(p) || needsOcr(p));
-    const read = await recognisePages(model.pdf, scanned, { budgetMs: options.ocrBudgetMs, pdfEngine: options.pdfEngine, slots: options.ocrSlots });
+    let pagesDone = withText.length - scanned.length;
+    if (scanned.length) options.onProgress?.(pagesDone, withText.length);
+    const onPageRead = () => options.onProgress?.(++pagesDone, withText.length);
+    const read = await recognisePages(model.pdf, scanned, { budgetMs: options.ocrBudgetMs, pdfEngine: options.pdfEngine, slots: options.ocrSlots, onPageRead });
     timings.ocrMs = performance.now() - o;
     timings.ocrPages = scanned.length;
     const pages: PageModel[] = [];

@@ -13,6 +13,9 @@ import type { ClassificationFeatures } from './stages/classify.js';
 import { expandZip, type ZipMember, type ZipSkipped } from './formats/zip.js';
 import { textTooLarge } from './formats/limits.js';
 
+/** How often the pages a document's analysis has read are recorded while it goes on. */
+const PROGRESS_EVERY_MS = 500;
+
 export interface IngestPayload {
   documentId: string;
 }
@@ -247,7 +250,20 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
 
   /** `Processing` → `Ready`: the structure model (OCR, layout, entities), stored, and the DGML event. */
   private async process(doc: DocumentRecord, model: DocumentModel, processing: ProcessingDetails, started: number, signal: AbortSignal, log: Logger) {
-    const { stored, timings, features } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal);
+    // Pages read so far (a scanned document's OCR takes a second or more a page), recorded at most
+    // every PROGRESS_EVERY_MS, and the last report always, one write after the other.
+    let recordedAt = 0;
+    let recording: Promise<void> = Promise.resolve();
+    const onProgress = (pagesDone: number, pagesTotal: number) => {
+      const now = Date.now();
+      if (pagesDone < pagesTotal && now - recordedAt < PROGRESS_EVERY_MS) return;
+      recordedAt = now;
+      recording = recording
+        .then(() => this.store.ingest.setProgress(doc.workspaceId, doc.id, { stage: 'processing', pagesDone, pagesTotal }, 'Processing'))
+        .catch((err: unknown) => log.warn({ err }, 'progress not recorded'));
+    };
+    const { stored, timings, features } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal, onProgress);
+    await recording;
     const storeStarted = performance.now();
     const gz = Buffer.from(stored.gz.buffer, stored.gz.byteOffset, stored.gz.byteLength);
     const staged = await this.blobs.stage(Readable.from([gz]), { maxBytes: Number.MAX_SAFE_INTEGER });

@@ -28,11 +28,14 @@ export interface StoredStructure {
   ocrPages: number[];
 }
 
+/** What a thread posts about a request: its progress (any number of times), then its answer. */
 export type ThreadReply =
+  | { id: number; progress: { pagesDone: number; pagesTotal: number } }
   | { id: number; ok: true; result: ThreadResult }
   | { id: number; ok: false; ingestError?: { title: string; detail: string }; message: string };
 
 async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; transfer: ArrayBuffer[] }> {
+  const onProgress = (pagesDone: number, pagesTotal: number) => parentPort!.postMessage({ id: req.id, progress: { pagesDone, pagesTotal } } satisfies ThreadReply);
   if (req.op === 'read') {
     // Page sizes only: the text is extracted by 'analyze', after `Ingested`.
     const model = await readDocument(Buffer.from(req.bytes.buffer, req.bytes.byteOffset, req.bytes.byteLength), req.ext, { text: false, pdfEngine: req.pdfEngine });
@@ -40,7 +43,7 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
     const transfer = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : [];
     return { result: { op: 'read', model }, transfer };
   }
-  const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs, ocrSlots: req.ocrSlots, pdfEngine: req.pdfEngine });
+  const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs, ocrSlots: req.ocrSlots, pdfEngine: req.pdfEngine, onProgress });
   const gz = gzipSync(JSON.stringify(structure), { level: 6 });
   const stored: StoredStructure = { gz, ocrPages: structure.ocrPages };
   const transfer = gz.byteOffset === 0 && gz.byteLength === gz.buffer.byteLength ? [gz.buffer as ArrayBuffer] : [];

@@ -29,6 +29,9 @@ export interface WorkerPoolOptions {
   recycleAfter?: number;
 }
 
+/** Told how many of a document's pages its analysis has read (scanned pages are the slow ones). */
+export type ProgressListener = (pagesDone: number, pagesTotal: number) => void;
+
 /** A read that failed for a reason of the process (not of the document): worth retrying. */
 export class ReaderCrashedError extends Error {}
 
@@ -127,11 +130,12 @@ export class WorkerPool {
     model: DocumentModel,
     ocrPageTimeoutMs: number,
     signal?: AbortSignal,
+    onProgress?: ProgressListener,
   ): Promise<{ stored: StoredStructure; timings: AnalyzeTimings; features: ClassificationFeatures }> {
     const timeoutMs = this.opts.timeoutMs + model.pages.length * ocrPageTimeoutMs;
     const ocrSlots: OcrSlots = { size: this.opts.ocrConcurrency ?? Math.max(1, os.availableParallelism()), free: this.ocrFree, held: sharedCounter(0) };
     try {
-      const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs, ocrSlots, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [], signal, timeoutMs);
+      const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs, ocrSlots, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [], signal, timeoutMs, onProgress);
       if (result.op !== 'analyze') throw new ReaderCrashedError('the reading thread answered another request');
       return result;
     } finally {
@@ -140,12 +144,12 @@ export class WorkerPool {
     }
   }
 
-  private async queued(request: Request, transfer: ArrayBuffer[], signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<ThreadResult> {
+  private async queued(request: Request, transfer: ArrayBuffer[], signal?: AbortSignal, timeoutMs = this.opts.timeoutMs, onProgress?: ProgressListener): Promise<ThreadResult> {
     const name: LaneName = request.op === 'read' ? 'read' : 'analyze';
     const lane = this.lanes[name];
     await this.acquire(lane);
     try {
-      return await this.run(name, request, transfer, timeoutMs, signal);
+      return await this.run(name, request, transfer, timeoutMs, signal, onProgress);
     } finally {
       this.release(lane);
     }
@@ -201,7 +205,7 @@ export class WorkerPool {
     }
   }
 
-  private run(name: LaneName, request: Request, transfer: ArrayBuffer[], timeoutMs: number, signal?: AbortSignal): Promise<ThreadResult> {
+  private run(name: LaneName, request: Request, transfer: ArrayBuffer[], timeoutMs: number, signal?: AbortSignal, onProgress?: ProgressListener): Promise<ThreadResult> {
     if (this.closed) return Promise.reject(new ReaderCrashedError('the reader pool is closed'));
     const id = this.nextId++;
     const worker = this.take(name);
@@ -228,6 +232,10 @@ export class WorkerPool {
       signal?.addEventListener('abort', onAbort, { once: true });
       const onMessage = (reply: ThreadReply) => {
         if (reply.id !== id) return;
+        if ('progress' in reply) {
+          if (!settled) onProgress?.(reply.progress.pagesDone, reply.progress.pagesTotal);
+          return;
+        }
         finish(true, () => {
           if (reply.ok) resolve(reply.result);
           else if (reply.ingestError) reject(new IngestError(reply.ingestError.title, reply.ingestError.detail));

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, type Client } from '../helpers/http.js';
+import { imageOnlyPdf } from '../helpers/image-pdf.js';
+import { renderPdfPage } from '../../src/ingest/formats/render.js';
 
 const NDA = path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf');
 
@@ -94,6 +96,25 @@ describe('pages', () => {
     const img = await c.get(`/documents/${d.id}/pages/1/content?dpi=72`);
     assert.deepEqual(pngSize(img.buffer), { width: 792, height: 612 });
     assert.ok(img.buffer.length > 20_000, 'the scanned image should not render blank');
+  });
+
+  test('a scanned document reports the pages read so far while it is Processing', async () => {
+    const lease = fs.readFileSync(path.join(CORPUS, 'reference-dgml/Shorebucks LLC_AZ.pdf'));
+    const pages = await Promise.all([1, 2, 3, 4, 5, 6].map(async (n) => ({ image: await renderPdfPage(lease, n, 200), dpi: 200 })));
+    const d = (await c.upload({ bytes: await imageOnlyPdf(pages), name: 'scanned lease.pdf' })).json;
+    const seen: { status: string; pagesDone?: number; pagesTotal?: number | null }[] = [];
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const doc = (await c.get(`/documents/${d.id}`)).json;
+      seen.push({ status: doc.status, pagesDone: doc.progress?.pagesDone, pagesTotal: doc.progress?.pagesTotal });
+      if (doc.status === 'Ready' || doc.status === 'Error' || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(seen.at(-1)!.status, 'Ready', JSON.stringify(seen.at(-1)));
+    const processing = seen.filter((s) => s.status === 'Processing' && s.pagesDone !== undefined);
+    assert.ok(processing.some((s) => s.pagesDone! > 0 && s.pagesDone! < 6 && s.pagesTotal === 6), `some pages read, not all: ${JSON.stringify(processing.map((s) => s.pagesDone))}`);
+    const done = processing.map((s) => s.pagesDone!);
+    assert.deepEqual(done, [...done].sort((a, b) => a - b), 'the count only goes up');
   });
 
   test('processing details say which pagination path was taken', async () => {

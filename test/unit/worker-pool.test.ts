@@ -124,3 +124,13 @@ test('a thread that dies holding an OCR slot gives it back: the next scanned doc
   assert.ok(Date.now() - t0 < 4_000, 'read with the slot the dead thread held');
   await one.close();
 });
+
+test("an analysis reports the pages it has read, in order, before its answer", async () => {
+  const one = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry });
+  const model = { format: 'progress', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
+  const reports: number[][] = [];
+  const result = await one.analyze(model, 0, undefined, (done, total) => reports.push([done, total]));
+  assert.deepEqual(storedValue(result), { format: 'progress' });
+  assert.deepEqual(reports, [[0, 3], [1, 3], [2, 3], [3, 3]]);
+  await one.close();
+});

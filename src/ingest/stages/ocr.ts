@@ -137,7 +137,7 @@ export interface OcrOptions {
 export async function recognisePages(
   pdf: Uint8Array,
   pages: readonly PageModel[],
-  options: OcrOptions & { slots?: OcrSlots },
+  options: OcrOptions & { slots?: OcrSlots; onPageRead?: () => void },
 ): Promise<Map<PageModel, PageReading | Error>> {
   const read = new Map<PageModel, PageReading | Error>();
   if (!pages.length) return read;
@@ -153,6 +153,7 @@ export async function recognisePages(
       } catch (err) {
         read.set(page, err instanceof Error ? err : new Error(String(err)));
       }
+      options.onPageRead?.();
     }
   };
   const readers = engine === 'tesseract-cli' ? Math.min(slots.size, pages.length) : 1;

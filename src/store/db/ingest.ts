@@ -33,8 +33,11 @@ export class IngestRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  async setProgress(workspaceId: string, id: string, progress: DocumentProgress | null): Promise<void> {
-    await this.doc(workspaceId, id).set({ progress: progress && JSON.stringify(progress) }).execute();
+  /** The document's progress; with `whileStatus`, only while it is in that status (a late report changes nothing). */
+  async setProgress(workspaceId: string, id: string, progress: DocumentProgress | null, whileStatus?: DocumentStatus): Promise<void> {
+    let q = this.doc(workspaceId, id).set({ progress: progress && JSON.stringify(progress) });
+    if (whileStatus) q = q.where('status', '=', whileStatus);
+    await q.execute();
   }
 
   /** `Ingested`: pages known, rendition and processing details stored. */
