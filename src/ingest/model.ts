@@ -16,15 +16,15 @@ export interface TextItem {
   fontSize: number;
   bold?: boolean;
   italic?: boolean;
-  /** The baseline runs up or down the page (text set sideways); absent: across it. */
+  /** The baseline runs up or down the page (text set sideways), or right to left (upside down); absent: as it reads. */
   dir?: TextDirection;
 }
 
-export type TextDirection = 'up' | 'down';
+export type TextDirection = 'up' | 'down' | 'over';
 
-/** The direction of a baseline from its unit vector in page pixels (y down); undefined across the page. */
+/** The direction of a baseline from its unit vector in page pixels (y down); undefined left to right. */
 export function textDirection(dx: number, dy: number): TextDirection | undefined {
-  if (Math.abs(dy) <= Math.abs(dx)) return undefined;
+  if (Math.abs(dy) <= Math.abs(dx)) return dx < 0 ? 'over' : undefined;
   return dy > 0 ? 'down' : 'up';
 }
 

@@ -524,21 +524,23 @@ describe('layout: text set sideways', () => {
     ]);
   };
   const ROWS = [['Region', 'Q1', 'Q2', 'Q3'], ['North', '1,200', '1,350', '1,410'], ['South', '980', '1,020', '1,100'], ['East', '2,040', '2,110', '2,300'], ['West', '760', '800', '845']];
-  /** A titled table and a sentence after it, its content turned a quarter turn on the portrait page. */
-  const sidewaysTable = (dir: 'up' | 'down'): Buffer => {
+  /** A titled table and a sentence after it, its content turned a quarter turn (or upside down) on the portrait page. */
+  const sidewaysTable = (dir: 'up' | 'down' | 'over'): Buffer => {
     const cols = [0, 140, 230, 320];
     const lines: { text: string; line: number; at: number; size: number }[] = [
       { text: 'Table 3. Quarterly sales by region', line: 0, at: 0, size: 13 },
       ...ROWS.flatMap((r, i) => r.map((text, c) => ({ text, line: 2 + i, at: cols[c]!, size: 11 }))),
       { text: 'Sales rose in every region over the three quarters of the year.', line: 8, at: 0, size: 11 },
     ];
-    // Running up the page, lines stack to the right; running down, to the left.
-    return pageOf(lines.map((l) => [l.text, l.size, dir === 'up' ? `0 1 -1 0 ${150 + l.line * 18} ${150 + l.at}` : `0 -1 1 0 ${460 - l.line * 18} ${640 - l.at}`]));
+    // Running up the page, lines stack to the right; running down, to the left; upside down, upwards.
+    const matrix = (l: (typeof lines)[number]) =>
+      dir === 'up' ? `0 1 -1 0 ${150 + l.line * 18} ${150 + l.at}` : dir === 'down' ? `0 -1 1 0 ${460 - l.line * 18} ${640 - l.at}` : `-1 0 0 -1 ${540 - l.at} ${150 + l.line * 18}`;
+    return pageOf(lines.map((l) => [l.text, l.size, matrix(l)]));
   };
 
-  for (const dir of ['up', 'down'] as const) {
+  for (const dir of ['up', 'down', 'over'] as const) {
     for (const engine of ['pdfium', 'pdfjs'] as const) {
-      test(`a page whose text runs ${dir} it is read upright (${engine}): its table's rows and columns, its boxes on the page as it is`, async () => {
+      test(`a page whose text runs ${dir === 'over' ? 'upside down' : `${dir} it`} is read upright (${engine}): its table's rows and columns, its boxes on the page as it is`, async () => {
         const pdf = sidewaysTable(dir);
         const [page] = await readPdfPages(pdf, engine);
         assert.ok(page!.items.every((it) => it.dir === dir), 'the reader says which way each item runs');
@@ -548,7 +550,8 @@ describe('layout: text set sideways', () => {
         assert.ok(table, `a table: ${JSON.stringify(structure.nodes).slice(0, 400)}`);
         assert.deepEqual(table.rows.map((r) => r.cells.map((c) => c.leaf.text)), ROWS);
         const box = table.boxes[0]!;
-        assert.ok(box.height > 3 * box.width, `the table stands sideways on the page: ${JSON.stringify(box)}`);
+        if (dir === 'over') assert.ok(box.width > box.height && box.top > page!.height / 2, `the table stands upside down low on the page: ${JSON.stringify(box)}`);
+        else assert.ok(box.height > 3 * box.width, `the table stands sideways on the page: ${JSON.stringify(box)}`);
         assert.ok(box.left >= 0 && box.top >= 0 && box.left + box.width <= page!.width && box.top + box.height <= page!.height);
         const text = renderText(structure);
         assert.ok(text.indexOf('Table 3. Quarterly sales by region') < text.indexOf('Region'));

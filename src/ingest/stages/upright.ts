@@ -48,18 +48,11 @@ export function sidewaysTurn(items: readonly TextItem[]): Turn | null {
  * run; null for a page read across (a sideways note in the margin does not turn the page).
  */
 export function sidewaysTextTurn(items: readonly TextItem[]): Turn | null {
-  let across = 0;
-  let down = 0;
-  let up = 0;
-  for (const it of items) {
-    const n = it.text.length;
-    if (it.dir === 'down') down += n;
-    else if (it.dir === 'up') up += n;
-    else across += n;
-  }
-  const most = Math.max(down, up);
-  if (most < MIN_SIDEWAYS_SHARE * (across + down + up)) return null;
-  return down > up ? 'down' : 'up';
+  const chars: Record<TextDirection | 'across', number> = { across: 0, down: 0, up: 0, over: 0 };
+  for (const it of items) chars[it.dir ?? 'across'] += it.text.length;
+  const all = chars.across + chars.down + chars.up + chars.over;
+  for (const turn of ['down', 'up', 'over'] as const) if (chars[turn] >= MIN_SIDEWAYS_SHARE * all && chars[turn] > 0) return turn;
+  return null;
 }
 
 interface Rect {
@@ -92,10 +85,12 @@ function fromUpright(r: Rect, page: { width: number; height: number }, turn: Tur
 
 /** Which way an item's baseline runs once its page is turned upright (a quarter turn against `turn`). */
 function turnedDirection(dir: TextDirection | undefined, turn: Turn): TextDirection | undefined {
-  if (turn === 'over') return dir === undefined ? undefined : dir === 'up' ? 'down' : 'up';
-  if (dir === undefined) return turn === 'down' ? 'up' : 'down';
-  // Set the way the page turns: now across. Set the other way: upside down, read across as well.
-  return undefined;
+  if (dir === turn) return undefined;
+  const quarter: Record<TextDirection | 'across', TextDirection | undefined> =
+    turn === 'over' ? { across: 'over', down: 'up', up: 'down', over: undefined }
+    : turn === 'down' ? { across: 'up', down: undefined, up: 'over', over: 'down' }
+    : { across: 'down', up: undefined, down: 'over', over: 'up' };
+  return quarter[dir ?? 'across'];
 }
 
 /** The page turned upright: its words and rules turned with it. */
@@ -157,7 +152,7 @@ const MIN_SIDEWAYS_ITEMS = 6;
  */
 export function withSidewaysTables(page: PageModel, found: PageTables): PageTables {
   let result = found;
-  for (const turn of ['down', 'up'] as const) {
+  for (const turn of ['down', 'up', 'over'] as const) {
     const indices: number[] = [];
     page.items.forEach((it, i) => {
       if (it.dir === turn && !result.consumed.has(i)) indices.push(i);
