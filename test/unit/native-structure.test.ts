@@ -290,6 +290,26 @@ describe('HTML native structure', () => {
     assert.deepEqual(textWords(nodes), wordsOf(html.replace(/<[^>]+>/g, ' ')));
   });
 
+  test("a filing's hanging indents laid out as one-row tables are its items and notes; a real table stays a table", () => {
+    const html = `<div><b>PART I — FINANCIAL INFORMATION</b></div>
+      <table><tr><td style="width:8%">Item 2.</td><td><b>Management’s Discussion and Analysis of Financial Condition</b></td></tr></table>
+      <div>Net sales rose in every segment during the quarter.</div>
+      <table><tr><td>(1)</td><td>Includes AppleCare and other services.</td></tr></table>
+      <table><tr><td>(2)</td><td>Excludes the effect of foreign currency.</td></tr></table>
+      <table><tr><td>Total</td><td>$ 117,154</td></tr></table>`;
+    const nodes = htmlStructure(html);
+    const item = section(nodes, 'Item 2. Management’s Discussion and Analysis of Financial Condition');
+    assert.deepEqual(childHeadings(section(nodes, 'PART I — FINANCIAL INFORMATION')), [item.heading.text]);
+    const notes = item.children.find((c): c is List => c.type === 'list');
+    assert.deepEqual(notes?.items.map((i) => [i.marker?.text, (i.children[0] as Paragraph).leaf.text]), [
+      ['(1)', 'Includes AppleCare and other services.'],
+      ['(2)', 'Excludes the effect of foreign currency.'],
+    ]);
+    assert.deepEqual(tables(nodes).map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text))), [[['Total', '$ 117,154']]]);
+    // The markers are the file's own words here.
+    assert.deepEqual([...leaves(nodes)].flatMap((l) => wordsOf(l.text)), wordsOf(html.replace(/<[^>]+>/g, ' ')));
+  });
+
   test('a Word document keeps its bold lines as text: its heading styles and numbering are its outline', () => {
     const nodes = htmlStructure('<p><strong>BIRCH STREET, LLC</strong></p><p>Landlord</p><p><strong>Notary Public</strong></p><p>Sworn before me.</p>', { wordNumbering: true, boldTitles: false });
     assert.deepEqual(sections(nodes), []);

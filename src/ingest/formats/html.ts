@@ -241,6 +241,13 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       case 'table':
         if (table) {
           table.table.rows = table.table.rows.filter((r) => r.cells.length > 0);
+          const text = (options.boldTitles ?? true) && items.length === 0 ? hangingIndent(table.table) : null;
+          if (text !== null) {
+            table = null;
+            runs = [{ text, bold: false }];
+            flush();
+            break;
+          }
           if (table.table.rows.length) table.container.push(table.table);
         }
         table = null;
@@ -349,6 +356,22 @@ function inferHeading(para: { text: string; bold: boolean[] }, sections: Section
 }
 
 const LABEL_DASH = /^\s+[—–-]\s+/;
+
+/**
+ * A table of one row whose first cell holds only a list marker or a heading's label ("(1)", "•",
+ * "Item 2.") and whose second holds the text: a hanging indent laid out with a table, as filings
+ * do for their items and notes. Its text, to be read as a paragraph; null for a real table.
+ */
+function hangingIndent(table: Table): string | null {
+  if (table.rows.length !== 1) return null;
+  const cells = table.rows[0]!.cells.filter((c) => c.leaf.text);
+  if (cells.length !== 2 || cells.some((c) => c.colspan !== 1 || c.rowspan !== 1)) return null;
+  const [label, body] = cells.map((c) => c.leaf.text) as [string, string];
+  const marker = parseMarker(`${label} `, () => false);
+  const heading = headingLabel(`${label} x`);
+  const isLabel = (marker !== null && marker.end === label.length) || (heading !== null && heading.length >= label.length - 1);
+  return isLabel && /\p{L}/u.test(body) ? `${label} ${body}` : null;
+}
 
 /**
  * A paragraph set all in bold, short, and not ending like a sentence, a list entry or a label ("Fixed
