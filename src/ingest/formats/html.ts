@@ -38,9 +38,10 @@ export interface HtmlOptions {
   /** Nested `<ol>`s without a type number like Word's defaults (1. → a. → i.), as in mammoth's HTML. */
   wordNumbering?: boolean;
   /**
-   * A short paragraph all in bold is a title (default). Web pages and filings mark their headings
-   * so; a Word document has its heading styles for that, and its bold lines are as often a party's
-   * name over a signature line.
+   * Read by its look (default): a short paragraph all in bold is a title, and a one-row table of a
+   * marker and a text is a hanging indent. Web pages and filings mark their headings and lay out
+   * their notes so; a Word document has its heading styles and numbering for that, its bold lines
+   * are as often a party's name over a signature line, and its tables are tables.
    */
   boldTitles?: boolean;
 }
