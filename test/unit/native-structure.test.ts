@@ -491,6 +491,16 @@ describe('TXT native structure', () => {
     assert.deepEqual([...walk(nodes)].filter((n): n is Paragraph => n.type === 'paragraph').map((p) => p.leaf.text), texts);
   });
 
+  test('a label alone on its line ("ARTICLE I") and the title under it ("DEFINITIONS") are one heading, in text and in HTML', () => {
+    const txt = ['MASTER LEASE AGREEMENT', '', 'ARTICLE I', '', 'DEFINITIONS', '', 'The terms below have these meanings.', '', 'ARTICLE II', '', 'RENT', '', 'Rent is due monthly.'].join('\n');
+    const html = '<p><b>ARTICLE I</b></p><p><b>DEFINITIONS</b></p><p>The terms below have these meanings.</p><p><b>ARTICLE II</b></p><p><b>RENT</b></p><p>Rent is due monthly.</p><p><b>ARTICLE III</b></p>';
+    const fromText = txtStructure(txt);
+    assert.deepEqual(childHeadings(section(fromText, 'MASTER LEASE AGREEMENT')), ['ARTICLE I DEFINITIONS', 'ARTICLE II RENT']);
+    const fromHtml = htmlStructure(html);
+    assert.deepEqual(fromHtml.map((n) => (n.type === 'section' ? n.heading.text : n.type === 'paragraph' ? n.leaf.text : n.type)), ['ARTICLE I DEFINITIONS', 'ARTICLE II RENT', 'ARTICLE III']);
+    assert.deepEqual(section(fromHtml, 'ARTICLE II RENT').children.map((c) => c.type === 'paragraph' && c.leaf.text), ['Rent is due monthly.']);
+  });
+
   test('read whole (UTF-8): text-layout positions for the leaves', async () => {
     const model = await readDocument(Buffer.from(text, 'utf8'), 'txt', { libreoffice: false });
     assert.ok(model.native);

@@ -135,6 +135,12 @@ export function headingLabel(text: string): HeadingLabel | null {
  */
 const KIND_ORDER = ['caps', 'schedule', 'exhibit', 'appendix', 'part', 'item', 'chapter', 'article', 'upper-roman', 'upper-letter', 'section', 'decimal', 'bold'];
 
+/** A heading that is its label alone ("ARTICLE I", "Section 2.", "IV."). */
+function isBareLabel(text: string): boolean {
+  const label = headingLabel(`${text} X`);
+  return label !== null && label.length >= text.length;
+}
+
 /** The rank of an inferred heading (1 = outermost), from its label's kind and depth. */
 export function headingRank(label: Pick<HeadingLabel, 'kind' | 'depth'>): number {
   return KIND_ORDER.indexOf(label.kind) + 1 + Math.min(label.depth - 1, 9) / 10;
@@ -167,8 +173,17 @@ export class SectionTree {
     return 0;
   }
 
-  /** `emptyIsParagraph`: a heading nothing follows before the next one (or the end) is a paragraph after all. */
-  openSection(rank: number, heading: Leaf, inferred: boolean, opts: { emptyIsParagraph?: boolean } = {}): Section {
+  /**
+   * `emptyIsParagraph`: a heading nothing follows before the next one (or the end) is a paragraph
+   * after all. `titleOnly`: a title without a label ("DEFINITIONS") right after a label standing
+   * alone ("ARTICLE I") completes that heading ("ARTICLE I DEFINITIONS") instead of opening one.
+   */
+  openSection(rank: number, heading: Leaf, inferred: boolean, opts: { emptyIsParagraph?: boolean; titleOnly?: boolean } = {}): Section {
+    const last = this.open[this.open.length - 1];
+    if (opts.titleOnly && last && last.inferred && last.section.children.length === 0 && isBareLabel(last.section.heading.text)) {
+      last.section.heading = leafOf(`${last.section.heading.text} ${heading.text}`);
+      return last.section;
+    }
     for (let top = this.open[this.open.length - 1]; top; top = this.open[this.open.length - 1]) {
       if (top.rank < rank && (inferred || !top.inferred)) break;
       this.close();

@@ -325,6 +325,11 @@ function inferHeading(para: { text: string; bold: boolean[] }, sections: Section
   // INFORMATION"; a Word document's "EXHIBIT A – Floor Plan" lines are its list of exhibits).
   const dash = boldTitles ? LABEL_DASH.exec(text.slice(label.length)) : null;
   const titleStart = label.length + (dash?.[0].length ?? 1);
+  // A label standing alone in bold ("ARTICLE I"), its title on the next line: a heading the title completes.
+  if (boldTitles && titleStart >= text.length && bold.every((b, i) => b || text[i] === ' ')) {
+    sections.openSection(sections.markupRank + headingRank(label), leafOf(text), true, { emptyIsParagraph: true });
+    return true;
+  }
   if (titleStart >= text.length || !/\p{Lu}/u.test(text[titleStart]!)) return false;
   let titleEnd = titleStart;
   while (titleEnd < text.length && (bold[titleEnd] || text[titleEnd] === ' ')) titleEnd++;
@@ -389,7 +394,7 @@ function boldTitle(para: { text: string; bold: boolean[] }, sections: SectionTre
   const letters = text.replace(/[^\p{L}]/gu, '');
   if (letters.length < 2) return false;
   const kind = /\p{Ll}/u.test(letters) ? 'bold' : 'caps';
-  sections.openSection(sections.markupRank + headingRank({ kind, depth: 1 }), leafOf(text), true, { emptyIsParagraph: true });
+  sections.openSection(sections.markupRank + headingRank({ kind, depth: 1 }), leafOf(text), true, { emptyIsParagraph: true, titleOnly: true });
   return true;
 }
 

@@ -121,7 +121,7 @@ export function textStructure(groups: string[][]): StructureNode[] {
     const hasBody = lines.length > 1 || g + 1 < groups.length;
     const heading = hasBody ? headingKind(lines[0]!) : null;
     if (heading) {
-      sections.openSection(headingRank(heading), leafOf(normalizeSpace(lines[0]!)), true);
+      sections.openSection(headingRank(heading), leafOf(normalizeSpace(lines[0]!)), true, { titleOnly: heading.kind === 'caps' });
       list = null;
       i = 1;
     }
