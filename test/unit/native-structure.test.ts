@@ -290,6 +290,22 @@ describe('HTML native structure', () => {
     assert.deepEqual(textWords(nodes), wordsOf(html.replace(/<[^>]+>/g, ' ')));
   });
 
+  test('titles set only in larger type (inline font-size, pt or px) are sections, the larger the outer; body-size text is not', () => {
+    const html = `<p><span style="font-size:22pt">Annual Report 2023</span></p>
+      <p><span style="font-size: 21px">Our Mission</span></p>
+      <p style="font-size:10pt">We build tools for documents and the people who read them.</p>
+      <p><span style="font-size:16pt">Our Results</span></p>
+      <p style="font-size:10pt">Revenue grew in every region, and <span style="font-size:12pt">margins held</span>.</p>
+      <p style="font-size:10pt"><b>Regional detail</b></p>
+      <p style="font-size:10pt">The Americas led the growth.</p>
+      <p style="font-size:10pt">Short line in body type</p>`;
+    const nodes = htmlStructure(html);
+    assert.deepEqual(nodes.map((n) => n.type === 'section' && n.heading.text), ['Annual Report 2023']);
+    assert.deepEqual(childHeadings(section(nodes, 'Annual Report 2023')), ['Our Mission', 'Our Results']);
+    assert.deepEqual(childHeadings(section(nodes, 'Our Results')), ['Regional detail']);
+    assert.deepEqual(section(nodes, 'Regional detail').children.map((c) => c.type === 'paragraph' && c.leaf.text), ['The Americas led the growth.', 'Short line in body type']);
+  });
+
   test("a filing's hanging indents laid out as one-row tables are its items and notes; a real table stays a table", () => {
     const html = `<div><b>PART I — FINANCIAL INFORMATION</b></div>
       <table><tr><td style="width:8%">Item 2.</td><td><b>Management’s Discussion and Analysis of Financial Condition</b></td></tr></table>

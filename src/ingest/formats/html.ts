@@ -49,6 +49,30 @@ export interface HtmlOptions {
 interface Run {
   text: string;
   bold: boolean;
+  /** Its font size (pt) as inline CSS sets it, or the browsers' default. */
+  size: number;
+}
+
+/** A paragraph's text, which of its characters are bold, and the smallest font size of its text. */
+interface Para {
+  text: string;
+  bold: boolean[];
+  size: number;
+}
+
+/** Browsers' default font size (16 px), in points: text no style sizes. */
+const DEFAULT_PT = 12;
+/** A paragraph set this much larger than the body text is a title. */
+const LARGER_TITLE = 1.25;
+/** Inline CSS that sets an absolute font size, in pt or px. */
+const CSS_FONT_SIZE = /(?:^|;)\s*font-size\s*:\s*(\d{1,3}(?:\.\d+)?)\s*(pt|px)\b/i;
+
+/** The absolute font size (pt) a style attribute sets, or null. */
+function styledSize(style: string | undefined): number | null {
+  const m = style ? CSS_FONT_SIZE.exec(style) : null;
+  if (!m) return null;
+  const value = Number(m[1]) * (m[2]!.toLowerCase() === 'px' ? 0.75 : 1);
+  return value > 0 ? value : null;
 }
 
 /** What an open element did, so its end tag can undo it. */
@@ -58,6 +82,8 @@ interface Opened {
   frame: Frame;
   /** Its style made its text bold. */
   bold: boolean;
+  /** Its style set its text's size. */
+  sized: boolean;
 }
 
 interface OpenList {
@@ -93,11 +119,15 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   let skip = 0;
   let bold = 0;
   let pre = 0;
+  /** Font sizes set by the open elements' styles, innermost last. */
+  const sizes: number[] = [];
+  const size = () => sizes[sizes.length - 1] ?? DEFAULT_PT;
+  const bodySize = (options.boldTitles ?? true) ? bodyFontSize(html) : DEFAULT_PT;
 
   const container = () => items[items.length - 1] ?? sections.container;
   const flush = () => {
     if (capture) {
-      runs.push({ text: ' ', bold: false });
+      runs.push({ text: ' ', bold: false, size: size() });
       return;
     }
     let text = collectRuns(runs);
@@ -118,7 +148,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
         text = labelled.inline;
       }
     }
-    if (items.length === 0 && inferHeading(text, sections, options.boldTitles ?? true)) return;
+    if (items.length === 0 && inferHeading(text, sections, (options.boldTitles ?? true) ? bodySize : null)) return;
     if (items.length === 0 && !pre && typed.add(container(), text.text)) return;
     container().push(paragraphOf(text.text));
   };
@@ -128,16 +158,19 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
     return text;
   };
 
-  /** An element styled bold makes its text bold, as <b> does, whatever else it is. */
+  /** An element styled bold makes its text bold, as <b> does, whatever else it is; one styled with a size, its size. */
   const openStyled = (name: string, attrs: Record<string, string>): Opened => {
     const frame = open(name, attrs);
     const styledBold = frame !== 'skip' && CSS_BOLD.test(attrs.style ?? '');
     if (styledBold) bold++;
-    return { frame, bold: styledBold };
+    const styled = frame !== 'skip' ? styledSize(attrs.style) : null;
+    if (styled !== null) sizes.push(styled);
+    return { frame, bold: styledBold, sized: styled !== null };
   };
-  const closeStyled = ({ frame, bold: styledBold }: Opened) => {
+  const closeStyled = ({ frame, bold: styledBold, sized }: Opened) => {
     close(frame);
     if (styledBold) bold--;
+    if (sized) sizes.pop();
   };
 
   const open = (name: string, attrs: Record<string, string>): Frame => {
@@ -245,7 +278,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
           const text = (options.boldTitles ?? true) && items.length === 0 ? hangingIndent(table.table) : null;
           if (text !== null) {
             table = null;
-            runs = [{ text, bold: false }];
+            runs = [{ text, bold: false, size: size() }];
             flush();
             break;
           }
@@ -262,12 +295,12 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
     text(text) {
       if (skip) return;
       if (!pre) {
-        runs.push({ text, bold: bold > 0 });
+        runs.push({ text, bold: bold > 0, size: size() });
         return;
       }
       text.split('\n').forEach((line, i) => {
         if (i > 0) flush();
-        runs.push({ text: line, bold: bold > 0 });
+        runs.push({ text: line, bold: bold > 0, size: size() });
       });
     },
   });
@@ -275,25 +308,67 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   return sections.finish();
 }
 
+/**
+ * The font size (pt) most of the page's text is set in, as its inline styles size it (unsized text
+ * at the browsers' default). A second pass of the tokenizer, only for pages that size text at all.
+ */
+function bodyFontSize(html: string): number {
+  if (!/font-size/i.test(html)) return DEFAULT_PT;
+  const chars = new Map<number, number>();
+  const sizes: number[] = [];
+  let skip = 0;
+  walkHtml<{ skipped: boolean; sized: boolean }>(html, {
+    open(name, attrs) {
+      const skipped = skip > 0 || SKIPPED.has(name);
+      if (skipped) skip++;
+      const styled = skipped ? null : styledSize(attrs.style);
+      if (styled !== null) sizes.push(styled);
+      return { skipped, sized: styled !== null };
+    },
+    close({ skipped, sized }) {
+      if (skipped) skip--;
+      if (sized) sizes.pop();
+    },
+    text(text) {
+      if (skip) return;
+      const n = text.replace(/\s/g, '').length;
+      if (!n) return;
+      const at = sizes[sizes.length - 1] ?? DEFAULT_PT;
+      chars.set(at, (chars.get(at) ?? 0) + n);
+    },
+  });
+  let body = DEFAULT_PT;
+  let most = 0;
+  for (const [at, n] of chars) {
+    if (n > most) {
+      most = n;
+      body = at;
+    }
+  }
+  return body;
+}
+
 /** A paragraph that starts with Word's label: the label, the text after it, and both as one text. */
-function wordLabel(para: { text: string; bold: boolean[] }): { label: string; rest: typeof para; inline: typeof para } | null {
+function wordLabel(para: Para): { label: string; rest: Para; inline: Para } | null {
   if (!para.text.startsWith(WORD_LABEL_START)) return null;
   const end = para.text.indexOf(WORD_LABEL_END);
   if (end < 0) return null;
   const label = para.text.slice(1, end);
   const from = para.text[end + 1] === ' ' ? end + 2 : end + 1;
-  const rest = { text: para.text.slice(from), bold: para.bold.slice(from) };
+  const rest = { text: para.text.slice(from), bold: para.bold.slice(from), size: para.size };
   const gap = rest.text ? ' ' : '';
-  const inline = { text: label + gap + rest.text, bold: [...new Array<boolean>(label.length + gap.length).fill(false), ...rest.bold] };
+  const inline = { text: label + gap + rest.text, bold: [...new Array<boolean>(label.length + gap.length).fill(false), ...rest.bold], size: para.size };
   return { label, rest, inline };
 }
 
-/** The runs' text with whitespace normalised, and for each of its characters whether it is bold. */
-function collectRuns(runs: Run[]): { text: string; bold: boolean[] } {
+/** The runs' text with whitespace normalised, for each of its characters whether it is bold, and its smallest size. */
+function collectRuns(runs: Run[]): Para {
   const chars: string[] = [];
   const bold: boolean[] = [];
   let space = false;
+  let size = Infinity;
   for (const run of runs) {
+    if (/\S/.test(run.text)) size = Math.min(size, run.size);
     for (const ch of run.text) {
       if (/\s/.test(ch)) {
         space = true;
@@ -309,7 +384,7 @@ function collectRuns(runs: Run[]): { text: string; bold: boolean[] } {
       chars.push(ch);
     }
   }
-  return { text: chars.join(''), bold };
+  return { text: chars.join(''), bold, size: Number.isFinite(size) ? size : DEFAULT_PT };
 }
 
 /**
@@ -317,10 +392,12 @@ function collectRuns(runs: Run[]): { text: string; bold: boolean[] } {
  * Services.", "8.1 Company's Representation. Company represents…": the run-in title is the
  * heading, the rest its first paragraph), or it is a short unpunctuated line ("4. Hours of Operation").
  */
-function inferHeading(para: { text: string; bold: boolean[] }, sections: SectionTree, boldTitles: boolean): boolean {
+/** `bodySize`: the page's body text size, when titles are read by their look (null: Word's HTML). */
+function inferHeading(para: Para, sections: SectionTree, bodySize: number | null): boolean {
   const { text, bold } = para;
+  const boldTitles = bodySize !== null;
   const label = headingLabel(text);
-  if (!label) return boldTitles && boldTitle(para, sections);
+  if (!label) return boldTitles && (largerTitle(para, sections, bodySize) || boldTitle(para, sections));
   // The title follows the label after a space, or in a filing a dash between spaces ("PART I — FINANCIAL
   // INFORMATION"; a Word document's "EXHIBIT A – Floor Plan" lines are its list of exhibits).
   const dash = boldTitles ? LABEL_DASH.exec(text.slice(label.length)) : null;
@@ -385,16 +462,31 @@ function hangingIndent(table: Table): string | null {
  * as a PDF's bold line is. In capitals it is a title over the numbered headings ("FORM 10-Q");
  * otherwise it goes under them. One that nothing follows before the next title is a paragraph.
  */
-function boldTitle(para: { text: string; bold: boolean[] }, sections: SectionTree): boolean {
+function boldTitle(para: Para, sections: SectionTree): boolean {
   const { text, bold } = para;
-  if (!/^[\p{Lu}\p{N}"“']/u.test(text) || /[.;,:]$/.test(text) || wordsOf(text).length > MAX_TITLE_WORDS) return false;
-  if (!balancedBrackets(text)) return false;
+  if (!readsAsTitle(text)) return false;
   for (let i = 0; i < text.length; i++) if (!bold[i] && text[i] !== ' ') return false;
-  if (parseMarker(`${text} `, () => false)) return false;
   const letters = text.replace(/[^\p{L}]/gu, '');
-  if (letters.length < 2) return false;
   const kind = /\p{Ll}/u.test(letters) ? 'bold' : 'caps';
   sections.openSection(sections.markupRank + headingRank({ kind, depth: 1 }), leafOf(text), true, { emptyIsParagraph: true, titleOnly: true });
+  return true;
+}
+
+/** Short, capitalised, not ending like a sentence, a list entry or a label, no list marker, brackets closed. */
+function readsAsTitle(text: string): boolean {
+  if (!/^[\p{Lu}\p{N}"“']/u.test(text) || /[.;,:]$/.test(text) || wordsOf(text).length > MAX_TITLE_WORDS) return false;
+  if (!balancedBrackets(text) || parseMarker(`${text} `, () => false)) return false;
+  return text.replace(/[^\p{L}]/gu, '').length >= 2;
+}
+
+/**
+ * A paragraph set in type a quarter larger than the page's body text (its inline styles say so) is a
+ * title, over the numbered headings and the titles in capitals; the larger, the outer.
+ */
+function largerTitle(para: Para, sections: SectionTree, bodySize: number): boolean {
+  if (para.size < LARGER_TITLE * bodySize || !readsAsTitle(para.text)) return false;
+  // Ranks between the markup's and a title in capitals (1 above it): larger type ranks outer.
+  sections.openSection(sections.markupRank + 1 - Math.min(para.size, 999) / 1000, leafOf(para.text), true, { emptyIsParagraph: true, titleOnly: true });
   return true;
 }
 
