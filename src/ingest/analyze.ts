@@ -51,8 +51,9 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     alignBoxes(nodes, withText);
   } else {
     const o = performance.now();
-    const stamped = new Set(withText.filter((p) => !needsOcr(p) && stampedScan(p)));
-    const scanned = withText.filter((p) => stamped.has(p) || needsOcr(p));
+    // Each page's text is judged once: unreadable (OCR it), or a stamp over a scan (OCR it, keep the stamp unless sure).
+    const stamped = new Set<PageModel>();
+    const scanned = withText.filter((p) => needsOcr(p) || (stampedScan(p) && stamped.add(p)));
     let pagesDone = withText.length - scanned.length;
     if (scanned.length) options.onProgress?.(pagesDone, withText.length);
     const onPageRead = () => options.onProgress?.(++pagesDone, withText.length);
