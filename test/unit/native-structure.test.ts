@@ -306,6 +306,53 @@ describe('HTML native structure', () => {
     assert.deepEqual(section(nodes, 'Regional detail').children.map((c) => c.type === 'paragraph' && c.leaf.text), ['The Americas led the growth.', 'Short line in body type']);
   });
 
+  test("an export styled by class (Google Docs, Word's HTML): the page's style sheets make titles bold or larger; relative and legacy sizes count", () => {
+    // As Google Docs exports a document: every style is a class, the title's size and the bold lines included.
+    const html = `<html><head><style type="text/css">
+      @import url('https://themes.googleusercontent.com/fonts/css?kit=x');
+      .lst-kix_a > li:before { content: "- " }
+      ol{margin:0;padding:0} .c4{font-weight:700;font-family:"Arial"} .c1{font-size:11pt;font-family:"Arial";font-weight:400}
+      .c7, .title { padding-top:0pt; font-size:26pt } p.c9 { font-size: 200% }
+      @media print { .c1 { font-size: 40pt } }
+      .big .c1 { font-size: 40pt } /* descendant selectors are not matched */
+      .c2{font-weight:700 !important} .c6{font-family:"Arial"}
+      </style></head><body class="c8 doc-content">
+      <p class="c7 title"><span class="c6">Partnership Plan</span></p>
+      <p class="c3"><span class="c4">Scope of Work</span></p>
+      <p class="c3"><span class="c1">The partners will share the costs of the program evenly.</span></p>
+      <p class="c3 big"><span class="c4">Payment Terms</span></p>
+      <p class="c3"><span class="c1">Invoices are due within thirty days.</span></p>
+      <p class="c3"><b><span class="c1">Not bold: its class sets a normal weight</span></b></p>
+      <p class="c3"><span class="c2" style="font-weight:400">Important wins over inline</span></p>
+      <p class="c3"><span class="c1">Closing remarks follow the terms.</span></p></body></html>`;
+    const nodes = htmlStructure(html);
+    assert.deepEqual(nodes.map((n) => n.type === 'section' && n.heading.text), ['Partnership Plan']);
+    assert.deepEqual(childHeadings(section(nodes, 'Partnership Plan')), ['Scope of Work', 'Payment Terms', 'Important wins over inline']);
+    assert.deepEqual(section(nodes, 'Payment Terms').children.map((c) => c.type === 'paragraph' && c.leaf.text), [
+      'Invoices are due within thirty days.',
+      'Not bold: its class sets a normal weight',
+    ]);
+
+    // Sizes relative to the parent (em, %, keywords) and old <font size> tags, as browsers compute them.
+    const relative = htmlStructure(`<div style="font-size:10pt"><p><span style="font-size:1.6em">Quarterly Review</span></p>
+      <p>Sales rose in every region this quarter.</p><p><font size="5">Outlook</font></p><p>Demand should hold into the spring.</p>
+      <p style="font-size:x-large">Appendix</p><p style="font-size:110%">Eleven points is body text, not a title</p><p>More body text here.</p></div>`);
+    assert.deepEqual(relative.map((n) => n.type === 'section' && n.heading.text), ['Quarterly Review', 'Outlook', 'Appendix']);
+    assert.deepEqual(section(relative, 'Appendix').children.map((c) => c.type === 'paragraph' && c.leaf.text), ['Eleven points is body text, not a title', 'More body text here.']);
+  });
+
+  test('hidden text is not read: display:none by style or class, the hidden attribute, an inline XBRL header', () => {
+    const html = `<?xml version="1.0" encoding="utf-8"?><html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><head><style>.gone{display:none}.back{display:none}.back.shown{display:block}</style></head><body>
+      <div style="display:none"><ix:header><ix:hidden><ix:nonNumeric name="dei:AmendmentFlag">false</ix:nonNumeric></ix:hidden>
+      <ix:resources><xbrli:context id="c-1"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000320193</xbrli:identifier></xbrli:entity></xbrli:context></ix:resources></ix:header></div>
+      <ix:header><ix:hidden>0000320193 2023 Q1 --09-30</ix:hidden></ix:header>
+      <p>Apple Inc. reports its <ix:nonNumeric name="dei:DocumentType">10-Q</ix:nonNumeric> for the quarter.</p>
+      <p class="gone">Draft note that was never shown.</p><p hidden>Neither was this one.</p>
+      <p class="back shown">A later rule shows this again.</p></body></html>`;
+    const texts = [...leaves(htmlStructure(html))].map((l) => l.text);
+    assert.deepEqual(texts, ['Apple Inc. reports its 10-Q for the quarter.', 'A later rule shows this again.']);
+  });
+
   test("a filing's hanging indents laid out as one-row tables are its items and notes; a real table stays a table", () => {
     const html = `<div><b>PART I — FINANCIAL INFORMATION</b></div>
       <table><tr><td style="width:8%">Item 2.</td><td><b>Management’s Discussion and Analysis of Financial Condition</b></td></tr></table>

@@ -3,16 +3,16 @@ import { wordsOf, type List, type ListItem, type ListStyle, type StructureNode, 
 import { MAX_LIST_DEPTH, SectionTree, headingLabel, headingRank, leafOf, listMarker, newList, paragraphOf } from './blocks.js';
 import { parseMarker } from '../markers.js';
 import { TypedLists } from './typed-lists.js';
+import { DEFAULT_PT, Stylesheet, resolveSize } from './html-styles.js';
 
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'object', 'iframe']);
+/** Never shown; an inline XBRL filing's `ix:header` (its hidden facts and contexts) included. */
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'object', 'iframe', 'ix:header']);
 const BLOCKS = new Set([
   'p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'blockquote', 'dt', 'dd',
   'dl', 'figure', 'figcaption', 'caption', 'address', 'form', 'fieldset', 'hr', 'body', 'html', 'center',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'tr', 'td', 'th', 'pre',
 ]);
 const BOLD = new Set(['b', 'strong']);
-/** Inline CSS that sets an element's text bold (filings and exported pages style their headings so). */
-const CSS_BOLD = /(?:^|;)\s*font-weight\s*:\s*(?:bold|bolder|[6-9]00)\s*(?:!important\s*)?(?:;|$)/i;
 /** mammoth ends each footnote with a "↑" link back to its reference: navigation, not text. */
 const NOTE_BACKLINK = /^#(?:footnote|endnote)-ref-/;
 const TYPE_STYLES: Record<string, ListStyle> = { '1': 'decimal', a: 'lower-alpha', A: 'upper-alpha', i: 'lower-roman', I: 'upper-roman' };
@@ -49,7 +49,7 @@ export interface HtmlOptions {
 interface Run {
   text: string;
   bold: boolean;
-  /** Its font size (pt) as inline CSS sets it, or the browsers' default. */
+  /** Its font size (pt) as CSS sets it, or the browsers' default. */
   size: number;
 }
 
@@ -60,29 +60,17 @@ interface Para {
   size: number;
 }
 
-/** Browsers' default font size (16 px), in points: text no style sizes. */
-const DEFAULT_PT = 12;
 /** A paragraph set this much larger than the body text is a title. */
 const LARGER_TITLE = 1.25;
-/** Inline CSS that sets an absolute font size, in pt or px. */
-const CSS_FONT_SIZE = /(?:^|;)\s*font-size\s*:\s*(\d{1,3}(?:\.\d+)?)\s*(pt|px)\b/i;
-
-/** The absolute font size (pt) a style attribute sets, or null. */
-function styledSize(style: string | undefined): number | null {
-  const m = style ? CSS_FONT_SIZE.exec(style) : null;
-  if (!m) return null;
-  const value = Number(m[1]) * (m[2]!.toLowerCase() === 'px' ? 0.75 : 1);
-  return value > 0 ? value : null;
-}
 
 /** What an open element did, so its end tag can undo it. */
 type Frame = 'skip' | 'inline' | 'bold' | 'block' | 'pre' | 'heading' | 'list' | 'item' | 'table' | 'row' | 'cell';
 
 interface Opened {
   frame: Frame;
-  /** Its style made its text bold. */
-  bold: boolean;
-  /** Its style set its text's size. */
+  /** Its style set its text's weight (pushed on the weights). */
+  weighted: boolean;
+  /** Its style set its text's size (pushed on the sizes). */
   sized: boolean;
 }
 
@@ -117,12 +105,15 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   let headingLevel = 0;
   let runs: Run[] = [];
   let skip = 0;
-  let bold = 0;
   let pre = 0;
-  /** Font sizes set by the open elements' styles, innermost last. */
+  /** Whether text is bold, as the open elements that set it say, innermost last. */
+  const weights: boolean[] = [];
+  const bold = () => weights[weights.length - 1] ?? false;
+  /** Font sizes (pt) set by the open elements, innermost last. */
   const sizes: number[] = [];
   const size = () => sizes[sizes.length - 1] ?? DEFAULT_PT;
-  const bodySize = (options.boldTitles ?? true) ? bodyFontSize(html) : DEFAULT_PT;
+  const styles = Stylesheet.of(html);
+  const bodySize = (options.boldTitles ?? true) ? bodyFontSize(html, styles) : DEFAULT_PT;
 
   const container = () => items[items.length - 1] ?? sections.container;
   const flush = () => {
@@ -158,23 +149,26 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
     return text;
   };
 
-  /** An element styled bold makes its text bold, as <b> does, whatever else it is; one styled with a size, its size. */
+  /**
+   * An element styled bold makes its text bold, as <b> does, whatever else it is, and one styled with
+   * a normal weight undoes an outer bold; one styled with a size, its size; one hidden, skipped.
+   */
   const openStyled = (name: string, attrs: Record<string, string>): Opened => {
-    const frame = open(name, attrs);
-    const styledBold = frame !== 'skip' && CSS_BOLD.test(attrs.style ?? '');
-    if (styledBold) bold++;
-    const styled = frame !== 'skip' ? styledSize(attrs.style) : null;
-    if (styled !== null) sizes.push(styled);
-    return { frame, bold: styledBold, sized: styled !== null };
+    const style = skip ? null : styles.style(name, attrs);
+    const frame = open(name, attrs, style?.hidden ?? true);
+    if (frame === 'skip' || !style) return { frame, weighted: false, sized: false };
+    if (style.bold !== null) weights.push(style.bold);
+    if (style.size !== null) sizes.push(resolveSize(style.size, size()));
+    return { frame, weighted: style.bold !== null, sized: style.size !== null };
   };
-  const closeStyled = ({ frame, bold: styledBold, sized }: Opened) => {
+  const closeStyled = ({ frame, weighted, sized }: Opened) => {
     close(frame);
-    if (styledBold) bold--;
+    if (weighted) weights.pop();
     if (sized) sizes.pop();
   };
 
-  const open = (name: string, attrs: Record<string, string>): Frame => {
-    if (skip || SKIPPED.has(name) || (name === 'a' && NOTE_BACKLINK.test(attrs.href ?? ''))) {
+  const open = (name: string, attrs: Record<string, string>, hidden: boolean): Frame => {
+    if (skip || hidden || SKIPPED.has(name) || (name === 'a' && NOTE_BACKLINK.test(attrs.href ?? ''))) {
       skip++;
       return 'skip';
     }
@@ -184,7 +178,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       return 'inline';
     }
     if (BOLD.has(name)) {
-      bold++;
+      weights.push(true);
       return 'bold';
     }
     if (!BLOCKS.has(name)) return 'inline';
@@ -245,7 +239,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       case 'inline':
         return;
       case 'bold':
-        bold--;
+        weights.pop();
         return;
       case 'heading': {
         capture = null;
@@ -295,12 +289,12 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
     text(text) {
       if (skip) return;
       if (!pre) {
-        runs.push({ text, bold: bold > 0, size: size() });
+        runs.push({ text, bold: bold(), size: size() });
         return;
       }
       text.split('\n').forEach((line, i) => {
         if (i > 0) flush();
-        runs.push({ text: line, bold: bold > 0, size: size() });
+        runs.push({ text: line, bold: bold(), size: size() });
       });
     },
   });
@@ -309,19 +303,20 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
 }
 
 /**
- * The font size (pt) most of the page's text is set in, as its inline styles size it (unsized text
- * at the browsers' default). A second pass of the tokenizer, only for pages that size text at all.
+ * The font size (pt) most of the page's shown text is set in, as its styles size it (unsized text at
+ * the browsers' default). A second pass of the tokenizer, only for pages that size text at all.
  */
-function bodyFontSize(html: string): number {
-  if (!/font-size/i.test(html)) return DEFAULT_PT;
+function bodyFontSize(html: string, styles: Stylesheet): number {
+  if (!/font-size|font\s*:|<font\b/i.test(html)) return DEFAULT_PT;
   const chars = new Map<number, number>();
   const sizes: number[] = [];
   let skip = 0;
   walkHtml<{ skipped: boolean; sized: boolean }>(html, {
     open(name, attrs) {
-      const skipped = skip > 0 || SKIPPED.has(name);
+      const style = skip > 0 ? null : styles.style(name, attrs);
+      const skipped = !style || style.hidden || SKIPPED.has(name);
       if (skipped) skip++;
-      const styled = skipped ? null : styledSize(attrs.style);
+      const styled = skipped || !style.size ? null : resolveSize(style.size, sizes[sizes.length - 1] ?? DEFAULT_PT);
       if (styled !== null) sizes.push(styled);
       return { skipped, sized: styled !== null };
     },
