@@ -21,6 +21,7 @@ const FILES = [
   'test/unit/metadata.test.ts',
   'test/unit/native-structure.test.ts',
   'test/unit/ocr.test.ts',
+  'test/unit/image-rules.test.ts',
   'test/unit/properties.test.ts',
   'test/unit/queue.test.ts',
   'test/unit/reports.test.ts',

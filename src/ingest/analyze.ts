@@ -74,7 +74,8 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
         pages.push(turn ? uprightPage(page, turn) : page);
         continue;
       }
-      const recognised: PageModel = { ...page, items: reading.items, ocr: true };
+      // The scan's drawn lines join any the page draws over it: its ruled tables are found as a PDF's are.
+      const recognised: PageModel = { ...page, items: reading.items, ocr: true, rules: [...(page.rules ?? []), ...reading.rules] };
       const turn = reading.upsideDown ? 'over' : sidewaysTurn(reading.items);
       if (turn) turned.push({ page: recognised, turn });
       pages.push(turn ? uprightPage(recognised, turn) : recognised);

@@ -665,10 +665,16 @@ export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
 
 /** A grayscale PNG of one page (1-based) at `dpi`: what OCR reads. */
 export async function renderPdfiumGrayPng(bytes: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<Buffer> {
+  const { data, width, height } = await renderPdfiumGray(bytes, pageNumber, dpi, upsideDown);
+  return grayPng(data, width, height);
+}
+
+/** One page (1-based) drawn in grayscale at `dpi`, one byte a pixel, turned upside down when asked. */
+export async function renderPdfiumGray(bytes: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<{ data: Uint8Array; width: number; height: number }> {
   const { gray, width, height } = await withPdfium(bytes, (p) => p.renderGray(bytes, pageNumber - 1, dpi / 72));
   // One byte a pixel, row after row: the image turned upside down is the same bytes backwards.
   if (upsideDown) gray.reverse();
-  return grayPng(gray, width, height);
+  return { data: gray, width, height };
 }
 
 /** Only the pages' sizes. */

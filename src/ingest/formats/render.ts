@@ -6,6 +6,23 @@ export const MAX_DPI = 300;
 
 /** A PNG of one page (1-based) of a PDF at `dpi`, turned upside down when asked. */
 export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<Buffer> {
+  return drawPage(pdf, pageNumber, dpi, upsideDown, (canvas) => canvas.toBuffer('image/png'));
+}
+
+/** One page (1-based) drawn in grayscale at `dpi`, one byte a pixel, turned upside down when asked. */
+export async function renderPdfPageGray(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<{ data: Uint8Array; width: number; height: number }> {
+  return drawPage(pdf, pageNumber, dpi, upsideDown, (canvas) => {
+    const { width, height } = canvas;
+    const rgba = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+    const data = new Uint8Array(width * height);
+    for (let i = 0, p = 0; i < data.length; i++, p += 4) data[i] = (rgba[p]! * 77 + rgba[p + 1]! * 150 + rgba[p + 2]! * 29) >> 8;
+    return { data, width, height };
+  });
+}
+
+type Canvas = import('@napi-rs/canvas').Canvas;
+
+async function drawPage<T>(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown: boolean, take: (canvas: Canvas) => T): Promise<T> {
   if (!Number.isFinite(dpi) || dpi < MIN_DPI || dpi > MAX_DPI) {
     throw new RangeError(`dpi must be between ${MIN_DPI} and ${MAX_DPI}, got ${dpi}`);
   }
@@ -23,7 +40,7 @@ export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: nu
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     await page.render({ canvas: canvas as never, canvasContext: ctx as never, viewport: vp }).promise;
-    return canvas.toBuffer('image/png');
+    return take(canvas);
   } finally {
     await doc.destroy();
   }

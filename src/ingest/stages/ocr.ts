@@ -1,7 +1,10 @@
 import { withEngine, type PdfEngine } from '../formats/pdf.js';
-import { renderPdfiumGrayPng } from '../formats/pdfium.js';
-import { MIN_DPI, renderPdfPage } from '../formats/render.js';
-import { DPI, type PageModel, type TextItem } from '../model.js';
+import { renderPdfiumGray } from '../formats/pdfium.js';
+import { MIN_DPI, renderPdfPageGray } from '../formats/render.js';
+import { grayPng } from '../formats/write/png.js';
+import { DPI, type PageModel, type Rule, type TextItem } from '../model.js';
+import { imageRules, outsideWords, type GrayImage } from './ocr/image-rules.js';
+import { latticeRules } from './tables/grid.js';
 import { inOcrSlot, localOcrSlots, type OcrSlots } from './ocr/slots.js';
 import { hasTesseractCli, recognizeWithCli } from './ocr/tesseract-cli.js';
 import { recognizeWithTesseractJs } from './ocr/tesseract-js.js';
@@ -178,8 +181,8 @@ const MIN_CONFIDENCE = 20;
 const MIN_SYMBOL_CONFIDENCE = 80;
 
 /** The page as OCR reads it: PDFium's grayscale rendering (pdf.js's when asked, or when PDFium cannot). */
-function pageImage(pdf: Uint8Array, pageNumber: number, dpi: number, engine: PdfEngine, upsideDown: boolean): Promise<Buffer> {
-  return withEngine(engine, () => renderPdfiumGrayPng(pdf, pageNumber, dpi, upsideDown), () => renderPdfPage(pdf, pageNumber, dpi, upsideDown));
+function pageImage(pdf: Uint8Array, pageNumber: number, dpi: number, engine: PdfEngine, upsideDown: boolean): Promise<GrayImage> {
+  return withEngine(engine, () => renderPdfiumGray(pdf, pageNumber, dpi, upsideDown), () => renderPdfPageGray(pdf, pageNumber, dpi, upsideDown));
 }
 
 /**
@@ -192,9 +195,13 @@ const MIN_WORDS_TO_JUDGE = 20;
 /** The turned reading must be this much surer to replace the first. */
 const SURER_BY = 15;
 
-/** A scanned page's words, in 300-DPI pixels of the page as it is, and whether it was scanned upside down. */
+/**
+ * A scanned page's words and the lines drawn in its image (table rulings, form boxes), in 300-DPI
+ * pixels of the page as it is, and whether it was scanned upside down.
+ */
 export interface PageReading {
   items: TextItem[];
+  rules: Rule[];
   upsideDown: boolean;
   /** The engine is sure of its reading (an average confidence of UNSURE_CONFIDENCE or more, over enough words). */
   sure: boolean;
@@ -212,24 +219,30 @@ export async function readScannedPage(pdf: Uint8Array, page: PageModel, options:
   const pixelsAtOcrDpi = page.width * page.height * (OCR_DPI / DPI) ** 2;
   const dpi = Math.max(MIN_DPI, Math.min(OCR_DPI, Math.floor(OCR_DPI * Math.sqrt(MAX_PIXELS / pixelsAtOcrDpi))));
   const recognize = engine === 'tesseract-cli' ? recognizeWithCli : recognizeWithTesseractJs;
+  let drawn: Rule[] = [];
+  // Lines drawn through the words are letters; a scan's own lines count where they make a whole lattice.
+  const ruled = (items: TextItem[]) => latticeRules(outsideWords(drawn, items));
   const read = async (upsideDown: boolean): Promise<OcrWord[] | undefined> => {
-    const png = await pageImage(pdf, page.number, dpi, options.pdfEngine ?? 'pdfium', upsideDown);
+    const image = await pageImage(pdf, page.number, dpi, options.pdfEngine ?? 'pdfium', upsideDown);
     const remainingMs = options.budgetMs - (performance.now() - started);
     if (remainingMs <= 0) return undefined;
-    const tsv = await recognize(png, dpi, remainingMs);
+    const tsv = await recognize(grayPng(image.data, image.width, image.height), dpi, remainingMs);
+    // The page as it is (not turned over) gives the rules, in the page's own coordinates.
+    if (tsv !== undefined && !upsideDown) drawn = imageRules(image, dpi, DPI / dpi);
     return tsv === undefined ? undefined : parseTsv(tsv);
   };
   const upright = await read(false);
-  if (!upright) return { items: [], upsideDown: false, sure: false };
+  if (!upright) return { items: [], rules: [], upsideDown: false, sure: false };
   const sureness = averageConfidence(upright);
-  const asRead = { items: wordItems(upright, DPI / dpi), upsideDown: false };
+  const items = wordItems(upright, DPI / dpi);
+  const asRead = { items, rules: ruled(items), upsideDown: false };
   if (sureness === null || sureness >= UNSURE_CONFIDENCE) return { ...asRead, sure: sureness !== null };
   const over = await read(true);
   const overSureness = over ? averageConfidence(over) : null;
   if (!over || overSureness === null || overSureness < sureness + SURER_BY) return { ...asRead, sure: false };
   // Read turned over: the boxes go back onto the page as it is.
-  const items = wordItems(over, DPI / dpi).map((it) => ({ ...it, x: round(page.width - it.x - it.width), y: round(page.height - it.y - it.height) }));
-  return { items, upsideDown: true, sure: overSureness >= UNSURE_CONFIDENCE };
+  const turned = wordItems(over, DPI / dpi).map((it) => ({ ...it, x: round(page.width - it.x - it.width), y: round(page.height - it.y - it.height) }));
+  return { items: turned, rules: ruled(turned), upsideDown: true, sure: overSureness >= UNSURE_CONFIDENCE };
 }
 
 /** The engine's average confidence in the words it read, or null when they are too few to judge by. */

@@ -1,4 +1,4 @@
-import type { PageModel } from '../../model.js';
+import type { PageModel, Rule } from '../../model.js';
 import type { CellDraft, TableDraft } from './draft.js';
 import { labelValueEdges } from './form.js';
 import { centerX, centerY } from './geometry.js';
@@ -38,6 +38,49 @@ export function ruledTables(page: PageModel, free: readonly boolean[]): TableDra
     for (const c of draft.cells) for (const i of c.items) available[i] = false;
   }
   return drafts;
+}
+
+/**
+ * The rules that make whole lattices: crossing groups in which every line is drawn without a break
+ * from one crossing line to another (the frame's sides included; a merged cell's edge stops at the
+ * lines around it). Lines found in a scan's image are kept only so: a faint scan loses pieces of its
+ * rules, and a grid with holes merges rows and columns that the text's own alignment reads right.
+ */
+export function latticeRules(rules: readonly Rule[]): Rule[] {
+  if (!rules.length) return [];
+  const { horizontal, vertical } = pageLines(rules);
+  const kept: Segment[] = [];
+  for (const { h, v } of crossingGroups(horizontal, vertical)) {
+    if (h.length < 2 || v.length < 2) continue;
+    const rows = gridLines(h);
+    const cols = gridLines(v);
+    if (rows.length < 2 || cols.length < 2) continue;
+    const whole = rows.every((line) => unbroken(line, cols)) && cols.every((line) => unbroken(line, rows));
+    if (whole) kept.push(...h, ...v);
+  }
+  const horizontalSet = new Set(horizontal);
+  return kept.map((s) =>
+    horizontalSet.has(s)
+      ? { x: s.start, y: s.pos - s.thickness / 2, width: s.end - s.start, height: s.thickness }
+      : { x: s.pos - s.thickness / 2, y: s.start, width: s.thickness, height: s.end - s.start },
+  );
+}
+
+/** Ends this close (px) to a crossing line stop at it. */
+const END_TOLERANCE = 3 * JOIN_TOLERANCE;
+
+/** A grid line drawn in one piece that starts and ends at crossing lines. */
+function unbroken(line: GridLine, crossing: GridLine[]): boolean {
+  const segments = [...line.segments].sort((a, b) => a.start - b.start);
+  let end = segments[0]!.end;
+  for (const s of segments.slice(1)) {
+    if (s.start > end + JOIN_TOLERANCE) return false;
+    end = Math.max(end, s.end);
+  }
+  const atCrossing = (at: number) => crossing.some((c) => Math.abs(c.pos - at) <= END_TOLERANCE);
+  const first = Math.max(segments[0]!.start, crossing[0]!.pos);
+  const last = Math.min(end, crossing[crossing.length - 1]!.pos);
+  return atCrossing(first) && atCrossing(last);
 }
 
 /** How far a group's lines reach along their direction. */
