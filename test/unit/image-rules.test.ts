@@ -6,7 +6,7 @@ import { analyzeDocument } from '../../src/ingest/analyze.js';
 import { readDocument } from '../../src/ingest/formats/index.js';
 import { readPdfPages } from '../../src/ingest/formats/pdf.js';
 import { renderPdfiumGray } from '../../src/ingest/formats/pdfium.js';
-import { renderPdfPage } from '../../src/ingest/formats/render.js';
+import { renderPdfPage, renderPdfPageGray } from '../../src/ingest/formats/render.js';
 import type { Rule } from '../../src/ingest/model.js';
 import { imageRules, outsideWords } from '../../src/ingest/stages/ocr/image-rules.js';
 import { stopTesseractJs } from '../../src/ingest/stages/ocr/tesseract-js.js';
@@ -69,6 +69,19 @@ describe('lines drawn in a page image', () => {
       }
     }
     assert.ok(found >= 40, `${found} lines found on the table pages`);
+  });
+
+  test("pdf.js's grayscale drawing (the OCR image when PDFium cannot draw a page) gives the same lattice", async () => {
+    const pdf = new Uint8Array(readFileSync(DOSAID));
+    const [pdfium, pdfjs] = [await renderPdfiumGray(pdf, 41, DPI), await renderPdfPageGray(pdf, 41, DPI)];
+    assert.deepEqual([pdfjs.width, pdfjs.height], [pdfium.width, pdfium.height]);
+    const positions = (rules: Rule[]) => {
+      const lines = pageLines(latticeRules(rules));
+      return [lines.horizontal.length, lines.vertical.length, lines.vertical.map((s) => Math.round(s.pos / 10))];
+    };
+    const a = positions(imageRules(pdfium, DPI, 300 / DPI));
+    assert.deepEqual(positions(imageRules(pdfjs, DPI, 300 / DPI)), a);
+    assert.ok((a[0] as number) >= 8 && (a[1] as number) >= 10, JSON.stringify(a));
   });
 
   test("a grid is kept when every line runs unbroken between crossing lines (a merged cell's edge included), dropped when a line has a hole", () => {
