@@ -7,7 +7,8 @@ import { pdfStructure } from './stages/layout.js';
 import { needsOcr, recognisePages, stampedScan } from './stages/ocr.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
 import { detectTables } from './stages/tables.js';
-import { sidewaysTextTurn, sidewaysTurn, turnBoxesBack, uprightPage, withSidewaysTables, type Turn } from './stages/upright.js';
+import { mapPageBoxes, sidewaysTextTurn, sidewaysTurn, turnBoxesBack, uprightPage, withSidewaysTables, type Turn } from './stages/upright.js';
+import { unskewBox } from './stages/ocr/deskew.js';
 
 export interface AnalyzeOptions {
   /** Per-page OCR budget. */
@@ -63,6 +64,8 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
     const pages: PageModel[] = [];
     /** Pages scanned or set sideways, read turned upright. */
     const turned: { page: PageModel; turn: Turn }[] = [];
+    /** Pages scanned at a slant, read straightened. */
+    const skewed: { page: PageModel; skew: number }[] = [];
     for (const page of withText) {
       const reading = read.get(page);
       // One page the engine cannot read is no reason to lose the document's other pages.
@@ -78,12 +81,14 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
       const recognised: PageModel = { ...page, items: reading.items, ocr: true, rules: [...(page.rules ?? []), ...reading.rules] };
       const turn = reading.upsideDown ? 'over' : sidewaysTurn(reading.items);
       if (turn) turned.push({ page: recognised, turn });
+      if (reading.skew) skewed.push({ page: recognised, skew: reading.skew });
       pages.push(turn ? uprightPage(recognised, turn) : recognised);
       ocrPages.push(page.number);
     }
     t = performance.now();
     nodes = pdfStructure(pages, pages.map((page) => withSidewaysTables(page, detectTables(page))));
     for (const { page, turn } of turned) turnBoxesBack(nodes, page, turn);
+    for (const { page, skew } of skewed) mapPageBoxes(nodes, page.number, (r) => unskewBox(r, skew, page.width, page.height));
   }
   timings.layoutMs = performance.now() - t;
   t = performance.now();

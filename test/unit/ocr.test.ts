@@ -13,6 +13,9 @@ import { readDocument } from '../../src/ingest/formats/index.js';
 import { sidewaysTurn, turnBoxesBack, uprightPage } from '../../src/ingest/stages/upright.js';
 import { leaves, type StructureNode, type Table } from '../../src/ingest/structure.js';
 import { imageOnlyPdf } from '../helpers/image-pdf.js';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { renderPdfiumGray } from '../../src/ingest/formats/pdfium.js';
+import { measureSkew, rotateImage } from '../../src/ingest/stages/ocr/deskew.js';
 import { sharedCounter } from '../../src/ingest/stages/ocr/slots.js';
 
 const CORPUS = path.resolve('../shared/corpus');
@@ -292,6 +295,64 @@ describe('pages scanned upside down', () => {
     // On the page as it is (upside down) the title stands at the bottom.
     const [page] = structure.pages;
     assert.ok(title.boxes[0]!.top > page!.height / 2, JSON.stringify(title.boxes));
+  });
+});
+
+describe('pages scanned at a slant', () => {
+  /** A page image turned by `degrees` about its centre (clockwise), as a scanner fed at a slant makes it. */
+  async function slanted(png: Buffer, degrees: number): Promise<Buffer> {
+    const img = await loadImage(png);
+    const canvas = createCanvas(img.width, img.height);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, img.width, img.height);
+    ctx.translate(img.width / 2, img.height / 2);
+    ctx.rotate((degrees * Math.PI) / 180);
+    ctx.drawImage(img, -img.width / 2, -img.height / 2);
+    return canvas.toBuffer('image/png');
+  }
+
+  test('the slant is measured from the rows of text; a page as it is, or set sideways, has none', async () => {
+    const dosaid = new Uint8Array(readFileSync(path.join(CORPUS, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf')));
+    const image = await renderPdfiumGray(dosaid, 41, 200);
+    assert.equal(measureSkew(image), 0);
+    for (const degrees of [0.8, -1.5, 3]) assert.ok(Math.abs(measureSkew(rotateImage(image, degrees)) - degrees) <= 0.1, `${degrees}°`);
+    // Under 0.3° a page is read as it is.
+    assert.equal(measureSkew(rotateImage(image, 0.15)), 0);
+    const scan = new Uint8Array(readFileSync(path.join(CORPUS, 'kgrag/nih-clinical-trial-protocols/NCT06155240_Prot_SAP_000.pdf')));
+    assert.equal(measureSkew(await renderPdfiumGray(scan, 1, 200)), 0, 'the corpus scan is set sideways: its words turn it upright');
+  });
+
+  test('a page scanned at a slant is read straightened: every word in order, its boxes on the page as it is', async () => {
+    const pdf = readFileSync(NDA);
+    const original = (await readPdfPages(pdf))[0]!;
+    const expected = pageWords(original.items);
+    const { structure: asItIs } = await analyzeDocument(await readDocument(pdf, 'pdf'), { ocrBudgetMs: 60_000 });
+    const titleBox = [...leaves(asItIs.nodes)].find((l) => /NON-DISCLOSURE/.test(l.text))!.boxes[0]!;
+    const inOrder = [...leaves(asItIs.nodes)].filter((l) => l.boxes[0]?.page === 1).flatMap((l) => words(l.text));
+    for (const degrees of [2.5, -1.5]) {
+      const scan = await imageOnlyPdf([{ image: await slanted(await renderPdfPage(pdf, 1, 300), degrees), dpi: 300 }]);
+      const { structure } = await analyzeDocument(await readDocument(scan, 'pdf'), { ocrBudgetMs: 60_000 });
+      assert.deepEqual(structure.ocrPages, [1]);
+      const found = [...leaves(structure.nodes)].flatMap((l) => words(l.text));
+      const share = recall(expected, found);
+      assert.ok(share >= 0.95, `${degrees}°: recall ${share.toFixed(3)}`);
+      // In order: the first 60 words come out as the text layer's structure reads them (lines not run across each other).
+      assert.deepEqual(found.slice(0, 60), inOrder.slice(0, 60), `${degrees}°`);
+      // The title's box is the title's place on the slanted page: its box as it is, turned with the page.
+      const title = [...leaves(structure.nodes)].find((l) => /NON-DISCLOSURE/.test(l.text))!;
+      const { width, height } = structure.pages[0]!;
+      const a = (degrees * Math.PI) / 180;
+      const corners = [
+        [titleBox.left, titleBox.top],
+        [titleBox.left + titleBox.width, titleBox.top],
+        [titleBox.left, titleBox.top + titleBox.height],
+        [titleBox.left + titleBox.width, titleBox.top + titleBox.height],
+      ].map(([x, y]) => [width / 2 + (x! - width / 2) * Math.cos(a) - (y! - height / 2) * Math.sin(a), height / 2 + (x! - width / 2) * Math.sin(a) + (y! - height / 2) * Math.cos(a)]);
+      const want = { left: Math.min(...corners.map((c) => c[0]!)), top: Math.min(...corners.map((c) => c[1]!)) };
+      const got = title.boxes[0]!;
+      assert.ok(Math.abs(got.left - want.left) <= 25 && Math.abs(got.top - want.top) <= 25, `${degrees}°: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
+    }
   });
 });
 

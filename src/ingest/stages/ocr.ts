@@ -3,6 +3,7 @@ import { renderPdfiumGray } from '../formats/pdfium.js';
 import { MIN_DPI, renderPdfPageGray } from '../formats/render.js';
 import { grayPng } from '../formats/write/png.js';
 import { DPI, type PageModel, type Rule, type TextItem } from '../model.js';
+import { measureSkew, rotateImage } from './ocr/deskew.js';
 import { imageRules, outsideWords, type GrayImage } from './ocr/image-rules.js';
 import { latticeRules } from './tables/grid.js';
 import { inOcrSlot, localOcrSlots, type OcrSlots } from './ocr/slots.js';
@@ -205,6 +206,11 @@ export interface PageReading {
   upsideDown: boolean;
   /** The engine is sure of its reading (an average confidence of UNSURE_CONFIDENCE or more, over enough words). */
   sure: boolean;
+  /**
+   * The page was scanned at this slant (degrees, positive: its lines run down to the right) and read
+   * straightened: `items` and `rules` are boxes of the page turned by -skew about its centre (0: as it is).
+   */
+  skew: number;
 }
 
 /** Words of one page (1-based) of `pdf`, recognised from its image, as text items in 300-DPI pixels. */
@@ -222,27 +228,30 @@ export async function readScannedPage(pdf: Uint8Array, page: PageModel, options:
   let drawn: Rule[] = [];
   // Lines drawn through the words are letters; a scan's own lines count where they make a whole lattice.
   const ruled = (items: TextItem[]) => latticeRules(outsideWords(drawn, items));
-  const read = async (upsideDown: boolean): Promise<OcrWord[] | undefined> => {
-    const image = await pageImage(pdf, page.number, dpi, options.pdfEngine ?? 'pdfium', upsideDown);
+  const read = async (upsideDown: boolean): Promise<{ words: OcrWord[]; skew: number } | undefined> => {
+    let image = await pageImage(pdf, page.number, dpi, options.pdfEngine ?? 'pdfium', upsideDown);
+    // A page fed in at a slant is read straightened (turned over, its slant is the same).
+    const skew = measureSkew(image);
+    if (skew) image = rotateImage(image, -skew);
     const remainingMs = options.budgetMs - (performance.now() - started);
     if (remainingMs <= 0) return undefined;
     const tsv = await recognize(grayPng(image.data, image.width, image.height), dpi, remainingMs);
-    // The page as it is (not turned over) gives the rules, in the page's own coordinates.
+    // The page as it is (not turned over) gives the rules, in the page's own coordinates (straightened).
     if (tsv !== undefined && !upsideDown) drawn = imageRules(image, dpi, DPI / dpi);
-    return tsv === undefined ? undefined : parseTsv(tsv);
+    return tsv === undefined ? undefined : { words: parseTsv(tsv), skew };
   };
   const upright = await read(false);
-  if (!upright) return { items: [], rules: [], upsideDown: false, sure: false };
-  const sureness = averageConfidence(upright);
-  const items = wordItems(upright, DPI / dpi);
-  const asRead = { items, rules: ruled(items), upsideDown: false };
+  if (!upright) return { items: [], rules: [], upsideDown: false, sure: false, skew: 0 };
+  const sureness = averageConfidence(upright.words);
+  const items = wordItems(upright.words, DPI / dpi);
+  const asRead = { items, rules: ruled(items), upsideDown: false, skew: upright.skew };
   if (sureness === null || sureness >= UNSURE_CONFIDENCE) return { ...asRead, sure: sureness !== null };
   const over = await read(true);
-  const overSureness = over ? averageConfidence(over) : null;
+  const overSureness = over ? averageConfidence(over.words) : null;
   if (!over || overSureness === null || overSureness < sureness + SURER_BY) return { ...asRead, sure: false };
   // Read turned over: the boxes go back onto the page as it is.
-  const turned = wordItems(over, DPI / dpi).map((it) => ({ ...it, x: round(page.width - it.x - it.width), y: round(page.height - it.y - it.height) }));
-  return { items: turned, rules: ruled(turned), upsideDown: true, sure: overSureness >= UNSURE_CONFIDENCE };
+  const turned = wordItems(over.words, DPI / dpi).map((it) => ({ ...it, x: round(page.width - it.x - it.width), y: round(page.height - it.y - it.height) }));
+  return { items: turned, rules: ruled(turned), upsideDown: true, sure: overSureness >= UNSURE_CONFIDENCE, skew: over.skew };
 }
 
 /** The engine's average confidence in the words it read, or null when they are too few to judge by. */

@@ -110,12 +110,17 @@ export function uprightPage(page: PageModel, turn: Turn): PageModel {
 
 /** Turns every box of `page` in the structure back from the upright page to the page as it is. */
 export function turnBoxesBack(nodes: StructureNode[], page: PageModel, turn: Turn): void {
+  mapPageBoxes(nodes, page.number, (r) => fromUpright(r, page, turn));
+}
+
+/** Moves every box of page `pageNumber` in the structure (each once) to where `place` puts it. */
+export function mapPageBoxes(nodes: StructureNode[], pageNumber: number, place: (r: Rect) => Rect): void {
   const seen = new Set<object>();
   const back = (boxes: Box[]): void => {
     for (const b of boxes) {
-      if (b.page !== page.number || seen.has(b)) continue;
+      if (b.page !== pageNumber || seen.has(b)) continue;
       seen.add(b);
-      const r = fromUpright({ x: b.left, y: b.top, width: b.width, height: b.height }, page, turn);
+      const r = place({ x: b.left, y: b.top, width: b.width, height: b.height });
       b.left = round(r.x);
       b.top = round(r.y);
       b.width = round(r.width);
