@@ -324,6 +324,20 @@ test('layout: a bold lead-in after a bulleted list is not inside its last item',
   assert.ok(sections(doc.nodes).some((s) => s.heading.text === 'Study design:'));
 });
 
+test('layout: a heading the document ends under, with nothing but page furniture after it, is a line of text', async () => {
+  for (const [file, line] of [
+    ['kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf', 'IRB No. 0206/66'],
+    ['kgrag/us-fed-agency-reports/NARA2022.pdf', 'PDF formatted using TopLeaf XML publisher www.turnkey.com.au'],
+  ]) {
+    const doc = await analyze(path.join(corpus, file));
+    assert.ok(!sections(doc.nodes).some((s) => s.heading.text === line), `${file}: "${line}" heads nothing`);
+    const paragraph = [...leaves(doc.nodes)].find((l) => l.text === line);
+    assert.ok(paragraph, `${file}: "${line}" is kept as text`);
+    // The sections before it keep their headings.
+    assert.ok(sections(doc.nodes).length >= 5, `${file}: ${sections(doc.nodes).length} sections`);
+  }
+});
+
 test('layout: form fields over a protocol are one section each, holding their value and nothing after it', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06159946_Prot_000.pdf'));
   const fields = doc.nodes.filter((n): n is Section => 'type' in n && n.type === 'section');

@@ -5,7 +5,7 @@
  * heading ("1.1 Landlord. Menlo Group…") is a list item holding a section.
  */
 import type { List, ListItem, Paragraph, Section, StructureNode } from '../../structure.js';
-import { wordsOf } from '../../structure.js';
+import { isFurniture, wordsOf } from '../../structure.js';
 import { TOC_ENTRY_RE, type Block } from './blocks.js';
 import { findHeading, STANDALONE_BONUS, type HeadingSplit } from './headings.js';
 import { makeLeaf, rangesFrom, wholeLines, type TextRange } from './leaf.js';
@@ -48,6 +48,7 @@ export class TreeBuilder {
   }
 
   nodes(): StructureNode[] {
+    lastHeadingsHeadNothing(this.root);
     return this.root;
   }
 
@@ -206,6 +207,27 @@ export class TreeBuilder {
         return frame.heading !== null || x > frame.x + tolerance;
     }
   }
+}
+
+/**
+ * A heading heads what follows it: one that the document ends under with nothing but page furniture
+ * ("IRB No. 0206/66" centred under the signature, a publisher's colophon on the last page) is a line
+ * of text. The deepest last section is looked at first, then the one holding it.
+ */
+function lastHeadingsHeadNothing(nodes: StructureNode[]): void {
+  let at = nodes.length - 1;
+  while (at >= 0 && furniture(nodes[at]!)) at--;
+  const last = nodes[at];
+  if (!last || last.type !== 'section') return;
+  lastHeadingsHeadNothing(last.children);
+  if (!last.children.every(furniture)) return;
+  const text = last.heading.text;
+  const running = wordsOf(text).length >= 8 && /[.!?:;]["'”’)]?$/.test(text);
+  nodes.splice(at, 1, { type: 'paragraph', structure: running ? 'p' : 'div', role: 'body', leaf: last.heading }, ...last.children);
+}
+
+function furniture(node: StructureNode): boolean {
+  return node.type === 'paragraph' && isFurniture(node.role);
 }
 
 function lineHeight(line: Line): number {
