@@ -328,7 +328,7 @@ test('layout: a heading the document ends under, with nothing but page furniture
   for (const [file, line] of [
     ['kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf', 'IRB No. 0206/66'],
     ['kgrag/us-fed-agency-reports/NARA2022.pdf', 'PDF formatted using TopLeaf XML publisher www.turnkey.com.au'],
-  ]) {
+  ] as const) {
     const doc = await analyze(path.join(corpus, file));
     assert.ok(!sections(doc.nodes).some((s) => s.heading.text === line), `${file}: "${line}" heads nothing`);
     const paragraph = [...leaves(doc.nodes)].find((l) => l.text === line);
@@ -336,6 +336,29 @@ test('layout: a heading the document ends under, with nothing but page furniture
     // The sections before it keep their headings.
     assert.ok(sections(doc.nodes).length >= 5, `${file}: ${sections(doc.nodes).length} sections`);
   }
+});
+
+test('layout: a lead-in set off by a blank line after a heading of its type that sits tight on its text is the next entry, not inside it', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf'));
+  const top = doc.nodes.filter((n): n is Section => n.type === 'section').map((s) => s.heading.text);
+  // As the page sets them: each bold title at the margin after a blank line, with or without its text on its line.
+  assert.deepEqual(top, [
+    'Study Protocol',
+    'Objectives:',
+    'Study design:',
+    'Population and Sample size',
+    'Informed Consent Process',
+    'Study procedure',
+    'Comparator, dosage & mode of administration',
+    'Duration of participation for each volunteer',
+    'Outcome variables',
+    'Statistical method',
+    'Ethical Consideration:',
+  ]);
+  // A lead-in on the line under its heading stays inside it (NARA: "Stakeholder(s):" then "Contributing Programs : …").
+  const nara = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'));
+  const stakeholders = sections(nara.nodes).filter((s) => s.heading.text === 'Stakeholder(s):');
+  assert.ok(stakeholders.some((s) => sections(s.children).some((c) => /^Contributing Programs/.test(c.heading.text))));
 });
 
 test('layout: form fields over a protocol are one section each, holding their value and nothing after it', async () => {

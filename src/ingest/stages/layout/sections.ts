@@ -14,7 +14,16 @@ import { parseHeadingNumber, parseMarker, type Marker } from '../../markers.js';
 
 type Frame =
   | { kind: 'root'; children: StructureNode[] }
-  | { kind: 'section'; strength: number; field: boolean; left: number; standalone: boolean; children: StructureNode[] }
+  | {
+      kind: 'section';
+      strength: number;
+      field: boolean;
+      left: number;
+      standalone: boolean;
+      children: StructureNode[];
+      /** The blank between its heading and the text under it, in line heights (undefined until that text came). */
+      firstGap?: number;
+    }
   | { kind: 'list'; marker: Marker; x: number; last: number; list: List }
   | { kind: 'item'; marker: Marker; x: number; heading: HeadingSplit | null; children: StructureNode[] };
 
@@ -23,12 +32,21 @@ const ARTICLE_BONUS = 4;
 const SECTION_BONUS = 3.5;
 /** Strength difference of one point of font size: a numbered heading holds unnumbered ones only when they are set smaller. */
 const LARGER_FONT = 10;
+/** A blank of at least a line height sets a block off; under half of one, text sits tight on what is above it. */
+const BLANK_LINE = 1;
+const TIGHT = 0.5;
 /** How far (px) right of a list item's marker a table may start and still belong to the item. */
 const TABLE_TOLERANCE = 75;
 
 export class TreeBuilder {
   private readonly root: StructureNode[] = [];
   private readonly stack: Frame[] = [{ kind: 'root', children: this.root }];
+  /** Where the last text block of each reading-order column ended. */
+  private readonly columnBottom = new Map<number, number>();
+  /** The blank above the text block being added, in its line heights (-1: the first of its column). */
+  private gapAbove = -1;
+  /** A section opened by the last text block, waiting to learn how far below it its text starts. */
+  private opened: Extract<Frame, { kind: 'section' }> | null = null;
 
   constructor(private readonly bodySize: number) {}
 
@@ -54,6 +72,11 @@ export class TreeBuilder {
 
   private addText(lines: Line[], runInTitle: boolean): void {
     const first = lines[0]!;
+    const above = this.columnBottom.get(first.column);
+    this.gapAbove = above === undefined ? -1 : (first.top - above) / lineHeight(first);
+    this.columnBottom.set(first.column, lines[lines.length - 1]!.bottom);
+    if (this.opened) this.opened.firstGap = this.gapAbove;
+    this.opened = null;
     const ranges = wholeLines(lines);
     const tolerance = 1.5 * lineHeight(first);
     // A table of contents entry ("Strategy 1.1.1. COVID-19 ….. 11") names a heading; it is none.
@@ -133,14 +156,34 @@ export class TreeBuilder {
       const pop =
         top.kind === 'list' ||
         (top.kind === 'item' && !this.holds(top, split) && left <= top.x + tolerance) ||
-        (top.kind === 'section' && (top.strength <= split.strength || this.peerOf(top, split, left, tolerance)));
+        (top.kind === 'section' && (top.strength <= split.strength || this.peerOf(top, split, left, tolerance) || this.setOffLikeIt(top, split, left, tolerance)));
       if (!pop) break;
       this.stack.pop();
     }
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: makeLeaf(split.heading), children: [] };
     if (split.body.length) section.children.push(paragraph(split.body));
     this.append(section);
-    this.stack.push({ kind: 'section', strength: split.strength, field: split.field ?? false, left, standalone: !split.leadIn, children: section.children });
+    const frame: Extract<Frame, { kind: 'section' }> = { kind: 'section', strength: split.strength, field: split.field ?? false, left, standalone: !split.leadIn, children: section.children };
+    this.stack.push(frame);
+    if (!split.body.length) this.opened = frame;
+  }
+
+  /**
+   * A lead-in set off by a blank line, after a heading of its type that sits tight on its own text,
+   * is the next entry like that heading, not inside it: "Objectives:" over its bulleted objectives,
+   * then, after a blank line, "Study design: Interventional study…".
+   */
+  private setOffLikeIt(top: Extract<Frame, { kind: 'section' }>, next: HeadingSplit, left: number, tolerance: number): boolean {
+    return (
+      top.standalone &&
+      next.leadIn &&
+      top.strength === next.strength + STANDALONE_BONUS &&
+      top.children.length > 0 &&
+      top.firstGap !== undefined &&
+      top.firstGap < TIGHT &&
+      this.gapAbove >= BLANK_LINE &&
+      Math.abs(top.left - left) <= 0.5 * tolerance
+    );
   }
 
   /**
