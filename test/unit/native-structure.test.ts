@@ -13,7 +13,8 @@ import { readDocument } from '../../src/ingest/formats/index.js';
 import { findSoffice } from '../../src/ingest/formats/libreoffice.js';
 import { txtStructure } from '../../src/ingest/formats/txt.js';
 import { formatNumber, numberedParagraphs } from '../../src/ingest/formats/word-numbering.js';
-import { zipTexts } from '../../src/ingest/formats/zip.js';
+import { zipEntries, zipTexts } from '../../src/ingest/formats/zip.js';
+import { makeZip } from '../helpers/zip.js';
 import type { DocumentModel } from '../../src/ingest/model.js';
 import { alignBoxes } from '../../src/ingest/stages/align.js';
 import { leaves, wordsOf, type Leaf, type List, type Paragraph, type Section, type StructureNode, type Table } from '../../src/ingest/structure.js';
@@ -194,6 +195,25 @@ describe('DOCX native structure (corpus)', () => {
     assert.deepEqual(nodes.slice(-3), furniture);
     // The lease's footer is its page number alone: nothing is added.
     assert.ok(textLayout.get('TruTone Lane 1.docx')!.native!.every((n) => n.type !== 'paragraph' || n.role === 'body'));
+  });
+
+  test('text formatted hidden in Word is not read (the body and the footers); text with hidden turned off is', async () => {
+    const bytes = corpus('office/NDA simple layout.docx');
+    const parts = await zipEntries(bytes, () => true);
+    const hidden = (text: string, val = '') => `<w:r><w:rPr><w:b/><w:vanish${val}/></w:rPr><w:t xml:space="preserve"> ${text}</w:t></w:r>`;
+    const withHidden = (xml: string, runs: string) => xml.replace(/(<w:p[ >][\s\S]*?)(<\/w:p>)/, `$1${runs}$2`);
+    const document = parts.get('word/document.xml')!.toString('utf8');
+    parts.set('word/document.xml', Buffer.from(withHidden(document, hidden('DRAFTNOTEHIDDEN') + hidden('SHOWNAGAIN', ' w:val="0"'))));
+    const footer = [...parts.keys()].find((n) => /^word\/footer\d*\.xml$/.test(n))!;
+    parts.set(footer, Buffer.from(withHidden(parts.get(footer)!.toString('utf8'), hidden('FOOTERHIDDEN'))));
+    const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    const texts = (m: DocumentModel) => [...leaves(m.native!)].map((l) => l.text);
+    const before = texts(await readDocument(bytes, 'docx', { libreoffice: false }));
+    const after = texts(await readDocument(edited, 'docx', { libreoffice: false }));
+    assert.ok(!after.some((t) => /DRAFTNOTEHIDDEN|FOOTERHIDDEN/.test(t)), JSON.stringify(after.slice(0, 3)));
+    // The shown run joins its paragraph; everything else reads as before.
+    assert.equal(after.filter((t) => t.includes('SHOWNAGAIN')).length, 1);
+    assert.deepEqual(after.map((t) => t.replace(/ ?SHOWNAGAIN/, '')), before);
   });
 
   test('the lease: Heading 2 articles under the title, with their lists and rent table', () => {

@@ -3,7 +3,8 @@ import type { StructureNode } from '../structure.js';
 import { htmlStructure, WORD_LABEL_END, WORD_LABEL_START } from './html.js';
 import { headersAndFooters, isHeaderOrFooter } from './word-furniture.js';
 import { numberedParagraphs, type NumberedParagraph } from './word-numbering.js';
-import { zipTexts } from './zip.js';
+import { writeZip } from './write/zip.js';
+import { zipEntries, zipTexts } from './zip.js';
 
 const DOCUMENT = 'word/document.xml';
 const NUMBERING = 'word/numbering.xml';
@@ -26,8 +27,14 @@ export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `not a readable ZIP package (${(err as Error).message})`);
   }
-  const document = parts.get(DOCUMENT);
+  let document = parts.get(DOCUMENT);
   if (document === undefined) throw new IngestError('Corrupt DOCX', 'no word/document.xml');
+  // Text formatted hidden is not shown or printed by Word: mammoth would read it, so it goes first.
+  if (HIDDEN.test(document)) {
+    document = withoutHiddenRuns(document);
+    bytes = await withPart(bytes, DOCUMENT, document);
+  }
+  for (const [name, xml] of parts) if (name !== DOCUMENT && HIDDEN.test(xml)) parts.set(name, withoutHiddenRuns(xml));
   const numbering = parts.get(NUMBERING);
   let numbered: NumberedParagraph[] = [];
   try {
@@ -50,6 +57,27 @@ export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
     // Headers and footers are a refinement: the body stands without them.
   }
   return [...furniture.headers, ...htmlStructure(html, { wordNumbering: true, boldTitles: false }), ...furniture.footers];
+}
+
+/** A run property that hides the run (`<w:vanish/>`, not turned off with w:val="0" or "false"). */
+const HIDDEN = /<w:vanish(?![^>]*w:val="(?:0|false|off)")[^>]*\/?>/;
+/** A run (not its properties, `<w:rPr>`), from its start tag to its end tag: runs do not nest. */
+const RUN = /<w:r(?:\s[^>]*)?>[\s\S]*?<\/w:r>/g;
+const RUN_PROPERTIES = /<w:rPr>[\s\S]*?<\/w:rPr>/;
+
+/** The part's XML without the runs formatted hidden (their paragraphs stay, so numbering still lines up). */
+export function withoutHiddenRuns(xml: string): string {
+  return xml.replace(RUN, (run) => {
+    const props = RUN_PROPERTIES.exec(run);
+    return props && HIDDEN.test(props[0]) ? '' : run;
+  });
+}
+
+/** The package with one part replaced (every other part as it was). */
+async function withPart(bytes: Buffer, name: string, xml: string): Promise<Buffer> {
+  const entries = await zipEntries(bytes, () => true);
+  entries.set(name, Buffer.from(xml, 'utf8'));
+  return writeZip([...entries].map(([entry, data]) => ({ name: entry, data })));
 }
 
 /**

@@ -94,12 +94,19 @@ export async function zipEntryNames(bytes: Buffer): Promise<string[]> {
 
 /** The given entries of a ZIP archive (named, or chosen by name) as UTF-8 text (those present), inflated within the limits. */
 export async function zipTexts(bytes: Buffer, wanted: readonly string[] | ((name: string) => boolean)): Promise<Map<string, string>> {
-  const zip = await open(bytes);
   const out = new Map<string, string>();
+  for (const [name, data] of await zipEntries(bytes, wanted)) out.set(name, data.toString('utf8'));
+  return out;
+}
+
+/** The given entries of a ZIP archive (named, or chosen by name), in the archive's order, inflated within the limits. */
+export async function zipEntries(bytes: Buffer, wanted: readonly string[] | ((name: string) => boolean)): Promise<Map<string, Buffer>> {
+  const zip = await open(bytes);
+  const out = new Map<string, Buffer>();
   const budget = { total: 0 };
   const isWanted = typeof wanted === 'function' ? wanted : (name: string) => wanted.includes(name);
   await eachEntry(zip, async (entry, name) => {
-    if (isWanted(name)) out.set(name, (await inflate(zip, entry, name, ZIP_LIMITS, budget)).toString('utf8'));
+    if (isWanted(name)) out.set(name, await inflate(zip, entry, name, ZIP_LIMITS, budget));
   });
   return out;
 }
