@@ -147,26 +147,37 @@ function runs({ data, width, height }: GrayImage, o: { minRun: number; window: n
   };
   const darker = new Uint8Array(width);
   const contrast = new Uint8Array(width + window);
+  const columnContrast = new Uint8Array(width);
+  // A stretch that is not a line's may be bridged only this soon after a line's pixel.
+  const bridge = reach + GAP + 1;
   for (let y = 0; y < height; y++) {
     const row = y * width;
     const below = y + 1 < height ? row + width : row;
     const above = Math.max(0, y - reach) * width;
     const beyond = Math.min(height - 1, y + 1 + reach) * width;
     for (let x = 0; x < width; x++) {
-      const d = Math.min(data[row + x]!, data[below + x]!);
+      const here = data[row + x]!;
+      const under = data[below + x]!;
+      const d = here < under ? here : under;
       darker[x] = d;
-      contrast[x + half] = Math.max(0, Math.min(data[above + x]!, data[beyond + x]!) - d);
+      const a = data[above + x]!;
+      const b = data[beyond + x]!;
+      const side = a < b ? a : b;
+      contrast[x + half] = side > d ? side - d : 0;
+      const right = x + 1 < width ? data[row + x + 1]! : here;
+      const v = here < right ? here : right;
+      const l = data[row + (x >= reach ? x - reach : 0)]!;
+      const r = data[row + (x + 1 + reach < width ? x + 1 + reach : width - 1)]!;
+      const across = l < r ? l : r;
+      columnContrast[x] = across > v ? across - v : 0;
     }
     let sum = 0;
     for (let k = 0; k < window - 1; k++) sum += contrast[k]!;
     let start = -1;
     let last = -1;
     let lastDark = -1;
-    const slot = (y % window) * width;
-    const at = y - half;
     for (let x = 0; x < width; x++) {
-      // The row's window is centred on x (`contrast` is shifted by half a window); the column's
-      // ends at y, so its runs are at `at`, half a window up.
+      // The row's window is centred on x (`contrast` is shifted by half a window).
       sum += contrast[x + window - 1]!;
       if (sum >= limit) {
         if (start < 0 || !goesOn(x, last, lastDark)) {
@@ -174,14 +185,22 @@ function runs({ data, width, height }: GrayImage, o: { minRun: number; window: n
           start = x;
         }
         last = x;
-      } else if (darker[x]! < dark) {
+      } else if (start >= 0 && x - last <= bridge && darker[x]! < dark) {
         lastDark = x;
       }
       sum -= contrast[x]!;
-      const v = x + 1 < width ? Math.min(data[row + x]!, data[row + x + 1]!) : data[row + x]!;
-      const c = Math.max(0, Math.min(data[row + Math.max(0, x - reach)]!, data[row + Math.min(width - 1, x + 1 + reach)]!) - v);
-      colSum[x] = colSum[x]! + c - ring[slot + x]!;
-      ring[slot + x] = c;
+    }
+    if (start >= 0 && last - start + 1 >= minRun) rows.push({ at: y, start, end: last + 1 });
+    // The column's window ends at y: its runs are at `at`, half a window up.
+    const slot = (y % window) * width;
+    const at = y - half;
+    for (let x = 0; x < width; x++) {
+      const c = columnContrast[x]!;
+      const old = ring[slot + x]!;
+      if (c !== old) {
+        colSum[x] = colSum[x]! + c - old;
+        ring[slot + x] = c;
+      }
       if (at < 0) continue;
       if (colSum[x]! >= limit) {
         if (colStart[x]! < 0 || !goesOn(at, colLast[x]!, colLastDark[x]!)) {
@@ -189,11 +208,10 @@ function runs({ data, width, height }: GrayImage, o: { minRun: number; window: n
           colStart[x] = at;
         }
         colLast[x] = at;
-      } else if (data[at * width + x]! < dark) {
+      } else if (colStart[x]! >= 0 && at - colLast[x]! <= bridge && data[at * width + x]! < dark) {
         colLastDark[x] = at;
       }
     }
-    if (start >= 0 && last - start + 1 >= minRun) rows.push({ at: y, start, end: last + 1 });
   }
   const columns: Piece[] = [];
   for (let x = 0; x < width; x++) {
