@@ -235,9 +235,17 @@ export async function readScannedPage(pdf: Uint8Array, page: PageModel, options:
     if (skew) image = rotateImage(image, -skew);
     const remainingMs = options.budgetMs - (performance.now() - started);
     if (remainingMs <= 0) return undefined;
-    const tsv = await recognize(grayPng(image.data, image.width, image.height), dpi, remainingMs);
-    // The page as it is (not turned over) gives the rules, in the page's own coordinates (straightened).
-    if (tsv !== undefined && !upsideDown) drawn = imageRules(image, dpi, DPI / dpi);
+    const reading = recognize(grayPng(image.data, image.width, image.height), dpi, remainingMs);
+    // The page as it is (not turned over) gives the rules, in the page's own coordinates (straightened),
+    // found while the engine reads.
+    let lines: Rule[] | null = null;
+    try {
+      if (!upsideDown) lines = imageRules(image, dpi, DPI / dpi);
+    } catch {
+      // The lines are a refinement; the engine's reading stands without them (and is awaited below).
+    }
+    const tsv = await reading;
+    if (tsv !== undefined && lines) drawn = lines;
     return tsv === undefined ? undefined : { words: parseTsv(tsv), skew };
   };
   const upright = await read(false);
