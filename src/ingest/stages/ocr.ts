@@ -269,12 +269,25 @@ function averageConfidence(words: readonly OcrWord[]): number | null {
   return judged.reduce((sum, w) => sum + w.confidence, 0) / judged.length;
 }
 
+/**
+ * A word of a character or two in a box a pixel or two thin (at 200 DPI) is a piece of a ruled line the
+ * engine read as a letter ("|", "i", "\\" one pixel tall): no glyph but a dash or an underscore is
+ * that thin.
+ */
+const MAX_FRAGMENT_PX_300 = 3;
+const DASHES = /^[-‐‑‒–—―_]+$/;
+
+function ruleFragment(w: OcrWord, scale: number): boolean {
+  return w.text.length <= 2 && Math.min(w.box.width, w.box.height) * scale <= MAX_FRAGMENT_PX_300 && !DASHES.test(w.text);
+}
+
 function wordItems(words: OcrWord[], scale: number): TextItem[] {
   const emOf = lineEms(words);
   const items: TextItem[] = [];
   for (const w of words) {
     if (w.confidence < MIN_CONFIDENCE) continue;
     if (!ALPHANUMERIC.test(w.text) && w.confidence < MIN_SYMBOL_CONFIDENCE) continue;
+    if (ruleFragment(w, scale)) continue;
     items.push({
       text: w.text,
       x: round(w.box.x * scale),
