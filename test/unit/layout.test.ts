@@ -324,6 +324,31 @@ test('layout: a bold lead-in after a bulleted list is not inside its last item',
   assert.ok(sections(doc.nodes).some((s) => s.heading.text === 'Study design:'));
 });
 
+test('layout: a line set larger but all in small letters is no title ("iPhone" and "Overview" are)', () => {
+  const lines: [string, number][] = [
+    ['Overview', 14],
+    ['Net sales rose in every region during the quarter, led by services and wearables.', 10],
+    ['iPhone', 14],
+    ['Net sales of the product line were flat against the same quarter a year earlier.', 10],
+    ['ujjayii', 14],
+    ['Breathing practice closes every class, and the teacher notes how each student did.', 10],
+  ];
+  let y = 300;
+  const items = lines.map(([text, pt]) => {
+    const height = (pt * 300) / 72;
+    const item = { text, x: 300, y, width: text.length * height * 0.5, height, fontName: 'Helvetica', fontSize: pt };
+    y += height * 2;
+    return item;
+  });
+  const page: PageModel = { number: 1, width: 2550, height: 3300, items };
+  const nodes = pdfStructure([page], [{ tables: [], consumed: new Set<number>() }]);
+  assert.deepEqual(
+    sections(nodes).map((s) => s.heading.text),
+    ['Overview', 'iPhone'],
+  );
+  assert.ok([...leaves(nodes)].some((l) => l.text === 'ujjayii'));
+});
+
 test('layout: a heading the document ends under, with nothing but page furniture after it, is a line of text', async () => {
   for (const [file, line] of [
     ['kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf', 'IRB No. 0206/66'],

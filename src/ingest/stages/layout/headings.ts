@@ -57,6 +57,9 @@ function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbe
   if (ranges.length > 3 && !title) return null;
   const [maxWords, maxChars] = title ? [MAX_TITLE_WORDS, 300] : [MAX_HEADING_WORDS, 150];
   if (words === 0 || words > maxWords || text.length > maxChars || !/\p{L}/u.test(text)) return null;
+  // A title has a capital or a number somewhere ("iPhone", "2. scope"); a line all in small letters
+  // ("ujjayii", the end of a cell's text read off a scan) is none.
+  if (!/[\p{Lu}\p{Lt}\p{N}]/u.test(text) && /\p{Ll}/u.test(text)) return null;
   if (/[,;]$/.test(text)) return null;
   const larger = first.size >= bodySize + 1;
   if (!larger && !bold && !caps && !runInTitle) return null;
