@@ -14,6 +14,8 @@ const MIN_DEGREES = 0.3;
 const SAMPLE = 4;
 /** Darker than this share of the paper's level, a sampled pixel is ink. */
 const INK = 0.75;
+/** A page more than this share ink is a picture, not lines of text. */
+const MAX_INK = 0.4;
 /** The coarse search for the angle scores every this many ink points. */
 const COARSE_STEP = 4;
 /** The best angle must line the rows up this much better than the page as it is. */
@@ -35,7 +37,9 @@ export function measureSkew({ data, width, height }: GrayImage): number {
     return Float64Array.from(points);
   };
   const rowInk = sampled(true);
-  if (rowInk.length < 2 * 200 * SAMPLE) return 0;
+  // Too little ink to tell, or so much that the page is a picture or a dark scan rather than text.
+  const looked = height * Math.ceil(width / SAMPLE);
+  if (rowInk.length < 2 * 200 * SAMPLE || rowInk.length / 2 > MAX_INK * looked) return 0;
   const columnInk = sampled(false);
   // Rows of text that line up give a profile of high peaks and empty gaps: its sum of squares is
   // highest at the angle that undoes the slant.
