@@ -4,7 +4,7 @@
  * from the image (the angle at which its rows of text line up best), the image is turned straight
  * before it is read, and the words' boxes are turned back onto the page as it is afterwards.
  */
-import type { GrayImage } from './image-rules.js';
+import { paperLevel, type GrayImage } from './image-rules.js';
 
 /** Slants are looked for up to this many degrees either way. */
 const MAX_DEGREES = 5;
@@ -85,7 +85,7 @@ export function rotateImage({ data, width, height }: GrayImage, degrees: number)
   const sin = Math.sin(a);
   const cx = (width - 1) / 2;
   const cy = (height - 1) / 2;
-  const out = new Uint8Array(width * height).fill(paperOf(data));
+  const out = new Uint8Array(width * height).fill(paperLevel({ data, width, height }));
   for (let y = 0; y < height; y++) {
     const dy = y - cy;
     // Each output pixel takes the source pixel it came from (turned back by the angle), bilinear.
@@ -105,15 +105,6 @@ export function rotateImage({ data, width, height }: GrayImage, degrees: number)
     }
   }
   return { data: out, width, height };
-}
-
-/** The paper's gray level: the most common level of the lighter half. */
-function paperOf(data: Uint8Array): number {
-  const histogram = new Uint32Array(256);
-  for (let i = 0; i < data.length; i += 7) histogram[data[i]!]!++;
-  let paper = 255;
-  for (let v = 128; v < 256; v++) if (histogram[v]! > histogram[paper]!) paper = v;
-  return paper;
 }
 
 export interface Box {

@@ -110,7 +110,7 @@ function scaled(r: Rule, scale: number): Rule {
 }
 
 /** The paper's gray level: the most common level of the lighter half. */
-function paperLevel({ data }: GrayImage): number {
+export function paperLevel({ data }: GrayImage): number {
   const histogram = new Uint32Array(256);
   // Every third pixel is plenty for a histogram.
   for (let i = 0; i < data.length; i += 3) histogram[data[i]!]!++;
