@@ -473,6 +473,18 @@ second line</pre><p>&lt;tag&gt; &nbsp; done</p>`;
     assert.equal(tables(nodes).length, 0);
   });
 
+  test('200,000 unclosed <style> tags, and 50,000 style sheets of one class each, finish fast', () => {
+    const unclosed = '<p>before the styles</p>' + '<style>'.repeat(200_000) + '<p>read as style text</p>';
+    let start = performance.now();
+    assert.deepEqual(textWords(htmlStructure(unclosed)), ['before', 'the', 'styles']);
+    assert.ok(performance.now() - start < 10_000, `unclosed: ${performance.now() - start} ms`);
+    const sheets = Array.from({ length: 50_000 }, (_, i) => `<style>.c${i}{font-weight:700} p{font-size:10pt}</style>`).join('') + '<p class="c7">Title In Bold</p><p>Body text of the page, a sentence long enough.</p>';
+    start = performance.now();
+    const nodes = htmlStructure(sheets);
+    assert.ok(performance.now() - start < 10_000, `sheets: ${performance.now() - start} ms`);
+    assert.deepEqual(nodes.map((n) => n.type === 'section' && n.heading.text), ['Title In Bold']);
+  });
+
   test('100,000 levels of nesting finish fast, without recursion, keeping the words', () => {
     const depth = 100_000;
     const cases = {

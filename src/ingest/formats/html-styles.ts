@@ -74,8 +74,14 @@ export class Stylesheet {
   /** The rules of every `<style>` element of a page. */
   static of(html: string): Stylesheet {
     const rules: Rule[] = [];
-    if (/<style/i.test(html)) {
-      for (const m of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi)) parseSheet(m[1]!, rules);
+    // Found with indexOf, not a lazy regular expression: unclosed `<style`s would make that quadratic.
+    const lower = /<style/i.test(html) ? html.toLowerCase() : '';
+    for (let at = lower.indexOf('<style'); at >= 0; ) {
+      const open = lower.indexOf('>', at);
+      const close = open < 0 ? -1 : lower.indexOf('</style', open);
+      if (close < 0) break;
+      if (/^<style[\s>/]/.test(lower.slice(at, at + 7))) parseSheet(html.slice(open + 1, close), rules);
+      at = lower.indexOf('<style', close);
     }
     return new Stylesheet(rules);
   }
