@@ -61,16 +61,32 @@ export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
 
 /** A run property that hides the run (`<w:vanish/>`, not turned off with w:val="0" or "false"). */
 const HIDDEN = /<w:vanish(?![^>]*w:val="(?:0|false|off)")[^>]*\/?>/;
-/** A run (not its properties, `<w:rPr>`), from its start tag to its end tag: runs do not nest. */
-const RUN = /<w:r(?:\s[^>]*)?>[\s\S]*?<\/w:r>/g;
+/** A run's start tag (not its properties' `<w:rPr>`, nor `<w:rFonts>`): runs do not nest. */
+const RUN_START = /<w:r[\s>]/g;
+const RUN_END = '</w:r>';
 const RUN_PROPERTIES = /<w:rPr>[\s\S]*?<\/w:rPr>/;
 
-/** The part's XML without the runs formatted hidden (their paragraphs stay, so numbering still lines up). */
+/**
+ * The part's XML without the runs formatted hidden (their paragraphs stay, so numbering still lines
+ * up). One pass with indexOf: a lazy expression over unclosed runs would be quadratic.
+ */
 export function withoutHiddenRuns(xml: string): string {
-  return xml.replace(RUN, (run) => {
+  const kept: string[] = [];
+  let from = 0;
+  RUN_START.lastIndex = 0;
+  for (let m = RUN_START.exec(xml); m; m = RUN_START.exec(xml)) {
+    const end = xml.indexOf(RUN_END, m.index);
+    if (end < 0) break;
+    const run = xml.slice(m.index, end + RUN_END.length);
     const props = RUN_PROPERTIES.exec(run);
-    return props && HIDDEN.test(props[0]) ? '' : run;
-  });
+    if (props && HIDDEN.test(props[0])) {
+      kept.push(xml.slice(from, m.index));
+      from = end + RUN_END.length;
+    }
+    RUN_START.lastIndex = end + RUN_END.length;
+  }
+  kept.push(xml.slice(from));
+  return kept.join('');
 }
 
 /** The package with one part replaced (every other part as it was). */
