@@ -198,9 +198,11 @@ function contract(name: string, open: () => Promise<Harness>, close: () => Promi
       const old = await store.stage(streamOf(randomBytes(100)), { maxBytes: 100 });
       await put('kept/committed', Buffer.from('committed'));
       assert.equal(await store.sweepStaged(60 * 60 * 1000), 0);
-      await new Promise((r) => setTimeout(r, 1100)); // S3 LastModified has one-second resolution
+      // S3's LastModified is whole seconds: a blob staged just now can look up to a second old. The old
+      // one is over 2.1 s old at the sweep, the fresh one under 2 s however its second is rounded.
+      await new Promise((r) => setTimeout(r, 2100));
       const fresh = await store.stage(streamOf(randomBytes(100)), { maxBytes: 100 });
-      assert.equal(await store.sweepStaged(1000), 1);
+      assert.equal(await store.sweepStaged(2000), 1);
       await rejectsWithCode(store.commit(old.tempKey, 'swept/away'), 'ENOENT');
       await store.commit(fresh.tempKey, 'kept/fresh');
       assert.deepEqual(await store.stat('kept/committed'), { size: 9 });
