@@ -14,18 +14,20 @@ import { parseHeadingNumber, parseMarker, type Marker } from '../../markers.js';
 
 type Frame =
   | { kind: 'root'; children: StructureNode[] }
-  | {
-      kind: 'section';
-      strength: number;
-      field: boolean;
-      left: number;
-      standalone: boolean;
-      children: StructureNode[];
-      /** The blank between its heading and the text under it, in line heights (undefined until that text came). */
-      firstGap?: number;
-    }
+  | SectionFrame
   | { kind: 'list'; marker: Marker; x: number; last: number; list: List }
   | { kind: 'item'; marker: Marker; x: number; heading: HeadingSplit | null; children: StructureNode[] };
+
+interface SectionFrame {
+  kind: 'section';
+  strength: number;
+  field: boolean;
+  left: number;
+  standalone: boolean;
+  children: StructureNode[];
+  /** The blank between its heading and the text under it, in line heights (undefined until that text came). */
+  firstGap?: number;
+}
 
 /** Article and Section headings outrank styled headings of the same font (bold and capitals add 3 at most). */
 const ARTICLE_BONUS = 4;
@@ -46,7 +48,7 @@ export class TreeBuilder {
   /** The blank above the text block being added, in its line heights (-1: the first of its column). */
   private gapAbove = -1;
   /** A section opened by the last text block, waiting to learn how far below it its text starts. */
-  private opened: Extract<Frame, { kind: 'section' }> | null = null;
+  private opened: SectionFrame | null = null;
 
   constructor(private readonly bodySize: number) {}
 
@@ -163,7 +165,7 @@ export class TreeBuilder {
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: makeLeaf(split.heading), children: [] };
     if (split.body.length) section.children.push(paragraph(split.body));
     this.append(section);
-    const frame: Extract<Frame, { kind: 'section' }> = { kind: 'section', strength: split.strength, field: split.field ?? false, left, standalone: !split.leadIn, children: section.children };
+    const frame: SectionFrame = { kind: 'section', strength: split.strength, field: split.field ?? false, left, standalone: !split.leadIn, children: section.children };
     this.stack.push(frame);
     if (!split.body.length) this.opened = frame;
   }
@@ -173,25 +175,16 @@ export class TreeBuilder {
    * is the next entry like that heading, not inside it: "Objectives:" over its bulleted objectives,
    * then, after a blank line, "Study design: Interventional study…".
    */
-  private setOffLikeIt(top: Extract<Frame, { kind: 'section' }>, next: HeadingSplit, left: number, tolerance: number): boolean {
-    return (
-      top.standalone &&
-      next.leadIn &&
-      top.strength === next.strength + STANDALONE_BONUS &&
-      top.children.length > 0 &&
-      top.firstGap !== undefined &&
-      top.firstGap < TIGHT &&
-      this.gapAbove >= BLANK_LINE &&
-      Math.abs(top.left - left) <= 0.5 * tolerance
-    );
+  private setOffLikeIt(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
+    return leadInOfItsType(top, next, left, tolerance) && top.children.length > 0 && top.firstGap !== undefined && top.firstGap < TIGHT && this.gapAbove >= BLANK_LINE;
   }
 
   /**
    * A heading standing alone with nothing under it yet, in the type of the lead-in that follows at
    * its place, is an entry like it: "Trust" then "Collaboration: COLLABORATE ~ …" are two values.
    */
-  private peerOf(top: Extract<Frame, { kind: 'section' }>, next: HeadingSplit, left: number, tolerance: number): boolean {
-    return top.standalone && next.leadIn && top.children.length === 0 && top.strength === next.strength + STANDALONE_BONUS && Math.abs(top.left - left) <= 0.5 * tolerance;
+  private peerOf(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
+    return leadInOfItsType(top, next, left, tolerance) && top.children.length === 0;
   }
 
   /**
@@ -271,6 +264,11 @@ function lastHeadingsHeadNothing(nodes: StructureNode[]): void {
 
 function furniture(node: StructureNode): boolean {
   return node.type === 'paragraph' && isFurniture(node.role);
+}
+
+/** `next` leads into its text in the type of the standalone heading `top`, at its place on the page. */
+function leadInOfItsType(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
+  return top.standalone && next.leadIn && top.strength === next.strength + STANDALONE_BONUS && Math.abs(top.left - left) <= 0.5 * tolerance;
 }
 
 function lineHeight(line: Line): number {
