@@ -1,8 +1,9 @@
 import { IngestError } from '../model.js';
 import type { StructureNode } from '../structure.js';
 import { htmlStructure, WORD_LABEL_END, WORD_LABEL_START } from './html.js';
-import { headersAndFooters, isHeaderOrFooter } from './word-furniture.js';
+import { headersAndFooters } from './word-furniture.js';
 import { numberedParagraphs, type NumberedParagraph } from './word-numbering.js';
+import { acceptedRevisions, hasRevisions } from './word-revisions.js';
 import { writeZip } from './write/zip.js';
 import { zipEntries, zipTexts } from './zip.js';
 
@@ -16,25 +17,42 @@ const STYLES = 'word/styles.xml';
  */
 const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"];
 
+/** The parts a DOCX shows as text: its body, notes, headers and footers. */
+const SHOWN_PART = /^word\/(?:document|footnotes|endnotes|(?:header|footer)\d*)\.xml$/;
+
+export interface DocxRead {
+  nodes: StructureNode[];
+  /**
+   * The package as Word shows it, when that differs from the given one: text formatted hidden left
+   * out and tracked changes accepted. Its rendition then shows the text the structure holds.
+   */
+  shown: Buffer | null;
+}
+
 /**
  * The structure of a DOCX: its heading styles, numbering and tables, through mammoth's HTML; its
  * running headers and footers as furniture before and after the body.
  */
-export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
+export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   let parts: Map<string, string>;
   try {
-    parts = await zipTexts(bytes, (name) => name === DOCUMENT || name === NUMBERING || name === STYLES || isHeaderOrFooter(name));
+    parts = await zipTexts(bytes, (name) => name === NUMBERING || name === STYLES || SHOWN_PART.test(name));
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `not a readable ZIP package (${(err as Error).message})`);
   }
-  let document = parts.get(DOCUMENT);
-  if (document === undefined) throw new IngestError('Corrupt DOCX', 'no word/document.xml');
-  // Text formatted hidden is not shown or printed by Word: mammoth would read it, so it goes first.
-  if (HIDDEN.test(document)) {
-    document = withoutHiddenRuns(document);
-    bytes = await withPart(bytes, DOCUMENT, document);
+  if (!parts.has(DOCUMENT)) throw new IngestError('Corrupt DOCX', 'no word/document.xml');
+  // Hidden text is neither shown nor printed by Word, and tracked changes read as accepted: mammoth
+  // would read hidden runs, and LibreOffice prints deletions, so both get the package as shown.
+  const changed = new Map<string, string>();
+  for (const [name, xml] of parts) {
+    if (!SHOWN_PART.test(name)) continue;
+    let shown = HIDDEN.test(xml) ? withoutHiddenRuns(xml) : xml;
+    if (hasRevisions(shown)) shown = acceptedRevisions(shown);
+    if (shown !== xml) changed.set(name, shown);
   }
-  for (const [name, xml] of parts) if (name !== DOCUMENT && HIDDEN.test(xml)) parts.set(name, withoutHiddenRuns(xml));
+  for (const [name, xml] of changed) parts.set(name, xml);
+  const shown = changed.size ? await withParts(bytes, changed) : null;
+  const document = parts.get(DOCUMENT)!;
   const numbering = parts.get(NUMBERING);
   let numbered: NumberedParagraph[] = [];
   try {
@@ -46,7 +64,7 @@ export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
   const { default: mammoth } = await import('mammoth');
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: STYLE_MAP, transformDocument: (doc) => withWordLabels(doc, numbered) })).value;
+    html = (await mammoth.convertToHtml({ buffer: shown ?? bytes }, { styleMap: STYLE_MAP, transformDocument: (doc) => withWordLabels(doc, numbered) })).value;
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `word/document.xml cannot be read: ${xmlProblem((err as Error).message)}`);
   }
@@ -56,7 +74,7 @@ export async function readDocx(bytes: Buffer): Promise<StructureNode[]> {
   } catch {
     // Headers and footers are a refinement: the body stands without them.
   }
-  return [...furniture.headers, ...htmlStructure(html, { wordNumbering: true, boldTitles: false }), ...furniture.footers];
+  return { nodes: [...furniture.headers, ...htmlStructure(html, { wordNumbering: true, boldTitles: false }), ...furniture.footers], shown };
 }
 
 /** A run property that hides the run (`<w:vanish/>`, not turned off with w:val="0" or "false"). */
@@ -89,10 +107,10 @@ export function withoutHiddenRuns(xml: string): string {
   return kept.join('');
 }
 
-/** The package with one part replaced (every other part as it was). */
-async function withPart(bytes: Buffer, name: string, xml: string): Promise<Buffer> {
+/** The package with some parts replaced (every other part as it was). */
+async function withParts(bytes: Buffer, replaced: ReadonlyMap<string, string>): Promise<Buffer> {
   const entries = await zipEntries(bytes, () => true);
-  entries.set(name, Buffer.from(xml, 'utf8'));
+  for (const [name, xml] of replaced) entries.set(name, Buffer.from(xml, 'utf8'));
   return writeZip([...entries].map(([entry, data]) => ({ name: entry, data })));
 }
 

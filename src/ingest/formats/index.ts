@@ -3,7 +3,7 @@ import type { StructureNode } from '../structure.js';
 import { layoutBlocks, type Block } from './blocks.js';
 import { describeFormat, detectFormat, type DetectedFormat } from './detect.js';
 import { readDoc } from './doc.js';
-import { readDocx } from './docx.js';
+import { readDocx, type DocxRead } from './docx.js';
 import { htmlStructure } from './html.js';
 import { convertWithLibreOffice, findSoffice } from './libreoffice.js';
 import { readPdfGeometry, readPdfPages, type PdfEngine } from './pdf.js';
@@ -75,15 +75,18 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   if (soffice) {
     const docx = ext === 'doc' ? docAsDocx(bytes, soffice) : null;
     try {
-      const pdf = await convertWithLibreOffice(bytes, ext, soffice);
+      let pdf = await convertWithLibreOffice(read.shown ?? bytes, ext, soffice);
+      const fromDoc = await docx;
+      // A DOC with tracked changes, drawn directly, shows its deletions: its DOCX as shown does not.
+      if (fromDoc?.shown) pdf = await convertWithLibreOffice(fromDoc.shown, 'docx', soffice);
       const pages = await readPages(pdf);
-      native = (await docx) ?? native;
+      native = fromDoc?.nodes ?? native;
       return { format: ext, pagination: 'libreoffice', pages, hasText: text, pdf, pdfIsOriginal: false, native };
     } catch {
       // A failed conversion (or an unreadable rendition) is not the document's fault: Quire's own
       // layout of the text extracted above still gives it pages.
     }
-    native = (await docx) ?? native;
+    native = (await docx)?.nodes ?? native;
   }
   const pdf = textLayoutPdf(blocks);
   const pages = await readPages(pdf);
@@ -94,7 +97,7 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
  * A Word 97-2003 file's structure as Word shows it (heading styles, numbering labels, tables), read
  * from LibreOffice's DOCX of it; null when that fails (word-extractor's text then stands).
  */
-async function docAsDocx(bytes: Buffer, soffice: string): Promise<StructureNode[] | null> {
+async function docAsDocx(bytes: Buffer, soffice: string): Promise<DocxRead | null> {
   try {
     return await readDocx(await convertWithLibreOffice(bytes, 'doc', soffice, undefined, 'docx'));
   } catch {
@@ -103,12 +106,13 @@ async function docAsDocx(bytes: Buffer, soffice: string): Promise<StructureNode[
 }
 
 /** A format's own structure, and the blocks Quire's text layout draws when there is no LibreOffice. */
-async function readStructure(bytes: Buffer, ext: string): Promise<{ native: StructureNode[]; blocks: Block[] }> {
+async function readStructure(bytes: Buffer, ext: string): Promise<{ native: StructureNode[]; blocks: Block[]; shown?: Buffer | null }> {
   let native: StructureNode[];
   switch (ext) {
-    case 'docx':
-      native = await readDocx(bytes);
-      break;
+    case 'docx': {
+      const docx = await readDocx(bytes);
+      return { native: docx.nodes, blocks: layoutBlocks(docx.nodes), shown: docx.shown };
+    }
     case 'doc':
       native = await readDoc(bytes);
       break;
