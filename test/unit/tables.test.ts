@@ -281,6 +281,23 @@ describe('tables: other documents', () => {
     assert.ok(!tables.some((t) => t.rows[0]!.cells.some((c) => c.leaf.text.startsWith('(In millions'))));
   });
 
+  it('10-Q: a row label wrapped onto a second line is one cell of one row, its values beside it; a heading label, a new item and "iPad" are not joined', async () => {
+    const a = await analyse(TEN_Q);
+    const rows = a.results.flatMap((r) => r.tables.filter((t) => t.source === 'aligned').flatMap((t) => t.rows.map((row) => row.cells.map((c) => c.leaf.text))));
+    const row = (label: string) => rows.filter((cells) => cells[0] === label);
+    // Values on the label's last line ("awards | (1,371) | …") or on its first ("(I.R.S. Employer…)").
+    const withheld = row('Common stock withheld related to net share settlement of equity awards');
+    assert.equal(withheld.length, 2, 'both statements of shareholders’ equity');
+    assert.deepEqual(withheld[0]!.slice(1), ['(1,371)', '(1,224)', '(2,783)', '(2,460)']);
+    assert.deepEqual(row('Total change in unrealized gains/losses on marketable debt securities')[0]?.slice(1), ['(3,055)', '163', '(9,819)', '(792)']);
+    assert.match(rows.find((cells) => cells[0]!.startsWith('Common stock and additional paid-in capital'))![0]!, /shares authorized; [\d,]+ and [\d,]+ shares issued and outstanding, respectively$/);
+    assert.deepEqual(row('(State or other jurisdiction of incorporation or organization)')[0], ['(State or other jurisdiction of incorporation or organization)', '(I.R.S. Employer Identification No.)']);
+    assert.ok(!rows.some((cells) => /^(awards|securities|of incorporation|and [\d,]+ shares)/.test(cells[0]!)), 'no continuation is left as a row');
+    // A label ending in a colon heads the rows under it; a product named in small letters is its own row.
+    assert.ok(row('Change in unrealized gains/losses on marketable debt securities, net of tax:').length > 0);
+    assert.ok(row('iPad ® (1)').length > 0 && row('Mac ® (1)').length > 0);
+  });
+
   it('a sidebar of "Label:" entries beside a column of running text is not a key/value form', async () => {
     const a = await analyse('../shared/corpus/kgrag/us-fed-agency-reports/DOSAID2022.pdf');
     const page = a.pages.findIndex((p) => p.items.some((it) => it.text.includes('Bureau for Global Health')));

@@ -32,6 +32,35 @@ export function bandsBetween(rows: readonly { top: number; bottom: number }[], p
   }));
 }
 
+/**
+ * The draft with rows joined: row k goes into row `target[k]` (itself, or a row above it), cells of
+ * one column joining; the rows that stay are numbered again top to bottom.
+ */
+export function joinRows(draft: TableDraft, target: readonly number[]): TableDraft {
+  if (target.every((t, k) => t === k)) return draft;
+  const renumber = new Map<number, number>();
+  for (const t of target) if (!renumber.has(t)) renumber.set(t, renumber.size);
+  const cells = new Map<string, CellDraft>();
+  for (const c of [...draft.cells].sort((a, b) => a.row - b.row || a.col - b.col)) {
+    const row = renumber.get(target[c.row]!)!;
+    const key = `${row}:${c.col}`;
+    const into = cells.get(key);
+    if (into) {
+      into.items = [...into.items, ...c.items];
+      into.box = { ...into.box, bottom: Math.max(into.box.bottom, c.box.bottom) };
+    } else {
+      cells.set(key, { ...c, row });
+    }
+  }
+  const rowBands: TableDraft['rowBands'] = [];
+  target.forEach((t, k) => {
+    const row = renumber.get(t)!;
+    const band = draft.rowBands[k]!;
+    rowBands[row] = rowBands[row] ? { top: rowBands[row]!.top, bottom: band.bottom } : { ...band };
+  });
+  return { ...draft, rowBands, cells: [...cells.values()] };
+}
+
 function toBox(rect: Rect, page: number): Box {
   return { page, left: round(rect.left), top: round(rect.top), width: round(rect.right - rect.left), height: round(rect.bottom - rect.top) };
 }

@@ -1,6 +1,6 @@
 import type { PageModel } from '../../model.js';
 import { normalizeSpace } from '../../structure.js';
-import type { CellDraft, TableDraft } from './draft.js';
+import { joinRows, type CellDraft, type TableDraft } from './draft.js';
 import { isFigure } from './stacked-headings.js';
 
 /** Rows (keys in the first column) a table needs before its unkeyed lines count as wrapped text. */
@@ -24,25 +24,5 @@ export function mergeWrappedRows(page: PageModel, draft: TableDraft): TableDraft
   if (draft.cells.some((c) => c.row >= firstKey && (c.colspan !== 1 || c.rowspan !== 1))) return draft;
   // Each row from the first key on joins the keyed row at or above it.
   const target = rows.map((_, k) => (k < firstKey ? k : keyed.lastIndexOf(true, k)));
-  const renumber = new Map<number, number>();
-  for (const t of target) if (!renumber.has(t)) renumber.set(t, renumber.size);
-  const cells = new Map<string, CellDraft>();
-  for (const c of [...draft.cells].sort((a, b) => a.row - b.row || a.col - b.col)) {
-    const row = renumber.get(target[c.row]!)!;
-    const key = `${row}:${c.col}`;
-    const into = cells.get(key);
-    if (into) {
-      into.items = [...into.items, ...c.items];
-      into.box = { ...into.box, bottom: Math.max(into.box.bottom, c.box.bottom) };
-    } else {
-      cells.set(key, { ...c, row });
-    }
-  }
-  const rowBands: TableDraft['rowBands'] = [];
-  target.forEach((t, k) => {
-    const row = renumber.get(t)!;
-    const band = draft.rowBands[k]!;
-    rowBands[row] = rowBands[row] ? { top: rowBands[row]!.top, bottom: band.bottom } : { ...band };
-  });
-  return { ...draft, rowBands, cells: [...cells.values()] };
+  return joinRows(draft, target);
 }

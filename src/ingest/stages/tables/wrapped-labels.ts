@@ -1,0 +1,72 @@
+import type { PageModel } from '../../model.js';
+import { normalizeSpace } from '../../structure.js';
+import { joinRows, type CellDraft, type TableDraft } from './draft.js';
+
+/**
+ * A row label too long for its column wraps onto the next line, which an aligned table first reads
+ * as a row of its own: "Common stock withheld related to net share settlement of equity" over
+ * "awards | (1,371) | (1,224)". That line joins the row above when its label goes on in small
+ * letters ("awards", "and 15,943,425 shares…", "of incorporation…"; not "iPad", not an item "a."),
+ * directly under the label (not outdented, no blank line between), and only one of the two lines
+ * holds the row's other cells (the values sit on the label's first or its last line). A label
+ * ending with a colon heads the rows under it and is never continued.
+ */
+export function joinWrappedLabels(page: PageModel, draft: TableDraft): TableDraft {
+  const rows: CellDraft[][] = draft.rowBands.map(() => []);
+  for (const c of draft.cells) rows[c.row]!.push(c);
+  const text = (c: CellDraft | undefined): string => (c ? normalizeSpace(c.items.map((i) => page.items[i]!.text).join(' ')) : '');
+  const label = (row: CellDraft[]) => row.find((c) => c.col === 0);
+  const hasValues = (row: CellDraft[]) => row.some((c) => c.col > 0 && c.items.length > 0);
+  const simple = (row: CellDraft[]) => row.every((c) => c.colspan === 1 && c.rowspan === 1);
+  /** Row k's target: the first row of the label it belongs to (itself when it stands alone). */
+  const target = rows.map((_, k) => k);
+  /** Whether the label joined so far (ending at row k - 1) has values on one of its lines. */
+  let joinedValues = rows.length > 0 && hasValues(rows[0]!);
+  for (let k = 1; k < rows.length; k++) {
+    const above = rows[k - 1]!;
+    const row = rows[k]!;
+    const top = label(above);
+    const next = label(row);
+    const joins = () => {
+      if (!top?.items.length || !next?.items.length || !simple(above) || !simple(row)) return false;
+      if (!GOES_ON.test(text(next)) || ITEM.test(text(next)) || /[:.]$/.test(text(top))) return false;
+      // Values on both lines: two rows.
+      if (joinedValues && hasValues(row)) return false;
+      const a = extent(page, top.items);
+      const b = extent(page, next.items);
+      // Directly under the label (not outdented, or centred under it), no blank line between.
+      const under = b.left >= a.left - 0.5 * a.lineHeight || Math.abs(b.left + b.right - a.left - a.right) <= a.lineHeight;
+      return under && b.top - a.bottom <= 0.8 * a.lineHeight;
+    };
+    if (joins()) {
+      target[k] = target[k - 1]!;
+      joinedValues ||= hasValues(row);
+    } else {
+      joinedValues = hasValues(row);
+    }
+  }
+  return joinRows(draft, target);
+}
+
+/** Text that goes on from a line above: it opens with a word in small letters ("awards", "and", "of"), not "iPad". */
+const GOES_ON = /^[a-z][a-z'’-]*(?![\p{L}\p{N}])/u;
+/** A list item's marker in small letters: "a.", "iv)". */
+const ITEM = /^[a-z]{1,4}[.)](?:\s|$)/;
+
+/** The items' left and right edges, top and bottom, and the height of one of their lines. */
+function extent(page: PageModel, items: readonly number[]): { left: number; right: number; top: number; bottom: number; lineHeight: number } {
+  let left = Infinity;
+  let right = -Infinity;
+  let top = Infinity;
+  let bottom = -Infinity;
+  let lineHeight = 0;
+  for (const i of items) {
+    const it = page.items[i]!;
+    left = Math.min(left, it.x);
+    right = Math.max(right, it.x + it.width);
+    top = Math.min(top, it.y);
+    bottom = Math.max(bottom, it.y + it.height);
+    lineHeight = Math.max(lineHeight, it.height);
+  }
+  return { left, right, top, bottom, lineHeight };
+}
