@@ -77,12 +77,13 @@ function romanValue(s: string): number {
 }
 
 /**
- * "Article IV", "ARTICLE 1.", "Section 3(b)", "PART I", "Item 2.": how far the number reaches and the
- * heading's rank (articles and parts above sections and items).
+ * "Article IV", "ARTICLE 1.", "Section 3(b)", "PART I", "Item 2.", "Note 4": how far the number reaches
+ * and the heading's rank (articles and parts above sections and items, and those above the notes of
+ * financial statements, which sit under an item).
  */
-export function parseHeadingNumber(text: string): { end: number; rank: 'article' | 'section' } | null {
-  const m = /^(article|part|section|item|§)\s*(\d{1,3}[a-z]?(?:\.\d{1,3})*|[ivxlc]{1,6})(?:\([a-z0-9]{1,4}\))*[.:]?(?=\s|$)/i.exec(text);
+export function parseHeadingNumber(text: string): { end: number; rank: 'article' | 'section' | 'note' } | null {
+  const m = /^(article|part|section|item|note|§)\s*(\d{1,3}[a-z]?(?:\.\d{1,3})*|[ivxlc]{1,6})(?:\([a-z0-9]{1,4}\))*[.:]?(?=\s|$)/i.exec(text);
   if (!m) return null;
   const word = m[1]!.toLowerCase();
-  return { end: m[0].length, rank: word === 'article' || word === 'part' ? 'article' : 'section' };
+  return { end: m[0].length, rank: word === 'article' || word === 'part' ? 'article' : word === 'note' ? 'note' : 'section' };
 }

@@ -462,6 +462,23 @@ describe('layout: titles centred over several lines', () => {
   });
 });
 
+test('layout: a 10-Q\'s numbered notes ("Note 3 – Financial Instruments") hold the unnumbered headings of their type up to the next note, inside Item 1', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/sec-10-q/2023 Q1 AAPL.pdf'));
+  const all = sections(doc.nodes);
+  const named = (heading: string) => {
+    const found = all.find((s) => s.heading.text === heading);
+    assert.ok(found, `a section "${heading}"`);
+    return found;
+  };
+  const children = (s: Section) => s.children.filter((c): c is Section => c.type === 'section').map((c) => c.heading.text);
+  assert.deepEqual(children(named('Note 1 – Summary of Significant Accounting Policies')), ['Basis of Presentation and Preparation', 'Earnings Per Share']);
+  assert.deepEqual(children(named('Note 3 – Financial Instruments')), ['Cash, Cash Equivalents and Marketable Securities', 'Derivative Instruments and Hedging', 'Accounts Receivable']);
+  // The notes are the item's: nine of them in Item 1, none in Item 2, which is the next item, not a note's child.
+  const item1 = children(named('Item 1. Financial Statements'));
+  assert.equal(item1.filter((h) => /^Note \d+ – /.test(h)).length, 9, JSON.stringify(item1));
+  assert.ok(children(named('PART I — FINANCIAL INFORMATION')).includes('Item 2. Management’s Discussion and Analysis of Financial Condition and Results of Operations'));
+});
+
 test('layout: another final report of the same NTSB form, with a longer narrative, gets the same findings headings', async () => {
   // Its 12 pt narrative is a little longer than its 9 pt boilerplate (1,094 and 928 characters; 785
   // and 928 in 20071210X01921): the body size must not flip between them.

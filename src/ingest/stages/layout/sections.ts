@@ -32,6 +32,8 @@ interface SectionFrame {
 /** Article and Section headings outrank styled headings of the same font (bold and capitals add 3 at most). */
 const ARTICLE_BONUS = 4;
 const SECTION_BONUS = 3.5;
+/** A numbered note ("Note 2 – Revenue") holds the unnumbered headings of its type up to the next note, inside its item. */
+const NOTE_BONUS = 3;
 /** Strength difference of one point of font size: a numbered heading holds unnumbered ones only when they are set smaller. */
 const LARGER_FONT = 10;
 /** A blank of at least a line height sets a block off; under half of one, text sits tight on what is above it. */
@@ -92,7 +94,7 @@ export class TreeBuilder {
       if (split || lone) {
         const heading = split ? split.heading : ranges;
         const base = split ? split.strength : first.size * 10 + 5;
-        const strength = base + (number.rank === 'article' ? ARTICLE_BONUS : SECTION_BONUS);
+        const strength = base + { article: ARTICLE_BONUS, section: SECTION_BONUS, note: NOTE_BONUS }[number.rank];
         this.openSection({ heading, body: split?.body ?? [], strength, leadIn: split?.leadIn ?? false }, first.left, tolerance);
         return;
       }
