@@ -298,6 +298,22 @@ describe('tables: other documents', () => {
     assert.ok(row('iPad ® (1)').length > 0 && row('Mac ® (1)').length > 0);
   });
 
+  it('10-Q: the exhibit index, numbers beside descriptions under bold column headings, is a table; its wrapped descriptions stay in their rows', async () => {
+    const a = await analyse('../shared/corpus/kgrag/sec-10-q/2023 Q1 AAPL.pdf');
+    const tables = a.results.flatMap((r) => r.tables.map((t) => t.rows.map((row) => row.cells.map((c) => c.leaf.text))));
+    const index = tables.find((rows) => rows.some((cells) => cells[0] === '31.1*'));
+    assert.ok(index, 'a table with the row "31.1*"');
+    assert.deepEqual(index.find((cells) => cells[0] === 'Exhibit Number'), ['Exhibit Number', 'Exhibit Description', 'Form', 'Exhibit', 'Filing Date/ Period End Date']);
+    const description = (number: string) => index.find((cells) => cells[0] === number)?.[1];
+    assert.equal(description('10.1*'), 'Form of CEO Restricted Stock Unit Award Agreement under 2022 Employee Stock Plan effective as of September 25, 2022.');
+    assert.equal(description('10.2*'), 'Form of CEO Performance Award Agreement under 2022 Employee Stock Plan effective as of September 25, 2022.');
+    assert.equal(description('31.1*'), 'Rule 13a-14(a) / 15d-14(a) Certification of Chief Executive Officer.');
+    assert.ok(!index.some((cells) => cells[0] === '' && /^(of )?September 25/.test(cells[1] ?? '')), 'no wrapped line is a row of its own');
+    // The table of contents keeps "Part II", centred in bold under an entry, as a row of its own.
+    const contents = tables.find((rows) => rows.some((cells) => cells[1] === 'Controls and Procedures'));
+    assert.ok(contents?.some((cells) => cells.includes('Part II')), JSON.stringify(contents));
+  });
+
   it('a sidebar of "Label:" entries beside a column of running text is not a key/value form', async () => {
     const a = await analyse('../shared/corpus/kgrag/us-fed-agency-reports/DOSAID2022.pdf');
     const page = a.pages.findIndex((p) => p.items.some((it) => it.text.includes('Bureau for Global Health')));
@@ -476,9 +492,12 @@ describe('tables: other documents', () => {
       ],
     );
     assertWellFormed(tables[0]!, 1);
-    // With figures, an unkeyed line is a row of its own (a statement's total).
+    // With figures, an unkeyed line of several cells is a row of its own (it may be a statement's
+    // line); a line of one cell of words directly under its column's text still goes on from it
+    // ("breathing" under "abdominal").
     const withFigures = detectTables({ number: 1, width: 2550, height: 3300, items: [...items, item('1,234', 2400, 300), item('5,678', 2400, 600)] });
-    assert.equal(withFigures.tables[0]!.rows.length, lines.length);
+    const rows = withFigures.tables[0]!.rows.map((r) => r.cells.map((c) => c.leaf.text));
+    assert.deepEqual(rows.map((r) => r[1]), ['Chair-based yoga', 'natural breathing', 'Chair-based yoga', 'abdominal breathing', 'Chair-based yoga', 'thoracic']);
   });
 
   it('a page without rules or aligned text yields nothing', () => {

@@ -44,7 +44,7 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
   let blanks: Segment[] | undefined;
   const keepIfTable = (): void => {
     const rows = withoutSingleEdges(block);
-    if (isTable(rows)) candidates.push(rows);
+    if (isTable(page, rows)) candidates.push(rows);
     // A form's one-cell lines at its edges ("WITNESSES:", the last blank's caption) are part of it.
     else if (isBlankForm(block, () => (blanks ??= drawnBlanks(page)))) candidates.push(...cutAtColumnGaps(page, block));
   };
@@ -222,7 +222,7 @@ function columnIndex(columns: Column[], p: Phrase): number {
   return columns.findIndex((c) => p.left >= c.left && p.left <= c.right);
 }
 
-function isTable(rows: Row[]): boolean {
+function isTable(page: PageModel, rows: Row[]): boolean {
   // Records fill several cells of most rows; side-by-side lists and captions leave most rows single.
   const multiCell = rows.filter((r) => r.phrases.length >= 2).length;
   if (multiCell < MIN_ROWS || multiCell < MIN_MULTI_CELL_SHARE * rows.length) return false;
@@ -230,13 +230,26 @@ function isTable(rows: Row[]): boolean {
   if (columns.length < 2) return false;
   const words: number[][] = columns.map(() => []);
   for (const r of rows) for (const p of r.phrases) words[columnIndex(columns, p)]!.push(p.text.split(' ').length);
-  // Row labels may be long, but a table has at least two columns of short cells (a numbered list has one).
+  // Row labels may be long, but a table has at least two columns of short cells (a numbered list has
+  // one), unless bold column headings name its columns (an exhibit index: numbers and descriptions).
   const longColumns = words.filter((w) => median(w) > MAX_MEDIAN_WORDS).length;
   const shortColumns = words.filter((w) => w.length >= MIN_ROWS && median(w) <= MAX_MEDIAN_WORDS).length;
-  if (longColumns > 1 || shortColumns < 2) return false;
+  if (longColumns > 1 || (shortColumns < 2 && !(shortColumns === 1 && headedColumns(page, rows, columns)))) return false;
   // Two columns of names side by side are a list laid out in columns unless one side holds numbers.
   const numeric = rows.filter((r) => r.phrases.length >= 2 && /\d/.test(r.phrases[1]!.text)).length;
   return columns.length > 2 || numeric >= multiCell / 2;
+}
+
+/**
+ * One of the block's first two lines is a row of bold column headings over at least three columns,
+ * the first two among them: "Exhibit Number | Exhibit Description | Form | Exhibit | Filing Date".
+ */
+function headedColumns(page: PageModel, rows: Row[], columns: Column[]): boolean {
+  return rows.slice(0, 2).some((r) => {
+    if (r.phrases.length < 3 || !r.line.items.every((i) => page.items[i]!.bold)) return false;
+    const named = new Set(r.phrases.map((p) => columnIndex(columns, p)));
+    return named.size >= 3 && named.has(0) && named.has(1);
+  });
 }
 
 /**

@@ -31,7 +31,10 @@ export function mergeStackedHeadings(page: PageModel, draft: TableDraft): TableD
   const text = (c: CellDraft): string => normalizeSpace(c.items.map((i) => page.items[i]!.text).join(' '));
   const headed = (row: CellDraft[]): Set<number> => new Set(row.filter((c) => c.col > 0 && text(c)).map((c) => c.col));
   const labelled = (row: CellDraft[]): boolean => row.some((c) => c.col === 0 && text(c));
-  const firstBody = rows.findIndex((row) => row.some((c) => c.col > 0 && isFigure(text(c))));
+  const figures = rows.findIndex((row) => row.some((c) => c.col > 0 && isFigure(text(c))));
+  // Without figures, bold over plain type tells the headings from the rows (an exhibit index).
+  const bold = (row: CellDraft[]): boolean => row.some((c) => c.items.length > 0) && row.every((c) => c.items.every((i) => page.items[i]!.bold));
+  const firstBody = figures >= 0 ? figures : bold(rows[0] ?? []) ? rows.findIndex((row) => row.some((c) => c.items.length > 0) && !bold(row)) : -1;
   if (firstBody <= 0) return draft;
   let last = firstBody - 1;
   while (last >= 0 && headed(rows[last]!).size === 0) last--;
@@ -44,7 +47,8 @@ export function mergeStackedHeadings(page: PageModel, draft: TableDraft): TableD
     const above = rows[first - 1]!;
     const cols = headed(above);
     if (!simple(above) || [...cols].some((col) => !below.has(col))) break;
-    if (labelled(above) && ++labels > 1) break;
+    // One row at most names the label column, unless all are bold headings ("Exhibit" over "Number").
+    if (labelled(above) && ++labels > 1 && figures >= 0) break;
     if (cols.size) below = cols;
     first--;
   }

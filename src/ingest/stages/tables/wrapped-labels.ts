@@ -1,6 +1,7 @@
 import type { PageModel } from '../../model.js';
 import { normalizeSpace } from '../../structure.js';
 import { joinRows, type CellDraft, type TableDraft } from './draft.js';
+import { isFigure } from './stacked-headings.js';
 
 /**
  * A row label too long for its column wraps onto the next line, which an aligned table first reads
@@ -9,7 +10,9 @@ import { joinRows, type CellDraft, type TableDraft } from './draft.js';
  * letters ("awards", "and 15,943,425 shares…", "of incorporation…"; not "iPad", not an item "a."),
  * directly under the label (not outdented, no blank line between), and only one of the two lines
  * holds the row's other cells (the values sit on the label's first or its last line). A label
- * ending with a colon heads the rows under it and is never continued.
+ * ending with a colon heads the rows under it and is never continued. A line whose only text is in
+ * one other column, and no figure, goes on from that column's cell above (an exhibit's description
+ * wrapped, "…effective as of" over "September 25, 2022.").
  */
 export function joinWrappedLabels(page: PageModel, draft: TableDraft): TableDraft {
   const rows: CellDraft[][] = draft.rowBands.map(() => []);
@@ -25,17 +28,27 @@ export function joinWrappedLabels(page: PageModel, draft: TableDraft): TableDraf
   for (let k = 1; k < rows.length; k++) {
     const above = rows[k - 1]!;
     const row = rows[k]!;
-    const top = label(above);
-    const next = label(row);
     const joins = () => {
-      if (!top?.items.length || !next?.items.length || !simple(above) || !simple(row)) return false;
-      if (!GOES_ON.test(text(next)) || ITEM.test(text(next)) || /[:.]$/.test(text(top))) return false;
+      if (!simple(above) || !simple(row)) return false;
+      // The cell that goes on: the label, or a line's only cell when it has no label ("notes in Part I…" under an exhibit's description).
+      const filled = row.filter((c) => c.items.length > 0);
+      const next = label(row)?.items.length ? label(row) : filled.length === 1 ? filled[0] : undefined;
+      const top = next && above.find((c) => c.col === next.col);
+      if (!next || !top?.items.length) return false;
+      if (ITEM.test(text(next)) || /[:.]$/.test(text(top))) return false;
+      // A label goes on in small letters; a description's line under it in any words that are no figures.
+      if (next.col === 0 ? !GOES_ON.test(text(next)) : isFigure(text(next)) || isFigure(text(top))) return false;
       // Values on both lines: two rows.
-      if (joinedValues && hasValues(row)) return false;
+      if (next.col === 0 && joinedValues && hasValues(row)) return false;
       const a = extent(page, top.items);
       const b = extent(page, next.items);
-      // Directly under the label (not outdented, or centred under it), no blank line between.
-      const under = b.left >= a.left - 0.5 * a.lineHeight || Math.abs(b.left + b.right - a.left - a.right) <= a.lineHeight;
+      // Directly under the cell's text, no blank line between: a label not outdented (or centred
+      // under it), any other cell's line where the cell's text starts or a hanging indent from it,
+      // in its type ("Part II" centred in bold under a table of contents' entry is a row).
+      const under =
+        next.col === 0
+          ? b.left >= a.left - 0.5 * a.lineHeight || Math.abs(b.left + b.right - a.left - a.right) <= a.lineHeight
+          : b.left >= a.left - 0.5 * a.lineHeight && b.left <= a.left + 2 * a.lineHeight && b.bold === a.bold;
       return under && b.top - a.bottom <= 0.8 * a.lineHeight;
     };
     if (joins()) {
@@ -53,9 +66,10 @@ const GOES_ON = /^[a-z][a-z'’-]*(?![\p{L}\p{N}])/u;
 /** A list item's marker in small letters: "a.", "iv)". */
 const ITEM = /^[a-z]{1,4}[.)](?:\s|$)/;
 
-/** The items' left and right edges, top and bottom, and the height of one of their lines. */
-function extent(page: PageModel, items: readonly number[]): { left: number; right: number; top: number; bottom: number; lineHeight: number } {
+/** The items' left and right edges, top and bottom, the height of one of their lines, and whether all are bold. */
+function extent(page: PageModel, items: readonly number[]): { left: number; right: number; top: number; bottom: number; lineHeight: number; bold: boolean } {
   let left = Infinity;
+  let bold = true;
   let right = -Infinity;
   let top = Infinity;
   let bottom = -Infinity;
@@ -64,9 +78,10 @@ function extent(page: PageModel, items: readonly number[]): { left: number; righ
     const it = page.items[i]!;
     left = Math.min(left, it.x);
     right = Math.max(right, it.x + it.width);
+    bold &&= it.bold === true;
     top = Math.min(top, it.y);
     bottom = Math.max(bottom, it.y + it.height);
     lineHeight = Math.max(lineHeight, it.height);
   }
-  return { left, right, top, bottom, lineHeight };
+  return { left, right, top, bottom, lineHeight, bold };
 }
