@@ -267,6 +267,39 @@ describe('DOCX native structure (corpus)', () => {
     assert.ok(!texts(doc).some((t) => /STRUCKWORDS|WHOLLYGONE|ROWGONE/.test(t)));
   });
 
+  test("Word's footnotes are footnote paragraphs marked as their references are, not a list at the end", async (t) => {
+    const bytes = corpus('office/NDA simple layout.docx');
+    const parts = await zipEntries(bytes, () => true);
+    let p = 0;
+    const reference = (id: number) => `<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteReference w:id="${id}"/></w:r>`;
+    const document = parts.get('word/document.xml')!.toString('utf8').replace(/<\/w:p>/g, (end) => (++p === 2 ? reference(1) + end : p === 4 ? reference(2) + end : end));
+    parts.set('word/document.xml', Buffer.from(document));
+    const note = (id: number, text: string) => `<w:footnote w:id="${id}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> ${text}</w:t></w:r></w:p></w:footnote>`;
+    const footnotes = parts.get('word/footnotes.xml')!.toString('utf8').replace('</w:footnotes>', `${note(1, 'Business days, excluding federal holidays.')}${note(2, 'As amended from time to time.')}</w:footnotes>`);
+    parts.set('word/footnotes.xml', Buffer.from(footnotes));
+    const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    const read = async (libreoffice: boolean) => {
+      const model = await readDocument(edited, 'docx', { libreoffice });
+      const all = [...walk(model.native!)];
+      return { model, notes: all.filter((n): n is Paragraph => n.type === 'paragraph' && n.role === 'footnote'), lists: all.filter((n): n is List => n.type === 'list') };
+    };
+    const { notes, lists: withNotes, model } = await read(false);
+    // The NDA's section numbers its footnotes in small roman numerals, as Word shows them (mammoth counts 1, 2).
+    assert.deepEqual(notes.map((n) => n.leaf.text), ['[i] Business days, excluding federal holidays.', '[ii] As amended from time to time.']);
+    assert.equal(notes[0]!.structure, 'p');
+    assert.ok(!notes[0]!.leaf.spans?.length, 'the mark is not read as part of a duration ("1 Business days")');
+    // Without a format of its own a document numbers them 1, 2, …
+    assert.deepEqual(htmlStructure('<p>A<a href="#footnote-7" id="footnote-ref-7">[7]</a></p><ol><li id="footnote-7"><p>Note.</p></li></ol>', { wordNumbering: true }).flatMap((n) => (n.type === 'paragraph' ? [[n.role, n.leaf.text]] : [])), [['body', 'A[1]'], ['footnote', '[1] Note.']]);
+    const before = [...walk((await readDocument(bytes, 'docx', { libreoffice: false })).native!)].filter((n): n is List => n.type === 'list');
+    assert.equal(withNotes.length, before.length, 'no list is added for the notes');
+    assert.ok([...leaves(model.native!)].some((l) => l.text.startsWith('This Mutual') && l.text.endsWith('[i]')), 'the reference stays in its sentence, marked as its note');
+    if (!soffice) return t.skip('soffice is not on PATH: the rendition is not drawn');
+    const drawn = await read(true);
+    alignBoxes(drawn.model.native!, drawn.model.pages);
+    // Boxed from the rendition, where LibreOffice sets them at the foot of their pages.
+    for (const n of drawn.notes) assert.ok(n.leaf.boxes.length > 0 && n.leaf.boxes[0]!.top > 2000, JSON.stringify(n.leaf));
+  });
+
   test('accepting revisions: what each mark does to the XML', () => {
     const r = (text: string) => `<w:r><w:t>${text}</w:t></w:r>`;
     // Inserted then deleted by another reviewer: gone. Moved: kept where it went only.

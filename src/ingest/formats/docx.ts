@@ -1,8 +1,8 @@
 import { IngestError } from '../model.js';
 import type { StructureNode } from '../structure.js';
-import { htmlStructure, WORD_LABEL_END, WORD_LABEL_START } from './html.js';
+import { htmlStructure, WORD_LABEL_END, WORD_LABEL_START, type HtmlOptions } from './html.js';
 import { headersAndFooters } from './word-furniture.js';
-import { numberedParagraphs, type NumberedParagraph } from './word-numbering.js';
+import { formatNumber, numberedParagraphs, type NumberedParagraph } from './word-numbering.js';
 import { acceptedRevisions, hasRevisions } from './word-revisions.js';
 import { writeZip } from './write/zip.js';
 import { zipEntries, zipTexts } from './zip.js';
@@ -10,6 +10,7 @@ import { zipEntries, zipTexts } from './zip.js';
 const DOCUMENT = 'word/document.xml';
 const NUMBERING = 'word/numbering.xml';
 const STYLES = 'word/styles.xml';
+const SETTINGS = 'word/settings.xml';
 
 /**
  * Word's title styles on top of mammoth's defaults (which already map Heading 1..6 to h1..h6 and
@@ -36,7 +37,7 @@ export interface DocxRead {
 export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   let parts: Map<string, string>;
   try {
-    parts = await zipTexts(bytes, (name) => name === NUMBERING || name === STYLES || SHOWN_PART.test(name));
+    parts = await zipTexts(bytes, (name) => name === NUMBERING || name === STYLES || name === SETTINGS || SHOWN_PART.test(name));
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `not a readable ZIP package (${(err as Error).message})`);
   }
@@ -74,7 +75,21 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   } catch {
     // Headers and footers are a refinement: the body stands without them.
   }
-  return { nodes: [...furniture.headers, ...htmlStructure(html, { wordNumbering: true, boldTitles: false }), ...furniture.footers], shown };
+  return { nodes: [...furniture.headers, ...htmlStructure(html, { wordNumbering: true, boldTitles: false, noteMarks: noteMarks(document, parts.get(SETTINGS)) }), ...furniture.footers], shown };
+}
+
+/**
+ * How the document numbers its notes: the format its section (else its settings) gives footnotes
+ * and endnotes, Word's defaults (1, 2, … and i, ii, …) without one.
+ */
+function noteMarks(document: string, settings: string | undefined): NonNullable<HtmlOptions['noteMarks']> {
+  const format = (kind: 'footnote' | 'endnote', fallback: string): string => {
+    const re = new RegExp(`<w:${kind}Pr>(?:(?!</w:${kind}Pr>)[\\s\\S]){0,2000}?<w:numFmt w:val="(\\w+)"`);
+    return re.exec(document)?.[1] ?? (settings ? re.exec(settings)?.[1] : undefined) ?? fallback;
+  };
+  const footnote = format('footnote', 'decimal');
+  const endnote = format('endnote', 'lowerRoman');
+  return { footnote: (n) => formatNumber(n, footnote), endnote: (n) => formatNumber(n, endnote) };
 }
 
 /** A run property that hides the run (`<w:vanish/>`, not turned off with w:val="0" or "false"). */

@@ -15,6 +15,10 @@ const BLOCKS = new Set([
 const BOLD = new Set(['b', 'strong']);
 /** mammoth ends each footnote with a "↑" link back to its reference: navigation, not text. */
 const NOTE_BACKLINK = /^#(?:footnote|endnote)-ref-/;
+/** mammoth lists a Word document's footnotes and endnotes at its end, each an item with this id… */
+const NOTE_ITEM = /^(footnote|endnote)-\d+$/;
+/** …and links each reference to its note with this id. */
+const NOTE_REFERENCE = /^(footnote|endnote)-ref-\d+$/;
 const TYPE_STYLES: Record<string, ListStyle> = { '1': 'decimal', a: 'lower-alpha', A: 'upper-alpha', i: 'lower-roman', I: 'upper-roman' };
 const CSS_STYLES: Record<string, ListStyle> = {
   none: 'none', decimal: 'decimal', 'lower-alpha': 'lower-alpha', 'lower-latin': 'lower-alpha', 'upper-alpha': 'upper-alpha',
@@ -44,6 +48,11 @@ export interface HtmlOptions {
    * are as often a party's name over a signature line, and its tables are tables.
    */
   boldTitles?: boolean;
+  /**
+   * How a Word document numbers its footnotes and endnotes (mammoth numbers them 1, 2, … whatever
+   * the document says): the mark for the n-th note of each kind, as its references and notes show it.
+   */
+  noteMarks?: { footnote: (n: number) => string; endnote: (n: number) => string };
 }
 
 interface Run {
@@ -63,8 +72,10 @@ interface Para {
 /** A paragraph set this much larger than the body text is a title. */
 const LARGER_TITLE = 1.25;
 
+type NoteKind = 'footnote' | 'endnote';
+
 /** What an open element did, so its end tag can undo it. */
-type Frame = 'skip' | 'inline' | 'bold' | 'block' | 'pre' | 'heading' | 'list' | 'item' | 'table' | 'row' | 'cell';
+type Frame = 'skip' | 'inline' | 'bold' | 'block' | 'pre' | 'heading' | 'list' | 'item' | 'note' | 'table' | 'row' | 'cell';
 
 interface Opened {
   frame: Frame;
@@ -98,6 +109,14 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   /** List items' bodies, innermost last; paragraphs go to the innermost one, else to the open section. */
   const items: StructureNode[][] = [];
   let table: OpenTable | null = null;
+  /** Word notes being read (mammoth's footnote items): their mark and what they hold. */
+  const notes: { mark: string; body: StructureNode[] }[] = [];
+  /** References and notes of each kind so far: mammoth lists the notes in the order of their references. */
+  const noteCounts = { reference: { footnote: 0, endnote: 0 }, note: { footnote: 0, endnote: 0 } };
+  const noteMark = (kind: NoteKind, what: 'reference' | 'note'): string => {
+    const n = ++noteCounts[what][kind];
+    return options.noteMarks?.[kind](n) ?? String(n);
+  };
   const typed = new TypedLists();
   /** Inside a heading or a table cell, blocks only separate words: the text is collected whole. */
   let capture: 'heading' | 'cell' | null = null;
@@ -172,6 +191,13 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       skip++;
       return 'skip';
     }
+    const reference = options.wordNumbering && name === 'a' ? NOTE_REFERENCE.exec(attrs.id ?? '') : null;
+    if (reference) {
+      // mammoth's "[1]" for the reference, as the document numbers it ("[i]").
+      runs.push({ text: `[${noteMark(reference[1] as NoteKind, 'reference')}]`, bold: bold(), size: size() });
+      skip++;
+      return 'skip';
+    }
     if (name === 'br') {
       // A line break ends a paragraph's line; in a heading or a cell it only separates words.
       flush();
@@ -195,6 +221,13 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       container().push(list);
       lists.push({ list, next: integer(attrs.start) ?? 1 });
       return 'list';
+    }
+    const note = options.wordNumbering && name === 'li' ? NOTE_ITEM.exec(attrs.id ?? '') : null;
+    if (note && !table) {
+      // A Word note is a footnote paragraph led by its mark in brackets, as its reference reads, not an item of a list.
+      notes.push({ mark: noteMark(note[1] as NoteKind, 'note'), body: [] });
+      items.push(notes[notes.length - 1]!.body);
+      return 'note';
     }
     if (name === 'li' && lists.length > 0 && lists.length <= MAX_LIST_DEPTH) {
       const current = lists[lists.length - 1]!;
@@ -257,12 +290,25 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       case 'pre':
         pre--;
         break;
-      case 'list':
-        lists.pop();
+      case 'list': {
+        const { list } = lists.pop()!;
+        // A list of Word's notes leaves no list behind, only the notes.
+        const at = list.items.length === 0 ? container().lastIndexOf(list) : -1;
+        if (at >= 0) container().splice(at, 1);
         break;
+      }
       case 'item':
         items.pop();
         break;
+      case 'note': {
+        items.pop();
+        const { mark, body } = notes.pop()!;
+        body.forEach((node, k) => {
+          if (node.type !== 'paragraph') return container().push(node);
+          container().push({ type: 'paragraph', structure: 'p', role: 'footnote', leaf: leafOf(k === 0 ? `[${mark}] ${node.leaf.text}` : node.leaf.text) });
+        });
+        break;
+      }
       case 'row':
         if (table) table.row = null;
         break;

@@ -47,9 +47,12 @@ interface RawWord {
 export function alignBoxes(nodes: StructureNode[], pages: PageModel[]): void {
   const rendition = renditionWords(pages);
   const markerLeaves = new Set(listMarkers(nodes));
+  const noteLeaves = new Set(footnotes(nodes));
   const leafList = [...leaves(nodes)];
   const words: LeafWords = { keys: [], owners: [], markers: [] };
   for (let i = 0; i < leafList.length; i++) {
+    // Notes come last in the structure and at the foot of their pages in the rendition: matched after.
+    if (noteLeaves.has(leafList[i]!)) continue;
     const marker = markerLeaves.has(leafList[i]!);
     for (const w of wordsOf(leafList[i]!.text)) {
       words.keys.push(wordKey(w));
@@ -58,16 +61,55 @@ export function alignBoxes(nodes: StructureNode[], pages: PageModel[]): void {
     }
   }
   const matched: Box[][] = leafList.map(() => []);
+  const used = new Uint8Array(rendition.length);
   let next = 0;
   for (let i = 0; i < words.keys.length && next < rendition.length; i++) {
     const match = findWord(words, i, rendition, next);
     if (!match) continue;
     const boxes = matched[words.owners[i]!]!;
-    for (let at = match.first; at <= match.last; at++) boxes.push(...rendition[at]!.boxes);
+    for (let at = match.first; at <= match.last; at++) {
+      boxes.push(...rendition[at]!.boxes);
+      used[at] = 1;
+    }
     next = match.last + 1;
   }
+  if (noteLeaves.size) matchNotes(leafList, noteLeaves, matched, rendition, used);
   for (let i = 0; i < leafList.length; i++) leafList[i]!.boxes = boxesPerPage(matched[i]!);
   tableBoxes(nodes);
+}
+
+/**
+ * Each note's words where they stand together among the rendition's words left unmatched (the foot
+ * of a page), the first such place; a note the rendition does not have word for word keeps no box.
+ */
+function matchNotes(leafList: Leaf[], notes: ReadonlySet<Leaf>, matched: Box[][], rendition: Word[], used: Uint8Array): void {
+  const at = new Map<string, number[]>();
+  rendition.forEach((w, k) => {
+    if (used[k]) return;
+    const list = at.get(w.key);
+    if (list) list.push(k);
+    else at.set(w.key, [k]);
+  });
+  leafList.forEach((leaf, i) => {
+    if (!notes.has(leaf)) return;
+    const keys = wordsOf(leaf.text).map(wordKey);
+    if (!keys.length) return;
+    const start = (at.get(keys[0]!) ?? []).find((k) => k + keys.length <= rendition.length && keys.every((key, j) => !used[k + j] && rendition[k + j]!.key === key));
+    if (start === undefined) return;
+    for (let k = start; k < start + keys.length; k++) {
+      matched[i]!.push(...rendition[k]!.boxes);
+      used[k] = 1;
+    }
+  });
+}
+
+/** The leaves of footnote paragraphs. */
+function* footnotes(nodes: readonly StructureNode[]): Generator<Leaf> {
+  for (const node of nodes) {
+    if (node.type === 'section') yield* footnotes(node.children);
+    else if (node.type === 'list') for (const item of node.items) yield* footnotes(item.children);
+    else if (node.type === 'paragraph' && node.role === 'footnote') yield node.leaf;
+  }
 }
 
 /**
