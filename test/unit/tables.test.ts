@@ -308,6 +308,8 @@ describe('tables: other documents', () => {
     assert.equal(description('10.1*'), 'Form of CEO Restricted Stock Unit Award Agreement under 2022 Employee Stock Plan effective as of September 25, 2022.');
     assert.equal(description('10.2*'), 'Form of CEO Performance Award Agreement under 2022 Employee Stock Plan effective as of September 25, 2022.');
     assert.equal(description('31.1*'), 'Rule 13a-14(a) / 15d-14(a) Certification of Chief Executive Officer.');
+    // The last description's last line, alone under the table, is still the row's.
+    assert.equal(description('104*'), 'Inline XBRL for the cover page of this Quarterly Report on Form 10-Q, included in the Exhibit 101 Inline XBRL Document Set.');
     assert.ok(!index.some((cells) => cells[0] === '' && /^(of )?September 25/.test(cells[1] ?? '')), 'no wrapped line is a row of its own');
     // The table of contents keeps "Part II", centred in bold under an entry, as a row of its own.
     const contents = tables.find((rows) => rows.some((cells) => cells[1] === 'Controls and Procedures'));

@@ -2,7 +2,7 @@ import { isTagText, type PageModel } from '../../model.js';
 import { bandsBetween, type CellDraft, type TableDraft } from './draft.js';
 import { pageLines, type Segment } from './rules.js';
 import type { Rect } from './geometry.js';
-import { mergeStackedHeadings } from './stacked-headings.js';
+import { isFigure, mergeStackedHeadings } from './stacked-headings.js';
 import { mergeWrappedRows } from './wrapped-rows.js';
 import { joinWrappedLabels } from './wrapped-labels.js';
 import { CURRENCY_SIGN, phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
@@ -44,7 +44,7 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
   let blanks: Segment[] | undefined;
   const keepIfTable = (): void => {
     const rows = withoutSingleEdges(block);
-    if (isTable(page, rows)) candidates.push(rows);
+    if (isTable(page, rows)) candidates.push([...rows, ...hangingTail(block, rows)]);
     // A form's one-cell lines at its edges ("WITNESSES:", the last blank's caption) are part of it.
     else if (isBlankForm(block, () => (blanks ??= drawnBlanks(page)))) candidates.push(...cutAtColumnGaps(page, block));
   };
@@ -205,6 +205,26 @@ function withoutSingleEdges(rows: Row[]): Row[] {
   while (from < to && rows[from]!.phrases.length < 2) from++;
   while (to > from && rows[to - 1]!.phrases.length < 2) to--;
   return rows.slice(from, to);
+}
+
+/**
+ * The one-phrase lines after a table's last row that go on from a cell of it other than the first:
+ * directly under that cell's text or hanging from it, no figure ("Inline XBRL Document Set." ending
+ * the last exhibit's description). They join that row once the table is drafted.
+ */
+function hangingTail(block: Row[], rows: Row[]): Row[] {
+  const tail: Row[] = [];
+  for (let k = block.indexOf(rows[rows.length - 1]!) + 1; k < block.length; k++) {
+    const prev = block[k - 1]!;
+    const row = block[k]!;
+    const height = prev.line.bottom - prev.line.top;
+    const p = row.phrases[0];
+    if (row.phrases.length !== 1 || !p || isFigure(p.text) || row.line.top - prev.line.bottom > 0.8 * height) break;
+    const above = prev.phrases.slice(1).find((q) => p.left >= q.left - 0.5 * height && p.left <= q.left + 2 * height);
+    if (!above && !(tail.length && Math.abs(p.left - prev.phrases[0]!.left) <= 0.5 * height)) break;
+    tail.push(row);
+  }
+  return tail;
 }
 
 function columnsOf(rows: Row[]): Column[] {
