@@ -4,7 +4,7 @@ import { pageLines, type Segment } from './rules.js';
 import type { Rect } from './geometry.js';
 import { isFigure, mergeStackedHeadings } from './stacked-headings.js';
 import { mergeWrappedRows } from './wrapped-rows.js';
-import { joinWrappedLabels } from './wrapped-labels.js';
+import { joinWrappedCells } from './wrapped-cells.js';
 import { CURRENCY_SIGN, phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
 
 /** A gap wider than this many line heights separates two cells of a row. */
@@ -403,7 +403,7 @@ function draftOf(page: PageModel, rows: Row[], columns: Column[], header: Header
     });
   });
   const draft: TableDraft = { source: 'aligned', bounds: { left: lefts[0]!, right, top: bands[0]!.top, bottom: bands[bands.length - 1]!.bottom }, rowBands: bands, cells };
-  return joinWrappedLabels(page, mergeWrappedRows(page, mergeStackedHeadings(page, draft)));
+  return joinWrappedCells(page, mergeWrappedRows(page, mergeStackedHeadings(page, draft)));
 }
 
 /** Where each column's cells begin: the first column's text, else halfway from the column before. */

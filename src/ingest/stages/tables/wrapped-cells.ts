@@ -14,7 +14,7 @@ import { isFigure } from './stacked-headings.js';
  * one other column, and no figure, goes on from that column's cell above (an exhibit's description
  * wrapped, "…effective as of" over "September 25, 2022.").
  */
-export function joinWrappedLabels(page: PageModel, draft: TableDraft): TableDraft {
+export function joinWrappedCells(page: PageModel, draft: TableDraft): TableDraft {
   const rows: CellDraft[][] = draft.rowBands.map(() => []);
   for (const c of draft.cells) rows[c.row]!.push(c);
   const text = (c: CellDraft | undefined): string => (c ? normalizeSpace(c.items.map((i) => page.items[i]!.text).join(' ')) : '');
