@@ -455,6 +455,19 @@ describe('layout: titles centred over several lines', () => {
     assert.ok(!headings.some((h) => /Months Ended/.test(h)), JSON.stringify(headings.filter((h) => /Months Ended/.test(h))));
   });
 
+  test('a short bold name centred a blank line over a statement title is part of that title, not an empty section', async () => {
+    const doc = await analyze(path.join(corpus, 'kgrag/sec-10-q/2023 Q1 AAPL.pdf'));
+    const all = sections(doc.nodes);
+    const headings = all.map((s) => s.heading.text);
+    for (const title of ['CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)', 'CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)', 'Notes to Condensed Consolidated Financial Statements (Unaudited)']) {
+      assert.ok(headings.includes(`Apple Inc. ${title}`), JSON.stringify(headings.filter((h) => h.includes(title))));
+    }
+    // Before, each statement page opened with an empty "Apple Inc." section; the two left are on the cover.
+    assert.equal(headings.filter((h) => h === 'Apple Inc.').length, 2);
+    const balance = all.find((s) => s.heading.text === 'Apple Inc. CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)')!;
+    assert.ok(balance.children.some((c) => c.type === 'table'), 'the statement holds its table');
+  });
+
   test('a justified paragraph, its lines sharing both edges, is not a centred title', async () => {
     const doc = await analyze(reference('Shorebucks LLC_AZ.pdf'));
     const long = sections(doc.nodes).filter((s) => wordsOf(s.heading.text).length > 16);

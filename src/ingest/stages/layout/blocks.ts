@@ -3,7 +3,7 @@
  * change of font size or weight, a line that starts with a list marker or heading number, a first-line
  * indent after a finished sentence, or a jump to another column or page (unless the sentence runs on).
  */
-import type { ParagraphRole } from '../../structure.js';
+import { wordsOf, type ParagraphRole } from '../../structure.js';
 import { FOOTNOTE_MARK_RE } from './furniture.js';
 import { FIELD_LABEL_RE } from './headings.js';
 import { isCentredTitle, type FlowElement, type Line } from './lines.js';
@@ -19,6 +19,9 @@ const ENDS_SENTENCE_RE = /[.!?:;]["'”’)]?$/;
 /** A table of contents entry ends with leader dots and its page number ("Vision ........ 3"). */
 export const TOC_ENTRY_RE = /(?:\.{4,}|(?:\. ){4,}|…{2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
 const never = (): boolean => false;
+
+/** A name over a title: "Apple Inc.", "Exhibit A". */
+const MAX_NAME_WORDS = 3;
 
 function startsItem(text: string): boolean {
   return parseMarker(text, never) !== null || parseHeadingNumber(text) !== null;
@@ -187,7 +190,10 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   const h = prev.bottom - prev.top;
   const gap = next.top - prev.bottom;
   const usual = leading.get(sizeKey(prev.size)) ?? 0.3 * h;
-  if (gap < -0.5 * h || gap > usual + 0.5 * h) return false;
+  if (gap < -0.5 * h) return false;
+  // A short bold line centred a blank line over a bold title names what the title is of ("Apple Inc."
+  // over "CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)"): one heading, not an empty section.
+  if (gap > usual + 0.5 * h) return title && lone && wordsOf(prev.text).length <= MAX_NAME_WORDS && gap <= 1.5 * h;
   let left = Infinity;
   let right = -Infinity;
   for (const l of block) {
