@@ -300,6 +300,27 @@ describe('DOCX native structure (corpus)', () => {
     for (const n of drawn.notes) assert.ok(n.leaf.boxes.length > 0 && n.leaf.boxes[0]!.top > 2000, JSON.stringify(n.leaf));
   });
 
+  test('a simple field reads as its last result (a date), in the structure and the rendition; a page number stays a field', async (t) => {
+    const bytes = corpus('office/NDA simple layout.docx');
+    const parts = await zipEntries(bytes, () => true);
+    let p = 0;
+    const date = '<w:r><w:t xml:space="preserve"> Signed </w:t></w:r><w:fldSimple w:instr=" DATE \\@ &quot;MMMM d, yyyy&quot; "><w:r><w:t>March 3, 2024</w:t></w:r></w:fldSimple><w:fldSimple w:instr=" AUTHOR "/>';
+    parts.set('word/document.xml', Buffer.from(parts.get('word/document.xml')!.toString('utf8').replace(/<\/w:p>/g, (end) => (++p === 2 ? date + end : end))));
+    const footer = [...parts.keys()].find((n) => /^word\/footer\d*\.xml$/.test(n) && /Document ID/.test(parts.get(n)!.toString('utf8')))!;
+    parts.set(footer, Buffer.from(parts.get(footer)!.toString('utf8').replace('</w:p>', '<w:r><w:t xml:space="preserve"> Page </w:t></w:r><w:fldSimple w:instr=" PAGE "><w:r><w:t>1</w:t></w:r></w:fldSimple></w:p>')));
+    const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    const texts = [...leaves((await readDocument(edited, 'docx', { libreoffice: false })).native!)].map((l) => l.text);
+    assert.ok(texts.some((t) => t.startsWith('This Mutual') && t.endsWith('Signed March 3, 2024')), JSON.stringify(texts.slice(0, 3)));
+    if (!soffice) return t.skip('soffice is not on PATH: the rendition is not drawn');
+    const rendition = await readDocument(edited, 'docx');
+    const pageText = rendition.pages.map((page) => page.items.map((i) => i.text).join(' '));
+    assert.match(pageText[0]!, /Signed March 3, 2024/);
+    // Each page with that footer numbered by its field, not all with the one result the file holds.
+    const footed = pageText.flatMap((text, k) => (/Document ID/.test(text) ? [k] : []));
+    assert.ok(footed.length >= 2, `${footed.length} pages with the footer`);
+    for (const k of footed) assert.match(pageText[k]!, new RegExp(`Page ${k + 1}\\b`), `page ${k + 1}`);
+  });
+
   test('accepting revisions: what each mark does to the XML', () => {
     const r = (text: string) => `<w:r><w:t>${text}</w:t></w:r>`;
     // Inserted then deleted by another reviewer: gone. Moved: kept where it went only.

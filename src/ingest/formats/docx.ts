@@ -25,7 +25,8 @@ export interface DocxRead {
   nodes: StructureNode[];
   /**
    * The package as Word shows it, when that differs from the given one: text formatted hidden left
-   * out and tracked changes accepted. Its rendition then shows the text the structure holds.
+   * out, tracked changes accepted, simple fields as their results. Its rendition then shows the text
+   * the structure holds.
    */
   shown: Buffer | null;
 }
@@ -42,13 +43,16 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
     throw new IngestError('Corrupt DOCX', `not a readable ZIP package (${(err as Error).message})`);
   }
   if (!parts.has(DOCUMENT)) throw new IngestError('Corrupt DOCX', 'no word/document.xml');
-  // Hidden text is neither shown nor printed by Word, and tracked changes read as accepted: mammoth
-  // would read hidden runs, and LibreOffice prints deletions, so both get the package as shown.
+  // Hidden text is neither shown nor printed by Word, tracked changes read as accepted, and a simple
+  // field as its result: mammoth would read hidden runs and drop simple fields, and LibreOffice prints
+  // deletions (and computes some fields again), so both get the package as shown.
   const changed = new Map<string, string>();
   for (const [name, xml] of parts) {
     if (!SHOWN_PART.test(name)) continue;
     let shown = HIDDEN.test(xml) ? withoutHiddenRuns(xml) : xml;
     if (hasRevisions(shown)) shown = acceptedRevisions(shown);
+    // A simple field shows its last result ("March 3, 2024" for a DATE field), which mammoth drops with the field.
+    if (shown.includes('<w:fldSimple')) shown = withSimpleFieldResults(shown);
     if (shown !== xml) changed.set(name, shown);
   }
   for (const [name, xml] of changed) parts.set(name, xml);
@@ -90,6 +94,29 @@ function noteMarks(document: string, settings: string | undefined): NonNullable<
   const footnote = format('footnote', 'decimal');
   const endnote = format('endnote', 'lowerRoman');
   return { footnote: (n) => formatNumber(n, footnote), endnote: (n) => formatNumber(n, endnote) };
+}
+
+/** A simple field's start or end tag, or the whole of one without a result. */
+const SIMPLE_FIELD_TAG = /<w:fldSimple\b[^>]*\/>|<\/?w:fldSimple\b[^>]*>/g;
+/** Fields that are worked out on each page, whose last result is one page's ("PAGE" in a footer). */
+const PAGE_FIELD = /w:instr="\s*(?:PAGE|NUMPAGES|SECTIONPAGES|SECTION|PAGEREF)\b/i;
+
+/**
+ * Simple fields as their last results: the field's tags go, its result runs stay (simple fields do
+ * not nest). Page fields stay fields, for the rendition to number its pages.
+ */
+function withSimpleFieldResults(xml: string): string {
+  let keptOpen = false;
+  return xml.replace(SIMPLE_FIELD_TAG, (tag) => {
+    if (tag.startsWith('</')) {
+      const keep = keptOpen;
+      keptOpen = false;
+      return keep ? tag : '';
+    }
+    if (!PAGE_FIELD.test(tag)) return '';
+    keptOpen = !tag.endsWith('/>');
+    return tag;
+  });
 }
 
 /** A run property that hides the run (`<w:vanish/>`, not turned off with w:val="0" or "false"). */
