@@ -321,6 +321,18 @@ describe('DOCX native structure (corpus)', () => {
     for (const k of footed) assert.match(pageText[k]!, new RegExp(`Page ${k + 1}\\b`), `page ${k + 1}`);
   });
 
+  test('positional tabs, carriage returns and soft hyphens keep the words Word shows apart and whole', async () => {
+    const bytes = corpus('office/NDA simple layout.docx');
+    const parts = await zipEntries(bytes, () => true);
+    let p = 0;
+    const runs = '<w:r><w:t>Left</w:t></w:r><w:r><w:ptab w:relativeTo="margin" w:alignment="right" w:leader="none"/></w:r><w:r><w:t>Right</w:t></w:r><w:r><w:cr/></w:r><w:r><w:t>Next co</w:t></w:r><w:r><w:softHyphen/></w:r><w:r><w:t>operation</w:t></w:r>';
+    parts.set('word/document.xml', Buffer.from(parts.get('word/document.xml')!.toString('utf8').replace(/<\/w:p>/g, (end) => (++p === 2 ? `</w:p><w:p>${runs}</w:p>` : end))));
+    const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    const words = [...leaves((await readDocument(edited, 'docx', { libreoffice: false })).native!)].flatMap((l) => wordsOf(l.text));
+    const at = words.indexOf('Left');
+    assert.deepEqual(words.slice(at, at + 4), ['Left', 'Right', 'Next', 'cooperation']);
+  });
+
   test('accepting revisions: what each mark does to the XML', () => {
     const r = (text: string) => `<w:r><w:t>${text}</w:t></w:r>`;
     // Inserted then deleted by another reviewer: gone. Moved: kept where it went only.
@@ -396,6 +408,11 @@ describe('DOCX native structure (corpus)', () => {
 });
 
 describe('HTML native structure', () => {
+  test('characters that show nothing are not read: a soft hyphen, zero-width spaces and joiners', () => {
+    const nodes = htmlStructure('<p>Co&shy;operation and con\u200Bfidential in\u2060formation\uFEFF here.</p>');
+    assert.deepEqual(textWords(nodes), ['Cooperation', 'and', 'confidential', 'information', 'here.']);
+  });
+
   test('h1–h3 nest; a heading holds everything until the next of its level or higher', () => {
     const nodes = htmlStructure(`<h1>One</h1><p>a</p><h2>One.A</h2><p>b</p><h3>One.A.i</h3><p>c</p>
       <h2>One.B</h2><p>d</p><h1>Two</h1><h3>Two.i</h3><p>e</p>`);

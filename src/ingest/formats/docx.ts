@@ -57,6 +57,12 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   }
   for (const [name, xml] of changed) parts.set(name, xml);
   const shown = changed.size ? await withParts(bytes, changed) : null;
+  // Breaks mammoth does not know, in words it knows: without them "Left⇥Right↵Next" reads "LeftRightNext".
+  const readable = new Map<string, string>();
+  for (const [name, xml] of parts) {
+    if (SHOWN_PART.test(name) && UNKNOWN_BREAK.test(xml)) readable.set(name, xml.replace(UNKNOWN_BREAKS, (tag) => (tag.startsWith('<w:cr') ? '<w:br/>' : '<w:tab/>')));
+  }
+  const forMammoth = readable.size ? await withParts(shown ?? bytes, readable) : (shown ?? bytes);
   const document = parts.get(DOCUMENT)!;
   const numbering = parts.get(NUMBERING);
   let numbered: NumberedParagraph[] = [];
@@ -69,7 +75,7 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   const { default: mammoth } = await import('mammoth');
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: shown ?? bytes }, { styleMap: STYLE_MAP, transformDocument: (doc) => withWordLabels(doc, numbered) })).value;
+    html = (await mammoth.convertToHtml({ buffer: forMammoth }, { styleMap: STYLE_MAP, transformDocument: (doc) => withWordLabels(doc, numbered) })).value;
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `word/document.xml cannot be read: ${xmlProblem((err as Error).message)}`);
   }
@@ -95,6 +101,10 @@ function noteMarks(document: string, settings: string | undefined): NonNullable<
   const endnote = format('endnote', 'lowerRoman');
   return { footnote: (n) => formatNumber(n, footnote), endnote: (n) => formatNumber(n, endnote) };
 }
+
+/** A positional tab and a carriage return, which mammoth passes over: as the tab and the line break they are. */
+const UNKNOWN_BREAK = /<w:(?:ptab|cr)\b/;
+const UNKNOWN_BREAKS = /<w:(?:ptab|cr)\b[^>]*>(?:<\/w:(?:ptab|cr)>)?/g;
 
 /** A simple field's start or end tag, or the whole of one without a result. */
 const SIMPLE_FIELD_TAG = /<w:fldSimple\b[^>]*\/>|<\/?w:fldSimple\b[^>]*>/g;

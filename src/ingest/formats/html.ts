@@ -403,6 +403,12 @@ function wordLabel(para: Para): { label: string; rest: Para; inline: Para } | nu
 }
 
 /** The runs' text with whitespace normalised, for each of its characters whether it is bold, and its smallest size. */
+/**
+ * Characters that show nothing, which PDF text drops too: a soft hyphen ("co&shy;operation" reads
+ * "cooperation", also to a search), zero-width spaces and joiners, the word joiner, a stray BOM.
+ */
+const INVISIBLE = new Set(['\u00AD', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF']);
+
 function collectRuns(runs: Run[]): Para {
   const chars: string[] = [];
   const bold: boolean[] = [];
@@ -411,6 +417,7 @@ function collectRuns(runs: Run[]): Para {
   for (const run of runs) {
     if (/\S/.test(run.text)) size = Math.min(size, run.size);
     for (const ch of run.text) {
+      if (INVISIBLE.has(ch)) continue;
       if (/\s/.test(ch)) {
         space = true;
         continue;
