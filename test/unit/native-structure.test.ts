@@ -408,6 +408,19 @@ describe('DOCX native structure (corpus)', () => {
 });
 
 describe('HTML native structure', () => {
+  test('a table that lays a page out (headings in its cells, or one cell) reads as the page; a table of data inside it is a table', () => {
+    const nodes = htmlStructure(`<table width="100%"><tr><td><h1>Quarterly Update</h1><p>Revenue grew strongly this quarter.</p>
+      <table><tr><th>Region</th><th>Sales</th></tr><tr><td>East</td><td>10</td></tr></table>
+      <h2>Outlook</h2><p>We expect more.</p></td></tr></table>
+      <table><tr><td>A note in a box.</td></tr></table>`);
+    assert.deepEqual(nodes.map((n) => n.type === 'section' && n.heading.text), ['Quarterly Update']);
+    assert.deepEqual(childHeadings(section(nodes, 'Quarterly Update')), ['Outlook']);
+    assert.deepEqual(tables(nodes).map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text))), [[['Region', 'Sales'], ['East', '10']]]);
+    assert.ok(section(nodes, 'Outlook').children.some((c) => c.type === 'paragraph' && c.leaf.text === 'A note in a box.'));
+    // A Word document's tables are its tables, one cell or not.
+    assert.equal(tables(htmlStructure('<table><tr><td><p>Boxed clause.</p></td></tr></table>', { wordNumbering: true, boldTitles: false })).length, 1);
+  });
+
   test('characters that show nothing are not read: a soft hyphen, zero-width spaces and joiners', () => {
     const nodes = htmlStructure('<p>Co&shy;operation and con\u200Bfidential in\u2060formation\uFEFF here.</p>');
     assert.deepEqual(textWords(nodes), ['Cooperation', 'and', 'confidential', 'information', 'here.']);

@@ -132,6 +132,10 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   const sizes: number[] = [];
   const size = () => sizes[sizes.length - 1] ?? DEFAULT_PT;
   const styles = Stylesheet.of(html);
+  /** Tables that lay the page out (web pages only: a Word document's tables are tables), in the order they open. */
+  const layout = (options.boldTitles ?? true) && /<table/i.test(html) ? layoutTables(html) : [];
+  let tables = 0;
+  let layoutTable = false;
   const bodySize = (options.boldTitles ?? true) ? bodyFontSize(html, styles) : DEFAULT_PT;
 
   const container = () => items[items.length - 1] ?? sections.container;
@@ -173,6 +177,8 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
    * a normal weight undoes an outer bold; one styled with a size, its size; one hidden, skipped.
    */
   const openStyled = (name: string, attrs: Record<string, string>): Opened => {
+    // Counted for every table, skipped or not, in the order layoutTables counted them.
+    if (name === 'table') layoutTable = layout[tables++] ?? false;
     const style = skip ? null : styles.style(name, attrs);
     const frame = open(name, attrs, style?.hidden ?? true);
     if (frame === 'skip' || !style) return { frame, weighted: false, sized: false };
@@ -239,7 +245,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       items.push(item.children);
       return 'item';
     }
-    if (name === 'table' && !table) {
+    if (name === 'table' && !table && !layoutTable) {
       table = { table: { type: 'table', rows: [], boxes: [], source: 'native' }, row: null, container: container() };
       return 'table';
     }
@@ -569,6 +575,39 @@ function integer(value: string | undefined): number | null {
 function span(value: string | undefined): number {
   const n = integer(value);
   return n === null || n < 1 ? 1 : Math.min(n, 1000);
+}
+
+/**
+ * Which tables, in the order they open, lay a page out rather than hold data: one with a heading
+ * inside (a page's sections set in a table), or of a single cell (a box around content). Their
+ * cells read as the page's own blocks; a table of data inside one is a table.
+ */
+function layoutTables(html: string): boolean[] {
+  const layout: boolean[] = [];
+  const open: { index: number; cells: number }[] = [];
+  walkHtml<number | null>(html, {
+    open(name) {
+      if (name === 'table') {
+        open.push({ index: layout.length, cells: 0 });
+        layout.push(false);
+        return layout.length - 1;
+      }
+      if (name === 'td' || name === 'th') {
+        const current = open[open.length - 1];
+        if (current) current.cells++;
+      } else if (/^h[1-6]$/.test(name)) {
+        for (const t of open) layout[t.index] = true;
+      }
+      return null;
+    },
+    close(index) {
+      if (index === null) return;
+      const t = open.pop();
+      if (t && t.cells <= 1) layout[index] = true;
+    },
+    text() {},
+  });
+  return layout;
 }
 
 interface TreeHandler<T> {
