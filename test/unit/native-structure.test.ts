@@ -421,6 +421,17 @@ describe('HTML native structure', () => {
     assert.equal(tables(htmlStructure('<table><tr><td><p>Boxed clause.</p></td></tr></table>', { wordNumbering: true, boldTitles: false })).length, 1);
   });
 
+  test('a description list is a key/value form: a row per term, its label and value cells; details and summaries are blocks of their own', () => {
+    const nodes = htmlStructure('<dl><dt>Effective Date</dt><dd>March 1, 2024</dd><dt>Term</dt><dd>Two years</dd></dl><details><summary>More</summary>Further terms apply.</details>');
+    const [form] = tables(nodes);
+    assert.ok(form);
+    assert.deepEqual(form.rows.map((r) => r.cells.map((c) => [c.role, c.leaf.text])), [
+      [['label', 'Effective Date'], ['value', 'March 1, 2024']],
+      [['label', 'Term'], ['value', 'Two years']],
+    ]);
+    assert.deepEqual(textWords(nodes.filter((n) => n.type !== 'table')), ['More', 'Further', 'terms', 'apply.']);
+  });
+
   test('characters that show nothing are not read: a soft hyphen, zero-width spaces and joiners', () => {
     const nodes = htmlStructure('<p>Co&shy;operation and con\u200Bfidential in\u2060formation\uFEFF here.</p>');
     assert.deepEqual(textWords(nodes), ['Cooperation', 'and', 'confidential', 'information', 'here.']);

@@ -11,6 +11,7 @@ const BLOCKS = new Set([
   'p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'blockquote', 'dt', 'dd',
   'dl', 'figure', 'figcaption', 'caption', 'address', 'form', 'fieldset', 'hr', 'body', 'html', 'center',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'tr', 'td', 'th', 'pre',
+  'details', 'summary', 'legend', 'hgroup', 'menu', 'dialog', 'search',
 ]);
 const BOLD = new Set(['b', 'strong']);
 /** mammoth ends each footnote with a "↑" link back to its reference: navigation, not text. */
@@ -93,6 +94,8 @@ interface OpenList {
 interface OpenTable {
   table: Table;
   row: TableRow | null;
+  /** A description list (`<dl>`) read as a form: a row per term, its label cell and value cells. */
+  terms?: boolean;
   /** Where the table goes when it ends (the container when it started). */
   container: StructureNode[];
 }
@@ -120,7 +123,7 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   const typed = new TypedLists();
   /** Inside a heading or a table cell, blocks only separate words: the text is collected whole. */
   let capture: 'heading' | 'cell' | null = null;
-  let cell: { colspan: number; rowspan: number } = { colspan: 1, rowspan: 1 };
+  let cell: { colspan: number; rowspan: number; role?: 'label' | 'value' } = { colspan: 1, rowspan: 1 };
   let headingLevel = 0;
   let runs: Run[] = [];
   let skip = 0;
@@ -248,6 +251,20 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
     if (name === 'table' && !table && !layoutTable) {
       table = { table: { type: 'table', rows: [], boxes: [], source: 'native' }, row: null, container: container() };
       return 'table';
+    }
+    // "Effective Date" / "March 1, 2024" as <dt>/<dd>: a key/value form, as a PDF's would be.
+    if (name === 'dl' && !table && (options.boldTitles ?? true)) {
+      table = { table: { type: 'table', rows: [], boxes: [], source: 'native' }, row: null, container: container(), terms: true };
+      return 'table';
+    }
+    if (table?.terms && (name === 'dt' || name === 'dd')) {
+      if (name === 'dt' || !table.row) {
+        table.row = { cells: [], boxes: [] };
+        table.table.rows.push(table.row);
+      }
+      capture = 'cell';
+      cell = { colspan: 1, rowspan: 1, role: name === 'dt' ? 'label' : 'value' };
+      return 'cell';
     }
     if (table && name === 'tr') {
       table.row = { cells: [], boxes: [] };
