@@ -321,16 +321,18 @@ describe('DOCX native structure (corpus)', () => {
     for (const k of footed) assert.match(pageText[k]!, new RegExp(`Page ${k + 1}\\b`), `page ${k + 1}`);
   });
 
-  test('positional tabs, carriage returns and soft hyphens keep the words Word shows apart and whole', async () => {
+  test('positional tabs, carriage returns, soft hyphens, right-to-left runs and rubies: the words Word shows, apart and whole', async () => {
     const bytes = corpus('office/NDA simple layout.docx');
     const parts = await zipEntries(bytes, () => true);
     let p = 0;
-    const runs = '<w:r><w:t>Left</w:t></w:r><w:r><w:ptab w:relativeTo="margin" w:alignment="right" w:leader="none"/></w:r><w:r><w:t>Right</w:t></w:r><w:r><w:cr/></w:r><w:r><w:t>Next co</w:t></w:r><w:r><w:softHyphen/></w:r><w:r><w:t>operation</w:t></w:r>';
+    const runs = '<w:r><w:t>Left</w:t></w:r><w:r><w:ptab w:relativeTo="margin" w:alignment="right" w:leader="none"/></w:r><w:r><w:t>Right</w:t></w:r><w:r><w:cr/></w:r><w:r><w:t>Next co</w:t></w:r><w:r><w:softHyphen/></w:r><w:r><w:t>operation</w:t></w:r>' +
+      '<w:r><w:t xml:space="preserve"> in </w:t></w:r><w:dir w:val="rtl"><w:r><w:t>שלום</w:t></w:r></w:dir><w:r><w:t xml:space="preserve"> and </w:t></w:r><w:bdo w:val="ltr"><w:r><w:t>Tokyo</w:t></w:r></w:bdo>' +
+      '<w:r><w:t xml:space="preserve"> </w:t></w:r><w:r><w:ruby><w:rubyPr/><w:rt><w:r><w:t>kan</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>漢</w:t></w:r></w:rubyBase></w:ruby></w:r>';
     parts.set('word/document.xml', Buffer.from(parts.get('word/document.xml')!.toString('utf8').replace(/<\/w:p>/g, (end) => (++p === 2 ? `</w:p><w:p>${runs}</w:p>` : end))));
     const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
     const words = [...leaves((await readDocument(edited, 'docx', { libreoffice: false })).native!)].flatMap((l) => wordsOf(l.text));
     const at = words.indexOf('Left');
-    assert.deepEqual(words.slice(at, at + 4), ['Left', 'Right', 'Next', 'cooperation']);
+    assert.deepEqual(words.slice(at, at + 9), ['Left', 'Right', 'Next', 'cooperation', 'in', 'שלום', 'and', 'Tokyo', '漢']);
   });
 
   test('accepting revisions: what each mark does to the XML', () => {

@@ -57,11 +57,9 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   }
   for (const [name, xml] of changed) parts.set(name, xml);
   const shown = changed.size ? await withParts(bytes, changed) : null;
-  // Breaks mammoth does not know, in words it knows: without them "Left⇥Right↵Next" reads "LeftRightNext".
+  // What mammoth passes over, in elements it reads (the rendition keeps Word's own).
   const readable = new Map<string, string>();
-  for (const [name, xml] of parts) {
-    if (SHOWN_PART.test(name) && UNKNOWN_BREAK.test(xml)) readable.set(name, xml.replace(UNKNOWN_BREAKS, (tag) => (tag.startsWith('<w:cr') ? '<w:br/>' : '<w:tab/>')));
-  }
+  for (const [name, xml] of parts) if (SHOWN_PART.test(name) && UNREAD.test(xml)) readable.set(name, readableByMammoth(xml));
   const forMammoth = readable.size ? await withParts(shown ?? bytes, readable) : (shown ?? bytes);
   const document = parts.get(DOCUMENT)!;
   const numbering = parts.get(NUMBERING);
@@ -102,9 +100,37 @@ function noteMarks(document: string, settings: string | undefined): NonNullable<
   return { footnote: (n) => formatNumber(n, footnote), endnote: (n) => formatNumber(n, endnote) };
 }
 
-/** A positional tab and a carriage return, which mammoth passes over: as the tab and the line break they are. */
-const UNKNOWN_BREAK = /<w:(?:ptab|cr)\b/;
-const UNKNOWN_BREAKS = /<w:(?:ptab|cr)\b[^>]*>(?:<\/w:(?:ptab|cr)>)?/g;
+/** Elements whose text or breaks mammoth drops. */
+const UNREAD = /<w:(?:ptab|cr|dir|bdo|ruby)\b/;
+const BREAKS = /<w:(?:ptab|cr)\b[^>]*>(?:<\/w:(?:ptab|cr)>)?/g;
+const DIRECTION_TAGS = /<\/?w:(?:dir|bdo)\b[^>]*>/g;
+
+/**
+ * The part as mammoth can read it: a positional tab and a carriage return as the tab and the line
+ * break they are (else "Left⇥Right↵Next" reads "LeftRightNext"), text set right to left (`w:dir`,
+ * `w:bdo`) without its wrapper, and a ruby as its base text (its reading guide left out).
+ */
+function readableByMammoth(xml: string): string {
+  const out = xml.replace(BREAKS, (tag) => (tag.startsWith('<w:cr') ? '<w:br/>' : '<w:tab/>')).replace(DIRECTION_TAGS, '');
+  return out.includes('<w:ruby') ? rubyAsBase(out) : out;
+}
+
+/** Each `<w:ruby>` element as `<w:t>` of its base's text, in one pass with indexOf (an unclosed one ends the search). */
+function rubyAsBase(xml: string): string {
+  const kept: string[] = [];
+  let from = 0;
+  for (let start = xml.indexOf('<w:ruby>', from); start >= 0; start = xml.indexOf('<w:ruby>', from)) {
+    const end = xml.indexOf('</w:ruby>', start);
+    if (end < 0) break;
+    const ruby = xml.slice(start, end);
+    const baseAt = ruby.indexOf('<w:rubyBase>');
+    const base = baseAt < 0 ? '' : [...ruby.slice(baseAt).matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join('');
+    kept.push(xml.slice(from, start), `<w:t xml:space="preserve">${base}</w:t>`);
+    from = end + '</w:ruby>'.length;
+  }
+  kept.push(xml.slice(from));
+  return kept.join('');
+}
 
 /** A simple field's start or end tag, or the whole of one without a result. */
 const SIMPLE_FIELD_TAG = /<w:fldSimple\b[^>]*\/>|<\/?w:fldSimple\b[^>]*>/g;
