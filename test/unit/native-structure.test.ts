@@ -692,6 +692,48 @@ second line</pre><p>&lt;tag&gt; &nbsp; done</p>`;
 });
 
 describe('TXT native structure', () => {
+  test('a text file written in Markdown: "#" headings nest, lists, a pipe table, bold lead-ins and links as text', () => {
+    const nodes = txtStructure([
+      '# Master Services Agreement',
+      '',
+      '## 1. Definitions',
+      '',
+      'The following terms apply, see [the SOW](https://example.com/sow).',
+      '',
+      '- **Services**: the work described in a SOW.',
+      '- **Fees**: amounts payable.',
+      '',
+      'Payment',
+      '-------',
+      '',
+      '| Milestone | Amount | Due |',
+      '|-----------|-------:|-----|',
+      '| Kickoff   | $5,000 | On signing |',
+      '| Delivery  | $10,000 | 30 days |',
+      '',
+      '### 2.1 Late Payment ###',
+      '',
+      'Interest accrues at 1.5% per month.',
+    ].join('\n'));
+    assert.deepEqual(childHeadings(section(nodes, 'Master Services Agreement')), ['1. Definitions', 'Payment']);
+    assert.deepEqual(childHeadings(section(nodes, 'Payment')), ['2.1 Late Payment']);
+    assert.deepEqual(lists(nodes)[0]!.items.map((i) => [...leaves(i.children)].map((l) => l.text).join(' ')), ['Services: the work described in a SOW.', 'Fees: amounts payable.']);
+    assert.deepEqual(tables(nodes)[0]!.rows.map((r) => r.cells.map((c) => c.leaf.text)), [['Milestone', 'Amount', 'Due'], ['Kickoff', '$5,000', 'On signing'], ['Delivery', '$10,000', '30 days']]);
+    assert.ok(textWords(nodes).includes('SOW.') && !textWords(nodes).some((w) => /[#*[\]|]/.test(w)), JSON.stringify(textWords(nodes)));
+    // One "#" line in plain text is no Markdown: the file reads as it did.
+    const plain = txtStructure('# of units shipped: 40\n\nThe rest is plain text.');
+    assert.deepEqual([...leaves(plain)].map((l) => l.text), ['# of units shipped: 40', 'The rest is plain text.']);
+  });
+
+  test('Markdown marks that make general parsers slow (runs of emphasis, brackets, unclosed links) are read in linear time', () => {
+    for (const tail of ['*a'.repeat(100_000), '_a'.repeat(100_000), '['.repeat(200_000), '[a]('.repeat(60_000), '`a'.repeat(100_000), '> '.repeat(100_000)]) {
+      const start = performance.now();
+      const words = textWords(txtStructure(`# Title\n\n- item\n\n${tail}`));
+      assert.ok(performance.now() - start < 10_000, `${tail.slice(0, 4)}: ${performance.now() - start} ms`);
+      assert.ok(words.length >= 2);
+    }
+  });
+
   const text = [
     'MASTER AGREEMENT',
     '',

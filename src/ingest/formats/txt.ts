@@ -1,5 +1,7 @@
 import { normalizeSpace, wordsOf, type List, type ListStyle, type StructureNode } from '../structure.js';
 import { SectionTree, headingLabel, headingRank, leafOf, newList, paragraphOf, type Block } from './blocks.js';
+import { htmlStructure } from './html.js';
+import { looksLikeMarkdown, markdownHtml } from './markdown.js';
 
 /** Text of a plain-text file: UTF-8/UTF-16 by BOM, else UTF-8 when valid, else Latin-1. */
 export function decodeText(bytes: Buffer): string {
@@ -30,12 +32,15 @@ export function readTxt(text: string): Block[] {
 /**
  * The structure of a text file: paragraphs are separated by blank lines. A run of lines longer than
  * a paragraph usually is (a file saved from Word, one paragraph a line and no blank lines; text
- * copied out of a PDF) is cut into paragraphs where a line ends short of the file's width.
+ * copied out of a PDF) is cut into paragraphs where a line ends short of the file's width. A file
+ * written in Markdown is read by its marks: "#" headings, lists, tables, paragraphs.
  */
 export function txtStructure(text: string): StructureNode[] {
+  const lines = textLines(text);
+  if (looksLikeMarkdown(lines)) return htmlStructure(markdownHtml(lines));
   const groups: string[][] = [];
   let group: string[] = [];
-  for (const line of textLines(text)) {
+  for (const line of lines) {
     if (line.trim()) group.push(line);
     else if (group.length) {
       groups.push(group);
