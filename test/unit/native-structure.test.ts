@@ -434,6 +434,11 @@ describe('HTML native structure', () => {
     assert.deepEqual(textWords(nodes.filter((n) => n.type !== 'table')), ['More', 'Further', 'terms', 'apply.']);
   });
 
+  test('a raised note mark is a word of its own, not part of the word or figure it follows; an ordinal stays on its number', () => {
+    const nodes = htmlStructure('<p>Revenue<sup>1</sup> grew in 2023<sup>(2)</sup> to $1,234<sup>*</sup> by March 1<sup>st</sup>, see note<sup>[iv]</sup>.</p>');
+    assert.deepEqual(textWords(nodes), ['Revenue', '1', 'grew', 'in', '2023', '(2)', 'to', '$1,234', '*', 'by', 'March', '1st,', 'see', 'note', '[iv].']);
+  });
+
   test('characters that show nothing are not read: a soft hyphen, zero-width spaces and joiners', () => {
     const nodes = htmlStructure('<p>Co&shy;operation and con\u200Bfidential in\u2060formation\uFEFF here.</p>');
     assert.deepEqual(textWords(nodes), ['Cooperation', 'and', 'confidential', 'information', 'here.']);
@@ -640,7 +645,8 @@ second line</pre><p>&lt;tag&gt; &nbsp; done</p>`;
       <p>Text<sup><a href="#footnote-1" id="footnote-ref-1">[1]</a></sup> here.</p>
       <ol><li id="footnote-1"><p>The note. <a href="#footnote-ref-1">↑</a></p></li></ol>`;
     const nodes = htmlStructure(html);
-    assert.deepEqual(textWords(nodes), wordsOf('loose item loose cell loose row Text[1] here. The note.'));
+    // The raised reference is a word of its own (see the raised note marks below).
+    assert.deepEqual(textWords(nodes), wordsOf('loose item loose cell loose row Text [1] here. The note.'));
     assert.equal(tables(nodes).length, 0);
   });
 

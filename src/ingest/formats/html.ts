@@ -14,6 +14,9 @@ const BLOCKS = new Set([
   'details', 'summary', 'legend', 'hgroup', 'menu', 'dialog', 'search',
 ]);
 const BOLD = new Set(['b', 'strong']);
+/** A raised note mark: a number, a letter or two, symbols, in brackets or not ("1", "(2)", "[i]", "*", "†", "a"). */
+const RAISED_MARK = /^\s*[([]?(?:\d{1,3}|[a-z]{1,2}|[ivxlc]{1,5}|[*†‡§¶#]{1,3})[)\]]?[,\s]*$/i;
+const ORDINAL = /^\s*(?:st|nd|rd|th)\s*$/i;
 /** mammoth ends each footnote with a "↑" link back to its reference: navigation, not text. */
 const NOTE_BACKLINK = /^#(?:footnote|endnote)-ref-/;
 /** mammoth lists a Word document's footnotes and endnotes at its end, each an item with this id… */
@@ -76,7 +79,7 @@ const LARGER_TITLE = 1.25;
 type NoteKind = 'footnote' | 'endnote';
 
 /** What an open element did, so its end tag can undo it. */
-type Frame = 'skip' | 'inline' | 'bold' | 'block' | 'pre' | 'heading' | 'list' | 'item' | 'note' | 'table' | 'row' | 'cell';
+type Frame = 'skip' | 'inline' | 'bold' | 'sup' | 'block' | 'pre' | 'heading' | 'list' | 'item' | 'note' | 'table' | 'row' | 'cell';
 
 interface Opened {
   frame: Frame;
@@ -112,6 +115,8 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   /** List items' bodies, innermost last; paragraphs go to the innermost one, else to the open section. */
   const items: StructureNode[][] = [];
   let table: OpenTable | null = null;
+  /** Where each open `<sup>` began in the runs. */
+  const raised: number[] = [];
   /** Word notes being read (mammoth's footnote items): their mark and what they hold. */
   const notes: { mark: string; body: StructureNode[] }[] = [];
   /** References and notes of each kind so far: mammoth lists the notes in the order of their references. */
@@ -216,6 +221,10 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       weights.push(true);
       return 'bold';
     }
+    if (name === 'sup') {
+      raised.push(runs.length);
+      return 'sup';
+    }
     if (!BLOCKS.has(name)) return 'inline';
     flush();
     if (capture) return 'block';
@@ -297,6 +306,16 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       case 'bold':
         weights.pop();
         return;
+      case 'sup': {
+        // A note's mark raised after a word or a figure is not part of it: "revenue¹", "2023⁽¹⁾" read
+        // "revenue 1", "2023 (1)". An ordinal's letters stay on their number ("1st").
+        const at = raised.pop()!;
+        if (at > runs.length) return;
+        const mark = runs.slice(at).map((r) => r.text).join('');
+        const before = runs[at - 1]?.text ?? '';
+        if (RAISED_MARK.test(mark) && /\S$/.test(before) && !(ORDINAL.test(mark) && /\d$/.test(before))) runs.splice(at, 0, { text: ' ', bold: false, size: size() });
+        return;
+      }
       case 'heading': {
         capture = null;
         const text = takeText();
