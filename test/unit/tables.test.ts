@@ -311,6 +311,14 @@ describe('tables: other documents', () => {
     // The last description's last line, alone under the table, is still the row's.
     assert.equal(description('104*'), 'Inline XBRL for the cover page of this Quarterly Report on Form 10-Q, included in the Exhibit 101 Inline XBRL Document Set.');
     assert.ok(!index.some((cells) => cells[0] === '' && /^(of )?September 25/.test(cells[1] ?? '')), 'no wrapped line is a row of its own');
+    // A description filling its column up to the next one is cut where the "Form" heading starts.
+    const q3 = await analyse('../shared/corpus/kgrag/sec-10-q/2023 Q3 AAPL.pdf');
+    const q3Index = q3.results.flatMap((r) => r.tables.map((t) => t.rows.map((row) => row.cells.map((c) => c.leaf.text)))).find((rows) => rows.some((cells) => cells[0] === '4.1'));
+    assert.ok(q3Index, 'the Q3 index, its row "4.1" filed by reference');
+    const filed = q3Index.find((cells) => cells[0] === '4.1')!;
+    assert.deepEqual(filed.slice(2), ['8-K', '4.1', '5/10/23']);
+    assert.match(filed[1]!, /^Officer’s Certificate of the Registrant, dated as of May 10, 2023, .* 4\.850% Notes due 2053\.$/);
+    assert.deepEqual(q3Index.find((cells) => cells[0] === 'Exhibit Number'), ['Exhibit Number', 'Exhibit Description', 'Form', 'Exhibit', 'Filing Date/ Period End Date']);
     // The table of contents keeps "Part II", centred in bold under an entry, as a row of its own.
     const contents = tables.find((rows) => rows.some((cells) => cells[1] === 'Controls and Procedures'));
     assert.ok(contents?.some((cells) => cells.includes('Part II')), JSON.stringify(contents));

@@ -51,8 +51,9 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
   // The columns of `block`, kept as lines are added (rebuilding them for every line was quadratic).
   let columns = new BlockColumns();
   const lines = textLines(page, indices);
+  const starts = headingStarts(page, lines);
   for (const line of lines) {
-    const row = { line, phrases: phrases(page, line, CELL_GAP) };
+    const row = { line, phrases: phrases(page, line, CELL_GAP, starts) };
     const prev = block[block.length - 1];
     const height = line.bottom - line.top;
     if (prev && line.top - prev.line.bottom > MAX_LINE_GAP * height) {
@@ -258,6 +259,17 @@ function isTable(page: PageModel, rows: Row[]): boolean {
   // Two columns of names side by side are a list laid out in columns unless one side holds numbers.
   const numeric = rows.filter((r) => r.phrases.length >= 2 && /\d/.test(r.phrases[1]!.text)).length;
   return columns.length > 2 || numeric >= multiCell / 2;
+}
+
+/** Where the cells of bold lines of three or more column headings start on the page. */
+function headingStarts(page: PageModel, lines: readonly TextLine[]): number[] {
+  const starts: number[] = [];
+  for (const line of lines) {
+    if (!line.items.every((i) => page.items[i]!.bold)) continue;
+    const cells = phrases(page, line, CELL_GAP);
+    if (cells.length >= 3) starts.push(...cells.map((p) => p.left));
+  }
+  return starts;
 }
 
 /**

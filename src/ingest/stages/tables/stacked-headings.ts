@@ -47,8 +47,8 @@ export function mergeStackedHeadings(page: PageModel, draft: TableDraft): TableD
     const above = rows[first - 1]!;
     const cols = headed(above);
     if (!simple(above) || [...cols].some((col) => !below.has(col))) break;
-    // One row at most names the label column, unless all are bold headings ("Exhibit" over "Number").
-    if (labelled(above) && ++labels > 1 && figures >= 0) break;
+    // One row at most names the label column, unless they are bold headings ("Exhibit" over "Number").
+    if (labelled(above) && ++labels > 1 && !(bold(above) && bold(rows[last]!))) break;
     if (cols.size) below = cols;
     first--;
   }

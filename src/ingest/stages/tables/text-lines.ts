@@ -38,16 +38,22 @@ export function textLines(page: PageModel, indices: readonly number[]): TextLine
   return lines;
 }
 
-/** Splits a line where the gap between items exceeds `gapFactor` times the line's height. */
-export function phrases(page: PageModel, line: TextLine, gapFactor: number): Phrase[] {
-  const maxGap = gapFactor * (line.bottom - line.top);
+/**
+ * Splits a line where the gap between items exceeds `gapFactor` times the line's height, and where
+ * an item starts, after more than a word space, right where a column heading starts (`columnStarts`:
+ * a description filling its column up to the next one, "…dated as of May 10," then "8-K").
+ */
+export function phrases(page: PageModel, line: TextLine, gapFactor: number, columnStarts: readonly number[] = []): Phrase[] {
+  const height = line.bottom - line.top;
+  const maxGap = gapFactor * height;
   const out: Phrase[] = [];
   for (const i of line.items) {
     const it = page.items[i]!;
     const last = out[out.length - 1];
     // A currency sign right after an amount opens the next column's amount, however close.
     const opensAmount = CURRENCY_SIGN.test(it.text.trim()) && /[\d)%]$/.test(last?.text ?? '');
-    if (last && it.x - last.right <= maxGap && !opensAmount) {
+    const opensColumn = last !== undefined && it.x - last.right > 0.5 * height && columnStarts.some((x) => Math.abs(x - it.x) <= 0.1 * height);
+    if (last && it.x - last.right <= maxGap && !opensAmount && !opensColumn) {
       last.items.push(i);
       last.right = Math.max(last.right, it.x + it.width);
       last.text += ' ' + it.text;
