@@ -298,6 +298,18 @@ describe('tables: other documents', () => {
     assert.ok(row('iPad ® (1)').length > 0 && row('Mac ® (1)').length > 0);
   });
 
+  it('10-Q: long labels beside one column of figures (maturities) are a table, not a paragraph', async () => {
+    const a = await analyse('../shared/corpus/kgrag/sec-10-q/2023 Q1 AAPL.pdf');
+    const tables = a.results.flatMap((r) => r.tables.map((t) => t.rows.map((row) => row.cells.map((c) => c.leaf.text))));
+    const maturities = tables.find((rows) => rows.some((cells) => cells[0] === 'Due after 10 years'));
+    assert.deepEqual(maturities, [
+      ['Due after 1 year through 5 years', '$ 82,497'],
+      ['Due after 5 years through 10 years', '14,243'],
+      ['Due after 10 years', '17,355'],
+      ['Total fair value', '$ 114,095'],
+    ]);
+  });
+
   it('10-Q: the exhibit index, numbers beside descriptions under bold column headings, is a table; its wrapped descriptions stay in their rows', async () => {
     const a = await analyse('../shared/corpus/kgrag/sec-10-q/2023 Q1 AAPL.pdf');
     const tables = a.results.flatMap((r) => r.tables.map((t) => t.rows.map((row) => row.cells.map((c) => c.leaf.text))));

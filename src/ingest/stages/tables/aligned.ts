@@ -249,13 +249,17 @@ function isTable(page: PageModel, rows: Row[]): boolean {
   if (multiCell < MIN_ROWS || multiCell < MIN_MULTI_CELL_SHARE * rows.length) return false;
   const columns = columnsOf(rows);
   if (columns.length < 2) return false;
-  const words: number[][] = columns.map(() => []);
-  for (const r of rows) for (const p of r.phrases) words[columnIndex(columns, p)]!.push(p.text.split(' ').length);
+  const texts: string[][] = columns.map(() => []);
+  for (const r of rows) for (const p of r.phrases) texts[columnIndex(columns, p)]!.push(p.text);
+  const words = texts.map((column) => column.map((t) => t.split(' ').length));
   // Row labels may be long, but a table has at least two columns of short cells (a numbered list has
-  // one), unless bold column headings name its columns (an exhibit index: numbers and descriptions).
+  // one), unless bold column headings name its columns (an exhibit index: numbers and descriptions)
+  // or its last column is of figures beside its labels ("Due after 5 years … | 14,243").
   const longColumns = words.filter((w) => median(w) > MAX_MEDIAN_WORDS).length;
   const shortColumns = words.filter((w) => w.length >= MIN_ROWS && median(w) <= MAX_MEDIAN_WORDS).length;
-  if (longColumns > 1 || (shortColumns < 2 && !(shortColumns === 1 && headedColumns(page, rows, columns)))) return false;
+  const last = texts[texts.length - 1]!;
+  const figuresLast = last.length >= MIN_ROWS && last.filter(isFigure).length >= 0.75 * last.length && median(words[0]!) > MAX_MEDIAN_WORDS;
+  if (longColumns > 1 || (shortColumns < 2 && !(shortColumns === 1 && (headedColumns(page, rows, columns) || figuresLast)))) return false;
   // Two columns of names side by side are a list laid out in columns unless one side holds numbers.
   const numeric = rows.filter((r) => r.phrases.length >= 2 && /\d/.test(r.phrases[1]!.text)).length;
   return columns.length > 2 || numeric >= multiCell / 2;
