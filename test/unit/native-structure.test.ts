@@ -17,7 +17,7 @@ import { txtStructure } from '../../src/ingest/formats/txt.js';
 import { formatNumber, numberedParagraphs } from '../../src/ingest/formats/word-numbering.js';
 import { zipEntries, zipTexts } from '../../src/ingest/formats/zip.js';
 import { makeZip } from '../helpers/zip.js';
-import type { DocumentModel } from '../../src/ingest/model.js';
+import { IngestError, type DocumentModel } from '../../src/ingest/model.js';
 import { alignBoxes } from '../../src/ingest/stages/align.js';
 import { leaves, wordsOf, type Leaf, type List, type Paragraph, type Section, type StructureNode, type Table } from '../../src/ingest/structure.js';
 import { CORPUS } from '../helpers/quire.js';
@@ -333,6 +333,27 @@ describe('DOCX native structure (corpus)', () => {
     const words = [...leaves((await readDocument(edited, 'docx', { libreoffice: false })).native!)].flatMap((l) => wordsOf(l.text));
     const at = words.indexOf('Left');
     assert.deepEqual(words.slice(at, at + 9), ['Left', 'Right', 'Next', 'cooperation', 'in', 'שלום', 'and', 'Tokyo', '漢']);
+  });
+
+  test('tags never closed and elements after the root are refused at once, not handed to a parser quadratic in them', async () => {
+    const bytes = corpus('office/NDA simple layout.docx');
+    for (const part of ['word/document.xml', 'word/styles.xml']) {
+      const parts = await zipEntries(bytes, () => true);
+      const xml = parts.get(part)!.toString('utf8');
+      // 100,000 of each at the end of the part: xmldom took minutes over some of them, and a pattern
+      // scanning to the next ">" from each tag would be quadratic too.
+      for (const tail of ['<w:ptab ', '<w:fldSimple ', '<w:dir ', '<w:vanish ', '<w:del ', '<w:ruby>', '<w:footnotePr>', '<w:p>', '<w:r><w:t>a', '<!--']) {
+        parts.set(part, Buffer.from(xml + tail.repeat(100_000)));
+        // Stored, not deflated: so repetitive a part would be refused as a compression bomb first.
+        const hostile = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: name !== part })));
+        const start = performance.now();
+        await assert.rejects(readDocument(hostile, 'docx', { libreoffice: false }), (err: Error) => {
+          assert.ok(err instanceof IngestError && err.title === 'Corrupt DOCX' && err.detail.startsWith(`${part} is not well-formed XML`), err.message);
+          return true;
+        });
+        assert.ok(performance.now() - start < 10_000, `${part} + ${tail}: ${performance.now() - start} ms`);
+      }
+    }
   });
 
   test('accepting revisions: what each mark does to the XML', () => {

@@ -5,6 +5,7 @@ import { headersAndFooters } from './word-furniture.js';
 import { formatNumber, numberedParagraphs, type NumberedParagraph } from './word-numbering.js';
 import { acceptedRevisions, hasRevisions } from './word-revisions.js';
 import { writeZip } from './write/zip.js';
+import { brokenXml } from './xml-check.js';
 import { zipEntries, zipTexts } from './zip.js';
 
 const DOCUMENT = 'word/document.xml';
@@ -17,6 +18,9 @@ const SETTINGS = 'word/settings.xml';
  * numbered paragraphs to nested ol/ul).
  */
 const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"];
+
+/** The package's own parts, which mammoth reads too: its content types and relationships. */
+const PACKAGE_PART = /^(?:\[Content_Types\]\.xml|(?:.*\/)?_rels\/[^/]*\.rels)$/;
 
 /** The parts a DOCX shows as text: its body, notes, headers and footers. */
 const SHOWN_PART = /^word\/(?:document|footnotes|endnotes|(?:header|footer)\d*)\.xml$/;
@@ -38,11 +42,16 @@ export interface DocxRead {
 export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   let parts: Map<string, string>;
   try {
-    parts = await zipTexts(bytes, (name) => name === NUMBERING || name === STYLES || name === SETTINGS || SHOWN_PART.test(name));
+    parts = await zipTexts(bytes, (name) => name === NUMBERING || name === STYLES || name === SETTINGS || SHOWN_PART.test(name) || PACKAGE_PART.test(name));
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `not a readable ZIP package (${(err as Error).message})`);
   }
   if (!parts.has(DOCUMENT)) throw new IngestError('Corrupt DOCX', 'no word/document.xml');
+  for (const [name, xml] of parts) {
+    const problem = brokenXml(xml);
+    if (problem) throw new IngestError('Corrupt DOCX', `${name} is not well-formed XML: ${problem}.`);
+  }
+  for (const name of [...parts.keys()]) if (PACKAGE_PART.test(name)) parts.delete(name);
   // Hidden text is neither shown nor printed by Word, tracked changes read as accepted, and a simple
   // field as its result: mammoth would read hidden runs and drop simple fields, and LibreOffice prints
   // deletions (and computes some fields again), so both get the package as shown.
@@ -91,10 +100,14 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
  * and endnotes, Word's defaults (1, 2, … and i, ii, …) without one.
  */
 function noteMarks(document: string, settings: string | undefined): NonNullable<HtmlOptions['noteMarks']> {
-  const format = (kind: 'footnote' | 'endnote', fallback: string): string => {
-    const re = new RegExp(`<w:${kind}Pr>(?:(?!</w:${kind}Pr>)[\\s\\S]){0,2000}?<w:numFmt w:val="(\\w+)"`);
-    return re.exec(document)?.[1] ?? (settings ? re.exec(settings)?.[1] : undefined) ?? fallback;
+  // The last section's properties (the body's own, at its end), else the settings'.
+  const numFmt = (xml: string | undefined, kind: string): string | undefined => {
+    const at = xml?.lastIndexOf(`<w:${kind}Pr>`) ?? -1;
+    if (at < 0) return undefined;
+    const end = xml!.indexOf(`</w:${kind}Pr>`, at);
+    return /<w:numFmt w:val="(\w+)"/.exec(xml!.slice(at, end < 0 ? at + 2000 : end))?.[1];
   };
+  const format = (kind: 'footnote' | 'endnote', fallback: string): string => numFmt(document, kind) ?? numFmt(settings, kind) ?? fallback;
   const footnote = format('footnote', 'decimal');
   const endnote = format('endnote', 'lowerRoman');
   return { footnote: (n) => formatNumber(n, footnote), endnote: (n) => formatNumber(n, endnote) };
@@ -102,8 +115,8 @@ function noteMarks(document: string, settings: string | undefined): NonNullable<
 
 /** Elements whose text or breaks mammoth drops. */
 const UNREAD = /<w:(?:ptab|cr|dir|bdo|ruby)\b/;
-const BREAKS = /<w:(?:ptab|cr)\b[^>]*>(?:<\/w:(?:ptab|cr)>)?/g;
-const DIRECTION_TAGS = /<\/?w:(?:dir|bdo)\b[^>]*>/g;
+const BREAKS = /<w:(?:ptab|cr)\b[^<>]*>(?:<\/w:(?:ptab|cr)>)?/g;
+const DIRECTION_TAGS = /<\/?w:(?:dir|bdo)\b[^<>]*>/g;
 
 /**
  * The part as mammoth can read it: a positional tab and a carriage return as the tab and the line
@@ -133,7 +146,7 @@ function rubyAsBase(xml: string): string {
 }
 
 /** A simple field's start or end tag, or the whole of one without a result. */
-const SIMPLE_FIELD_TAG = /<w:fldSimple\b[^>]*\/>|<\/?w:fldSimple\b[^>]*>/g;
+const SIMPLE_FIELD_TAG = /<w:fldSimple\b[^<>]*\/>|<\/?w:fldSimple\b[^<>]*>/g;
 /** Fields that are worked out on each page, whose last result is one page's ("PAGE" in a footer). */
 const PAGE_FIELD = /w:instr="\s*(?:PAGE|NUMPAGES|SECTIONPAGES|SECTION|PAGEREF)\b/i;
 
@@ -156,7 +169,7 @@ function withSimpleFieldResults(xml: string): string {
 }
 
 /** A run property that hides the run (`<w:vanish/>`, not turned off with w:val="0" or "false"). */
-const HIDDEN = /<w:vanish(?![^>]*w:val="(?:0|false|off)")[^>]*\/?>/;
+const HIDDEN = /<w:vanish(?![^<>]*w:val="(?:0|false|off)")[^<>]*\/?>/;
 /** A run's start tag (not its properties' `<w:rPr>`, nor `<w:rFonts>`): runs do not nest. */
 const RUN_START = /<w:r[\s>]/g;
 const RUN_END = '</w:r>';

@@ -18,7 +18,8 @@ const DROPPED = new Set([
 /** Elements whose content stays and whose tags go: inserted and moved-here text. */
 const UNWRAPPED = new Set(['w:ins', 'w:moveTo']);
 
-const TAG = /<(\/?)([A-Za-z_][\w.:-]*)[^>]*?(\/?)>/g;
+// `[^<>]`: a tag never closed ends at the next one, so unclosed tags cannot make the scan quadratic.
+const TAG = /<(\/?)([A-Za-z_][\w.:-]*)[^<>]*?(\/?)>/g;
 
 interface Frame {
   name: string;
