@@ -310,7 +310,8 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
         // A note's mark raised after a word or a figure is not part of it: "revenue¹", "2023⁽¹⁾" read
         // "revenue 1", "2023 (1)". An ordinal's letters stay on their number ("1st").
         const at = raised.pop()!;
-        if (at > runs.length) return;
+        // A mark is a run or two; nested raised text (hostile or not) is not looked through.
+        if (at > runs.length || runs.length - at > 4) return;
         const mark = runs.slice(at).map((r) => r.text).join('');
         const before = runs[at - 1]?.text ?? '';
         if (RAISED_MARK.test(mark) && /\S$/.test(before) && !(ORDINAL.test(mark) && /\d$/.test(before))) runs.splice(at, 0, { text: ' ', bold: false, size: size() });
