@@ -440,6 +440,10 @@ describe('HTML native structure', () => {
     assert.deepEqual(childHeadings(section(nodes, 'Quarterly Update')), ['Outlook']);
     assert.deepEqual(tables(nodes).map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text))), [[['Region', 'Sales'], ['East', '10']]]);
     assert.ok(section(nodes, 'Outlook').children.some((c) => c.type === 'paragraph' && c.leaf.text === 'A note in a box.'));
+    // Headings deep inside nested tables are counted once each, not once per table around them.
+    const start = performance.now();
+    htmlStructure('<table><tr><td>'.repeat(50_000) + '<h1>x</h1>'.repeat(50_000));
+    assert.ok(performance.now() - start < 10_000, `${performance.now() - start} ms`);
     // A Word document's tables are its tables, one cell or not.
     assert.equal(tables(htmlStructure('<table><tr><td><p>Boxed clause.</p></td></tr></table>', { wordNumbering: true, boldTitles: false })).length, 1);
   });

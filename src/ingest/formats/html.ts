@@ -621,26 +621,27 @@ function span(value: string | undefined): number {
  */
 function layoutTables(html: string): boolean[] {
   const layout: boolean[] = [];
-  const open: { index: number; cells: number }[] = [];
+  const open: { index: number; cells: number; heading: boolean }[] = [];
   walkHtml<number | null>(html, {
     open(name) {
       if (name === 'table') {
-        open.push({ index: layout.length, cells: 0 });
+        open.push({ index: layout.length, cells: 0, heading: false });
         layout.push(false);
         return layout.length - 1;
       }
-      if (name === 'td' || name === 'th') {
-        const current = open[open.length - 1];
-        if (current) current.cells++;
-      } else if (/^h[1-6]$/.test(name)) {
-        for (const t of open) layout[t.index] = true;
-      }
+      const current = open[open.length - 1];
+      if (current && (name === 'td' || name === 'th')) current.cells++;
+      else if (current && /^h[1-6]$/.test(name)) current.heading = true;
       return null;
     },
     close(index) {
       if (index === null) return;
       const t = open.pop();
-      if (t && t.cells <= 1) layout[index] = true;
+      if (!t) return;
+      if (t.cells <= 1 || t.heading) layout[index] = true;
+      // A heading anywhere inside a table makes it, and every table around it, a layout.
+      const outer = open[open.length - 1];
+      if (outer && t.heading) outer.heading = true;
     },
     text() {},
   });
