@@ -15,6 +15,8 @@ const MIN_ROWS = 3;
 const MIN_MULTI_CELL_SHARE = 0.5;
 /** Cells of a short column are this long at most, in median words: running text is longer. */
 const MAX_MEDIAN_WORDS = 4;
+/** More places where bold column headings start than this are no table's headings. */
+const MAX_HEADING_STARTS = 32;
 /** A run of underscores is a blank to fill in ("By: ________"). */
 const UNDERSCORE_BLANK = /_{4,}/;
 
@@ -265,15 +267,19 @@ function isTable(page: PageModel, rows: Row[]): boolean {
   return columns.length > 2 || numeric >= multiCell / 2;
 }
 
-/** Where the cells of bold lines of three or more column headings start on the page. */
+/**
+ * Where the cells of bold lines of three or more column headings start on the page (none when there
+ * are more such places than a page has columns: bold text everywhere, not a table's headings).
+ */
 function headingStarts(page: PageModel, lines: readonly TextLine[]): number[] {
-  const starts: number[] = [];
+  const starts = new Set<number>();
   for (const line of lines) {
     if (!line.items.every((i) => page.items[i]!.bold)) continue;
     const cells = phrases(page, line, CELL_GAP);
-    if (cells.length >= 3) starts.push(...cells.map((p) => p.left));
+    if (cells.length >= 3) for (const p of cells) starts.add(Math.round(p.left));
+    if (starts.size > MAX_HEADING_STARTS) return [];
   }
-  return starts;
+  return [...starts];
 }
 
 /**
