@@ -874,11 +874,35 @@ describe('DOC native structure', () => {
     const nodes = model.native!;
     const top = section(nodes, 'MUTUAL NON-DISCLOSURE AGREEMENT');
     assert.ok(top.children.length > 10);
-    const body = (await new WordExtractor().extract(doc)).getBody();
-    assert.deepEqual([...leaves(nodes)].flatMap((l) => wordsOf(l.text)), wordsOf(body));
+    // Every word of the body as Word has it (curly quotes kept, not word-extractor's ASCII ones).
+    const extracted = await new WordExtractor().extract(doc);
+    const bodyNodes = nodes.filter((n) => n.type !== 'paragraph' || n.role === 'body');
+    assert.deepEqual([...leaves(bodyNodes)].flatMap((l) => wordsOf(l.text)), wordsOf(extracted.getBody({ filterUnicode: false })));
+    assert.ok(textWords(bodyNodes).some((w) => w.includes('“')), 'curly quotes kept');
+    // Its running footers are footer furniture after the body, each text once.
+    const footers = nodes.filter((n): n is Paragraph => n.type === 'paragraph' && n.role === 'footer').map((p) => p.leaf.text);
+    assert.ok(footers.includes('Document ID: 123-456-7890'), JSON.stringify(footers));
+    assert.equal(new Set(footers).size, footers.length);
+    assert.deepEqual(nodes.slice(-footers.length).map((n) => n.type === 'paragraph' && n.role), footers.map(() => 'footer'));
     const share = alignedShare(model);
     t.diagnostic(`${(share * 100).toFixed(1)}% of leaves boxed`);
     assert.ok(share >= 0.9);
+  });
+
+  test('without LibreOffice a .doc keeps its footnotes, as footnote paragraphs after the body', { skip }, async () => {
+    const parts = await zipEntries(corpus('office/NDA simple layout.docx'), () => true);
+    let p = 0;
+    parts.set('word/document.xml', Buffer.from(parts.get('word/document.xml')!.toString('utf8').replace(/<\/w:p>/g, (end) => (++p === 2 ? '<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteReference w:id="1"/></w:r>' + end : end))));
+    const note = '<w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> Business days, excluding federal holidays.</w:t></w:r></w:p></w:footnote>';
+    parts.set('word/footnotes.xml', Buffer.from(parts.get('word/footnotes.xml')!.toString('utf8').replace('</w:footnotes>', `${note}</w:footnotes>`)));
+    const input = path.join(TMP, 'noted.docx');
+    fs.writeFileSync(input, makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true }))));
+    const profile = pathToFileURL(path.join(TMP, 'profile-noted')).href;
+    const run = spawnSync(soffice!, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', TMP, input], { timeout: 120_000 });
+    assert.equal(run.status, 0, String(run.stderr));
+    const nodes = (await readDocument(fs.readFileSync(path.join(TMP, 'noted.doc')), 'doc', { libreoffice: false })).native!;
+    const notes = [...walk(nodes)].filter((n): n is Paragraph => n.type === 'paragraph' && n.role === 'footnote').map((n) => n.leaf.text);
+    assert.ok(notes.some((t) => t.endsWith('Business days, excluding federal holidays.')), JSON.stringify(notes));
   });
 
   test('with LibreOffice the .doc has the structure Word shows: numbered clauses and their labels, the signature table, every word', { skip }, async () => {
