@@ -457,6 +457,7 @@ describe('HTML native structure', () => {
       [['label', 'Term'], ['value', 'Two years']],
     ]);
     assert.deepEqual(textWords(nodes.filter((n) => n.type !== 'table')), ['More', 'Further', 'terms', 'apply.']);
+    assert.deepEqual(textWords(htmlStructure('<select><option>Yes</option><option>No</option></select>')), ['Yes', 'No']);
   });
 
   test('a raised note mark is a word of its own, not part of the word or figure it follows; an ordinal stays on its number', () => {

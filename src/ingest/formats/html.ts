@@ -11,7 +11,7 @@ const BLOCKS = new Set([
   'p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'blockquote', 'dt', 'dd',
   'dl', 'figure', 'figcaption', 'caption', 'address', 'form', 'fieldset', 'hr', 'body', 'html', 'center',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'tr', 'td', 'th', 'pre',
-  'details', 'summary', 'legend', 'hgroup', 'menu', 'dialog', 'search',
+  'details', 'summary', 'legend', 'hgroup', 'menu', 'dialog', 'search', 'option',
 ]);
 const BOLD = new Set(['b', 'strong']);
 /** A raised note mark: a number, a letter or two, symbols, in brackets or not ("1", "(2)", "[i]", "*", "†", "a"). */
