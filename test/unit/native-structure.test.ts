@@ -729,6 +729,37 @@ second line</pre><p>&lt;tag&gt; &nbsp; done</p>`;
 });
 
 describe('TXT native structure', () => {
+  test('a table laid out with spaces (a filing saved as text) is a table, its ruling lines dropped; prose with double spaces and typed lists are not', () => {
+    const nodes = txtStructure([
+      'CONSOLIDATED BALANCE SHEETS',
+      '',
+      '                                        December 31,    December 31,',
+      '                                            2023            2022',
+      '                                        ------------    ------------',
+      'Cash and cash equivalents               $     12,345    $     10,111',
+      'Accounts receivable, net                       6,789           5,432',
+      '                                        ------------    ------------',
+      'Total current assets                    $     22,344    $     18,530',
+      '                                        ============    ============',
+      'The accompanying notes are an integral part of these statements.',
+    ].join('\n'));
+    assert.deepEqual(tables(nodes)[0]!.rows.map((r) => r.cells.map((c) => c.leaf.text)), [
+      ['', 'December 31,', 'December 31,'],
+      ['', '2023', '2022'],
+      ['Cash and cash equivalents', '$ 12,345', '$ 10,111'],
+      ['Accounts receivable, net', '6,789', '5,432'],
+      ['Total current assets', '$ 22,344', '$ 18,530'],
+    ]);
+    assert.ok(section(nodes, 'CONSOLIDATED BALANCE SHEETS').children.some((c) => c.type === 'paragraph' && c.leaf.text.startsWith('The accompanying notes')));
+    const prose = txtStructure('This Agreement is made on March 1, 2024.  The parties agree as follows.  Each party\nshall keep the other\'s information confidential.  The term is two years.  Either party\nmay end it on notice.  Notices go to the addresses below.  This is the whole agreement.');
+    assert.equal(tables(prose).length, 0);
+    assert.equal(tables(txtStructure('Intro\n\n1.  Definitions\n2.  Payment terms\n3.  Term of the agreement')).length, 0);
+    // Lines of 100,000 cells each are laid into columns in one walk.
+    const start = performance.now();
+    assert.equal(tables(txtStructure(Array.from({ length: 3 }, () => 'a  '.repeat(100_000)).join('\n')))[0]!.rows[0]!.cells.length, 100_000);
+    assert.ok(performance.now() - start < 10_000, `${performance.now() - start} ms`);
+  });
+
   test('a text file written in Markdown: "#" headings nest, lists, a pipe table, bold lead-ins and links as text', () => {
     const nodes = txtStructure([
       '# Master Services Agreement',

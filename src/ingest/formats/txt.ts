@@ -1,7 +1,8 @@
-import { normalizeSpace, wordsOf, type List, type ListStyle, type StructureNode } from '../structure.js';
+import { normalizeSpace, wordsOf, type List, type ListStyle, type StructureNode, type Table } from '../structure.js';
 import { SectionTree, headingLabel, headingRank, leafOf, newList, paragraphOf, type Block } from './blocks.js';
 import { htmlStructure } from './html.js';
 import { looksLikeMarkdown, markdownHtml } from './markdown.js';
+import { splitTextTable } from './text-tables.js';
 
 /** Text of a plain-text file: UTF-8/UTF-16 by BOM, else UTF-8 when valid, else Latin-1. */
 export function decodeText(bytes: Buffer): string {
@@ -49,7 +50,12 @@ export function txtStructure(text: string): StructureNode[] {
   }
   if (group.length) groups.push(group);
   const width = wrapWidth(groups);
-  return textStructure(groups.flatMap((g) => (g.length > LONGEST_GROUP ? paragraphsOf(g, width) : [g])));
+  // A table laid out with spaces is a table; the lines around it in its group read as text.
+  const blocks = groups.flatMap((g): (string[] | Table)[] => {
+    const split = splitTextTable(g);
+    return split ? [split.before, split.table, split.after].filter((b) => !Array.isArray(b) || b.length > 0) : [g];
+  });
+  return textStructure(blocks.flatMap((g) => (Array.isArray(g) && g.length > LONGEST_GROUP ? paragraphsOf(g, width) : [g])));
 }
 
 /** Blank-line groups longer than this are not one paragraph each. */
@@ -118,10 +124,15 @@ const LIST_MARKER = /^(?:[-*•‣◦▪●–]|\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6}
  * is numbered ("1.", "2.1", "ARTICLE I", "Section 2") or ALL CAPS, and text follows it; lines that
  * start with a list marker ("-", "•", "1.", "(a)") are list items, the lines after one its body.
  */
-export function textStructure(groups: string[][]): StructureNode[] {
+export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
   const sections = new SectionTree();
   let list: List | null = null;
   groups.forEach((lines, g) => {
+    if (!Array.isArray(lines)) {
+      sections.container.push(lines);
+      list = null;
+      return;
+    }
     let i = 0;
     const hasBody = lines.length > 1 || g + 1 < groups.length;
     const heading = hasBody ? headingKind(lines[0]!) : null;
