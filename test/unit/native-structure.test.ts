@@ -911,6 +911,8 @@ describe('DOC native structure', () => {
     const bodyNodes = nodes.filter((n) => n.type !== 'paragraph' || n.role === 'body');
     assert.deepEqual([...leaves(bodyNodes)].flatMap((l) => wordsOf(l.text)), wordsOf(extracted.getBody({ filterUnicode: false })));
     assert.ok(textWords(bodyNodes).some((w) => w.includes('“')), 'curly quotes kept');
+    // The signature block is the table it is in Word, not lines of text.
+    assert.deepEqual(tables(nodes).map((t) => t.rows.map((r) => r.cells[0]!.leaf.text)), [['DOCUGAMI INC.:', 'Signature:', 'Name:', 'Title:']]);
     // Its running footers are footer furniture after the body, each text once.
     const footers = nodes.filter((n): n is Paragraph => n.type === 'paragraph' && n.role === 'footer').map((p) => p.leaf.text);
     assert.ok(footers.includes('Document ID: 123-456-7890'), JSON.stringify(footers));
