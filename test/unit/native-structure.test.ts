@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
 import { layoutBlocks, MAX_LIST_DEPTH } from '../../src/ingest/formats/blocks.js';
-import { withoutHiddenRuns } from '../../src/ingest/formats/docx.js';
+import { withoutHiddenRuns } from '../../src/ingest/formats/word-shown.js';
 import { acceptedRevisions } from '../../src/ingest/formats/word-revisions.js';
 import { htmlStructure } from '../../src/ingest/formats/html.js';
 import { readDocument } from '../../src/ingest/formats/index.js';
