@@ -463,6 +463,11 @@ describe('HTML native structure', () => {
   test('a raised note mark is a word of its own, not part of the word or figure it follows; an ordinal stays on its number', () => {
     const nodes = htmlStructure('<p>Revenue<sup>1</sup> grew in 2023<sup>(2)</sup> to $1,234<sup>*</sup> by March 1<sup>st</sup>, see note<sup>[iv]</sup>.</p>');
     assert.deepEqual(textWords(nodes), ['Revenue', '1', 'grew', 'in', '2023', '(2)', 'to', '$1,234', '*', 'by', 'March', '1st,', 'see', 'note', '[iv].']);
+    // A power stays on its unit or letter, raised; a mark after a longer word is still a note's.
+    assert.deepEqual(
+      textWords(htmlStructure('<p>An area of 40 m<sup>2</sup> (430 ft<sup>2</sup>), x<sup>-1</sup> and 9.8 m/s<sup>2</sup>; the lessee<sup>2</sup> pays.</p>')),
+      ['An', 'area', 'of', '40', 'm²', '(430', 'ft²),', 'x⁻¹', 'and', '9.8', 'm/s²;', 'the', 'lessee', '2', 'pays.'],
+    );
     // Raised text nested 100,000 deep, a word in each, is not looked through again at every level.
     const start = performance.now();
     assert.equal(textWords(htmlStructure('<sup>a '.repeat(100_000))).length, 100_000);

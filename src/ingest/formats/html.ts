@@ -17,6 +17,12 @@ const BOLD = new Set(['b', 'strong']);
 /** A raised note mark: a number, a letter or two, symbols, in brackets or not ("1", "(2)", "[i]", "*", "†", "a"). */
 const RAISED_MARK = /^\s*[([]?(?:\d{1,3}|[a-z]{1,2}|[ivxlc]{1,5}|[*†‡§¶#]{1,3})[)\]]?[,\s]*$/i;
 const ORDINAL = /^\s*(?:st|nd|rd|th)\s*$/i;
+/** A raised power after a unit or a lone letter ("m<sup>2</sup>", "x<sup>-1</sup>") is part of it, not a note's mark. */
+const POWER = /^\s*[-−]?\d{1,2}\s*$/;
+const POWER_BASE = /(?:^|[\s(/·*])(?:\p{L}|[kcmdµμn]m|ft|yd|mi|sq|[kcmµμ]?m\/s|km\/h)$/u;
+const SUPERSCRIPT: Record<string, string> = {
+  '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '-': '⁻', '−': '⁻',
+};
 /** mammoth ends each footnote with a "↑" link back to its reference: navigation, not text. */
 const NOTE_BACKLINK = /^#(?:footnote|endnote)-ref-/;
 /** mammoth lists a Word document's footnotes and endnotes at its end, each an item with this id… */
@@ -308,13 +314,18 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
         return;
       case 'sup': {
         // A note's mark raised after a word or a figure is not part of it: "revenue¹", "2023⁽¹⁾" read
-        // "revenue 1", "2023 (1)". An ordinal's letters stay on their number ("1st").
+        // "revenue 1", "2023 (1)". An ordinal's letters stay on their number ("1st"), a power on its
+        // unit ("m²").
         const at = raised.pop()!;
         // A mark is a run or two; nested raised text (hostile or not) is not looked through.
         if (at > runs.length || runs.length - at > 4) return;
         const mark = runs.slice(at).map((r) => r.text).join('');
         const before = runs[at - 1]?.text ?? '';
-        if (RAISED_MARK.test(mark) && /\S$/.test(before) && !(ORDINAL.test(mark) && /\d$/.test(before))) runs.splice(at, 0, { text: ' ', bold: false, size: size() });
+        if (POWER.test(mark) && POWER_BASE.test(before)) {
+          for (const r of runs.slice(at)) r.text = r.text.trim().replace(/[-−\d]/g, (c) => SUPERSCRIPT[c]!);
+        } else if (RAISED_MARK.test(mark) && /\S$/.test(before) && !(ORDINAL.test(mark) && /\d$/.test(before))) {
+          runs.splice(at, 0, { text: ' ', bold: false, size: size() });
+        }
         return;
       }
       case 'heading': {
