@@ -9,6 +9,7 @@ import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
 import { layoutBlocks, MAX_LIST_DEPTH } from '../../src/ingest/formats/blocks.js';
 import { withoutHiddenRuns } from '../../src/ingest/formats/word-shown.js';
+import { mathAsText } from '../../src/ingest/formats/word-math.js';
 import { acceptedRevisions } from '../../src/ingest/formats/word-revisions.js';
 import { htmlStructure } from '../../src/ingest/formats/html.js';
 import { readDocument } from '../../src/ingest/formats/index.js';
@@ -219,6 +220,36 @@ describe('DOCX native structure (corpus)', () => {
     // Malformed XML (runs never closed) is passed over in one pass, not searched again from every run.
     const start = performance.now();
     withoutHiddenRuns('<w:vanish/>' + '<w:r><w:t>x</w:t>'.repeat(200_000));
+    assert.ok(performance.now() - start < 10_000, `${performance.now() - start} ms`);
+  });
+
+  test('equations read as their linear text, inline and on lines of their own, where mammoth dropped them', async () => {
+    const bytes = corpus('office/NDA simple layout.docx');
+    const parts = await zipEntries(bytes, () => true);
+    const r = (t: string) => `<m:r><w:rPr><w:rFonts w:ascii="Cambria Math"/></w:rPr><m:t>${t}</m:t></m:r>`;
+    const sup = (base: string, power: string) => `<m:sSup><m:sSupPr><m:ctrlPr/></m:sSupPr><m:e>${base}</m:e><m:sup>${power}</m:sup></m:sSup>`;
+    const fraction = (num: string, den: string) => `<m:f><m:num>${num}</m:num><m:den>${den}</m:den></m:f>`;
+    const inline = `<m:oMath>${fraction(r('a+b'), r('2'))}</m:oMath>`;
+    const display = `<m:oMathPara><m:oMath>${r('E=m')}${sup(r('c'), r('2'))}</m:oMath><m:oMath>${r('A=')}<m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub>${r('i=1')}</m:sub><m:sup>${r('n')}</m:sup><m:e><m:sSub><m:e>${r('x')}</m:e><m:sub>${r('i')}</m:sub></m:sSub></m:e></m:nary></m:oMath></m:oMathPara>`;
+    const grouped = `<m:oMath>${r('d=')}<m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/><m:e>${sup(r('x'), r('2'))}${r('+')}${sup(r('y'), r('2'))}</m:e></m:rad>${r(', ')}<m:func><m:fName>${r('sin')}</m:fName><m:e><m:d><m:e>${r('θ')}</m:e></m:d></m:e></m:func></m:oMath>`;
+    let document = parts.get('word/document.xml')!.toString('utf8');
+    let p = 0;
+    document = document.replace(/<\/w:p>/g, (end) =>
+      ++p === 2 ? `<w:r><w:t xml:space="preserve"> The mean is </w:t></w:r>${inline}<w:r><w:t xml:space="preserve"> and </w:t></w:r>${grouped}<w:r><w:t>.</w:t></w:r>${end}<w:p>${display}</w:p>` : end,
+    );
+    if (!document.includes('xmlns:m=')) document = document.replace('<w:document ', '<w:document xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math" ');
+    parts.set('word/document.xml', Buffer.from(document));
+    const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    const texts = [...leaves((await readDocument(edited, 'docx', { libreoffice: false })).native!)].map((l) => l.text);
+    const before = [...leaves((await readDocument(bytes, 'docx', { libreoffice: false })).native!)].map((l) => l.text);
+    assert.ok(texts[1]!.endsWith('NY 12550. The mean is (a+b)/2 and d=√(x²+y²), sin(θ).'), texts[1]);
+    // The display equations are a paragraph of their own, one line each; nothing else changed.
+    assert.deepEqual(texts.slice(2, 4), ['E=mc²', 'A=∑_(i=1)^n x_i']);
+    assert.deepEqual([...texts.slice(0, 1), ...texts.slice(4)], [...before.slice(0, 1), ...before.slice(2)]);
+    // An equation never closed is left as it was, and read in one pass.
+    const start = performance.now();
+    const unclosed = '<w:p><m:oMath>' + '<m:r><m:t>x</m:t></m:r><m:f>'.repeat(100_000);
+    assert.equal(mathAsText(unclosed), unclosed);
     assert.ok(performance.now() - start < 10_000, `${performance.now() - start} ms`);
   });
 

@@ -2,6 +2,7 @@
  * A WordprocessingML part rewritten before it is read: as Word shows it (for mammoth and for the
  * rendition alike), and then with what mammoth passes over put in elements it reads.
  */
+import { mathAsText } from './word-math.js';
 import { acceptedRevisions, hasRevisions } from './word-revisions.js';
 
 /**
@@ -17,18 +18,19 @@ export function asShown(xml: string): string {
 }
 
 /** Elements whose text or breaks mammoth drops. */
-const UNREAD = /<w:(?:ptab|cr|dir|bdo|ruby)\b/;
+const UNREAD = /<w:(?:ptab|cr|dir|bdo|ruby)\b|<m:oMath/;
 const BREAKS = /<w:(?:ptab|cr)\b[^<>]*>(?:<\/w:(?:ptab|cr)>)?/g;
 const DIRECTION_TAGS = /<\/?w:(?:dir|bdo)\b[^<>]*>/g;
 
 /**
  * The part as mammoth can read it: a positional tab and a carriage return as the tab and the line
  * break they are (else "Left⇥Right↵Next" reads "LeftRightNext"), text set right to left (`w:dir`,
- * `w:bdo`) without its wrapper, and a ruby as its base text (its reading guide left out).
+ * `w:bdo`) without its wrapper, a ruby as its base text (its reading guide left out), and an equation
+ * as its linear text.
  */
 export function readableByMammoth(xml: string): string {
   if (!UNREAD.test(xml)) return xml;
-  const out = xml.replace(BREAKS, (tag) => (tag.startsWith('<w:cr') ? '<w:br/>' : '<w:tab/>')).replace(DIRECTION_TAGS, '');
+  const out = mathAsText(xml.replace(BREAKS, (tag) => (tag.startsWith('<w:cr') ? '<w:br/>' : '<w:tab/>')).replace(DIRECTION_TAGS, ''));
   return out.includes('<w:ruby') ? rubyAsBase(out) : out;
 }
 
