@@ -253,6 +253,34 @@ describe('DOCX native structure (corpus)', () => {
     assert.ok(performance.now() - start < 10_000, `${performance.now() - start} ms`);
   });
 
+  test("SmartArt's text is read where its drawing stands, a line a shape, parents before their children in the diagram's order", async () => {
+    const bytes = corpus('office/NDA simple layout.docx');
+    const parts = await zipEntries(bytes, () => true);
+    const point = (id: string, text: string, type = '') =>
+      `<dgm:pt modelId="{${id}}"${type ? ` type="${type}"` : ''}><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:lstStyle/><a:p>${text ? `<a:r><a:rPr lang="en-US"/><a:t>${text}</a:t></a:r>` : '<a:endParaRPr lang="en-US"/>'}</a:p></dgm:t></dgm:pt>`;
+    // The points are listed out of order (as Word leaves them after edits); the connections give the order.
+    const data = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dgm:ptLst>${
+      point('D', '', 'doc') + point('CFO', 'Chief Financial Officer') + point('T', '', 'parTrans') + point('B', 'Board of Directors') + point('S', '', 'sibTrans') + point('CEO', 'Chief Executive Officer &amp; President') + point('P', 'PRESENTATIONSHAPE', 'pres')
+    }</dgm:ptLst><dgm:cxnLst><dgm:cxn modelId="{1}" srcId="{D}" destId="{B}" srcOrd="0" destOrd="0" parTransId="{T}" sibTransId="{S}"/><dgm:cxn modelId="{2}" srcId="{B}" destId="{CFO}" srcOrd="1" destOrd="0"/><dgm:cxn modelId="{3}" srcId="{B}" destId="{CEO}" srcOrd="0" destOrd="0"/><dgm:cxn modelId="{4}" type="presOf" srcId="{B}" destId="{P}" srcOrd="0" destOrd="0"/></dgm:cxnLst></dgm:dataModel>`;
+    const drawing = `<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="77" name="Diagram 1"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram"><dgm:relIds xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:dm="rId901" r:lo="rId902" r:qs="rId903" r:cs="rId904"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+    let document = parts.get('word/document.xml')!.toString('utf8');
+    document = document.replace('</w:p>', `</w:p>${drawing}`);
+    parts.set('word/document.xml', Buffer.from(document));
+    parts.set('word/diagrams/data1.xml', Buffer.from(data));
+    const rels = parts.get('word/_rels/document.xml.rels')!.toString('utf8');
+    parts.set('word/_rels/document.xml.rels', Buffer.from(rels.replace('</Relationships>', '<Relationship Id="rId901" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData" Target="diagrams/data1.xml"/></Relationships>')));
+    const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    const texts = [...leaves((await readDocument(edited, 'docx', { libreoffice: false })).native!)].map((l) => l.text);
+    const before = [...leaves((await readDocument(bytes, 'docx', { libreoffice: false })).native!)].map((l) => l.text);
+    assert.deepEqual(texts.slice(1, 4), ['Board of Directors', 'Chief Executive Officer & President', 'Chief Financial Officer']);
+    assert.deepEqual([...texts.slice(0, 1), ...texts.slice(4)], before);
+    // Without its data part, the drawing reads as before (nothing), and the rest too.
+    parts.delete('word/diagrams/data1.xml');
+    const without = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    assert.deepEqual([...leaves((await readDocument(without, 'docx', { libreoffice: false })).native!)].map((l) => l.text), before);
+  });
+
   test('tracked changes read as accepted, in the structure and in the rendition: deletions and deleted rows gone, insertions kept', async (t) => {
     const bytes = corpus('office/NDA simple layout.docx');
     const parts = await zipEntries(bytes, () => true);

@@ -2,6 +2,7 @@ import { IngestError } from '../model.js';
 import type { StructureNode } from '../structure.js';
 import { htmlStructure, WORD_LABEL_END, WORD_LABEL_START, type HtmlOptions } from './html.js';
 import { headersAndFooters } from './word-furniture.js';
+import { diagramDataTargets, withDiagramText } from './word-diagrams.js';
 import { asShown, readableByMammoth } from './word-shown.js';
 import { formatNumber, numberedParagraphs, type NumberedParagraph } from './word-numbering.js';
 import { writeZip } from './write/zip.js';
@@ -12,6 +13,9 @@ const DOCUMENT = 'word/document.xml';
 const NUMBERING = 'word/numbering.xml';
 const STYLES = 'word/styles.xml';
 const SETTINGS = 'word/settings.xml';
+const DOCUMENT_RELS = 'word/_rels/document.xml.rels';
+/** SmartArt's text (see word-diagrams.ts). */
+const DIAGRAM_DATA = /^word\/diagrams\/data\d*\.xml$/;
 
 /**
  * Word's title styles on top of mammoth's defaults (which already map Heading 1..6 to h1..h6 and
@@ -42,7 +46,7 @@ export interface DocxRead {
 export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   let parts: Map<string, string>;
   try {
-    parts = await zipTexts(bytes, (name) => name === NUMBERING || name === STYLES || name === SETTINGS || SHOWN_PART.test(name) || PACKAGE_PART.test(name));
+    parts = await zipTexts(bytes, (name) => name === NUMBERING || name === STYLES || name === SETTINGS || SHOWN_PART.test(name) || PACKAGE_PART.test(name) || DIAGRAM_DATA.test(name));
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `not a readable ZIP package (${(err as Error).message})`);
   }
@@ -51,6 +55,7 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
     const problem = brokenXml(xml);
     if (problem) throw new IngestError('Corrupt DOCX', `${name} is not well-formed XML: ${problem}.`);
   }
+  const diagrams = diagramDataTargets(parts.get(DOCUMENT_RELS));
   for (const name of [...parts.keys()]) if (PACKAGE_PART.test(name)) parts.delete(name);
   // Hidden text is neither shown nor printed by Word, tracked changes read as accepted, and a simple
   // field as its result: mammoth would read hidden runs and drop simple fields, and LibreOffice prints
@@ -68,7 +73,7 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   const forMammoth = new Map(changed);
   let unread = false;
   for (const [name, xml] of parts) {
-    const readable = SHOWN_PART.test(name) ? readableByMammoth(xml) : xml;
+    const readable = SHOWN_PART.test(name) ? readableByMammoth(name === DOCUMENT ? withDiagramText(xml, diagrams, parts) : xml) : xml;
     if (readable === xml) continue;
     forMammoth.set(name, readable);
     unread = true;
