@@ -281,6 +281,25 @@ describe('DOCX native structure (corpus)', () => {
     assert.deepEqual([...leaves((await readDocument(without, 'docx', { libreoffice: false })).native!)].map((l) => l.text), before);
   });
 
+  test('text boxes are read once each: VML, DrawingML with a VML fallback, and DrawingML alone (which mammoth passed over)', async () => {
+    const bytes = corpus('office/NDA simple layout.docx');
+    const parts = await zipEntries(bytes, () => true);
+    const content = (text: string) => `<w:txbxContent><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:txbxContent>`;
+    const vml = (text: string) => `<w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" style="width:100pt;height:50pt"><v:textbox>${content(text)}</v:textbox></v:shape></w:pict>`;
+    const shape = (text: string) =>
+      `<w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:txbx>${content(text)}</wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing>`;
+    const alternate = `<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps">${shape('Boxed with a fallback')}</mc:Choice><mc:Fallback>${vml('Boxed with a fallback')}</mc:Fallback></mc:AlternateContent>`;
+    const paragraph = (run: string) => `<w:p><w:r>${run}</w:r></w:p>`;
+    let document = parts.get('word/document.xml')!.toString('utf8');
+    document = document.replace('</w:p>', `</w:p>${paragraph(vml('Boxed in VML'))}${paragraph(alternate)}${paragraph(shape('Boxed in DrawingML alone'))}`);
+    parts.set('word/document.xml', Buffer.from(document));
+    const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    const texts = [...leaves((await readDocument(edited, 'docx', { libreoffice: false })).native!)].map((l) => l.text);
+    const before = [...leaves((await readDocument(bytes, 'docx', { libreoffice: false })).native!)].map((l) => l.text);
+    assert.deepEqual(texts.slice(1, 4), ['Boxed in VML', 'Boxed with a fallback', 'Boxed in DrawingML alone']);
+    assert.deepEqual([...texts.slice(0, 1), ...texts.slice(4)], before);
+  });
+
   test('tracked changes read as accepted, in the structure and in the rendition: deletions and deleted rows gone, insertions kept', async (t) => {
     const bytes = corpus('office/NDA simple layout.docx');
     const parts = await zipEntries(bytes, () => true);
@@ -517,6 +536,32 @@ describe('HTML native structure', () => {
     ]);
     assert.deepEqual(textWords(nodes.filter((n) => n.type !== 'table')), ['More', 'Further', 'terms', 'apply.']);
     assert.deepEqual(textWords(htmlStructure('<select><option>Yes</option><option>No</option></select>')), ['Yes', 'No']);
+  });
+
+  test('form fields read as they show: a box ticked or not, a choice made or not, a text field its value; a non-breaking hyphen is a hyphen', () => {
+    const nodes = htmlStructure(
+      '<p>Smoker: <input type="checkbox" checked> Yes <input type="checkbox"> No</p><p><input type="radio" name="r" checked="">Monthly<input type="radio" name="r">Yearly</p>' +
+        '<p>Name: <input value="Jane Roe"> <input type="hidden" value="SECRET"><input type="password" value="HIDDEN"></p><p>A non\u2011breaking hyphen</p>',
+    );
+    assert.deepEqual([...leaves(nodes)].map((l) => l.text), ['Smoker: ☒ Yes ☐ No', '◉ Monthly ○ Yearly', 'Name: Jane Roe', 'A non-breaking hyphen']);
+  });
+
+  test("Word's check boxes (content controls and legacy form fields) read ticked or not, where mammoth's input vanished", async () => {
+    const bytes = corpus('office/NDA simple layout.docx');
+    const parts = await zipEntries(bytes, () => true);
+    const run = (t: string) => `<w:r><w:t xml:space="preserve">${t}</w:t></w:r>`;
+    const control = (checked: boolean) =>
+      `<w:sdt><w:sdtPr><w14:checkbox><w14:checked w14:val="${checked ? 1 : 0}"/></w14:checkbox></w:sdtPr><w:sdtContent><w:r><w:t>${checked ? '☒' : '☐'}</w:t></w:r></w:sdtContent></w:sdt>`;
+    const legacy = (checked: boolean) =>
+      `<w:r><w:fldChar w:fldCharType="begin"><w:ffData><w:name w:val="Check1"/><w:checkBox><w:sizeAuto/><w:default w:val="${checked ? 1 : 0}"/></w:checkBox></w:ffData></w:fldChar></w:r><w:r><w:instrText xml:space="preserve"> FORMCHECKBOX </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>`;
+    let document = parts.get('word/document.xml')!.toString('utf8');
+    const added = `<w:p>${run('Renewal: ')}${control(true)}${run(' Yes ')}${control(false)}${run(' No')}</w:p><w:p>${run('Insured: ')}${legacy(false)}${run(' Yes ')}${legacy(true)}${run(' No')}</w:p>`;
+    document = document.replace('</w:p>', `</w:p>${added}`);
+    if (!document.includes('xmlns:w14=')) document = document.replace('<w:document ', '<w:document xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" ');
+    parts.set('word/document.xml', Buffer.from(document));
+    const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    const texts = [...leaves((await readDocument(edited, 'docx', { libreoffice: false })).native!)].map((l) => l.text);
+    assert.deepEqual(texts.slice(1, 3), ['Renewal: ☒ Yes ☐ No', 'Insured: ☐ Yes ☒ No']);
   });
 
   test('a raised note mark is a word of its own, not part of the word or figure it follows; an ordinal stays on its number', () => {

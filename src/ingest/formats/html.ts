@@ -218,6 +218,14 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
       skip++;
       return 'skip';
     }
+    if (name === 'input') {
+      // A box shows whether it is ticked (Word's check boxes and legacy form fields come through
+      // mammoth as these); a text field shows its value.
+      const type = (attrs.type ?? 'text').toLowerCase();
+      const shown = type === 'checkbox' ? ('checked' in attrs ? '☒' : '☐') : type === 'radio' ? ('checked' in attrs ? '◉' : '○') : type === 'text' ? (attrs.value ?? '') : '';
+      if (shown) runs.push({ text: ` ${shown} `, bold: bold(), size: size() });
+      return 'inline';
+    }
     if (name === 'br') {
       // A line break ends a paragraph's line; in a heading or a cell it only separates words.
       flush();
@@ -470,8 +478,10 @@ function collectRuns(runs: Run[]): Para {
   let size = Infinity;
   for (const run of runs) {
     if (/\S/.test(run.text)) size = Math.min(size, run.size);
-    for (const ch of run.text) {
-      if (INVISIBLE.has(ch)) continue;
+    for (const shown of run.text) {
+      if (INVISIBLE.has(shown)) continue;
+      // Word's non-breaking hyphen shows as a hyphen, and is searched for as one.
+      const ch = shown === '\u2011' ? '-' : shown;
       if (/\s/.test(ch)) {
         space = true;
         continue;

@@ -18,20 +18,50 @@ export function asShown(xml: string): string {
 }
 
 /** Elements whose text or breaks mammoth drops. */
-const UNREAD = /<w:(?:ptab|cr|dir|bdo|ruby)\b|<m:oMath/;
+const UNREAD = /<w:(?:ptab|cr|dir|bdo|ruby)\b|<m:oMath|<wps:txbx\b/;
 const BREAKS = /<w:(?:ptab|cr)\b[^<>]*>(?:<\/w:(?:ptab|cr)>)?/g;
 const DIRECTION_TAGS = /<\/?w:(?:dir|bdo)\b[^<>]*>/g;
 
 /**
  * The part as mammoth can read it: a positional tab and a carriage return as the tab and the line
  * break they are (else "Left⇥Right↵Next" reads "LeftRightNext"), text set right to left (`w:dir`,
- * `w:bdo`) without its wrapper, a ruby as its base text (its reading guide left out), and an equation
- * as its linear text.
+ * `w:bdo`) without its wrapper, a ruby as its base text (its reading guide left out), an equation
+ * as its linear text, and a DrawingML text box as a VML one.
  */
 export function readableByMammoth(xml: string): string {
   if (!UNREAD.test(xml)) return xml;
   const out = mathAsText(xml.replace(BREAKS, (tag) => (tag.startsWith('<w:cr') ? '<w:br/>' : '<w:tab/>')).replace(DIRECTION_TAGS, ''));
-  return out.includes('<w:ruby') ? rubyAsBase(out) : out;
+  const read = out.includes('<wps:txbx') ? textBoxesAsVml(out) : out;
+  return read.includes('<w:ruby') ? rubyAsBase(read) : read;
+}
+
+const ALTERNATE_START = '<mc:AlternateContent';
+const ALTERNATE_END = '</mc:AlternateContent>';
+const DRAWING = /<w:drawing>[\s\S]*?<\/w:drawing>/g;
+const TEXT_BOX_CONTENT = /<w:txbxContent>[\s\S]*?<\/w:txbxContent>/g;
+
+/**
+ * A text box drawn as a DrawingML shape (`wps:txbx`, Word 2010 and later, with no VML fallback, as
+ * LibreOffice and other writers save it) as the VML text box mammoth reads. Shapes inside
+ * `mc:AlternateContent` are left alone: mammoth reads their fallback, which holds the same text.
+ */
+function textBoxesAsVml(xml: string): string {
+  const out: string[] = [];
+  let from = 0;
+  while (from < xml.length) {
+    const alternate = xml.indexOf(ALTERNATE_START, from);
+    const until = alternate < 0 ? xml.length : alternate;
+    out.push(xml.slice(from, until).replace(DRAWING, (drawing) => {
+      const boxes = drawing.match(TEXT_BOX_CONTENT);
+      return boxes ? `<w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml"><v:textbox>${boxes.join('')}</v:textbox></v:shape></w:pict>` : drawing;
+    }));
+    if (alternate < 0) break;
+    const end = xml.indexOf(ALTERNATE_END, alternate);
+    const next = end < 0 ? xml.length : end + ALTERNATE_END.length;
+    out.push(xml.slice(alternate, next));
+    from = next;
+  }
+  return out.join('');
 }
 
 /** Each `<w:ruby>` element as `<w:t>` of its base's text, in one pass with indexOf (an unclosed one ends the search). */
