@@ -535,7 +535,6 @@ describe('HTML native structure', () => {
       [['label', 'Term'], ['value', 'Two years']],
     ]);
     assert.deepEqual(textWords(nodes.filter((n) => n.type !== 'table')), ['More', 'Further', 'terms', 'apply.']);
-    assert.deepEqual(textWords(htmlStructure('<select><option>Yes</option><option>No</option></select>')), ['Yes', 'No']);
   });
 
   test('form fields read as they show: a box ticked or not, a choice made or not, a text field its value; a non-breaking hyphen is a hyphen', () => {
@@ -544,6 +543,15 @@ describe('HTML native structure', () => {
         '<p>Name: <input value="Jane Roe"> <input type="hidden" value="SECRET"><input type="password" value="HIDDEN"></p><p>A non\u2011breaking hyphen</p>',
     );
     assert.deepEqual([...leaves(nodes)].map((l) => l.text), ['Smoker: ☒ Yes ☐ No', '◉ Monthly ○ Yearly', 'Name: Jane Roe', 'A non-breaking hyphen']);
+  });
+
+  test('a drop-down list reads as the option it shows (the chosen one, else the first); a list box reads its options', () => {
+    const texts = (html: string) => [...leaves(htmlStructure(html))].map((l) => l.text);
+    assert.deepEqual(texts('<p>Term: <select name="t"><option value="selected one">One year</option><option selected>Two years</option></select> from signing.</p>'), ['Term: Two years from signing.']);
+    assert.deepEqual(texts('<p>State: <select><optgroup label="West"><option>Arizona</option><option>Utah</option></optgroup></select></p>'), ['State: Arizona']);
+    assert.deepEqual(texts('<p>Plan: <select><option label="Gold" selected></option><option>Silver</option></select></p>'), ['Plan: Gold']);
+    assert.deepEqual(textWords(htmlStructure('<select multiple><option>Yes</option><option>No</option></select>')), ['Yes', 'No']);
+    assert.deepEqual(textWords(htmlStructure('<select size="2"><option>Yes</option><option>No</option></select>')), ['Yes', 'No']);
   });
 
   test("Word's check boxes (content controls and legacy form fields) read ticked or not, where mammoth's input vanished", async () => {

@@ -115,7 +115,8 @@ interface OpenTable {
  * exactly one leaf. Built in one pass over the parser's events with explicit stacks, so neither
  * deep nesting nor huge inputs recurse or go quadratic.
  */
-export function htmlStructure(html: string, options: HtmlOptions = {}): StructureNode[] {
+export function htmlStructure(source: string, options: HtmlOptions = {}): StructureNode[] {
+  const html = shownChoices(source);
   const sections = new SectionTree();
   const lists: OpenList[] = [];
   /** List items' bodies, innermost last; paragraphs go to the innermost one, else to the open section. */
@@ -408,6 +409,32 @@ export function htmlStructure(html: string, options: HtmlOptions = {}): Structur
   });
   flush();
   return sections.finish();
+}
+
+const SELECT = /<select\b([^>]*)>([\s\S]*?)<\/select\s*>/gi;
+const OPTION = /<option\b([^>]*)>([^<]*)/gi;
+const MULTIPLE = /(?:^|\s)multiple(?:\s|=|$)/i;
+const SELECTED = /(?:^|\s)selected(?:\s|=|$)/i;
+/** A start tag's attributes without their quoted values, to look for one by name. */
+const unquoted = (attrs: string) => attrs.replace(/"[^"]*"|'[^']*'/g, '""');
+
+/**
+ * A drop-down list as it shows: the option chosen, or the first when none is (what a browser
+ * draws, and what a rendition prints), not every option it offers. A list box (`multiple`, or
+ * `size` above 1) shows its options, so it keeps them all.
+ */
+function shownChoices(html: string): string {
+  if (!/<select\b/i.test(html)) return html;
+  return html.replace(SELECT, (whole: string, attrs: string, body: string) => {
+    const size = /\bsize\s*=\s*["']?(\d+)/i.exec(attrs);
+    if (MULTIPLE.test(unquoted(attrs)) || (size && Number(size[1]) > 1)) return whole;
+    const options = [...body.matchAll(OPTION)].map(([, optionAttrs = '', text = '']) => ({
+      chosen: SELECTED.test(unquoted(optionAttrs)),
+      text: text.trim() || (/\blabel\s*=\s*"([^"]*)"/i.exec(optionAttrs)?.[1] ?? ''),
+    }));
+    const shown = options.find((o) => o.chosen) ?? options[0];
+    return ` <span>${shown?.text ?? ''}</span> `;
+  });
 }
 
 /**
