@@ -262,9 +262,9 @@ test('layout: a title in body type, on its own line above a paragraph with an in
     ['Identity synthesis (primary outcome)', 'Health-related quality of life (secondary outcome)', 'Participant Engagement'],
   );
   assert.match(inside[1]!.children.map((n) => (n.type === 'paragraph' ? n.leaf.text : '')).join(' '), /^HRQOL was measured/);
-  // The bold titles stay the top level.
+  // The cover's title and the bold titles are the top level.
   assert.deepEqual(
-    doc.nodes.filter((n): n is Section => 'type' in n && n.type === 'section').map((s) => s.heading.text),
+    doc.nodes.filter((n): n is Section => 'type' in n && n.type === 'section').map((s) => s.heading.text).slice(1),
     ['Intervention', 'Measure', 'Data collection and analysis'],
   );
 });
@@ -347,6 +347,31 @@ test('layout: a line set larger but all in small letters is no title ("iPhone" a
     ['Overview', 'iPhone'],
   );
   assert.ok([...leaves(nodes)].some((l) => l.text === 'ujjayii'));
+});
+
+test("layout: a document's title alone on its cover page heads it, though set in body type; opening a full page it is text", async () => {
+  const protocol = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06145295_Prot_SAP_000.pdf'));
+  assert.equal(
+    sections(protocol.nodes)[0]?.heading.text,
+    'Understanding the Effectiveness of an Online Support Group in Enhancing Recovery Identity and Health-Related Quality of Life of Middle-aged and Older Ovarian Cancer Patients: A Randomized Controlled Trial',
+  );
+  /** Blocks of 12-point lines, a blank line between blocks. */
+  const pageOf = (number: number, blocks: string[][]): PageModel => {
+    const height = (12 * 300) / 72;
+    let y = 300 - 1.2 * height;
+    const items = blocks.flatMap((lines) => {
+      y += 1.2 * height;
+      return lines.map((text) => ({ text, x: 300, y: (y += 1.2 * height), width: text.length * height * 0.45, height, fontName: 'Times', fontSize: 12 }));
+    });
+    return { number, width: 2550, height: 3300, items };
+  };
+  const title = ['A Study of Sleep and Recovery in Adults', 'Recovering from Surgery at Home:', 'A Randomized Trial'];
+  const body = Array.from({ length: 12 }, (_, i) => `Sentence ${i + 1} of the protocol's body says what the study does and how it is run.`);
+  const structureOf = (pages: PageModel[]) => pdfStructure(pages, pages.map(() => ({ tables: [], consumed: new Set<number>() })));
+  const covered = structureOf([pageOf(1, [title, ['Oct-16-2023']]), pageOf(2, [body])]);
+  assert.equal(sections(covered)[0]?.heading.text, title.join(' '));
+  const full = structureOf([pageOf(1, [title, body]), pageOf(2, [body])]);
+  assert.deepEqual(sections(full), [], 'the same lines opening a page of text head nothing');
 });
 
 test('layout: a heading the document ends under, with nothing but page furniture after it, is a line of text', async () => {

@@ -1,5 +1,5 @@
 import type { PageModel } from '../model.js';
-import type { StructureNode, Table } from '../structure.js';
+import { wordsOf, type StructureNode, type Table } from '../structure.js';
 import { groupBlocks } from './layout/blocks.js';
 import { findFootnotes, findFurniture } from './layout/furniture.js';
 import { pageFlow, type Line } from './layout/lines.js';
@@ -34,9 +34,19 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
   }
   const bodySize = bodyFontSize(linesByPage.flat().filter((l) => !furniture.has(l)));
   findFootnotes(pages, linesByPage, bodySize, furniture);
-  const tree = new TreeBuilder(bodySize);
+  const tree = new TreeBuilder(bodySize, isCoverPage(linesByPage, furniture));
   for (const block of groupBlocks(flows.flat(), furniture)) tree.add(block);
   return tree.nodes();
+}
+
+const COVER_LINES = 8;
+const COVER_WORDS = 60;
+
+/** The first of several pages holds a few lines only: a title page. */
+function isCoverPage(linesByPage: readonly Line[][], furniture: ReadonlyMap<Line, unknown>): boolean {
+  if (linesByPage.length < 2) return false;
+  const lines = linesByPage[0]!.filter((l) => !furniture.has(l));
+  return lines.length > 0 && lines.length <= COVER_LINES && lines.reduce((n, l) => n + wordsOf(l.text).length, 0) <= COVER_WORDS;
 }
 
 /** Sizes set in at least this share of the most common size's characters are about as common. */

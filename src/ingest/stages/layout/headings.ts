@@ -28,9 +28,18 @@ const MAX_FIELD_LINES = 3;
 /** A form field's label at the start of a line: "Name:", "Grant Number:", "Occurrence #1:". */
 export const FIELD_LABEL_RE = /^\s*\p{Lu}[\p{L}'’ ]{0,30}(?:#?\d{1,3})?\*?:(?=\s|$)/u;
 
-export function findHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean, runInTitle = false): HeadingSplit | null {
+export interface HeadingContext {
+  /** The block starts with a heading number ("1.2", "Article IV") or a list marker. */
+  numbered: boolean;
+  /** A lone line set flush over a paragraph whose first line is indented (a title in body type). */
+  runInTitle?: boolean;
+  /** The block is the document's first text and stands apart (larger type, or a cover page of its own): its title. */
+  opening?: boolean;
+}
+
+export function findHeading(ranges: readonly TextRange[], bodySize: number, context: HeadingContext): HeadingSplit | null {
   if (ranges.length === 0) return null;
-  return standaloneHeading(ranges, bodySize, numbered, runInTitle) ?? boldLeadIn(ranges) ?? (numbered ? capitalLeadIn(ranges) : fieldLabel(ranges));
+  return standaloneHeading(ranges, bodySize, context) ?? boldLeadIn(ranges) ?? (context.numbered ? capitalLeadIn(ranges) : fieldLabel(ranges));
 }
 
 function isCaps(text: string): boolean {
@@ -45,15 +54,16 @@ function strength(size: number, bold: boolean, caps: boolean, standalone: boolea
   return size * 10 + (standalone ? STANDALONE_BONUS : 0) + (bold ? 2 : 0) + (caps ? 1 : 0);
 }
 
-function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbered: boolean, runInTitle: boolean): HeadingSplit | null {
+function standaloneHeading(ranges: readonly TextRange[], bodySize: number, { numbered, runInTitle = false, opening = false }: HeadingContext): HeadingSplit | null {
   if (ranges.length > MAX_TITLE_LINES) return null;
   const text = ranges.map(rangeText).join(' ').trim();
   const words = wordsOf(text).length;
   const first = ranges[0]!.line;
   const bold = ranges.every((r) => r.line.bold);
   const caps = isCaps(text);
-  // A title in bold capitals centred over its lines may run longer ("CERTIFICATIONS OF … PURSUANT TO 18 U.S.C. …").
-  const title = bold && caps && isCentredTitle(ranges.map((r) => r.line), first.bottom - first.top);
+  // A title may run longer: in bold capitals centred over its lines ("CERTIFICATIONS OF … PURSUANT
+  // TO 18 U.S.C. …"), or opening the document (a protocol's cover).
+  const title = (bold && caps && isCentredTitle(ranges.map((r) => r.line), first.bottom - first.top)) || opening;
   if (ranges.length > 3 && !title) return null;
   const [maxWords, maxChars] = title ? [MAX_TITLE_WORDS, 300] : [MAX_HEADING_WORDS, 150];
   if (words === 0 || words > maxWords || text.length > maxChars || !/\p{L}/u.test(text)) return null;
@@ -61,8 +71,7 @@ function standaloneHeading(ranges: readonly TextRange[], bodySize: number, numbe
   // ("ujjayii", the end of a cell's text read off a scan) is none.
   if (!/[\p{Lu}\p{Lt}\p{N}]/u.test(text) && /\p{Ll}/u.test(text)) return null;
   if (/[,;]$/.test(text)) return null;
-  const larger = first.size >= bodySize + 1;
-  if (!larger && !bold && !caps && !runInTitle) return null;
+  if (first.size < bodySize + 1 && !bold && !caps && !runInTitle && !opening) return null;
   if (ranges.some(spreadApart)) return null;
   // A sentence is not a heading, unless a number or bold type says so ("1. Definitions.").
   if (/\.$/.test(text) && !numbered && words > 3) return null;

@@ -51,8 +51,14 @@ export class TreeBuilder {
   private gapAbove = -1;
   /** A section opened by the last text block, waiting to learn how far below it its text starts. */
   private opened: SectionFrame | null = null;
+  /** No text block has been added yet: the next one opens the document. */
+  private beforeText = true;
 
-  constructor(private readonly bodySize: number) {}
+  /** `coverPage`: the first page holds only a few lines (a title, a date) before the document proper. */
+  constructor(
+    private readonly bodySize: number,
+    private readonly coverPage = false,
+  ) {}
 
   add(block: Block): void {
     switch (block.kind) {
@@ -82,11 +88,14 @@ export class TreeBuilder {
     if (this.opened) this.opened.firstGap = this.gapAbove;
     this.opened = null;
     const ranges = wholeLines(lines);
+    // The document's first text stands apart as its title when set larger than its body, or alone on a cover page.
+    const opening = this.beforeText && (this.coverPage || lines.every((l) => l.size >= this.bodySize + 1));
+    this.beforeText = false;
     const tolerance = 1.5 * lineHeight(first);
     // A table of contents entry ("Strategy 1.1.1. COVID-19 ….. 11") names a heading; it is none.
     const tocEntry = TOC_ENTRY_RE.test(lines[lines.length - 1]!.text);
     const headingIn = (of: TextRange[], numbered: boolean, runIn = false): HeadingSplit | null =>
-      tocEntry ? null : findHeading(of, this.bodySize, numbered, runIn);
+      tocEntry ? null : findHeading(of, this.bodySize, { numbered, runInTitle: runIn, opening });
     const number = parseHeadingNumber(first.text);
     if (number) {
       const split = headingIn(ranges, true);
