@@ -137,7 +137,7 @@ function linear(n: MathNode): string {
       if (!degree) return `√${group(base)}`;
       if (degree === '3') return `∛${group(base)}`;
       if (degree === '4') return `∜${group(base)}`;
-      return `√(${degree}&${base.trim()})`;
+      return `√(${degree}&amp;${base.trim()})`; // UnicodeMath's "√(n&x)", escaped: it goes back into the XML
     }
     case 'nary': {
       const operator = property(n, 'chr') || '∫';
