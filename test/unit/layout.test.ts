@@ -264,8 +264,8 @@ test('layout: a title in body type, on its own line above a paragraph with an in
   assert.match(inside[1]!.children.map((n) => (n.type === 'paragraph' ? n.leaf.text : '')).join(' '), /^HRQOL was measured/);
   // The cover's title and the bold titles are the top level.
   assert.deepEqual(
-    doc.nodes.filter((n): n is Section => 'type' in n && n.type === 'section').map((s) => s.heading.text).slice(1),
-    ['Intervention', 'Measure', 'Data collection and analysis'],
+    doc.nodes.filter((n): n is Section => 'type' in n && n.type === 'section').map((s) => s.heading.text.split(':')[0]),
+    ['Understanding the Effectiveness of an Online Support Group in Enhancing Recovery Identity and Health-Related Quality of Life of Middle-aged and Older Ovarian Cancer Patients', 'Intervention', 'Measure', 'Data collection and analysis'],
   );
 });
 
