@@ -374,6 +374,30 @@ test("layout: a document's title alone on its cover page heads it, though set in
   assert.deepEqual(sections(full), [], 'the same lines opening a page of text head nothing');
 });
 
+test("layout: a document's first line centred over its text is its title, though set in body type; flush left it is text", async () => {
+  const protocol = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06159946_Prot_000.pdf'));
+  const top = sections(protocol.nodes)[0];
+  assert.equal(top?.heading.text, 'Study Protocol');
+  assert.deepEqual(
+    sections(top.children).map((s) => s.heading.text),
+    ['Official Title:', 'Grant Number:', 'Document Date:'],
+    'the form fields under it are its subsections',
+  );
+  const height = (12 * 300) / 72;
+  const body = Array.from({ length: 12 }, (_, i) => `Sentence ${i + 1} of the protocol's body says what the study does and how it is run.`);
+  const pageWith = (titleX: number): PageModel => {
+    const title = 'Study Protocol';
+    const items = [{ text: title, x: titleX, y: 300, width: title.length * height * 0.45, height, fontName: 'Times', fontSize: 12 }];
+    body.forEach((text, i) => items.push({ text, x: 300, y: 300 + (i + 2) * 1.2 * height, width: body[0]!.length * height * 0.45, height, fontName: 'Times', fontSize: 12 }));
+    return { number: 1, width: 2550, height: 3300, items };
+  };
+  const structureOf = (page: PageModel) => pdfStructure([page], [{ tables: [], consumed: new Set<number>() }]);
+  const lineWidth = body[0]!.length * height * 0.45;
+  const centred = structureOf(pageWith(300 + (lineWidth - 'Study Protocol'.length * height * 0.45) / 2));
+  assert.deepEqual(sections(centred).map((s) => s.heading.text), ['Study Protocol']);
+  assert.deepEqual(sections(structureOf(pageWith(300))), [], 'the same line flush left heads nothing');
+});
+
 test('layout: a heading the document ends under, with nothing but page furniture after it, is a line of text', async () => {
   for (const [file, line] of [
     ['kgrag/nih-clinical-trial-protocols/NCT06155955_Prot_SAP_000.pdf', 'IRB No. 0206/66'],
@@ -413,7 +437,10 @@ test('layout: a lead-in set off by a blank line after a heading of its type that
 
 test('layout: form fields over a protocol are one section each, holding their value and nothing after it', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/nih-clinical-trial-protocols/NCT06159946_Prot_000.pdf'));
-  const fields = doc.nodes.filter((n): n is Section => 'type' in n && n.type === 'section');
+  // They sit under the document's title, "Study Protocol".
+  const title = sections(doc.nodes)[0];
+  assert.equal(title?.heading.text, 'Study Protocol');
+  const fields = title.children.filter((n): n is Section => n.type === 'section');
   const text = (s: Section): string => [...leaves(s.children)].map((l) => l.text).join(' ');
   assert.deepEqual(
     fields.slice(0, 3).map((s) => [s.heading.text, text(s)]),
@@ -424,9 +451,9 @@ test('layout: form fields over a protocol are one section each, holding their va
       ['Document Date:', 'March 2022'],
     ],
   );
-  // The study's text follows the fields at the top level, not inside "Document Date:".
-  const body = doc.nodes.find((n): n is Paragraph => n.type === 'paragraph' && n.leaf.text.startsWith('The study is a feasibility study'));
-  assert.ok(body, JSON.stringify(doc.nodes.map((n) => n.type)));
+  // The study's text follows the fields under the title, not inside "Document Date:".
+  const body = title.children.find((n): n is Paragraph => n.type === 'paragraph' && n.leaf.text.startsWith('The study is a feasibility study'));
+  assert.ok(body, JSON.stringify(title.children.map((n) => n.type)));
 });
 
 test('layout: each table-of-contents entry, ended by leader dots and a page number, is its own block, nested by its number', async () => {

@@ -34,7 +34,7 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
   }
   const bodySize = bodyFontSize(linesByPage.flat().filter((l) => !furniture.has(l)));
   findFootnotes(pages, linesByPage, bodySize, furniture);
-  const tree = new TreeBuilder(bodySize, isCoverPage(linesByPage, furniture));
+  const tree = new TreeBuilder(bodySize, { coverPage: isCoverPage(linesByPage, furniture), textSpans: textSpans(linesByPage, furniture) });
   for (const block of groupBlocks(flows.flat(), furniture)) tree.add(block);
   return tree.nodes();
 }
@@ -47,6 +47,23 @@ function isCoverPage(linesByPage: readonly Line[][], furniture: ReadonlyMap<Line
   if (linesByPage.length < 2) return false;
   const lines = linesByPage[0]!.filter((l) => !furniture.has(l));
   return lines.length > 0 && lines.length <= COVER_LINES && lines.reduce((n, l) => n + wordsOf(l.text).length, 0) <= COVER_WORDS;
+}
+
+/** Where each page's text runs across (furniture aside): the measure a centred title is centred in. */
+function textSpans(linesByPage: readonly Line[][], furniture: ReadonlyMap<Line, unknown>): Map<number, { left: number; right: number }> {
+  const spans = new Map<number, { left: number; right: number }>();
+  for (const lines of linesByPage) {
+    for (const l of lines) {
+      if (furniture.has(l)) continue;
+      const span = spans.get(l.page);
+      if (!span) spans.set(l.page, { left: l.left, right: l.right });
+      else {
+        span.left = Math.min(span.left, l.left);
+        span.right = Math.max(span.right, l.right);
+      }
+    }
+  }
+  return spans;
 }
 
 /** Sizes set in at least this share of the most common size's characters are about as common. */

@@ -42,6 +42,17 @@ const TIGHT = 0.5;
 /** How far (px) right of a list item's marker a table may start and still belong to the item. */
 const TABLE_TOLERANCE = 75;
 
+/** A centred opening title: its lines, and how far (in ems) inside both edges of the page's text each stands. */
+const MAX_CENTRED_OPENING_LINES = 3;
+const CENTRED_INSET_EMS = 3;
+
+export interface PageFacts {
+  /** The first page holds only a few lines (a title, a date) before the document proper. */
+  coverPage?: boolean;
+  /** Where each page's text runs across, furniture aside (by page number). */
+  textSpans?: ReadonlyMap<number, { left: number; right: number }>;
+}
+
 export class TreeBuilder {
   private readonly root: StructureNode[] = [];
   private readonly stack: Frame[] = [{ kind: 'root', children: this.root }];
@@ -54,10 +65,9 @@ export class TreeBuilder {
   /** No text block has been added yet: the next one opens the document. */
   private beforeText = true;
 
-  /** `coverPage`: the first page holds only a few lines (a title, a date) before the document proper. */
   constructor(
     private readonly bodySize: number,
-    private readonly coverPage = false,
+    private readonly page: PageFacts = {},
   ) {}
 
   add(block: Block): void {
@@ -88,8 +98,9 @@ export class TreeBuilder {
     if (this.opened) this.opened.firstGap = this.gapAbove;
     this.opened = null;
     const ranges = wholeLines(lines);
-    // The document's first text stands apart as its title when set larger than its body, or alone on a cover page.
-    const opening = this.beforeText && (this.coverPage || lines.every((l) => l.size >= this.bodySize + 1));
+    // The document's first text stands apart as its title when set larger than its body, alone on a
+    // cover page, or centred over the text below it ("Study Protocol" over a protocol set flush left).
+    const opening = this.beforeText && (this.page.coverPage === true || lines.every((l) => l.size >= this.bodySize + 1) || this.centredInPage(lines));
     this.beforeText = false;
     const tolerance = 1.5 * lineHeight(first);
     // A table of contents entry ("Strategy 1.1.1. COVID-19 ….. 11") names a heading; it is none.
@@ -122,6 +133,18 @@ export class TreeBuilder {
     }
     this.closePlainItems(first.left, tolerance);
     this.append(paragraph(ranges));
+  }
+
+  /** A few lines each centred in their page's text span and well inside both of its edges. */
+  private centredInPage(lines: readonly Line[]): boolean {
+    if (lines.length > MAX_CENTRED_OPENING_LINES) return false;
+    return lines.every((l) => {
+      const span = this.page.textSpans?.get(l.page);
+      const em = lineHeight(l);
+      if (!span) return false;
+      const inset = Math.min(l.left - span.left, span.right - l.right);
+      return inset > CENTRED_INSET_EMS * em && Math.abs(l.left - span.left - (span.right - l.right)) <= em;
+    });
   }
 
   private marker(line: Line, more: boolean): Marker | null {
