@@ -172,14 +172,29 @@ describe('DOCX native structure (corpus)', () => {
     assert.equal(fees.rows[2]!.cells.length, 2, 'the rowspan cell is absent from the rows it covers');
   });
 
-  test('the NDA: numbered clauses as an ordered list, lettered sub-items nested', () => {
+  test('the NDA: numbered clauses as an ordered list, each holding the section its underlined run-in title heads; lettered sub-items nested', () => {
     const nodes = textLayout.get('NDA simple layout.docx')!.native!;
     const top = section(nodes, 'MUTUAL NON-DISCLOSURE AGREEMENT');
     const clauses = top.children.find((c): c is List => c.type === 'list')!;
     assert.equal(clauses.style, 'decimal');
     assert.deepEqual(clauses.items.map((i) => i.marker?.text), ['1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.', '10.', '11.']);
-    const exceptions = clauses.items[2]!.children;
-    assert.match((exceptions[0] as { leaf: Leaf }).leaf.text, /^Exceptions\. The obligations/);
+    // "Return of Confidential Information. Upon…": Word underlines the title (mammoth drops underlining unless told).
+    const titles = clauses.items.map((i) => (i.children.length === 1 && i.children[0]!.type === 'section' ? i.children[0].heading.text : null));
+    assert.deepEqual(titles, [
+      'Confidential Information.',
+      'Obligations and Restrictions.',
+      'Exceptions.',
+      'Compelled Disclosure.',
+      'Return of Confidential Information.',
+      'No Obligations.',
+      'No Warranty.',
+      'Term.',
+      'Equitable Relief.',
+      'Non-compete.',
+      'Miscellaneous.',
+    ]);
+    const exceptions = (clauses.items[2]!.children[0] as Section).children;
+    assert.match((exceptions[0] as { leaf: Leaf }).leaf.text, /^The obligations and restrictions in Section 2/);
     const sub = exceptions[1] as List;
     assert.equal(sub.type, 'list');
     // Word's own labels, as Word and LibreOffice show them (not a guess from the nesting depth).
@@ -721,6 +736,36 @@ describe('HTML native structure', () => {
     assert.deepEqual(sections(nodes), []);
   });
 
+  test('a list item led by a bold or underlined title closed by "." or ":" holds a section of that title; other items stay text', () => {
+    const nodes = htmlStructure(
+      '<ol>' +
+        '<li><u>Term</u>. This Agreement runs for two years.<ol><li>It renews each year.</li></ol><p>Either party may end it.</p></li>' +
+        '<li><b>Fees:</b> the Client pays monthly.</li>' +
+        '<li><b>Notices.</b> Notices are <b>written</b>.</li>' +
+        '<li>Plain item with a <b>bold</b> word.</li>' +
+        '<li><b>All bold. Still bold.</b></li>' +
+        '<li><b>“Affiliate”.</b> A defined term closing its quotes is no title.</li>' +
+        '<li><u>provided</u>, that an underlined word is no title.</li>' +
+      '</ol>' +
+      '<p>1. <u>Survival</u>. These terms survive.</p>',
+    );
+    const list = nodes.find((n): n is List => n.type === 'list')!;
+    const heads = list.items.map((i) => (i.children[0]?.type === 'section' ? i.children[0].heading.text : null));
+    assert.deepEqual(heads, ['Term.', 'Fees:', 'Notices.', null, null, null, null]);
+    const term = list.items[0]!.children[0] as Section;
+    assert.equal(list.items[0]!.children.length, 1, 'the item holds its section only');
+    assert.deepEqual(
+      term.children.map((c) => c.type),
+      ['paragraph', 'list', 'paragraph'],
+      'the text, the nested list and the later paragraph go under the title',
+    );
+    assert.equal((term.children[0] as Paragraph).leaf.text, 'This Agreement runs for two years.');
+    assert.equal((list.items[2]!.children[0] as Section).children.length, 1);
+    // After a typed label, an underlined title is as good as a bold one.
+    assert.ok(sections(nodes).some((s) => s.heading.text === '1. Survival.'), JSON.stringify(sections(nodes).map((s) => s.heading.text)));
+    assert.deepEqual(textWords(nodes), wordsOf('Term. This Agreement runs for two years. It renews each year. Either party may end it. Fees: the Client pays monthly. Notices. Notices are written. Plain item with a bold word. All bold. Still bold. “Affiliate”. A defined term closing its quotes is no title. provided, that an underlined word is no title. 1. Survival. These terms survive.'));
+  });
+
   test('nested ol/ul with markers from type, start and value', () => {
     const nodes = htmlStructure(`<ol start="3"><li>three<ul><li>dot</li><li>dash</li></ul></li>
       <li>four<ol type="a"><li>x</li><li value="5">y</li><li>z</li></ol></li></ol>
@@ -1063,7 +1108,9 @@ describe('DOC native structure', () => {
     const top = section(nodes, 'MUTUAL NON-DISCLOSURE AGREEMENT');
     const clauses = top.children.find((c): c is List => c.type === 'list')!;
     assert.deepEqual(clauses.items.map((i) => i.marker?.text), ['1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.', '10.', '11.']);
-    const sub = clauses.items[2]!.children.find((c): c is List => c.type === 'list')!;
+    const exceptions = clauses.items[2]!.children[0] as Section;
+    assert.equal(exceptions.heading.text, 'Exceptions.');
+    const sub = exceptions.children.find((c): c is List => c.type === 'list')!;
     assert.deepEqual(sub.items.map((i) => i.marker?.text), ['(i)', '(ii)', '(iii)']);
     assert.equal(tables(nodes).length, 1, 'the signature block');
     const text = (await new WordExtractor().extract(doc)).getBody();

@@ -162,6 +162,11 @@ export class SectionTree {
     return this.top;
   }
 
+  /** How many sections are open. */
+  get depth(): number {
+    return this.open.length;
+  }
+
   /** Where content goes now: the innermost open section, or the top level. */
   get container(): StructureNode[] {
     return this.open[this.open.length - 1]?.section.children ?? this.top;

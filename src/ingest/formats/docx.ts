@@ -19,9 +19,10 @@ const DIAGRAM_DATA = /^word\/diagrams\/data\d*\.xml$/;
 
 /**
  * Word's title styles on top of mammoth's defaults (which already map Heading 1..6 to h1..h6 and
- * numbered paragraphs to nested ol/ul).
+ * numbered paragraphs to nested ol/ul), and underlining, which mammoth drops unless told (a clause's
+ * underlined run-in title is its heading, as a bold one is).
  */
-const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"];
+const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh", 'u => u'];
 
 /** The package's own parts, which mammoth reads too: its content types and relationships. */
 const PACKAGE_PART = /^(?:\[Content_Types\]\.xml|(?:.*\/)?_rels\/[^/]*\.rels)$/;

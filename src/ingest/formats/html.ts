@@ -1,5 +1,5 @@
 import { Tokenizer } from 'htmlparser2';
-import { wordsOf, type List, type ListItem, type ListStyle, type StructureNode, type Table, type TableRow } from '../structure.js';
+import { wordsOf, type List, type ListItem, type ListStyle, type Section, type StructureNode, type Table, type TableRow } from '../structure.js';
 import { MAX_LIST_DEPTH, SectionTree, headingLabel, headingRank, leafOf, listMarker, newList, paragraphOf } from './blocks.js';
 import { parseMarker } from '../markers.js';
 import { TypedLists } from './typed-lists.js';
@@ -68,6 +68,8 @@ export interface HtmlOptions {
 interface Run {
   text: string;
   bold: boolean;
+  /** Underlined (`<u>`): as good as bold for a clause's run-in title ("Term. This Agreement…"). */
+  underline?: boolean;
   /** Its font size (pt) as CSS sets it, or the browsers' default. */
   size: number;
 }
@@ -76,6 +78,7 @@ interface Run {
 interface Para {
   text: string;
   bold: boolean[];
+  underline: boolean[];
   size: number;
 }
 
@@ -85,7 +88,7 @@ const LARGER_TITLE = 1.25;
 type NoteKind = 'footnote' | 'endnote';
 
 /** What an open element did, so its end tag can undo it. */
-type Frame = 'skip' | 'inline' | 'bold' | 'sup' | 'block' | 'pre' | 'heading' | 'list' | 'item' | 'note' | 'table' | 'row' | 'cell';
+type Frame = 'skip' | 'inline' | 'bold' | 'underline' | 'sup' | 'block' | 'pre' | 'heading' | 'list' | 'item' | 'note' | 'table' | 'row' | 'cell';
 
 interface Opened {
   frame: Frame;
@@ -143,6 +146,7 @@ export function htmlStructure(source: string, options: HtmlOptions = {}): Struct
   /** Whether text is bold, as the open elements that set it say, innermost last. */
   const weights: boolean[] = [];
   const bold = () => weights[weights.length - 1] ?? false;
+  let underlines = 0;
   /** Font sizes (pt) set by the open elements, innermost last. */
   const sizes: number[] = [];
   const size = () => sizes[sizes.length - 1] ?? DEFAULT_PT;
@@ -154,6 +158,25 @@ export function htmlStructure(source: string, options: HtmlOptions = {}): Struct
   const bodySize = (options.boldTitles ?? true) ? bodyFontSize(html, styles) : DEFAULT_PT;
 
   const container = () => items[items.length - 1] ?? sections.container;
+  /** Bodies of the sections that list items lead into (see `leadInItem`). */
+  const itemSections = new Set<StructureNode[]>();
+  /**
+   * A list item whose first paragraph leads with a bold or underlined title ("Term. This Agreement…",
+   * "Primary objective: …") holds a section of that title, as a PDF's numbered clause does: its
+   * paragraphs go under the title.
+   */
+  const leadInItem = (para: Para): boolean => {
+    const body = items[items.length - 1]!;
+    if (body !== lists[lists.length - 1]?.list.items.at(-1)?.children || body.length > 0) return false;
+    const split = runInTitle(para);
+    if (!split) return false;
+    const level = sections.depth + items.filter((b) => itemSections.has(b)).length + 1;
+    const section: Section = { type: 'section', level, heading: leafOf(split.title), children: [paragraphOf(split.rest)] };
+    body.push(section);
+    items[items.length - 1] = section.children;
+    itemSections.add(section.children);
+    return true;
+  };
   const flush = () => {
     if (capture) {
       runs.push({ text: ' ', bold: false, size: size() });
@@ -178,6 +201,7 @@ export function htmlStructure(source: string, options: HtmlOptions = {}): Struct
       }
     }
     if (items.length === 0 && inferHeading(text, sections, (options.boldTitles ?? true) ? bodySize : null)) return;
+    if (items.length > 0 && leadInItem(text)) return;
     if (items.length === 0 && !pre && typed.add(container(), text.text)) return;
     container().push(paragraphOf(text.text));
   };
@@ -235,6 +259,10 @@ export function htmlStructure(source: string, options: HtmlOptions = {}): Struct
     if (BOLD.has(name)) {
       weights.push(true);
       return 'bold';
+    }
+    if (name === 'u') {
+      underlines++;
+      return 'underline';
     }
     if (name === 'sup') {
       raised.push(runs.length);
@@ -321,6 +349,9 @@ export function htmlStructure(source: string, options: HtmlOptions = {}): Struct
       case 'bold':
         weights.pop();
         return;
+      case 'underline':
+        underlines--;
+        return;
       case 'sup': {
         // A note's mark raised after a word or a figure is not part of it: "revenue¹", "2023⁽¹⁾" read
         // "revenue 1", "2023 (1)". An ordinal's letters stay on their number ("1st"), a power on its
@@ -398,12 +429,12 @@ export function htmlStructure(source: string, options: HtmlOptions = {}): Struct
     text(text) {
       if (skip) return;
       if (!pre) {
-        runs.push({ text, bold: bold(), size: size() });
+        runs.push({ text, bold: bold(), underline: underlines > 0, size: size() });
         return;
       }
       text.split('\n').forEach((line, i) => {
         if (i > 0) flush();
-        runs.push({ text: line, bold: bold(), size: size() });
+        runs.push({ text: line, bold: bold(), underline: underlines > 0, size: size() });
       });
     },
   });
@@ -485,9 +516,10 @@ function wordLabel(para: Para): { label: string; rest: Para; inline: Para } | nu
   if (end < 0) return null;
   const label = para.text.slice(1, end);
   const from = para.text[end + 1] === ' ' ? end + 2 : end + 1;
-  const rest = { text: para.text.slice(from), bold: para.bold.slice(from), size: para.size };
+  const rest = { text: para.text.slice(from), bold: para.bold.slice(from), underline: para.underline.slice(from), size: para.size };
   const gap = rest.text ? ' ' : '';
-  const inline = { text: label + gap + rest.text, bold: [...new Array<boolean>(label.length + gap.length).fill(false), ...rest.bold], size: para.size };
+  const plain = new Array<boolean>(label.length + gap.length).fill(false);
+  const inline = { text: label + gap + rest.text, bold: [...plain, ...rest.bold], underline: [...plain, ...rest.underline], size: para.size };
   return { label, rest, inline };
 }
 
@@ -501,6 +533,7 @@ const INVISIBLE = new Set(['\u00AD', '\u200B', '\u200C', '\u200D', '\u2060', '\u
 function collectRuns(runs: Run[]): Para {
   const chars: string[] = [];
   const bold: boolean[] = [];
+  const underline: boolean[] = [];
   let space = false;
   let size = Infinity;
   for (const run of runs) {
@@ -516,14 +549,18 @@ function collectRuns(runs: Run[]): Para {
       if (space && chars.length) {
         chars.push(' ');
         bold.push(false);
+        underline.push(false);
       }
       space = false;
       // Astral characters are two UTF-16 units: one flag per unit keeps indexes aligned with the text.
-      for (let k = 0; k < ch.length; k++) bold.push(run.bold);
+      for (let k = 0; k < ch.length; k++) {
+        bold.push(run.bold);
+        underline.push(run.underline ?? false);
+      }
       chars.push(ch);
     }
   }
-  return { text: chars.join(''), bold, size: Number.isFinite(size) ? size : DEFAULT_PT };
+  return { text: chars.join(''), bold, underline, size: Number.isFinite(size) ? size : DEFAULT_PT };
 }
 
 /**
@@ -533,7 +570,7 @@ function collectRuns(runs: Run[]): Para {
  */
 /** `bodySize`: the page's body text size, when titles are read by their look (null: Word's HTML). */
 function inferHeading(para: Para, sections: SectionTree, bodySize: number | null): boolean {
-  const { text, bold } = para;
+  const { text, bold, underline } = para;
   const boldTitles = bodySize !== null;
   const label = headingLabel(text);
   if (!label) return boldTitles && (largerTitle(para, sections, bodySize) || boldTitle(para, sections));
@@ -548,7 +585,7 @@ function inferHeading(para: Para, sections: SectionTree, bodySize: number | null
   }
   if (titleStart >= text.length || !/\p{Lu}/u.test(text[titleStart]!)) return false;
   let titleEnd = titleStart;
-  while (titleEnd < text.length && (bold[titleEnd] || text[titleEnd] === ' ')) titleEnd++;
+  while (titleEnd < text.length && (bold[titleEnd] || underline[titleEnd] || text[titleEnd] === ' ')) titleEnd++;
   let cut: number;
   if (titleEnd >= text.length) {
     if (wordsOf(text).length - 1 > MAX_TITLE_WORDS + 3) return false;
@@ -578,6 +615,32 @@ function inferHeading(para: Para, sections: SectionTree, bodySize: number | null
 }
 
 const LABEL_DASH = /^\s+[—–-]\s+/;
+
+const MAX_LEAD_IN_WORDS = 12;
+
+/**
+ * A bold or underlined run opening a paragraph and closed by "." or ":", with plain text after it:
+ * the paragraph's run-in title and its text. A paragraph bold throughout has none.
+ */
+function runInTitle({ text, bold, underline }: Para): { title: string; rest: string } | null {
+  const marked = (i: number): boolean => bold[i]! || underline[i]!;
+  if (!marked(0)) return null;
+  let end = 0;
+  while (end < text.length && (marked(end) || text[end] === ' ')) end++;
+  // The title ends at its first "." or ":", in the run or right after it ("Term." or "Term.").
+  const sentenceEnd = /[.:](?=\s|$)/.exec(text.slice(0, end));
+  const closing = /^\s*[.:](?=\s|$)/.exec(text.slice(end));
+  if (!sentenceEnd && !closing) return null;
+  const cut = sentenceEnd ? sentenceEnd.index + 1 : end + closing![0].length;
+  const title = text.slice(0, cut).trim();
+  const rest = text.slice(cut).trim();
+  if (!/^[\p{Lu}\p{N}]/u.test(title) || title.replace(/[^\p{L}]/gu, '').length < 2 || wordsOf(title).length > MAX_LEAD_IN_WORDS) return null;
+  // A defined term closing its quotes ("Permitted Assignee".) is not a title.
+  if ((title.match(/["“”]/g) ?? []).length % 2 === 1) return null;
+  // Plain words follow: the title leads into its text.
+  for (let i = cut; i < text.length; i++) if (!marked(i) && /\p{L}/u.test(text[i]!)) return { title, rest };
+  return null;
+}
 
 /**
  * A table of one row whose first cell holds only a list marker or a heading's label ("(1)", "•",
