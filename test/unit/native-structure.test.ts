@@ -179,7 +179,10 @@ describe('DOCX native structure (corpus)', () => {
     assert.equal(clauses.style, 'decimal');
     assert.deepEqual(clauses.items.map((i) => i.marker?.text), ['1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.', '10.', '11.']);
     // "Return of Confidential Information. Upon…": Word underlines the title (mammoth drops underlining unless told).
-    const titles = clauses.items.map((i) => (i.children.length === 1 && i.children[0]!.type === 'section' ? i.children[0].heading.text : null));
+    const titles = clauses.items.map((i) => {
+      const only = i.children.length === 1 ? i.children[0]! : null;
+      return only?.type === 'section' ? only.heading.text : null;
+    });
     assert.deepEqual(titles, [
       'Confidential Information.',
       'Obligations and Restrictions.',

@@ -39,7 +39,7 @@ export interface HeadingContext {
 
 export function findHeading(ranges: readonly TextRange[], bodySize: number, context: HeadingContext): HeadingSplit | null {
   if (ranges.length === 0) return null;
-  return standaloneHeading(ranges, bodySize, context) ?? boldLeadIn(ranges) ?? (context.numbered ? capitalLeadIn(ranges) : fieldLabel(ranges));
+  return standaloneHeading(ranges, bodySize, context) ?? largerLeadIn(ranges, bodySize) ?? boldLeadIn(ranges) ?? (context.numbered ? capitalLeadIn(ranges) : fieldLabel(ranges));
 }
 
 function isCaps(text: string): boolean {
@@ -94,6 +94,38 @@ function splitAt(ranges: readonly TextRange[], end: number): { heading: TextRang
   const rest = { ...first, start: end };
   const body = rangeText(rest).trim() ? [rest, ...ranges.slice(1)] : ranges.slice(1);
   return { heading: [{ ...first, end }], body };
+}
+
+/** Type this much larger than the body sets a title apart from the text that runs on after it. */
+const LARGER_LEAD_IN = 1.4;
+
+/**
+ * "Causes of Loss – Earthquake – aggregate in any one policy year…": a title set much larger than
+ * the body, with the block's text running on after it on its line in body type.
+ */
+function largerLeadIn(ranges: readonly TextRange[], bodySize: number): HeadingSplit | null {
+  const first = ranges[0]!;
+  const { line } = first;
+  let end = -1;
+  let size = 0;
+  let bold = true;
+  let after: number | null = null;
+  for (const p of line.pieces) {
+    if (p.end <= first.start || !/\S/.test(line.text.slice(Math.max(p.start, first.start), p.end))) continue;
+    if (p.size < LARGER_LEAD_IN * bodySize) {
+      after = p.size;
+      break;
+    }
+    end = p.end;
+    size = Math.max(size, p.size);
+    bold &&= p.bold;
+  }
+  // The text after it is in body type (not a title in two sizes), and the title ends at a word's end (no drop capital).
+  if (end <= first.start || after === null || after > bodySize + 1 || !/^\s/.test(line.text.slice(end, end + 1))) return null;
+  const heading = line.text.slice(first.start, end).trim();
+  if (!/^[\p{Lu}\p{N}]/u.test(heading) || heading.replace(/[^\p{L}]/gu, '').length < 3 || wordsOf(heading).length > MAX_HEADING_WORDS) return null;
+  // Set apart by its type as a title on its own line is.
+  return { ...splitAt(ranges, end), strength: strength(size, bold, isCaps(heading), true), leadIn: true };
 }
 
 /** A bold run from the start of the block, with the "." or ":" right after it, followed by plain text. */
