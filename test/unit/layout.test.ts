@@ -590,6 +590,20 @@ describe('layout: federal agency reports', () => {
   });
 });
 
+test('layout: a title set large with its text running on in body type heads that text; labels in small capitals are no titles', async () => {
+  const doc = await analyze(path.join(corpus, 'pdf/A - Package Proposal.pdf'));
+  const heads = sections(doc.nodes).map((s) => s.heading.text);
+  for (const title of ['Causes of Loss – Earthquake', 'Causes of Loss – Broad Form Flood']) {
+    const found = sections(doc.nodes).find((s) => s.heading.text === title);
+    assert.ok(found, `"${title}" heads a section: ${JSON.stringify(heads)}`);
+    const first = found.children[0];
+    assert.ok(first?.type === 'paragraph' && first.leaf.text.startsWith('– aggregate in any one policy year'), JSON.stringify(first));
+  }
+  // Column labels set smaller than the rows under them ("AGGREGATE LIMITS OF / INSURANCE", "FORM NUMBER").
+  for (const label of ['AGGREGATE LIMITS OF', 'INSURANCE', 'LIMITS OF INSURANCE', 'DESCRIPTION', 'FORM NUMBER', 'PREMIUM']) assert.ok(!heads.includes(label), `"${label}" is no heading`);
+  assertCoverage(doc);
+});
+
 test('layout: table notes under the body are footnotes, kept apart from running footers', async () => {
   const doc = await analyze(path.join(corpus, 'pdf/A - Package Proposal.pdf'));
   const byRole = (role: string): string[] => paragraphs(doc.nodes).filter((p) => p.role === role).map((p) => p.leaf.text);

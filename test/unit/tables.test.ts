@@ -7,6 +7,7 @@ import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js
 import { normalizeSpace, wordsOf, type Table } from '../../src/ingest/structure.js';
 
 const REFERENCE = '../shared/corpus/reference-dgml';
+const PROPOSAL = '../shared/corpus/pdf/A - Package Proposal.pdf';
 const NTSB_PAIR = ['20071204X01896', '20071210X01921'];
 const OTHER_PAIRS = [
   { pdf: 'Jane Doe NDA.pdf', xml: 'Jane Doe.xml' },
@@ -155,6 +156,20 @@ describe('tables: other documents', () => {
       });
     });
   }
+
+  it("the package proposal's schedules of forms: a column of titles and one of form numbers under small-capital labels, a table each", async () => {
+    const a = await analyse(PROPOSAL);
+    const schedules = a.results.flatMap((r) => r.tables).filter((t) => t.rows[0]!.cells.map((c) => c.leaf.text).join('|') === 'DESCRIPTION|FORM NUMBER');
+    assert.deepEqual(
+      schedules.map((t) => t.rows.length - 1),
+      [19, 18, 19],
+      'pages 17–19, a row a form under the labels',
+    );
+    for (const t of schedules) {
+      assert.ok(t.rows.slice(1).every((r) => r.cells.length === 2 && /^[A-Z]{2} [A-Z0-9]{2} \d\d \d\d \d\d$/.test(r.cells[1]!.leaf.text)), JSON.stringify(t.rows.map((r) => r.cells.map((c) => c.leaf.text))));
+    }
+    assert.deepEqual(schedules[1]!.rows[6]!.cells.map((c) => c.leaf.text), ['TOTAL AGGR LIMIT & DESIG LOC AGGR LIMIT', 'CG D3 74 02 19']);
+  });
 
   it('Shorebucks: the rent schedule is one aligned table with its amounts in columns', async () => {
     const a = await analyse(`${REFERENCE}/Shorebucks LLC_AZ.pdf`);

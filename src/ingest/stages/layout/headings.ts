@@ -20,6 +20,8 @@ export interface HeadingSplit {
 }
 
 const MAX_HEADING_WORDS = 16;
+/** Points under the body size from which type is set smaller (a caption, a column label). */
+const SMALLER_TYPE = 1.5;
 const MAX_LEAD_IN_WORDS = 12;
 const MAX_TITLE_WORDS = 32;
 const MAX_TITLE_LINES = 6;
@@ -72,6 +74,8 @@ function standaloneHeading(ranges: readonly TextRange[], bodySize: number, { num
   if (!/[\p{Lu}\p{Lt}\p{N}]/u.test(text) && /\p{Ll}/u.test(text)) return null;
   if (/[,;]$/.test(text)) return null;
   if (first.size < bodySize + 1 && !bold && !caps && !runInTitle && !opening) return null;
+  // Capitals in type smaller than the body are a label ("AGGREGATE LIMITS OF INSURANCE" over a column of figures), not a title.
+  if (caps && !bold && first.size <= bodySize - SMALLER_TYPE && !opening) return null;
   if (ranges.some(spreadApart)) return null;
   // A sentence is not a heading, unless a number or bold type says so ("1. Definitions.").
   if (/\.$/.test(text) && !numbered && words > 3) return null;

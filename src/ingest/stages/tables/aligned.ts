@@ -253,7 +253,7 @@ function isTable(page: PageModel, rows: Row[]): boolean {
   if (columns.length < 2) return false;
   const texts: string[][] = columns.map(() => []);
   for (const r of rows) for (const p of r.phrases) texts[columnIndex(columns, p)]!.push(p.text);
-  const words = texts.map((column) => column.map((t) => t.split(' ').length));
+  const words = texts.map((column) => column.map(cellWords));
   // Row labels may be long, but a table has at least two columns of short cells (a numbered list has
   // one), unless bold column headings name its columns (an exhibit index: numbers and descriptions)
   // or its last column is of figures beside its labels ("Due after 5 years … | 14,243").
@@ -261,7 +261,8 @@ function isTable(page: PageModel, rows: Row[]): boolean {
   const shortColumns = words.filter((w) => w.length >= MIN_ROWS && median(w) <= MAX_MEDIAN_WORDS).length;
   const last = texts[texts.length - 1]!;
   const figuresLast = last.length >= MIN_ROWS && last.filter(isFigure).length >= 0.75 * last.length && median(words[0]!) > MAX_MEDIAN_WORDS;
-  if (longColumns > 1 || (shortColumns < 2 && !(shortColumns === 1 && (headedColumns(page, rows, columns) || figuresLast)))) return false;
+  const named = (): boolean => headedColumns(page, rows, columns) || labelledColumns(page, rows, columns);
+  if (longColumns > 1 || (shortColumns < 2 && !(shortColumns === 1 && (named() || figuresLast)))) return false;
   // Two columns of names side by side are a list laid out in columns unless one side holds numbers.
   const numeric = rows.filter((r) => r.phrases.length >= 2 && /\d/.test(r.phrases[1]!.text)).length;
   return columns.length > 2 || numeric >= multiCell / 2;
@@ -292,6 +293,20 @@ function headedColumns(page: PageModel, rows: Row[], columns: Column[]): boolean
     const named = new Set(r.phrases.map((p) => columnIndex(columns, p)));
     return named.size >= 3 && named.has(0) && named.has(1);
   });
+}
+
+/**
+ * The block's first line names every column in small capitals, set smaller than the rows under it:
+ * "DESCRIPTION | FORM NUMBER" over a schedule of forms.
+ */
+function labelledColumns(page: PageModel, rows: Row[], columns: Column[]): boolean {
+  const [head, ...body] = rows;
+  if (!head || columns.length < 2 || head.phrases.length !== columns.length) return false;
+  if (new Set(head.phrases.map((p) => columnIndex(columns, p))).size !== columns.length) return false;
+  const letters = head.phrases.map((p) => p.text).join('').replace(/[^\p{L}]/gu, '');
+  if (letters.length < 4 || letters !== letters.toUpperCase()) return false;
+  const size = (r: Row): number => Math.max(...r.line.items.map((i) => page.items[i]!.fontSize));
+  return size(head) <= median(body.map(size)) - 1;
 }
 
 /**
@@ -537,6 +552,21 @@ function withCurrencyMerged(rows: Row[], columns: Column[]): Column[] {
     else merged.push({ ...c });
   });
   return merged;
+}
+
+/**
+ * A cell's length in words, its groups of figures counted as one: a form number ("DX 00 01 07 94"), a
+ * date ("March 1, 2024") or an account ("123 456 789") is one short value, not five words of text.
+ */
+function cellWords(text: string): number {
+  let words = 0;
+  let figures = 0;
+  for (const token of text.split(' ')) {
+    if (/\p{L}/u.test(token)) words++;
+    else if (/\d/.test(token)) figures = 1;
+    else words++;
+  }
+  return Math.max(1, words + figures);
 }
 
 function median(xs: number[]): number {
