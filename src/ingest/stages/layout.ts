@@ -32,7 +32,11 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
       else if (el.line.sideways) furniture.set(el.line, 'sideways');
     }
   }
-  const bodySize = bodyFontSize(linesByPage.flat().filter((l) => !furniture.has(l)));
+  const running = linesByPage.flat().filter((l) => !furniture.has(l));
+  const sized = running.map((l) => ({ size: l.size, chars: l.text.length }));
+  // A document that is mostly tables (a scanned schedule under its title) has its body text in them.
+  if (sized.reduce((n, s) => n + s.chars, 0) < SCARCE_TEXT_CHARS) sized.push(...tableText(pages, tables));
+  const bodySize = bodyFontSize(sized);
   findFootnotes(pages, linesByPage, bodySize, furniture);
   const tree = new TreeBuilder(bodySize, { coverPage: isCoverPage(linesByPage, furniture), textSpans: textSpans(linesByPage, furniture) });
   for (const block of groupBlocks(flows.flat(), furniture)) tree.add(block);
@@ -69,15 +73,23 @@ function textSpans(linesByPage: readonly Line[][], furniture: ReadonlyMap<Line, 
 /** Sizes set in at least this share of the most common size's characters are about as common. */
 const NEAR_TIE = 0.8;
 
+/** Fewer characters of running text than this leave the body's type to be told by the tables' text as well. */
+const SCARCE_TEXT_CHARS = 400;
+
+/** The size and length of each text item the tables took. */
+function tableText(pages: readonly PageModel[], tables: readonly PageTables[]): { size: number; chars: number }[] {
+  return pages.flatMap((page, i) => [...(tables[i]?.consumed ?? [])].map((k) => ({ size: page.items[k]!.fontSize, chars: page.items[k]!.text.trim().length })));
+}
+
 /**
  * The font size (pt, to the half point) most of the text is set in; of two about as common, the
  * smaller (a report's narrative and its boilerplate must not make the body flip between them).
  */
-function bodyFontSize(lines: readonly Line[]): number {
+function bodyFontSize(text: readonly { size: number; chars: number }[]): number {
   const chars = new Map<number, number>();
-  for (const l of lines) {
-    const key = Math.round(l.size * 2) / 2;
-    chars.set(key, (chars.get(key) ?? 0) + l.text.length);
+  for (const t of text) {
+    const key = Math.round(t.size * 2) / 2;
+    chars.set(key, (chars.get(key) ?? 0) + t.chars);
   }
   let most = 0;
   for (const n of chars.values()) most = Math.max(most, n);

@@ -1,4 +1,5 @@
 import { isTagText, type PageModel } from '../../model.js';
+import { normalizeSpace } from '../../structure.js';
 import { bandsBetween, type CellDraft, type TableDraft } from './draft.js';
 import { pageLines, type Segment } from './rules.js';
 import type { Rect } from './geometry.js';
@@ -55,7 +56,7 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
   const lines = textLines(page, indices);
   const starts = headingStarts(page, lines);
   for (const line of lines) {
-    const row = { line, phrases: phrases(page, line, CELL_GAP, starts) };
+    let row: Row = { line, phrases: phrases(page, line, CELL_GAP, starts) };
     const prev = block[block.length - 1];
     const height = line.bottom - line.top;
     if (prev && line.top - prev.line.bottom > MAX_LINE_GAP * height) {
@@ -63,7 +64,17 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
       block = [];
       columns = new BlockColumns();
     }
-    if (columns.add(row, true) !== 'added') {
+    let added = columns.add(row, true);
+    if (added === 'collision') {
+      // Two cells read as one phrase across a column's edge, where the columns sit close ("visualization
+      // with" and "Conclusion of" a scan's narrow gutter apart): the line split at the block's column edges.
+      const split = splitAtColumns(page, row, columns.lefts());
+      if (split && columns.add(split, true) === 'added') {
+        row = split;
+        added = 'added';
+      }
+    }
+    if (added !== 'added') {
       keepIfTable();
       // Leading lines (a caption, the sentence before) may be what breaks alignment: drop them.
       block = block.slice(longestAlignedTail(block, row));
@@ -96,6 +107,11 @@ interface BlockColumn {
 class BlockColumns {
   private columns: BlockColumn[] = [];
   private rowCount = 0;
+
+  /** Where the columns start, left to right. */
+  lefts(): number[] {
+    return this.columns.map((c) => c.left);
+  }
 
   /** `aligned`'s test: at least two columns, unless there is at most one line. */
   get aligned(): boolean {
@@ -184,6 +200,35 @@ class BlockColumns {
     }
     return true;
   }
+}
+
+/**
+ * `row` with each phrase that runs across a column's left edge split there, when one of its items
+ * starts at that edge (within a line height) after more than half a line height of blank; null when
+ * no phrase splits.
+ */
+function splitAtColumns(page: PageModel, row: Row, lefts: readonly number[]): Row | null {
+  const height = row.line.bottom - row.line.top;
+  const out: Phrase[] = [];
+  for (const p of row.phrases) {
+    let current: Phrase | null = null;
+    let right = -Infinity;
+    for (const i of p.items) {
+      const it = page.items[i]!;
+      const edge = current !== null && it.x - right > 0.5 * height && lefts.some((x) => x > p.left + height && Math.abs(it.x - x) <= height);
+      if (!current || edge) {
+        current = { items: [], left: it.x, right: it.x + it.width, text: '' };
+        out.push(current);
+      }
+      current.items.push(i);
+      current.right = Math.max(current.right, it.x + it.width);
+      current.text = current.text ? `${current.text} ${it.text}` : it.text;
+      right = it.x + it.width;
+    }
+  }
+  if (out.length === row.phrases.length) return null;
+  for (const p of out) p.text = normalizeSpace(p.text);
+  return { line: row.line, phrases: out };
 }
 
 /**
