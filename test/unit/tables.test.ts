@@ -371,6 +371,29 @@ describe('tables: other documents', () => {
     assert.equal(a.results[TWO_COLUMN.page - 1]!.consumed.size, 0);
   });
 
+  it('two columns a narrow gutter apart, read as one phrase on the keyed lines, are split where the wrapped lines start; a phrase running on across that place keeps them one', () => {
+    const item = (text: string, x: number, y: number) => textItem(text, x, y, text.length * 20, 40, 'Helvetica');
+    /** Weeks keyed in the first column; "Chair yoga" and the breath cell (from x 560) 15 px apart; the breath cell wraps under itself. */
+    const pageOf = (joined: boolean): PageModel => {
+      const items: PageModel['items'] = [];
+      for (let week = 1; week <= 4; week++) {
+        const y = 200 + (week - 1) * 100;
+        items.push(item(`Week ${week}`, 100, y), item('Chair', 350, y), item('yoga', 455, y));
+        // "Chair yoga" ends at 535: the breath cell starts 25 px (0.6 of a line) later.
+        items.push(joined && week === 2 ? item('yogaNatural', 455, y) : item('Natural', 560, y), item('Nidra', 900, y), item(`${week * 10} min`, 1300, y));
+        items.push(item('breathing', 560, y + 50), item('deep', 900, y + 50));
+      }
+      return { number: 1, width: 2550, height: 3300, items: joined ? items.filter((it, i, all) => !(it.text === 'yoga' && all[i + 1]?.text === 'yogaNatural')) : items };
+    };
+    const cells = (page: PageModel) => detectTables(page).tables.flatMap((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text)));
+    const split = cells(pageOf(false));
+    assert.ok(split.some((r) => r.includes('Chair yoga') && r.some((c) => c.startsWith('Natural'))), JSON.stringify(split));
+    assert.ok(!split.flat().some((c) => /yoga Natural/.test(c)), JSON.stringify(split));
+    // One keyed line whose text runs on without a blank where the other lines' cell starts: one column.
+    const joined = cells(pageOf(true));
+    assert.ok(joined.flat().some((c) => /^Chair yoga Natural/.test(c)), JSON.stringify(joined));
+  });
+
   it('a label and its value drawn in one ruled box become two cells', () => {
     const item = (text: string, x: number, y: number, width: number) => textItem(text, x, y, width, 48, 'Arial');
     const line = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });

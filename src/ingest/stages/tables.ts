@@ -24,6 +24,7 @@ export function detectTables(page: PageModel): PageTables {
     for (const d of found) {
       drafts.push(d);
       for (const c of d.cells) for (const i of c.items) free[i] = false;
+      for (const i of d.ignored ?? []) free[i] = false;
     }
   };
   const ruled = ruledTables(page, free);
@@ -34,6 +35,6 @@ export function detectTables(page: PageModel): PageTables {
   take(labelColumnForms(page, free));
   drafts.sort((a, b) => a.bounds.top - b.bounds.top || a.bounds.left - b.bounds.left);
   const consumed = new Set<number>();
-  for (const d of drafts) for (const c of d.cells) for (const i of c.items) consumed.add(i);
+  for (const d of drafts) for (const i of [...d.cells.flatMap((c) => c.items), ...(d.ignored ?? [])]) consumed.add(i);
   return { tables: drafts.map((d) => buildTable(page, d)), consumed };
 }

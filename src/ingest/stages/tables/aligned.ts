@@ -86,9 +86,11 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
   keepIfTable();
   const chosen = chooseDisjoint(candidates);
   const used = new Set(chosen.flatMap((rows) => rows.map((r) => r.line)));
-  return chosen.map((rows) => {
+  return chosen.map((found) => {
+    const { rows, ignored } = withInnerColumnsSplit(page, found);
     const columns = withCurrencyMerged(rows, columnsOf(rows));
-    return draftOf(page, rows, columns, headerRowsAbove(page, rows, columns, lines, used));
+    const draft = draftOf(page, rows, columns, headerRowsAbove(page, rows, columns, lines, used));
+    return ignored.length ? { ...draft, ignored } : draft;
   });
 }
 
@@ -200,6 +202,64 @@ class BlockColumns {
     }
     return true;
   }
+}
+
+/**
+ * The rows with a column found inside a wider one: where the phrases of at least three lines start
+ * (a cell's wrapped lines, "awareness;", "abdominal") and every phrase running across that place has
+ * a word starting there after a blank, two cells a narrow gutter apart read as one phrase ("Chair-based
+ * yoga Natural breath"). Each such phrase is split there.
+ */
+function withInnerColumnsSplit(page: PageModel, rows: Row[]): { rows: Row[]; ignored: number[] } {
+  const heights = rows.map((r) => r.line.bottom - r.line.top).sort((a, b) => a - b);
+  const height = heights[heights.length >> 1]!;
+  const starts = rows.flatMap((r) => r.phrases.map((p) => p.left)).sort((a, b) => a - b);
+  const places: number[] = [];
+  for (let i = 0; i < starts.length; ) {
+    let j = i;
+    while (j + 1 < starts.length && starts[j + 1]! - starts[i]! <= 0.5 * height) j++;
+    if (j - i + 1 >= MIN_ROWS) places.push(starts[(i + j) >> 1]!);
+    i = j + 1;
+  }
+  let out = rows;
+  const ignored: number[] = [];
+  for (const x of places) {
+    const crossing = out.flatMap((r) => r.phrases.filter((p) => p.left < x - 0.5 * height && p.right > x + 0.5 * height));
+    if (!crossing.length || !crossing.every((p) => splitItem(page, p, x, height) >= 0)) continue;
+    out = out.map((r) => {
+      if (!r.phrases.some((p) => crossing.includes(p))) return r;
+      return {
+        line: r.line,
+        phrases: r.phrases.flatMap((p) => {
+          if (!crossing.includes(p)) return [p];
+          const k = splitItem(page, p, x, height);
+          // The gutter's rule read as a glyph of its own: in neither cell.
+          const rule = RULE_GLYPH.test(page.items[p.items[k]!]!.text.trim()) && k + 1 < p.items.length;
+          if (rule) ignored.push(p.items[k]!);
+          return [phraseOf(page, p.items.slice(0, k)), phraseOf(page, p.items.slice(rule ? k + 1 : k))];
+        }),
+      };
+    });
+  }
+  return { rows: out, ignored };
+}
+
+/** A vertical rule as an OCR engine reads it. */
+const RULE_GLYPH = /^[|¦]$/;
+
+/** The index of the item of `p` that starts at `x` (within half a line height) after a blank of a third of one; -1 for none. */
+function splitItem(page: PageModel, p: Phrase, x: number, height: number): number {
+  for (let k = 1; k < p.items.length; k++) {
+    const it = page.items[p.items[k]!]!;
+    const before = page.items[p.items[k - 1]!]!;
+    if (Math.abs(it.x - x) <= 0.5 * height && it.x - (before.x + before.width) >= height / 3) return k;
+  }
+  return -1;
+}
+
+function phraseOf(page: PageModel, items: number[]): Phrase {
+  const its = items.map((i) => page.items[i]!);
+  return { items, left: Math.min(...its.map((it) => it.x)), right: Math.max(...its.map((it) => it.x + it.width)), text: normalizeSpace(its.map((it) => it.text).join(' ')) };
 }
 
 /**

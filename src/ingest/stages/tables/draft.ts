@@ -19,6 +19,8 @@ export interface TableDraft {
   /** Top and bottom of each grid row (cells list the row they start in). */
   rowBands: { top: number; bottom: number }[];
   cells: CellDraft[];
+  /** Items the table takes that belong to no cell: a drawn rule an OCR engine read as "|" between two cells. */
+  ignored?: number[];
 }
 
 /**
