@@ -269,26 +269,18 @@ function phraseOf(page: PageModel, items: number[]): Phrase {
  */
 function splitAtColumns(page: PageModel, row: Row, lefts: readonly number[]): Row | null {
   const height = row.line.bottom - row.line.top;
-  const out: Phrase[] = [];
+  const groups: number[][] = [];
   for (const p of row.phrases) {
-    let current: Phrase | null = null;
     let right = -Infinity;
-    for (const i of p.items) {
+    p.items.forEach((i, k) => {
       const it = page.items[i]!;
-      const edge = current !== null && it.x - right > 0.5 * height && lefts.some((x) => x > p.left + height && Math.abs(it.x - x) <= height);
-      if (!current || edge) {
-        current = { items: [], left: it.x, right: it.x + it.width, text: '' };
-        out.push(current);
-      }
-      current.items.push(i);
-      current.right = Math.max(current.right, it.x + it.width);
-      current.text = current.text ? `${current.text} ${it.text}` : it.text;
+      const edge = k > 0 && it.x - right > 0.5 * height && lefts.some((x) => x > p.left + height && Math.abs(it.x - x) <= height);
+      if (k === 0 || edge) groups.push([]);
+      groups[groups.length - 1]!.push(i);
       right = it.x + it.width;
-    }
+    });
   }
-  if (out.length === row.phrases.length) return null;
-  for (const p of out) p.text = normalizeSpace(p.text);
-  return { line: row.line, phrases: out };
+  return groups.length === row.phrases.length ? null : { line: row.line, phrases: groups.map((g) => phraseOf(page, g)) };
 }
 
 /**

@@ -9,8 +9,9 @@ const MIN_KEYED_ROWS = 3;
 /**
  * A table of text whose rows are keyed in the first column ("Week 1", "Week 2"…) and whose cells wrap
  * over several lines: each line without a key belongs to the row above, its cells joining the cells
- * of their column, and so do the lines of its column headings. Only without figures (a statement's unlabelled line of totals is a row), without
- * fill-in blanks (signature blocks), and when most lines are keyless continuations of keyed rows.
+ * of their column, and so do the lines of its column headings. Only without figures (a statement's
+ * unlabelled line of totals is a row), without fill-in blanks (signature blocks), and when most lines
+ * are keyless continuations of keyed rows.
  */
 export function mergeWrappedRows(page: PageModel, draft: TableDraft): TableDraft {
   const rows: CellDraft[][] = draft.rowBands.map(() => []);
