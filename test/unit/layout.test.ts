@@ -7,7 +7,7 @@ import { readPdfPages } from '../../src/ingest/formats/pdf.js';
 import type { PageModel } from '../../src/ingest/model.js';
 import { pdfStructure } from '../../src/ingest/stages/layout.js';
 import { parseHeadingNumber, parseMarker } from '../../src/ingest/markers.js';
-import { cleanItemText, isBrokenWord } from '../../src/ingest/stages/layout/text.js';
+import { cleanItemText, isBrokenWord, joinAtBreak, Vocabulary } from '../../src/ingest/stages/layout/text.js';
 import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
 import { renderMarkdown, renderText } from '../../src/ingest/stages/text.js';
 import { leaves, normalizeSpace, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode, type Table } from '../../src/ingest/structure.js';
@@ -648,6 +648,31 @@ describe('layout: text clean-up', () => {
     assert.ok(!isBrokenWord('COVID-', '19'));
     assert.ok(!isBrokenWord('out-of-', 'pocket'));
     assert.ok(!isBrokenWord('pages 3 -', 'and'));
+  });
+
+  test("hyphens at line ends: the document's own words decide; a compound closes up, a suspended hyphen keeps its space", () => {
+    const words = new Vocabulary(() => ['the subject of a multilateral forum', 'co-insurance applies to coinsurance clauses']);
+    assert.equal(joinAtBreak('using sub-', 'ject-matter expertise', words), 'using subject-matter expertise');
+    assert.equal(joinAtBreak('a key multi-', 'lateral forum', words), 'a key multilateral forum');
+    // Written both ways in the document: the hyphen is kept, nothing is lost.
+    assert.equal(joinAtBreak('the co-', 'insurance', words), 'the co-insurance');
+    assert.equal(joinAtBreak('the agree-', 'ment is', words), 'the agreement is');
+    assert.equal(joinAtBreak('a well-', 'known fact', words), 'a well-known fact');
+    assert.equal(joinAtBreak('against COVID-', '19', words), 'against COVID-19');
+    assert.equal(joinAtBreak('three-', 'and four-year terms', words), 'three- and four-year terms');
+    assert.equal(joinAtBreak('pages 3 -', 'and 4', words), 'pages 3 - and 4');
+    assert.equal(joinAtBreak('an out-of-', 'pocket cost', words), 'an out-of- pocket cost');
+    assert.equal(joinAtBreak('plain', 'text', words), 'plain text');
+  });
+
+  test('hyphens at line ends in the corpus: "sub-" / "ject-matter" reads "subject-matter", "multi-" / "lateral" "multilateral"', async () => {
+    const dhs = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DHS2020.pdf'));
+    assert.ok(bodyText(dhs.nodes).some((t) => t.includes('risk-based analysis, subject-matter expertise')));
+    const dos = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
+    const text = bodyText(dos.nodes).join(' ');
+    for (const phrase of ['a key multilateral forum', 'the highest-possible degree']) assert.ok(text.includes(phrase), phrase);
+    // Broken at a line's end and written whole elsewhere in the report.
+    for (const word of ['responsible', 'exchanges']) assert.ok(text.includes(word) && !text.includes(`${word.slice(0, 2)}- ${word.slice(2)}`), word);
   });
 });
 

@@ -1,7 +1,7 @@
 /** Leaves from ranges of line text: the text joined across line breaks (mending hyphenated words) and one box per page. */
 import { boxesPerPage, normalizeSpace, type Box, type Leaf } from '../../structure.js';
 import type { Line } from './lines.js';
-import { isBrokenWord } from './text.js';
+import { joinAtBreak, type Vocabulary } from './text.js';
 
 /** `[start, end)` of one line's text. */
 export interface TextRange {
@@ -26,14 +26,13 @@ export function rangeText(r: TextRange): string {
   return r.line.text.slice(r.start, r.end);
 }
 
-export function makeLeaf(ranges: readonly TextRange[]): Leaf {
+/** `vocabulary`: the document's words, which tell a word broken at a line's end from a compound. */
+export function makeLeaf(ranges: readonly TextRange[], vocabulary?: Vocabulary): Leaf {
   let text = '';
   for (const r of ranges) {
     const part = rangeText(r).trim();
     if (!part) continue;
-    if (!text) text = part;
-    else if (text.endsWith('-') && isBrokenWord(text, part)) text = text.slice(0, -1) + part;
-    else text += ' ' + part;
+    text = text ? joinAtBreak(text, part, vocabulary) : part;
   }
   const boxes: Box[] = [];
   for (const r of ranges) {

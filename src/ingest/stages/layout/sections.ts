@@ -4,11 +4,12 @@
  * (1. > 1.1 > 1.1.1) or their indent. As in the reference DGML, a numbered block that leads with a
  * heading ("1.1 Landlord. Menlo Group…") is a list item holding a section.
  */
-import type { List, ListItem, Paragraph, Section, StructureNode } from '../../structure.js';
+import type { Leaf, List, ListItem, Paragraph, Section, StructureNode } from '../../structure.js';
 import { isFurniture, wordsOf } from '../../structure.js';
 import { TOC_ENTRY_RE, type Block } from './blocks.js';
 import { findHeading, STANDALONE_BONUS, type HeadingSplit } from './headings.js';
 import { makeLeaf, rangesFrom, wholeLines, type TextRange } from './leaf.js';
+import type { Vocabulary } from './text.js';
 import type { Line } from './lines.js';
 import { parseHeadingNumber, parseMarker, type Marker } from '../../markers.js';
 
@@ -51,6 +52,8 @@ export interface PageFacts {
   coverPage?: boolean;
   /** Where each page's text runs across, furniture aside (by page number). */
   textSpans?: ReadonlyMap<number, { left: number; right: number }>;
+  /** The document's words, for mending words broken at a line's end. */
+  vocabulary?: Vocabulary;
 }
 
 export class TreeBuilder {
@@ -73,7 +76,7 @@ export class TreeBuilder {
   add(block: Block): void {
     switch (block.kind) {
       case 'furniture':
-        this.append({ type: 'paragraph', structure: block.role === 'footnote' ? 'p' : 'div', role: block.role, leaf: makeLeaf(wholeLines(block.lines)) });
+        this.append({ type: 'paragraph', structure: block.role === 'footnote' ? 'p' : 'div', role: block.role, leaf: this.leaf(wholeLines(block.lines)) });
         break;
       case 'table':
         this.closePlainItems(block.rect.left, TABLE_TOLERANCE);
@@ -132,7 +135,7 @@ export class TreeBuilder {
       return;
     }
     this.closePlainItems(first.left, tolerance);
-    this.append(paragraph(ranges));
+    this.append(paragraph(ranges, this.page.vocabulary));
   }
 
   /** A few lines each centred in their page's text span and well inside both of its edges. */
@@ -145,6 +148,10 @@ export class TreeBuilder {
       const inset = Math.min(l.left - span.left, span.right - l.right);
       return inset > CENTRED_INSET_EMS * em && Math.abs(l.left - span.left - (span.right - l.right)) <= em;
     });
+  }
+
+  private leaf(ranges: readonly TextRange[]): Leaf {
+    return makeLeaf(ranges, this.page.vocabulary);
   }
 
   private marker(line: Line, more: boolean): Marker | null {
@@ -196,8 +203,8 @@ export class TreeBuilder {
       if (!pop) break;
       this.stack.pop();
     }
-    const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: makeLeaf(split.heading), children: [] };
-    if (split.body.length) section.children.push(paragraph(split.body));
+    const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: this.leaf(split.heading), children: [] };
+    if (split.body.length) section.children.push(paragraph(split.body, this.page.vocabulary));
     this.append(section);
     const frame: SectionFrame = { kind: 'section', strength: split.strength, field: split.field ?? false, left, standalone: !split.leadIn, children: section.children };
     this.stack.push(frame);
@@ -251,16 +258,16 @@ export class TreeBuilder {
     }
     const listFrame = this.top() as Extract<Frame, { kind: 'list' }>;
     listFrame.last = marker.value;
-    const item: ListItem = { marker: makeLeaf([markerRange]), children: [] };
+    const item: ListItem = { marker: this.leaf([markerRange]), children: [] };
     listFrame.list.items.push(item);
     let children = item.children;
     if (split) {
-      const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: makeLeaf(split.heading), children: [] };
+      const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: this.leaf(split.heading), children: [] };
       item.children.push(section);
       children = section.children;
     }
     const body = split ? split.body : after;
-    if (body.length) children.push(paragraph(body));
+    if (body.length) children.push(paragraph(body, this.page.vocabulary));
     this.stack.push({ kind: 'item', marker, x, heading: split, children });
   }
 
@@ -315,8 +322,8 @@ function skipSpaces(ranges: TextRange[], offset: number): TextRange[] {
   return rangesFrom(ranges, offset + lead);
 }
 
-function paragraph(ranges: TextRange[]): Paragraph {
-  const leaf = makeLeaf(ranges);
+function paragraph(ranges: TextRange[], vocabulary?: Vocabulary): Paragraph {
+  const leaf = makeLeaf(ranges, vocabulary);
   const lines = new Set(ranges.map((r) => r.line)).size;
   const running = lines > 1 || (wordsOf(leaf.text).length >= 8 && /[.!?:;]["'”’)]?$/.test(leaf.text));
   return { type: 'paragraph', structure: running ? 'p' : 'div', role: 'body', leaf };

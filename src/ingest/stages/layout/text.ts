@@ -37,6 +37,50 @@ const COMPOUND_FIRST = new Set([
 // Second parts that are hyphenated onto any word ("risk-\nbased", "third-\nparty").
 const COMPOUND_SECOND = /^(based|related|specific|term|party|parties|wide|free|like|level|owned|led|driven|making|scale|time|year|month|day|class|quality|effective|oriented|sized|friendly|up|out|in|off|over|down|to|of|and|or)\b/;
 
+/** The words a document uses, lower-cased, with their inner hyphens ("subject", "co-insurance"), read once when first asked. */
+export class Vocabulary {
+  private words: Set<string> | null = null;
+
+  constructor(private readonly texts: () => Iterable<string>) {}
+
+  has(word: string): boolean {
+    if (!this.words) {
+      this.words = new Set();
+      for (const text of this.texts()) {
+        for (const token of text.split(/\s+/)) {
+          // A word broken at a line's end ("sub-") is no word of the document.
+          if (token.endsWith('-')) continue;
+          const word = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+          if (word) this.words.add(word.toLowerCase());
+        }
+      }
+    }
+    return this.words.has(word.toLowerCase());
+  }
+}
+
+/** A hyphen before these is a suspended one: "three- and four-bedroom", "52- or 53-week". */
+const SUSPENDED_RE = /^(?:and|or|nor|to)\b/;
+
+/**
+ * `text` and the next line's `part` joined across the line break. A line ending in a hyphen after a
+ * word: the document's own words say whether the word was broken there ("sub-" + "ject" where the
+ * document writes "subject" elsewhere) or is a compound ("co-" + "insurance" where it writes
+ * "co-insurance"); without either, a small letter after a first part that makes no compound
+ * ("agree-" + "ment") mends the word, a suspended hyphen keeps its space ("three- and four-year"),
+ * and anything else is a compound broken at its hyphen ("COVID-" + "19", "well-" + "known").
+ */
+export function joinAtBreak(text: string, part: string, vocabulary?: Vocabulary): string {
+  const first = /(?:^|[^\p{L}\p{N}-])([\p{L}\p{N}]+)-$/u.exec(text)?.[1];
+  const next = /^[\p{L}\p{N}]+/u.exec(part)?.[0];
+  // No word before the hyphen (a dash after a space, "pages 3 -") or already a compound ("out-of-").
+  if (!first || !next) return `${text} ${part}`;
+  if (vocabulary?.has(`${first}-${next}`)) return text + part;
+  if (vocabulary?.has(first + next)) return text.slice(0, -1) + part;
+  if (isBrokenWord(text, part)) return text.slice(0, -1) + part;
+  return SUSPENDED_RE.test(part) ? `${text} ${part}` : text + part;
+}
+
 /**
  * Whether a line ending in `before` (which ends with "-") and the next line starting with `after`
  * form one hyphenated-at-the-break word ("agree-" + "ment") rather than a real compound.
