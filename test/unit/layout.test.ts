@@ -661,7 +661,7 @@ describe('layout: text clean-up', () => {
     assert.equal(joinAtBreak('against COVID-', '19', words), 'against COVID-19');
     assert.equal(joinAtBreak('three-', 'and four-year terms', words), 'three- and four-year terms');
     assert.equal(joinAtBreak('pages 3 -', 'and 4', words), 'pages 3 - and 4');
-    assert.equal(joinAtBreak('an out-of-', 'pocket cost', words), 'an out-of- pocket cost');
+    assert.equal(joinAtBreak('an out-of-', 'pocket cost', words), 'an out-of-pocket cost');
     assert.equal(joinAtBreak('plain', 'text', words), 'plain text');
   });
 

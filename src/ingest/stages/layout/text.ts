@@ -68,13 +68,17 @@ const SUSPENDED_RE = /^(?:and|or|nor|to)\b/;
  * document writes "subject" elsewhere) or is a compound ("co-" + "insurance" where it writes
  * "co-insurance"); without either, a small letter after a first part that makes no compound
  * ("agree-" + "ment") mends the word, a suspended hyphen keeps its space ("three- and four-year"),
- * and anything else is a compound broken at its hyphen ("COVID-" + "19", "well-" + "known").
+ * and anything else is a compound broken at its hyphen ("COVID-" + "19", "well-" + "known", "out-of-" +
+ * "pocket").
  */
 export function joinAtBreak(text: string, part: string, vocabulary?: Vocabulary): string {
-  const first = /(?:^|[^\p{L}\p{N}-])([\p{L}\p{N}]+)-$/u.exec(text)?.[1];
+  const before = /(?:^|[^\p{L}\p{N}-])((?:[\p{L}\p{N}]+-)+)$/u.exec(text)?.[1];
   const next = /^[\p{L}\p{N}]+/u.exec(part)?.[0];
-  // No word before the hyphen (a dash after a space, "pages 3 -") or already a compound ("out-of-").
-  if (!first || !next) return `${text} ${part}`;
+  // No word before the hyphen (a dash after a space, "pages 3 -").
+  if (!before || !next) return `${text} ${part}`;
+  // Already a compound ("out-of-" + "pocket"): it goes on.
+  if (before.indexOf('-') < before.length - 1) return SUSPENDED_RE.test(part) ? `${text} ${part}` : text + part;
+  const first = before.slice(0, -1);
   if (vocabulary?.has(`${first}-${next}`)) return text + part;
   if (vocabulary?.has(first + next)) return text.slice(0, -1) + part;
   if (isBrokenWord(text, part)) return text.slice(0, -1) + part;
