@@ -290,6 +290,8 @@ describe('pages scanned sideways', () => {
     // The last week's cells wrap below the page's last ruled line, two of them read as one phrase
     // across the scan's narrow gutter ("visualization with Conclusion of"): still the week's row.
     const week8 = rows.find((r) => r[0] === 'Week 8')!;
+    // A cell's lines join as a paragraph's do: "Medi-" over "Cog" is the test's name, "Medi-Cog".
+    assert.ok(week8.includes('Medi-Cog, Perceived Stress Scale, BP'), JSON.stringify(week8));
     assert.ok(week8.some((c) => c.endsWith('ujjayii')) && week8.some((c) => /^Home Program; Self-discipline; Conclusion of class$/.test(c)), JSON.stringify(week8));
     assert.ok(week8.some((c) => /visualization with mantra.*with positive$/.test(c)), JSON.stringify(week8));
     assert.ok(!paragraphTexts(structure.nodes).some((t) => /ujjayii|Conclusion of/.test(t)), 'no cell text outside the table');

@@ -1,6 +1,7 @@
 import type { PageModel, TextItem } from '../../model.js';
 import { normalizeSpace, type Box, type Table, type TableCell, type TableRow } from '../../structure.js';
 import { centerY, type Rect } from './geometry.js';
+import { joinAtBreak } from '../layout/text.js';
 
 /** A cell before it becomes a TableCell: its grid position, its box and the page items it holds. */
 export interface CellDraft {
@@ -82,7 +83,7 @@ export function buildTable(page: PageModel, draft: TableDraft): Table {
   return { type: 'table', rows, boxes: [toBox(draft.bounds, page.number)], source: draft.source };
 }
 
-/** Items' text in reading order: lines top to bottom (by vertical overlap), left to right within a line. */
+/** Items' text in reading order: lines top to bottom (by vertical overlap), left to right within a line, joined across the breaks. */
 export function readingText(items: TextItem[]): string {
   const byTop = [...items].sort((a, b) => a.y - b.y);
   const lines: TextItem[][] = [];
@@ -97,7 +98,9 @@ export function readingText(items: TextItem[]): string {
       lineBottom = it.y + it.height;
     }
   }
-  return normalizeSpace(lines.map((l) => l.sort((a, b) => a.x - b.x).map((it) => it.text).join(' ')).join(' '));
+  const texts = lines.map((l) => normalizeSpace(l.sort((a, b) => a.x - b.x).map((it) => it.text).join(' '))).filter(Boolean);
+  // A cell's lines join as a paragraph's do: "Medi-" over "Cog" is "Medi-Cog".
+  return texts.reduce((text, line) => (text ? joinAtBreak(text, line) : line), '');
 }
 
 function round(v: number): number {
