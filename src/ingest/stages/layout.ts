@@ -4,7 +4,7 @@ import { groupBlocks } from './layout/blocks.js';
 import { findFootnotes, findFurniture } from './layout/furniture.js';
 import { pageFlow, type Line } from './layout/lines.js';
 import { TreeBuilder } from './layout/sections.js';
-import { cleanItemText, Vocabulary } from './layout/text.js';
+import { Vocabulary } from './layout/text.js';
 import type { PageTables } from './tables.js';
 
 /**
@@ -39,9 +39,7 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
   if (sized.reduce((n, s) => n + s.chars, 0) < SCARCE_TEXT_CHARS) sized.push(...tableText(pages, tables));
   const bodySize = bodyFontSize(sized);
   findFootnotes(pages, linesByPage, bodySize, furniture);
-  const vocabulary = new Vocabulary(function* () {
-    for (const page of pages) for (const it of page.items) yield cleanItemText(it.text);
-  });
+  const vocabulary = new Vocabulary(() => linesByPage.flatMap((lines) => lines.map((l) => l.text)));
   const tree = new TreeBuilder(bodySize, { coverPage: isCoverPage(linesByPage, furniture), textSpans: textSpans(linesByPage, furniture), vocabulary });
   for (const block of groupBlocks(flows.flat(), furniture)) tree.add(block);
   return tree.nodes();

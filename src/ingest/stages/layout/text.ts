@@ -37,6 +37,10 @@ const COMPOUND_FIRST = new Set([
 // Second parts that are hyphenated onto any word ("risk-\nbased", "third-\nparty").
 const COMPOUND_SECOND = /^(based|related|specific|term|party|parties|wide|free|like|level|owned|led|driven|making|scale|time|year|month|day|class|quality|effective|oriented|sized|friendly|up|out|in|off|over|down|to|of|and|or)\b/;
 
+/** Letters and digits only, the usual word: no punctuation to strip (a fast path). */
+const PLAIN_WORD_RE = /^[A-Za-z0-9]+$/;
+const EDGE_PUNCTUATION_RE = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+
 /** The words a document uses, lower-cased, with their inner hyphens ("subject", "co-insurance"), read once when first asked. */
 export class Vocabulary {
   private words: Set<string> | null = null;
@@ -47,10 +51,10 @@ export class Vocabulary {
     if (!this.words) {
       this.words = new Set();
       for (const text of this.texts()) {
-        for (const token of text.split(/\s+/)) {
+        for (const token of text.split(' ')) {
           // A word broken at a line's end ("sub-") is no word of the document.
-          if (token.endsWith('-')) continue;
-          const word = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+          if (!token || token.endsWith('-')) continue;
+          const word = PLAIN_WORD_RE.test(token) ? token : token.replace(EDGE_PUNCTUATION_RE, '');
           if (word) this.words.add(word.toLowerCase());
         }
       }
