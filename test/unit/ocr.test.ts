@@ -285,6 +285,8 @@ describe('pages scanned sideways', () => {
     assert.ok(week1.includes('Joint protection; “Do no harm”'), JSON.stringify(week1));
     // The column headings set over two lines are one row of headings.
     assert.ok(rows.some((r) => r.includes('Yoga physical practice') && r.includes('Yoga Breathing Practice') && r.includes('Discussion with class theme')), JSON.stringify(rows.slice(0, 4)));
+    // The title line over the headings runs on at word spaces: one cell, not cut at the columns' edges.
+    assert.ok(rows.some((r) => r.includes('Yoga for a Healthy Heart Protocol')), JSON.stringify(rows.slice(0, 2)));
     // The physical practice and the breathing, a narrow gutter apart, are two columns.
     assert.ok(week1.includes('Chair-based yoga') && week1.includes('Natural breath awareness; abdominal breathing'), JSON.stringify(week1));
     // The last week's cells wrap below the page's last ruled line, two of them read as one phrase

@@ -394,6 +394,28 @@ describe('tables: other documents', () => {
     assert.ok(joined.flat().some((c) => /^Chair yoga Natural/.test(c)), JSON.stringify(joined));
   });
 
+  it('a title line over the column headings, its words a word space apart, is one cell across the columns it reaches, not cut at their edges', () => {
+    const item = (text: string, x: number, y: number) => textItem(text, x, y, text.length * 20, 40, 'Helvetica');
+    const items: PageModel['items'] = [];
+    // "Yoga for the Heart" runs from inside the second column into the third, 10 px between its words.
+    let x = 680;
+    for (const word of ['Yoga', 'for', 'the', 'Heart']) {
+      items.push(item(word, x, 160));
+      x += word.length * 20 + 10;
+    }
+    items.push(item('Practice', 500, 230), item('Meditation', 900, 230), item('Time', 1300, 230));
+    for (let week = 1; week <= 4; week++) {
+      const y = 300 + (week - 1) * 70;
+      items.push(item(`Week ${week}`, 100, y), item('Chair', 500, y), item('Nidra', 900, y), item(`${week * 10} min`, 1300, y));
+    }
+    const [table] = detectTables({ number: 1, width: 2550, height: 3300, items }).tables;
+    assert.ok(table);
+    const rows = table.rows.map((r) => r.cells.map((c) => [c.leaf.text, c.colspan]));
+    assert.deepEqual(rows[0], [['', 1], ['Yoga for the Heart', 2], ['', 1]], JSON.stringify(rows));
+    // Headings a column apart stay cells of their own.
+    assert.deepEqual(rows[1], [['', 1], ['Practice', 1], ['Meditation', 1], ['Time', 1]], JSON.stringify(rows));
+  });
+
   it('a label and its value drawn in one ruled box become two cells', () => {
     const item = (text: string, x: number, y: number, width: number) => textItem(text, x, y, width, 48, 'Arial');
     const line = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });

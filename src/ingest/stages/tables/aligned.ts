@@ -611,7 +611,8 @@ function headerCells(page: PageModel, line: TextLine, columns: Column[]): Header
     }
     if (first < 0) return null;
     const prev = cells[cells.length - 1];
-    if (prev && first <= prev.last) {
+    // Words a word space apart are one heading, whatever columns they reach into.
+    if (prev && (first <= prev.last || left - rightOf(page, prev) < WORD_SPACE * height)) {
       prev.last = Math.max(prev.last, last);
       prev.items.push(i);
     } else cells.push({ first, last, items: [i] });
@@ -621,6 +622,13 @@ function headerCells(page: PageModel, line: TextLine, columns: Column[]): Header
   const words = (c: HeaderCell): number => c.items.reduce((n, i) => n + page.items[i]!.text.trim().split(/\s+/).length, 0);
   if (cells.some((c) => words(c) > MAX_HEADER_WORDS)) return null;
   return cells;
+}
+
+/** Less blank than this many line heights between two words is a space within a phrase. */
+const WORD_SPACE = 0.5;
+
+function rightOf(page: PageModel, cell: HeaderCell): number {
+  return Math.max(...cell.items.map((i) => page.items[i]!.x + page.items[i]!.width));
 }
 
 /** Header lines whose cells span the same columns, one under the other, are one row of several-line cells. */
