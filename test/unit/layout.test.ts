@@ -578,6 +578,26 @@ describe('layout: federal agency reports', () => {
     for (const pair of ['Mothers Children', 'Indigenous Peoples Women', 'Donor Countries Host Countries']) assert.ok(entries.includes(pair), `"${pair}" under "Stakeholder(s):": ${JSON.stringify(entries)}`);
   });
 
+  test('a running header is furniture however its lines are cut, and "continued next page" notes are furniture that a paragraph reads on across', async () => {
+    const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
+    // The header ("U.S. Department of State, U.S. Agency for International" over "Development", across
+    // from "Strategic Plan") is read as one line on some pages and as two or three on others.
+    const body = bodyText(doc.nodes);
+    const strays = body.filter((t) => /^(?:Strategic Plan|U\.S\. Department of State, U\.S\. Agency for International(?: Development)?|Development)$/.test(t));
+    assert.deepEqual(strays, []);
+    const furniture = paragraphs(doc.nodes).filter((p) => p.role === 'header' || p.role === 'footer');
+    const headerPages = new Set(furniture.filter((p) => /Strategic Plan/.test(p.leaf.text)).map((p) => p.leaf.boxes[0]!.page));
+    assert.ok(headerPages.size >= doc.pages.length - 2, `"Strategic Plan" is a header on ${headerPages.size} of ${doc.pages.length} pages`);
+    // "— continued next page" at a column's foot, "Stakeholders (continued)" atop the next page.
+    const notes = furniture.filter((p) => /continued/i.test(p.leaf.text));
+    assert.ok(notes.filter((p) => /continued next page$/.test(p.leaf.text)).length >= 8, JSON.stringify(notes.map((p) => p.leaf.text)));
+    assert.ok(notes.some((p) => p.leaf.text === 'Stakeholders (continued)'));
+    assert.ok(!body.some((t) => /continued next page|^Stakeholders \(continued\)$/.test(t)));
+    // A paragraph cut by the page turn reads on, its word broken there mended.
+    assert.ok(body.some((t) => t.includes('identify opportunities to improve, particularly where the Department needs to overcome')), 'the paragraph runs on across pages 67 and 68');
+    assertCoverage(doc);
+  });
+
   test('running headers and page numbers are furniture on every page', async () => {
     const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'));
     const furniture = paragraphs(doc.nodes).filter((p) => p.role !== 'body');

@@ -7,15 +7,25 @@ import type { PageModel } from '../../model.js';
 import type { ParagraphRole } from '../../structure.js';
 import type { Line } from './lines.js';
 
-/** How many lines at each end of a page may be furniture (wherever they are: footers sit high on short pages). */
-const EDGE_LINES = 2;
+/**
+ * How many rows of lines at each end of a page may be furniture (wherever they are: footers sit high
+ * on short pages). Lines side by side ("U.S. Department of State …" left, "Strategic Plan" right) are one row.
+ */
+const EDGE_ROWS = 2;
 /**
  * Repeated text without a number in it ("Strategic Plan") is furniture only this close to the top or
  * bottom of the page: further in, it is more likely a heading every page repeats ("Performance Indicators").
  */
 const MARGIN_BAND = 0.12;
+/** A blank this many line heights wide parts a line's text into phrases set apart ("Strategic Plan" across from the title). */
+const PHRASE_GAP = 2;
 
 const PAGE_NUMBER_RE = /^(?:page\s*[|:]?\s*)?(?:#+|[ivxlc]+)(?:\s*(?:of|\/)\s*#+)?$|^[-–—]\s*#+\s*[-–—]$/;
+/** A line saying the text goes on overleaf: "— continued next page", "(Continued on page 12)". */
+const CONTINUED_OVERLEAF_RE = /^[\s\p{Pd}>»→(]*continued\s+(?:on\s+)?(?:(?:the\s+)?(?:next|following)\s+page|(?:page|p\.)\s*\d+)\W*$/iu;
+/** A page's first line taking up a title from the page before: "Stakeholders (continued)", "Table 3 (cont'd)". */
+const CONTINUED_TITLE_RE = /^\p{Lu}.*[(\[](?:continued|cont[’']?d\.?)[)\]]$/iu;
+const MAX_CONTINUED_TITLE_WORDS = 10;
 
 function furnitureKey(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
@@ -23,36 +33,96 @@ function furnitureKey(text: string): string {
 
 interface Candidate {
   line: Line;
-  key: string;
+  /** The keys of its phrases (one, for most lines). */
+  keys: string[];
   top: boolean;
   inMargin: boolean;
 }
 
-/** The lines at the top and bottom edges of a page (they may be anywhere in reading order). */
+/** The line's text parted where a blank of PHRASE_GAP line heights separates two of its pieces. */
+function phrases(line: Line): string[] {
+  const gap = PHRASE_GAP * (line.bottom - line.top);
+  const out: string[] = [];
+  let start = 0;
+  line.pieces.forEach((piece, k) => {
+    const prev = line.pieces[k - 1];
+    if (prev && piece.left - prev.right > gap) {
+      out.push(line.text.slice(start, piece.start));
+      start = piece.start;
+    }
+  });
+  out.push(line.text.slice(start));
+  return out;
+}
+
+/** The lines of a page in rows, top to bottom: lines that overlap in height share a row. */
+function rows(lines: readonly Line[]): Line[][] {
+  const out: Line[][] = [];
+  let bottom = -Infinity;
+  for (const line of lines.slice().sort((a, b) => a.top - b.top)) {
+    const row = out[out.length - 1];
+    if (row && (line.top + line.bottom) / 2 < bottom) {
+      row.push(line);
+      bottom = Math.max(bottom, line.bottom);
+    } else {
+      out.push([line]);
+      bottom = line.bottom;
+    }
+  }
+  return out;
+}
+
+/** The lines in the rows at the top and bottom edges of a page (they may be anywhere in reading order). */
 function edgeLines(lines: readonly Line[], height: number): Candidate[] {
-  const byTop = lines.slice().sort((a, b) => a.top - b.top);
-  const head = byTop.slice(0, EDGE_LINES).map((line) => ({ line, key: furnitureKey(line.text), top: true, inMargin: line.bottom <= MARGIN_BAND * height }));
-  const tail = byTop
-    .slice(Math.max(EDGE_LINES, byTop.length - EDGE_LINES))
-    .map((line) => ({ line, key: furnitureKey(line.text), top: false, inMargin: line.top >= (1 - MARGIN_BAND) * height }));
+  const all = rows(lines);
+  const candidate = (line: Line, top: boolean): Candidate => ({
+    line,
+    keys: phrases(line).map(furnitureKey),
+    top,
+    inMargin: top ? line.bottom <= MARGIN_BAND * height : line.top >= (1 - MARGIN_BAND) * height,
+  });
+  const head = all.slice(0, EDGE_ROWS).flatMap((row) => row.map((line) => candidate(line, true)));
+  const tail = all.slice(Math.max(EDGE_ROWS, all.length - EDGE_ROWS)).flatMap((row) => row.map((line) => candidate(line, false)));
   return [...head, ...tail];
 }
 
+/**
+ * Running headers and footers (every phrase of the line repeated at the top or bottom of enough pages,
+ * however the line is cut: a header read as one line on one page and as two on the next is still one
+ * header), page numbers, and the lines that say a page's text goes on overleaf.
+ */
 export function findFurniture(pages: readonly PageModel[], linesByPage: readonly Line[][]): Map<Line, ParagraphRole> {
   const candidates = linesByPage.flatMap((lines, p) => edgeLines(lines, pages[p]!.height));
   const pagesWithKey = new Map<string, Set<number>>();
   for (const c of candidates) {
-    let seen = pagesWithKey.get(c.key);
-    if (!seen) pagesWithKey.set(c.key, (seen = new Set()));
-    seen.add(c.line.page);
+    for (const key of c.keys) {
+      let seen = pagesWithKey.get(key);
+      if (!seen) pagesWithKey.set(key, (seen = new Set()));
+      seen.add(c.line.page);
+    }
   }
   const minPages = Math.max(2, Math.ceil(0.3 * pages.length));
   const roles = new Map<Line, ParagraphRole>();
-  for (const { line, key, top, inMargin } of candidates) {
+  for (const { line, keys, top, inMargin } of candidates) {
+    const key = furnitureKey(line.text);
     if (PAGE_NUMBER_RE.test(key)) roles.set(line, 'page-number');
-    else if (pagesWithKey.get(key)!.size >= minPages && (inMargin || key.includes('#'))) roles.set(line, top ? 'header' : 'footer');
+    else if (keys.every((k) => pagesWithKey.get(k)!.size >= minPages) && (inMargin || key.includes('#'))) roles.set(line, top ? 'header' : 'footer');
   }
+  markContinuations(linesByPage, roles);
   return roles;
+}
+
+/**
+ * "— continued next page" under a column and "Stakeholders (continued)" as the next page's first line
+ * are furniture too: out of the text they stand in, a paragraph cut by the page turn reads on across it.
+ */
+function markContinuations(linesByPage: readonly Line[][], roles: Map<Line, ParagraphRole>): void {
+  linesByPage.forEach((lines, p) => {
+    // A column's note may stand above the end of another column.
+    for (const line of lines) if (!roles.has(line) && CONTINUED_OVERLEAF_RE.test(line.text)) roles.set(line, 'footer');
+    const first = lines.filter((l) => !roles.has(l)).sort((a, b) => a.top - b.top)[0];
+    if (p > 0 && first && CONTINUED_TITLE_RE.test(first.text) && first.text.split(' ').length <= MAX_CONTINUED_TITLE_WORDS) roles.set(first, 'header');
+  });
 }
 
 export const FOOTNOTE_MARK_RE = /^(?:\d{1,3}|[*†‡§])(?=\s|\p{L})/u;
