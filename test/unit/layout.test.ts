@@ -567,6 +567,16 @@ describe('layout: federal agency reports', () => {
     assertBoxes(doc);
   });
 
+  test('columns of two tightly set lines are read one column after the other', async () => {
+    // DOSAID's last page: a paragraph carried over from the page before, in two columns of two lines.
+    const dosaid = bodyText((await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'))).nodes);
+    assert.ok(dosaid.some((t) => t.includes('refine its business model for visa operations to secure prompt visa issuances to qualified travelers, while enhancing mechanisms')), 'the visa sentence reads down its columns');
+    // NARA's "Contributing Programs": two lines in each column under the label.
+    const nara = bodyText((await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'))).nodes);
+    assert.ok(nara.includes('Research Services; Agency Services; Legislative Archives, Presidential Libraries, and Museum Services;'), 'the left column whole');
+    assert.ok(nara.includes('Offce of General Counsel; Offce of Innovation, Information Services.'), 'the right column whole');
+  });
+
   test('entries set side by side in columns on one bold line are text under their label, not a title', async () => {
     const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
     const headings = sections(doc.nodes).map((s) => s.heading.text);

@@ -96,9 +96,16 @@ function columnSplit(rects: readonly Rect[], members: number[], lineHeight: numb
   for (const g of candidates) {
     const before = members.filter((i) => rects[i]!.right <= g.lo);
     const after = members.filter((i) => rects[i]!.left >= g.hi);
-    if (extent(rects, before) >= 1.8 * lineHeight && extent(rects, after) >= 1.8 * lineHeight) return [before, after];
+    if (severalLines(rects, before) && severalLines(rects, after)) return [before, after];
   }
   return null;
+}
+
+/** The rects reach down two lines or more of their own type (tightly set lines overlap). */
+function severalLines(rects: readonly Rect[], members: number[]): boolean {
+  if (members.length < 2) return false;
+  const heights = members.map((i) => rects[i]!.bottom - rects[i]!.top).sort((a, b) => a - b);
+  return extent(rects, members) >= 1.8 * heights[heights.length >> 1]!;
 }
 
 function extent(rects: readonly Rect[], members: number[]): number {
