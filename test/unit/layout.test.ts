@@ -429,10 +429,32 @@ test('layout: a lead-in set off by a blank line after a heading of its type that
     'Statistical method',
     'Ethical Consideration:',
   ]);
-  // A lead-in on the line under its heading stays inside it (NARA: "Stakeholder(s):" then "Contributing Programs : …").
-  const nara = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'));
-  const stakeholders = sections(nara.nodes).filter((s) => s.heading.text === 'Stakeholder(s):');
-  assert.ok(stakeholders.some((s) => sections(s.children).some((c) => /^Contributing Programs/.test(c.heading.text))));
+  // Built pages: "Objectives:" in bold over its text, then the bold lead-in "Study design: …", set off
+  // by a blank line (the next entry) or on the very next line (inside it).
+  const height = (11 * 300) / 72;
+  const pageWith = (blank: boolean): PageModel => {
+    const run = (text: string, x: number, y: number, bold: boolean) => ({ text, x, y, width: text.length * height * 0.45, height, fontName: bold ? 'Arial-Bold' : 'Arial', fontSize: 11, bold });
+    const body = ['The study measures how eight weeks of yoga classes change the blood pressure of', 'adults at rest.'];
+    const y = 300 + (blank ? 4.5 : 3.3) * height;
+    const lead = 'Study design:';
+    return {
+      number: 1,
+      width: 2550,
+      height: 3300,
+      items: [
+        run('Objectives:', 300, 300, true),
+        ...body.map((text, k) => run(text, 300, 300 + (k + 1) * 1.1 * height, false)),
+        run(lead, 300, y, true),
+        run('Interventional, two arms, eight weekly classes.', 300 + (lead.length + 1) * height * 0.45, y, false),
+      ],
+    };
+  };
+  const outline = (page: PageModel) =>
+    sections(pdfStructure([page], [{ tables: [], consumed: new Set<number>() }]))
+      .filter((s) => s.heading.text === 'Objectives:')
+      .map((s) => sections(s.children).map((c) => c.heading.text));
+  assert.deepEqual(outline(pageWith(true)), [[]], 'set off by a blank line: the next entry');
+  assert.deepEqual(outline(pageWith(false)), [['Study design:']], 'on the next line: inside it');
 });
 
 test('layout: form fields over a protocol are one section each, holding their value and nothing after it', async () => {
