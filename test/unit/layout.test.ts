@@ -642,6 +642,40 @@ describe('layout: federal agency reports', () => {
   });
 });
 
+test('layout: a short line of its own in italics heads the text right under it; with nothing under it, or its text set apart, it is text', async () => {
+  const tenQ = await analyze(path.join(corpus, 'kgrag/sec-10-q/2023 Q3 AAPL.pdf'));
+  // The 10-Q's MD&A names each product line in italics over its paragraph.
+  for (const product of ['iPhone', 'Mac', 'iPad', 'Wearables, Home and Accessories', 'Services']) {
+    const found = sections(tenQ.nodes).find((s) => s.heading.text === product);
+    assert.ok(found, `"${product}" heads a section`);
+    const first = found.children[0];
+    assert.ok(first?.type === 'paragraph' && first.leaf.text.startsWith(`${product} net sales`), JSON.stringify(first));
+  }
+  assert.ok(sections(tenQ.nodes).some((s) => s.heading.text === 'Research and Development'));
+  // A stakeholder's role in italics under its name, nothing under it, stays text (NARA, DOSAID).
+  for (const [file, role] of [
+    ['kgrag/us-fed-agency-reports/NARA2022.pdf', 'Contributing Program'],
+    ['kgrag/us-fed-agency-reports/DOSAID2022.pdf', 'DOS Lead Agency'],
+    ['kgrag/us-fed-agency-reports/DOSAID2022.pdf', 'USAID Lead Agency'],
+  ] as const) {
+    const doc = await analyze(path.join(corpus, file));
+    assert.ok(!sections(doc.nodes).some((s) => s.heading.text === role), `"${role}" is no heading in ${file}`);
+    assert.ok(bodyText(doc.nodes).includes(role), `"${role}" is text in ${file}`);
+  }
+  // Built pages: an italic line over its paragraph, then the same line with a blank line between.
+  const height = (10 * 300) / 72;
+  const pageWith = (gap: number): PageModel => {
+    const run = (text: string, y: number, italic: boolean) => ({ text, x: 300, y, width: text.length * height * 0.45, height, fontName: italic ? 'Arial-ItalicMT' : 'ArialMT', fontSize: 10, italic });
+    const body = ['Net sales of the product line rose during the quarter, led by the new models and', 'by higher sales in every region.'];
+    const items = [run('Intro text that opens the page and sets the body type for what comes after.', 300, false), run('Product Line', 300 + 2.2 * height, true)];
+    body.forEach((text, k) => items.push(run(text, 300 + (3.2 + gap + k * 1.1) * height, false)));
+    return { number: 1, width: 2550, height: 3300, items };
+  };
+  const headings = (page: PageModel) => sections(pdfStructure([page], [{ tables: [], consumed: new Set<number>() }])).map((s) => s.heading.text);
+  assert.deepEqual(headings(pageWith(0.1)), ['Product Line']);
+  assert.deepEqual(headings(pageWith(1.5)), []);
+});
+
 test('layout: a title set large with its text running on in body type heads that text; labels in small capitals are no titles', async () => {
   const doc = await analyze(path.join(corpus, 'pdf/A - Package Proposal.pdf'));
   const heads = sections(doc.nodes).map((s) => s.heading.text);

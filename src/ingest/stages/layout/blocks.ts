@@ -174,6 +174,8 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   const fullLine = prev.text.length >= 50;
   // A change of weight inside a sentence that fills its line is a bold term or the end of a bold passage, not a heading.
   if (prev.bold !== next.bold && !(runsOn && fullLine && (!prev.bold || startsBold(next)))) return false;
+  // A short line all in italics over roman type is a title or a note of its own, not the paragraph's first line.
+  if (prev.italic && !next.italic && block.length === 1 && !fullLine) return false;
   // "SECTION 906 OF THE SARBANES-OXLEY ACT" as the last line of a centred title is not a new section.
   const title = centredTitleLine(block, next, prev.bottom - prev.top);
   if (startsItem(next.text) && !title && (!markerInSentence(block, next, runsOn) || nextItemOf(block, next))) return false;

@@ -17,6 +17,8 @@ export interface HeadingSplit {
   leadIn: boolean;
   /** A form field with its value on its line ("Document Date: March 2022"): its section holds nothing after that line. */
   field?: boolean;
+  /** Set apart by italics alone: a title only if text comes under it (else a line of text in italics). */
+  weak?: boolean;
 }
 
 const MAX_HEADING_WORDS = 16;
@@ -52,8 +54,19 @@ function isCaps(text: string): boolean {
 /** What standing on its own adds to a heading's strength (a lead-in of the same type has this much less). */
 export const STANDALONE_BONUS = 5;
 
-function strength(size: number, bold: boolean, caps: boolean, standalone: boolean): number {
-  return size * 10 + (standalone ? STANDALONE_BONUS : 0) + (bold ? 2 : 0) + (caps ? 1 : 0);
+function strength(size: number, bold: boolean, caps: boolean, standalone: boolean, italic = false): number {
+  return size * 10 + (standalone ? STANDALONE_BONUS : 0) + (bold ? 2 : italic ? 1 : 0) + (caps ? 1 : 0);
+}
+
+/** Words in a title set apart by italics alone: a short name ("iPhone", "Wearables, Home and Accessories"). */
+const MAX_ITALIC_TITLE_WORDS = 6;
+
+/**
+ * A line of its own in italics of the body's size, short, with no sentence's punctuation and not in
+ * brackets: a run-in title such as a 10-Q's "iPhone" over its paragraph (an italic sentence or note is longer).
+ */
+function italicTitle(ranges: readonly TextRange[], text: string, words: number): boolean {
+  return ranges.length === 1 && ranges[0]!.line.italic && words <= MAX_ITALIC_TITLE_WORDS && !/^[(\[]|[.,;:!?)\]]$/.test(text);
 }
 
 function standaloneHeading(ranges: readonly TextRange[], bodySize: number, { numbered, runInTitle = false, opening = false }: HeadingContext): HeadingSplit | null {
@@ -73,13 +86,15 @@ function standaloneHeading(ranges: readonly TextRange[], bodySize: number, { num
   // ("ujjayii", the end of a cell's text read off a scan) is none.
   if (!/[\p{Lu}\p{Lt}\p{N}]/u.test(text) && /\p{Ll}/u.test(text)) return null;
   if (/[,;]$/.test(text)) return null;
-  if (first.size < bodySize + 1 && !bold && !caps && !runInTitle && !opening) return null;
+  const italic = !bold && italicTitle(ranges, text, words);
+  if (first.size < bodySize + 1 && !bold && !caps && !runInTitle && !opening && !italic) return null;
   // Capitals in type smaller than the body are a label ("AGGREGATE LIMITS OF INSURANCE" over a column of figures), not a title.
   if (caps && !bold && first.size <= bodySize - SMALLER_TYPE && !opening) return null;
   if (ranges.some(spreadApart)) return null;
   // A sentence is not a heading, unless a number or bold type says so ("1. Definitions.").
   if (/\.$/.test(text) && !numbered && words > 3) return null;
-  return { heading: [...ranges], body: [], strength: strength(first.size, bold, caps, true), leadIn: false };
+  const weak = italic && !caps && first.size < bodySize + 1 && !runInTitle && !opening;
+  return { heading: [...ranges], body: [], strength: strength(first.size, bold, caps, true, italic), leadIn: false, ...(weak ? { weak } : {}) };
 }
 
 /** Words this far apart (in ems of the line) stand in columns: entries side by side, not one title. */

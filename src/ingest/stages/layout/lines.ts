@@ -14,6 +14,7 @@ export interface Piece extends Rect {
   start: number;
   end: number;
   bold: boolean;
+  italic: boolean;
   size: number;
 }
 
@@ -26,6 +27,8 @@ export interface Line extends Rect {
   size: number;
   /** It has letters, all of them bold. */
   bold: boolean;
+  /** It has letters, all of them italic. */
+  italic: boolean;
   /** The reading-order column the line sits in (unique across the document). */
   column: number;
   /** Only invisible tag text (see `isTagText`). */
@@ -170,6 +173,7 @@ function buildLine(page: number, items: readonly TextItem[], texts: readonly str
   const sizeChars = new Map<number, number>();
   let letters = false;
   let allBold = true;
+  let allItalic = true;
   let prev: TextItem | undefined;
   let prevText = '';
   for (const i of members) {
@@ -183,11 +187,12 @@ function buildLine(page: number, items: readonly TextItem[], texts: readonly str
     }
     const start = text.length;
     text += body;
-    pieces.push({ start, end: text.length, left: it.x, top: it.y, right: it.x + it.width, bottom: it.y + it.height, bold: !!it.bold, size: it.fontSize });
+    pieces.push({ start, end: text.length, left: it.x, top: it.y, right: it.x + it.width, bottom: it.y + it.height, bold: !!it.bold, italic: !!it.italic, size: it.fontSize });
     sizeChars.set(it.fontSize, (sizeChars.get(it.fontSize) ?? 0) + body.length);
     if (/\p{L}/u.test(body)) {
       letters = true;
       if (!it.bold) allBold = false;
+      if (!it.italic) allItalic = false;
     }
     prev = it;
     prevText = raw;
@@ -207,5 +212,5 @@ function buildLine(page: number, items: readonly TextItem[], texts: readonly str
     bottom: Math.max(...pieces.map((p) => p.bottom)),
   };
   const tag = members.every((i) => isTagText(items[i]!));
-  return { page, text, pieces, size, bold: letters && allBold, column, tag, sideways: members.every((i) => items[i]!.dir !== undefined), ...rect };
+  return { page, text, pieces, size, bold: letters && allBold, italic: letters && allItalic, column, tag, sideways: members.every((i) => items[i]!.dir !== undefined), ...rect };
 }

@@ -61,6 +61,8 @@ export class TreeBuilder {
   private readonly stack: Frame[] = [{ kind: 'root', children: this.root }];
   /** Where the last text block of each reading-order column ended. */
   private readonly columnBottom = new Map<number, number>();
+  /** Sections whose headings only italics set apart, with their frames (the blank under the heading). */
+  private readonly weak = new WeakMap<Section, SectionFrame>();
   /** The blank above the text block being added, in its line heights (-1: the first of its column). */
   private gapAbove = -1;
   /** A section opened by the last text block, waiting to learn how far below it its text starts. */
@@ -89,6 +91,7 @@ export class TreeBuilder {
   }
 
   nodes(): StructureNode[] {
+    weakHeadingsHeadNothing(this.root, this.weak);
     lastHeadingsHeadNothing(this.root);
     return this.root;
   }
@@ -208,6 +211,7 @@ export class TreeBuilder {
     this.append(section);
     const frame: SectionFrame = { kind: 'section', strength: split.strength, field: split.field ?? false, left, standalone: !split.leadIn, children: section.children };
     this.stack.push(frame);
+    if (split.weak) this.weak.set(section, frame);
     if (!split.body.length) this.opened = frame;
   }
 
@@ -297,10 +301,31 @@ function lastHeadingsHeadNothing(nodes: StructureNode[]): void {
   const last = nodes[at];
   if (!last || last.type !== 'section') return;
   lastHeadingsHeadNothing(last.children);
-  if (!last.children.every(furniture)) return;
-  const text = last.heading.text;
+  if (last.children.every(furniture)) nodes.splice(at, 1, ...asText(last));
+}
+
+/**
+ * A line in italics is a title only over text that follows right under it, in its column: with
+ * nothing under it ("Contributing Program" under a stakeholder's name), or with the next text set
+ * off by a blank line or in another column, it is a line of text.
+ */
+function weakHeadingsHeadNothing(nodes: StructureNode[], weak: WeakMap<Section, SectionFrame>): void {
+  for (let at = nodes.length - 1; at >= 0; at--) {
+    const node = nodes[at]!;
+    if (node.type === 'list') for (const item of node.items) weakHeadingsHeadNothing(item.children, weak);
+    if (node.type !== 'section') continue;
+    weakHeadingsHeadNothing(node.children, weak);
+    const frame = weak.get(node);
+    const gap = frame?.firstGap ?? -1;
+    if (frame && (node.children.every(furniture) || gap < 0 || gap >= BLANK_LINE)) nodes.splice(at, 1, ...asText(node));
+  }
+}
+
+/** A section's heading as a line of text, followed by what the section held (page furniture). */
+function asText(section: Section): StructureNode[] {
+  const text = section.heading.text;
   const running = wordsOf(text).length >= 8 && /[.!?:;]["'”’)]?$/.test(text);
-  nodes.splice(at, 1, { type: 'paragraph', structure: running ? 'p' : 'div', role: 'body', leaf: last.heading }, ...last.children);
+  return [{ type: 'paragraph', structure: running ? 'p' : 'div', role: 'body', leaf: section.heading }, ...section.children];
 }
 
 function furniture(node: StructureNode): boolean {
