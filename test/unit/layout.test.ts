@@ -314,6 +314,13 @@ test('layout: a bold line standing alone with nothing under it, then bold lead-i
     values.children.filter((n): n is Section => n.type === 'section').map((s) => s.heading.text),
     ['Public Service:', 'Openness', 'Transparency', 'Trust', 'Collaboration:', 'Innovation:', 'Learning:', 'Integrity:', 'Diversity:'],
   );
+  // Also across a page turn, its running header and page number between them (DHS: "Civil Liberties" ends
+  // page 6, "Integration: Ensure …" opens page 7).
+  const dhs = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DHS2020.pdf'));
+  const dhsValues = sections(dhs.nodes).find((s) => s.heading.text === 'Values');
+  assert.ok(dhsValues);
+  const entries = dhsValues.children.filter((n): n is Section => n.type === 'section').map((s) => s.heading.text);
+  assert.deepEqual(entries.slice(-2), ['Civil Liberties', 'Integration:'], JSON.stringify(entries));
 });
 
 test('layout: a bold lead-in after a bulleted list is not inside its last item', async () => {

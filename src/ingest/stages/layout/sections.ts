@@ -221,7 +221,7 @@ export class TreeBuilder {
    * then, after a blank line, "Study design: Interventional study…".
    */
   private setOffLikeIt(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
-    return leadInOfItsType(top, next, left, tolerance) && top.children.length > 0 && top.firstGap !== undefined && top.firstGap < TIGHT && this.gapAbove >= BLANK_LINE;
+    return leadInOfItsType(top, next, left, tolerance) && !top.children.every(furniture) && top.firstGap !== undefined && top.firstGap < TIGHT && this.gapAbove >= BLANK_LINE;
   }
 
   /**
@@ -229,7 +229,8 @@ export class TreeBuilder {
    * its place, is an entry like it: "Trust" then "Collaboration: COLLABORATE ~ …" are two values.
    */
   private peerOf(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
-    return leadInOfItsType(top, next, left, tolerance) && top.children.length === 0;
+    // Page furniture between them (a page turn) does not count.
+    return leadInOfItsType(top, next, left, tolerance) && top.children.every(furniture);
   }
 
   /**
