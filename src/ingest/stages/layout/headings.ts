@@ -94,7 +94,7 @@ function standaloneHeading(ranges: readonly TextRange[], bodySize: number, { num
   // A sentence is not a heading, unless a number or bold type says so ("1. Definitions.").
   if (/\.$/.test(text) && !numbered && words > 3) return null;
   const weak = italic && !caps && first.size < bodySize + 1 && !runInTitle && !opening;
-  return { heading: [...ranges], body: [], strength: strength(first.size, bold, caps, true, italic), leadIn: false, ...(weak ? { weak } : {}) };
+  return { heading: [...ranges], body: [], strength: strength(first.size, bold, caps, true, italic), leadIn: false, weak };
 }
 
 /** Words this far apart (in ems of the line) stand in columns: entries side by side, not one title. */
