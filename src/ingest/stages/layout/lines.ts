@@ -6,7 +6,7 @@
 import { isTagText, type PageModel, type TextItem } from '../../model.js';
 import type { Table } from '../../structure.js';
 import { readingOrder, type Rect } from './reading-order.js';
-import { cleanItemText } from './text.js';
+import { cleanItemText, spacedApart } from './text.js';
 
 /** A run of a line's text that comes from one item, with that item's box and font. */
 export interface Piece extends Rect {
@@ -52,9 +52,6 @@ export function isCentredTitle(lines: readonly Line[], em: number): boolean {
 }
 
 export type FlowElement = { kind: 'line'; line: Line } | { kind: 'table'; table: Table; rect: Rect };
-
-/** A gap wider than this share of the smaller item's height is a word space. */
-const WORD_GAP = 0.12;
 
 export function pageFlow(page: PageModel, consumed: ReadonlySet<number>, tables: readonly Table[], nextColumn: () => number): FlowElement[] {
   const items: TextItem[] = [];
@@ -180,11 +177,7 @@ function buildLine(page: number, items: readonly TextItem[], texts: readonly str
     const it = items[i]!;
     const raw = texts[i]!;
     const body = raw.trim();
-    if (prev) {
-      const gap = it.x - (prev.x + prev.width);
-      const spaced = /\s$/.test(prevText) || /^\s/.test(raw) || gap > WORD_GAP * Math.min(prev.height, it.height);
-      if (spaced) text += ' ';
-    }
+    if (prev && spacedApart(prev, prevText, it, raw)) text += ' ';
     const start = text.length;
     text += body;
     pieces.push({ start, end: text.length, left: it.x, top: it.y, right: it.x + it.width, bottom: it.y + it.height, bold: !!it.bold, italic: !!it.italic, size: it.fontSize });

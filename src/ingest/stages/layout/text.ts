@@ -17,6 +17,17 @@ const INVISIBLE_RE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 const TRAILING_SOFT_HYPHEN_RE = /(?<=\p{L})\u00AD\s*$/u;
 const NON_ASCII_RE = /[^\x20-\x7E]/;
 
+/** A gap wider than this share of the smaller item's height is a word space. */
+const WORD_GAP = 0.12;
+
+/**
+ * Whether a space goes between two items of a line, left to right, given their texts: one of them
+ * carries it, or the gap between them is a word space ("“" against "exhibition" is not).
+ */
+export function spacedApart(prev: { x: number; width: number; height: number }, prevText: string, next: { x: number; height: number }, nextText: string): boolean {
+  return /\s$/.test(prevText) || /^\s/.test(nextText) || next.x - (prev.x + prev.width) > WORD_GAP * Math.min(prev.height, next.height);
+}
+
 /** An item's text as readers should see it (not whitespace-normalised: spaces still mark word gaps). */
 export function cleanItemText(text: string): string {
   if (!NON_ASCII_RE.test(text)) return text;

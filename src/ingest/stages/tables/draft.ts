@@ -1,7 +1,7 @@
 import type { PageModel, TextItem } from '../../model.js';
 import { normalizeSpace, type Box, type Table, type TableCell, type TableRow } from '../../structure.js';
 import { centerY, type Rect } from './geometry.js';
-import { joinAtBreak } from '../layout/text.js';
+import { joinAtBreak, spacedApart } from '../layout/text.js';
 
 /** A cell before it becomes a TableCell: its grid position, its box and the page items it holds. */
 export interface CellDraft {
@@ -98,9 +98,14 @@ export function readingText(items: TextItem[]): string {
       lineBottom = it.y + it.height;
     }
   }
-  const texts = lines.map((l) => normalizeSpace(l.sort((a, b) => a.x - b.x).map((it) => it.text).join(' '))).filter(Boolean);
+  const texts = lines.map((l) => normalizeSpace(lineText(l.sort((a, b) => a.x - b.x)))).filter(Boolean);
   // A cell's lines join as a paragraph's do: "Medi-" over "Cog" is "Medi-Cog".
   return texts.reduce((text, line) => (text ? joinAtBreak(text, line) : line), '');
+}
+
+/** A line's items' text, left to right, a space only where the items leave a word's gap or carry one. */
+function lineText(items: readonly TextItem[]): string {
+  return items.reduce((text, it, k) => (k && spacedApart(items[k - 1]!, items[k - 1]!.text, it, it.text) ? `${text} ${it.text}` : text + it.text), '');
 }
 
 function round(v: number): number {
