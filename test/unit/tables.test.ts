@@ -181,6 +181,16 @@ describe('tables: other documents', () => {
     assert.deepEqual(schedules[1]!.rows[6]!.cells.map((c) => c.leaf.text), ['TOTAL AGGR LIMIT & DESIG LOC AGGR LIMIT', 'CG D3 74 02 19']);
   });
 
+  it('the package proposal: a row label that stops at "&" or "or" goes on in the line under it, whatever its case; values in other columns on either line stay in the row', async () => {
+    const a = await analyse(PROPOSAL);
+    const rows = a.results.flatMap((r) => r.tables.flatMap((t) => t.rows.map((row) => row.cells.map((c) => c.leaf.text))));
+    const row = (label: string) => rows.find((cells) => cells[0] === label);
+    assert.ok(row('Covered Leasehold Interest – Undamaged Improvements & Betterments'), 'the label wrapped after "&" is one cell');
+    assert.deepEqual(row('Limited Coverage for Fungus, Wet Rot or Dry Rot – Annual Aggregate')?.slice(1, 2), ['$25,000']);
+    assert.deepEqual(row('02. Applies at the following Building(s) numbered:'), ['02. Applies at the following Building(s) numbered:', '02-06,14-15', '$2,500,000']);
+    assert.ok(!rows.some((cells) => /^(Betterments|Dry Rot|numbered:)/.test(cells[0]!)), 'no continuation is left as a row');
+  });
+
   it('Shorebucks: the rent schedule is one aligned table with its amounts in columns', async () => {
     const a = await analyse(`${REFERENCE}/Shorebucks LLC_AZ.pdf`);
     const rent = a.results[1]!.tables.find((t) => t.rows.some((r) => r.cells.some((c) => c.leaf.text === 'Months 1 – 12')));

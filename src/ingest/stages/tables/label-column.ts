@@ -69,7 +69,8 @@ function fieldOf(page: PageModel, line: TextLine, ps: Phrase[]): Field | null {
   return { label, value: [value], top: line.top, bottom: line.bottom, em: line.bottom - line.top };
 }
 
-const UNFINISHED_RE = /(?:[,;-]|\b(?:and|or|of|the|for|to|in|on|with|a|an))$/;
+/** Text that stops where it cannot end: at a comma, a dash or "&", or after "and", "of", "the"… */
+export const UNFINISHED_RE = /(?:[,;&–-]|\b(?:and|or|of|the|for|to|in|on|with|a|an))$/;
 
 function mostlyBold(page: PageModel, p: Phrase): boolean {
   let bold = 0;

@@ -1,6 +1,7 @@
 import type { PageModel } from '../../model.js';
 import { normalizeSpace } from '../../structure.js';
 import { joinRows, type CellDraft, type TableDraft } from './draft.js';
+import { UNFINISHED_RE } from './label-column.js';
 import { isFigure } from './stacked-headings.js';
 
 /**
@@ -8,8 +9,11 @@ import { isFigure } from './stacked-headings.js';
  * as a row of its own: "Common stock withheld related to net share settlement of equity" over
  * "awards | (1,371) | (1,224)". That line joins the row above when its label goes on in small
  * letters ("awards", "and 15,943,425 shares…", "of incorporation…"; not "iPad", not an item "a."),
- * directly under the label (not outdented, no blank line between), and only one of the two lines
- * holds the row's other cells (the values sit on the label's first or its last line). A label
+ * or after a word that cannot end it ("Covered Leasehold Interest – Undamaged Improvements &" over
+ * "Betterments"), directly under the label (not outdented, no blank line between), and no column
+ * has a value on both lines (the values sit on the label's first or its last line, or each in its
+ * own column on either: "01. Applies at the following Building(s) | | $1,000,000" over "numbered: |
+ * 07-13,18"). A label
  * ending with a colon heads the rows under it and is never continued. A line whose only text is in
  * one other column, and no figure, goes on from that column's cell above (an exhibit's description
  * wrapped, "…effective as of" over "September 25, 2022.").
@@ -19,12 +23,12 @@ export function joinWrappedCells(page: PageModel, draft: TableDraft): TableDraft
   for (const c of draft.cells) rows[c.row]!.push(c);
   const text = (c: CellDraft | undefined): string => (c ? normalizeSpace(c.items.map((i) => page.items[i]!.text).join(' ')) : '');
   const label = (row: CellDraft[]) => row.find((c) => c.col === 0);
-  const hasValues = (row: CellDraft[]) => row.some((c) => c.col > 0 && c.items.length > 0);
+  const valueColumns = (row: CellDraft[]) => row.filter((c) => c.col > 0 && c.items.length > 0).map((c) => c.col);
   const simple = (row: CellDraft[]) => row.every((c) => c.colspan === 1 && c.rowspan === 1);
   /** Row k's target: the first row of the label it belongs to (itself when it stands alone). */
   const target = rows.map((_, k) => k);
-  /** Whether the label joined so far (ending at row k - 1) has values on one of its lines. */
-  let joinedValues = rows.length > 0 && hasValues(rows[0]!);
+  /** The columns in which the label joined so far (ending at row k - 1) has values on one of its lines. */
+  let joinedValues = new Set(rows.length > 0 ? valueColumns(rows[0]!) : []);
   for (let k = 1; k < rows.length; k++) {
     const above = rows[k - 1]!;
     const row = rows[k]!;
@@ -36,10 +40,11 @@ export function joinWrappedCells(page: PageModel, draft: TableDraft): TableDraft
       const top = next && above.find((c) => c.col === next.col);
       if (!next || !top?.items.length) return false;
       if (ITEM.test(text(next)) || /[:.]$/.test(text(top))) return false;
-      // A label goes on in small letters; a description's line under it in any words that are no figures.
-      if (next.col === 0 ? !GOES_ON.test(text(next)) : isFigure(text(next)) || isFigure(text(top))) return false;
-      // Values on both lines: two rows.
-      if (next.col === 0 && joinedValues && hasValues(row)) return false;
+      // A label goes on in small letters, or after a word that cannot end it ("Improvements &" over
+      // "Betterments"); a description's line under it in any words that are no figures.
+      if (next.col === 0 ? !GOES_ON.test(text(next)) && !UNFINISHED_RE.test(text(top)) : isFigure(text(next)) || isFigure(text(top))) return false;
+      // Values in one column on both lines: two rows.
+      if (next.col === 0 && valueColumns(row).some((col) => joinedValues.has(col))) return false;
       const a = extent(page, top.items);
       const b = extent(page, next.items);
       // Directly under the cell's text, no blank line between: a label not outdented (or centred
@@ -53,9 +58,9 @@ export function joinWrappedCells(page: PageModel, draft: TableDraft): TableDraft
     };
     if (joins()) {
       target[k] = target[k - 1]!;
-      joinedValues ||= hasValues(row);
+      for (const col of valueColumns(row)) joinedValues.add(col);
     } else {
-      joinedValues = hasValues(row);
+      joinedValues = new Set(valueColumns(row));
     }
   }
   return joinRows(draft, target);
