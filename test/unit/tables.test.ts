@@ -181,6 +181,43 @@ describe('tables: other documents', () => {
     assert.deepEqual(schedules[1]!.rows[6]!.cells.map((c) => c.leaf.text), ['TOTAL AGGR LIMIT & DESIG LOC AGGR LIMIT', 'CG D3 74 02 19']);
   });
 
+  it('the package proposal: schedules ruled between their rows only are tables, a row per ruled band, however many lines its cells wrap over', async () => {
+    const a = await analyse(PROPOSAL);
+    const texts = (page: number) => a.results[page - 1]!.tables.map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text)));
+    // Page 15: the premium schedule, its descriptions wrapped over up to eight lines.
+    const [schedule] = texts(15);
+    assert.ok(schedule, 'a table on page 15');
+    assert.ok(schedule.every((cells) => cells.length === 8), JSON.stringify(schedule));
+    assert.deepEqual(schedule[3], ['TX', '6/9', '46606', "PARKING - PUBLIC - SHOPPING CENTERS - MAINTAINED BY THE LESSEE (LESSOR'S RISK ONLY)", 'Prem/Ops.', '22,445', '18.168', '$408']);
+    assert.equal(schedule.filter((cells) => cells[0] === 'TX').length, 10, 'ten locations on the page');
+    // Page 7: one ruled row under its column headings; the lines below the last rule are not in it.
+    assert.deepEqual(texts(7), [
+      [
+        ['PREMISES LOCATION NO.', 'BUILDING NO.', 'LIMITS OF INSURANCE'],
+        ['2-13', '2-19', '$9,038,112'],
+      ],
+    ]);
+    // Page 4: the blanket limit, and the schedule whose spacer row (ruled, blank) does not end it; the
+    // title under the first table's last rule is no row of it.
+    const [blanket, additional] = texts(4);
+    assert.deepEqual(blanket, [
+      ['BLANKET DESCRIPTION OF COVERAGE OR PROPERTY', 'LIMITS OF INSURANCE'],
+      ['Buildings', '$111,158,795'],
+    ]);
+    assert.deepEqual(additional?.slice(2), [
+      ['At any “exhibition” premises', 'Not Covered'],
+      ['At any installation premises or temporary storage premises', 'Not Covered'],
+      ['At any other not owned, leased or regularly operated premises', '$25,000'],
+      ['Personal Property in Transit', '$25,000'],
+    ]);
+    // Page 13: column headings stacked over two lines are one cell each.
+    assert.deepEqual(texts(13)[0]?.[0], ['PREMISES LOCATION NO.', 'BUILDINGS No.']);
+    for (const page of [4, 7, 13, 15, 16]) {
+      assertConsumedOnce(a.pages[page - 1]!, a.results[page - 1]!);
+      for (const tb of a.results[page - 1]!.tables) assertWellFormed(tb, page);
+    }
+  });
+
   it('the package proposal: a row label that stops at "&" or "or" goes on in the line under it, whatever its case; values in other columns on either line stay in the row', async () => {
     const a = await analyse(PROPOSAL);
     const rows = a.results.flatMap((r) => r.tables.flatMap((t) => t.rows.map((row) => row.cells.map((c) => c.leaf.text))));
@@ -189,6 +226,25 @@ describe('tables: other documents', () => {
     assert.deepEqual(row('Limited Coverage for Fungus, Wet Rot or Dry Rot – Annual Aggregate')?.slice(1, 2), ['$25,000']);
     assert.deepEqual(row('02. Applies at the following Building(s) numbered:'), ['02. Applies at the following Building(s) numbered:', '02-06,14-15', '$2,500,000']);
     assert.ok(!rows.some((cells) => /^(Betterments|Dry Rot|numbered:)/.test(cells[0]!)), 'no continuation is left as a row');
+  });
+
+  it('rules between paragraphs of running text, or under a title, make no table', () => {
+    const items: PageModel['items'] = [];
+    const rules: NonNullable<PageModel['rules']> = [];
+    // Three ruled bands of two-line paragraphs, and a title in large type over a ruled row.
+    for (let k = 0; k < 3; k++) {
+      const y = 300 + k * 200;
+      rules.push({ x: 150, y: y - 20, width: 2200, height: 3 });
+      items.push(textItem('The tenant shall keep the premises in good repair and condition at its own cost and', 150, y, 2100, 48, 'Arial'));
+      items.push(textItem('expense, and shall return them so at the end of the term of this lease.', 150, y + 55, 1800, 48, 'Arial'));
+    }
+    // (These rules are of another length: another ruling.)
+    rules.push({ x: 150, y: 880, width: 2150, height: 3 });
+    items.push(textItem('Optional coverage', 150, 900, 800, 95, 'Arial'), textItem('Premium', 2000, 900, 250, 95, 'Arial'));
+    rules.push({ x: 150, y: 1010, width: 2150, height: 3 });
+    items.push(textItem('Fire damage', 150, 1030, 300, 48, 'Arial'), textItem('$250', 2150, 1030, 100, 48, 'Arial'));
+    rules.push({ x: 150, y: 1090, width: 2150, height: 3 });
+    assert.deepEqual(detectTables({ number: 1, width: 2550, height: 3300, items, rules }).tables, []);
   });
 
   it('Shorebucks: the rent schedule is one aligned table with its amounts in columns', async () => {

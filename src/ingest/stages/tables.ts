@@ -5,6 +5,7 @@ import { buildTable, type TableDraft } from './tables/draft.js';
 import { keyValueForms, markFormRoles } from './tables/form.js';
 import { ruledTables } from './tables/grid.js';
 import { labelColumnForms } from './tables/label-column.js';
+import { rowRuledTables } from './tables/row-ruled.js';
 
 /** The tables found on one page, and which of the page's text items (indices into `page.items`) they hold. */
 export interface PageTables {
@@ -14,7 +15,7 @@ export interface PageTables {
 
 /**
  * Ruled tables (from `page.rules`), then unruled key/value forms, then unruled tables of aligned
- * columns, then forms of a label column beside values that wrap, each finder seeing only the items
+ * columns, then tables ruled between their rows only, then forms of a label column beside values that wrap, each finder seeing only the items
  * the earlier ones left. Tables come out top to bottom.
  */
 export function detectTables(page: PageModel): PageTables {
@@ -32,6 +33,7 @@ export function detectTables(page: PageModel): PageTables {
   take(ruled);
   take(keyValueForms(page, free));
   take(alignedTables(page, free));
+  take(rowRuledTables(page, free));
   take(labelColumnForms(page, free));
   drafts.sort((a, b) => a.bounds.top - b.bounds.top || a.bounds.left - b.bounds.left);
   const consumed = new Set<number>();
