@@ -6,16 +6,12 @@ import type { Rect } from './geometry.js';
 import { isFigure, mergeStackedHeadings } from './stacked-headings.js';
 import { mergeWrappedRows } from './wrapped-rows.js';
 import { joinWrappedCells } from './wrapped-cells.js';
-import { CURRENCY_SIGN, phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
+import { CELL_GAP, cellWords, CURRENCY_SIGN, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
 
-/** A gap wider than this many line heights separates two cells of a row. */
-const CELL_GAP = 1;
 /** Lines of one table are at most this many line heights apart. */
 const MAX_LINE_GAP = 2;
 const MIN_ROWS = 3;
 const MIN_MULTI_CELL_SHARE = 0.5;
-/** Cells of a short column are this long at most, in median words: running text is longer. */
-const MAX_MEDIAN_WORDS = 4;
 /** More places where bold column headings start than this are no table's headings. */
 const MAX_HEADING_STARTS = 32;
 /** A run of underscores is a blank to fill in ("By: ________"). */
@@ -24,11 +20,6 @@ const UNDERSCORE_BLANK = /_{4,}/;
 interface Row {
   line: TextLine;
   phrases: Phrase[];
-}
-
-interface Column {
-  left: number;
-  right: number;
 }
 
 /**
@@ -328,14 +319,7 @@ function hangingTail(block: Row[], rows: Row[]): Row[] {
 }
 
 function columnsOf(rows: Row[]): Column[] {
-  const spans = rows.flatMap((r) => r.phrases.map((p) => ({ left: p.left, right: p.right }))).sort((a, b) => a.left - b.left);
-  const columns: Column[] = [];
-  for (const s of spans) {
-    const last = columns[columns.length - 1];
-    if (last && s.left <= last.right) last.right = Math.max(last.right, s.right);
-    else columns.push({ ...s });
-  }
-  return columns;
+  return phraseColumns(rows.flatMap((r) => r.phrases));
 }
 
 function columnIndex(columns: Column[], p: Phrase): number {
@@ -657,25 +641,4 @@ function withCurrencyMerged(rows: Row[], columns: Column[]): Column[] {
     else merged.push({ ...c });
   });
   return merged;
-}
-
-/**
- * A cell's length in words, its groups of figures counted as one: a form number ("DX 00 01 07 94"), a
- * date ("March 1, 2024") or an account ("123 456 789") is one short value, not five words of text.
- */
-function cellWords(text: string): number {
-  let words = 0;
-  let figures = 0;
-  for (const token of text.split(' ')) {
-    if (/\p{L}/u.test(token)) words++;
-    else if (/\d/.test(token)) figures = 1;
-    else words++;
-  }
-  return Math.max(1, words + figures);
-}
-
-function median(xs: number[]): number {
-  if (!xs.length) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }

@@ -1,10 +1,8 @@
 import { isTagText, type PageModel, type TextItem } from '../../model.js';
 import type { CellDraft, TableDraft } from './draft.js';
 import { JOIN_TOLERANCE, pageLines, type Segment } from './rules.js';
-import { phrases, textLines, type Phrase, type TextLine } from './text-lines.js';
+import { CELL_GAP, cellWords, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
 
-/** A gap wider than this many line heights separates two cells of a line (as in aligned tables). */
-const CELL_GAP = 1;
 /** A rule shorter than this share of the page's width underlines a word or a blank, not a table's row. */
 const MIN_RULE_SHARE = 0.25;
 /** Rules of one table's ruling start and end within this many pixels (≈ 2 pt) of each other. */
@@ -15,13 +13,6 @@ const MAX_ROW_LINES = 12;
 const MAX_HEADER_LINES = 3;
 /** A line this many times taller than the rows' median line is a title, not a row of the table. */
 const MAX_HEIGHT_RATIO = 1.5;
-/** Cells of a column of short cells are this long at most, in median words per line: running text is longer. */
-const MAX_MEDIAN_WORDS = 4;
-
-interface Column {
-  left: number;
-  right: number;
-}
 
 /**
  * Tables whose rows drawn rules part, without rules between the columns: a premium schedule whose
@@ -177,10 +168,10 @@ function tableOf(page: PageModel, ruling: Ruling, rows: Band[], em: number): Tab
   const headerPhrases = header?.lines.flatMap((l) => phrases(page, l, CELL_GAP)) ?? [];
   const multi = body.filter((ps) => ps.length >= 2).length + (headerPhrases.length >= 2 ? 1 : 0);
   if (rows.length + (header ? 1 : 0) < 2 || multi < 2) return null;
-  const columns = columnsOf(body.flat());
+  const columns = phraseColumns(body.flat());
   if (columns.length < 2) return null;
   const words = columns.map(() => [] as number[]);
-  for (const p of body.flat()) words[columnAt(columns, p)]!.push(p.text.split(' ').length);
+  for (const p of body.flat()) words[columnAt(columns, p)]!.push(cellWords(p.text));
   if (words.filter((w) => median(w) > MAX_MEDIAN_WORDS).length > 1) return null;
   return draftOf(columns, ruling, header, headerPhrases, rows, body);
 }
@@ -246,17 +237,6 @@ function draftOf(columns: Column[], { left, right }: Ruling, header: Band | null
   return { source: 'ruled', bounds: { left: edge(0), right: edge(columns.length), top: bands[0]!.top, bottom: bands[bands.length - 1]!.bottom }, rowBands: bands, cells };
 }
 
-/** Columns where the phrases leave a gap none of them crosses, left to right. */
-function columnsOf(ps: readonly Phrase[]): Column[] {
-  const columns: Column[] = [];
-  for (const p of [...ps].sort((a, b) => a.left - b.left)) {
-    const last = columns[columns.length - 1];
-    if (last && p.left <= last.right) last.right = Math.max(last.right, p.right);
-    else columns.push({ left: p.left, right: p.right });
-  }
-  return columns;
-}
-
 /** The column a phrase starts in (the nearest one to its left when it starts in a gap). */
 function columnAt(columns: readonly Column[], p: Phrase): number {
   let at = 0;
@@ -300,9 +280,4 @@ class ItemsAlongY {
     for (let k = lo; k < this.at.length && this.at[k]! < to; k++) out.push(this.order[k]!);
     return out;
   }
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
 }

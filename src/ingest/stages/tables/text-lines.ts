@@ -2,6 +2,11 @@ import type { PageModel } from '../../model.js';
 import { normalizeSpace } from '../../structure.js';
 import { centerY } from './geometry.js';
 
+/** A gap wider than this many line heights separates two cells of a line. */
+export const CELL_GAP = 1;
+/** Cells of a short column are this long at most, in median words: running text is longer. */
+export const MAX_MEDIAN_WORDS = 4;
+
 /** A currency sign standing alone before an amount. */
 export const CURRENCY_SIGN = /^[$€£¥]$/;
 
@@ -63,4 +68,44 @@ export function phrases(page: PageModel, line: TextLine, gapFactor: number, colu
   }
   for (const p of out) p.text = normalizeSpace(p.text);
   return out;
+}
+
+/** A column of a table: the span its cells' phrases cover. */
+export interface Column {
+  left: number;
+  right: number;
+}
+
+/** Columns where the phrases leave a gap none of them crosses (overlapping or touching spans join), left to right. */
+export function phraseColumns(ps: readonly Phrase[]): Column[] {
+  const spans = ps.map((p) => ({ left: p.left, right: p.right })).sort((a, b) => a.left - b.left);
+  const columns: Column[] = [];
+  for (const s of spans) {
+    const last = columns[columns.length - 1];
+    if (last && s.left <= last.right) last.right = Math.max(last.right, s.right);
+    else columns.push({ ...s });
+  }
+  return columns;
+}
+
+/**
+ * A cell's length in words, its groups of figures counted as one: a form number ("DX 00 01 07 94"), a
+ * date ("March 1, 2024") or an account ("123 456 789") is one short value, not five words of text.
+ */
+export function cellWords(text: string): number {
+  let words = 0;
+  let figures = 0;
+  for (const token of text.split(' ')) {
+    if (/\p{L}/u.test(token)) words++;
+    else if (/\d/.test(token)) figures = 1;
+    else words++;
+  }
+  return Math.max(1, words + figures);
+}
+
+/** The median (the upper one of an even count), 0 for none. */
+export function median(xs: readonly number[]): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
 }
