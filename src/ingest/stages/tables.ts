@@ -15,8 +15,8 @@ export interface PageTables {
 
 /**
  * Ruled tables (from `page.rules`), then unruled key/value forms, then unruled tables of aligned
- * columns, then tables ruled between their rows only, then forms of a label column beside values that wrap, each finder seeing only the items
- * the earlier ones left. Tables come out top to bottom.
+ * columns, then tables ruled between their rows only, then forms of a label column beside values
+ * that wrap, each finder seeing only the items the earlier ones left. Tables come out top to bottom.
  */
 export function detectTables(page: PageModel): PageTables {
   const free = page.items.map(() => true);
