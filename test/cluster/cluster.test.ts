@@ -292,22 +292,31 @@ if (why) {
         ids.push(r.json.id);
         uploaded.set(r.json.id, { file, api: i % 2 });
       }
-      // A job of ours held by a worker process: its claim token starts with host:pid.
-      const held = await until(
-        'a worker to hold a job of the new documents',
-        async () => {
-          const { rows } = await db.query(
-            `SELECT data->'payload'->>'documentId' AS "documentId", name, output->>'lockedBy' AS "lockedBy"
-               FROM pgboss.job WHERE name IN ('q_ingest', 'q_process') AND state = 'active' AND output ? 'lockedBy'`,
-          );
-          return rows.find((r) => ids.includes(r.documentId) && workers.some((w) => Number(r.lockedBy.split(':')[1]) === w.pid));
-        },
-        60_000,
-        50,
-      );
-      killed = workers.find((w) => Number(held.lockedBy.split(':')[1]) === w.pid)!;
+      // Jobs of ours held by a worker process: their claim tokens start with host:pid.
+      const heldJobs = async (): Promise<{ documentId: string; name: string; lockedBy: string }[]> => {
+        const { rows } = await db.query(
+          `SELECT data->'payload'->>'documentId' AS "documentId", name, output->>'lockedBy' AS "lockedBy"
+             FROM pgboss.job WHERE name IN ('q_ingest', 'q_process') AND state = 'active' AND output ? 'lockedBy'`,
+        );
+        return rows.filter((r) => ids.includes(r.documentId) && workers.some((w) => Number(r.lockedBy.split(':')[1]) === w.pid));
+      };
+      const pidOf = (job: { lockedBy: string }): number => Number(job.lockedBy.split(':')[1]);
+      // The worker is frozen first, then asked what it holds: a job seen held just before could
+      // complete in the moment before the kill. Frozen, it can finish nothing; the queries it had sent
+      // land within the pause. If it holds nothing by then, it goes on and the next one is tried.
+      let held: { documentId: string; name: string; lockedBy: string } | undefined;
+      let killedAt = 0;
+      for (let attempt = 0; !held && attempt < 20; attempt++) {
+        const seen = await until('a worker to hold a job of the new documents', async () => (await heldJobs())[0], 60_000, 50);
+        killed = workers.find((w) => w.pid === pidOf(seen))!;
+        killed.process.kill('SIGSTOP');
+        killedAt = Date.now();
+        await new Promise((r) => setTimeout(r, 300));
+        held = (await heldJobs()).find((job) => pidOf(job) === killed!.pid);
+        if (!held) killed.process.kill('SIGCONT');
+      }
+      assert.ok(held && killed, 'a worker was stopped while it held a job of ours');
       const survivor = workers.find((w) => w !== killed)!;
-      const killedAt = Date.now();
       killed.process.kill('SIGKILL');
       await killed.exited;
       // Documents not Ready once the killed worker is gone can only be made Ready by the survivor.
