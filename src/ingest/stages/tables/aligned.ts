@@ -6,7 +6,7 @@ import type { Rect } from './geometry.js';
 import { isFigure, mergeStackedHeadings } from './stacked-headings.js';
 import { mergeWrappedRows } from './wrapped-rows.js';
 import { joinWrappedCells } from './wrapped-cells.js';
-import { CELL_GAP, cellWords, CURRENCY_SIGN, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
+import { CELL_GAP, cellLefts, cellWords, CURRENCY_SIGN, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
 
 /** Lines of one table are at most this many line heights apart. */
 const MAX_LINE_GAP = 2;
@@ -522,11 +522,6 @@ function draftOf(page: PageModel, rows: Row[], columns: Column[], header: Header
   });
   const draft: TableDraft = { source: 'aligned', bounds: { left: lefts[0]!, right, top: bands[0]!.top, bottom: bands[bands.length - 1]!.bottom }, rowBands: bands, cells };
   return joinWrappedCells(page, mergeWrappedRows(page, mergeStackedHeadings(page, draft)));
-}
-
-/** Where each column's cells begin: the first column's text, else halfway from the column before. */
-function cellLefts(columns: Column[]): number[] {
-  return columns.map((c, k) => (k === 0 ? c.left : (columns[k - 1]!.right + c.left) / 2));
 }
 
 /** A cell of a header line: the table columns it spans (first to last) and its items. */

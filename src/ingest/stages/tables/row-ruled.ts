@@ -1,7 +1,7 @@
 import { isTagText, type PageModel, type TextItem } from '../../model.js';
 import type { CellDraft, TableDraft } from './draft.js';
 import { JOIN_TOLERANCE, pageLines, type Segment } from './rules.js';
-import { CELL_GAP, cellWords, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
+import { CELL_GAP, cellLefts, cellWords, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
 
 /** A rule shorter than this share of the page's width underlines a word or a blank, not a table's row. */
 const MIN_RULE_SHARE = 0.25;
@@ -196,7 +196,9 @@ function headerAbove(page: PageModel, { within, across }: Ruling, ruleAt: number
 }
 
 function draftOf(columns: Column[], { left, right }: Ruling, header: Band | null, headerPhrases: Phrase[], rows: Band[], body: Phrase[][]): TableDraft {
-  const lefts = columns.map((c, k) => (k === 0 ? Math.min(left, c.left) : (columns[k - 1]!.right + c.left) / 2));
+  // The first cell begins at the rules' left end when they start before its text.
+  const lefts = cellLefts(columns);
+  lefts[0] = Math.min(left, lefts[0]!);
   const edge = (col: number): number => lefts[col] ?? Math.max(right, columns[columns.length - 1]!.right);
   const bands = [...(header ? [{ top: header.top, bottom: header.bottom }] : []), ...rows.map((r) => ({ top: r.top, bottom: r.bottom }))];
   const cells: CellDraft[] = [];

@@ -88,6 +88,11 @@ export function phraseColumns(ps: readonly Phrase[]): Column[] {
   return columns;
 }
 
+/** Where each column's cells begin: the first column's text, else halfway from the column before. */
+export function cellLefts(columns: readonly Column[]): number[] {
+  return columns.map((c, k) => (k === 0 ? c.left : (columns[k - 1]!.right + c.left) / 2));
+}
+
 /**
  * A cell's length in words, its groups of figures counted as one: a form number ("DX 00 01 07 94"), a
  * date ("March 1, 2024") or an account ("123 456 789") is one short value, not five words of text.
