@@ -228,6 +228,30 @@ describe('tables: other documents', () => {
     assert.ok(!rows.some((cells) => /^(Betterments|Dry Rot|numbered:)/.test(cells[0]!)), 'no continuation is left as a row');
   });
 
+  it('the package proposal: two schedules under their own bold titles are two tables; a label wrapped inside a ruled row stays in it', async () => {
+    const a = await analyse(PROPOSAL);
+    const texts = a.results[10]!.tables.map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text)));
+    assert.deepEqual(texts.slice(0, 2), [
+      [
+        ['ELECTRONIC VANDALISM', 'LIMIT OF INSURANCE'],
+        ['Aggregate in any 12 month period of this policy:', '$10,000'],
+      ],
+      [
+        ['CRIME ADDITIONAL COVERAGE', 'DEDUCTIBLE *', 'LIMIT OF INSURANCE'],
+        ['Employee Theft:', '$1,000', '$10,000'],
+        ['Forgery or Alteration:', '$1,000', '$25,000'],
+        ['Theft, Disappearance and Destruction: Inside Premises', '$1,000', '$20,000'],
+        ['Theft, Disappearance and Destruction: Outside Premises', '$1,000', '$10,000'],
+        ['Money Orders and Counterfeit Paper Currency:', '$1,000', '$25,000'],
+      ],
+    ]);
+    assertConsumedOnce(a.pages[10]!, a.results[10]!);
+    for (const tb of a.results[10]!.tables) assertWellFormed(tb, 11);
+    // A row label in bold in the rows' type, under headings in smaller type, is no title: it stays a row.
+    const rows = a.results.flatMap((r) => r.tables.flatMap((t) => t.rows.map((row) => row.cells.map((c) => c.leaf.text))));
+    assert.ok(rows.some((cells) => cells[0] === 'Business Income from Dependent Property'), 'the bold label is a row');
+  });
+
   it('rules between paragraphs of running text, or under a title, make no table', () => {
     const items: PageModel['items'] = [];
     const rules: NonNullable<PageModel['rules']> = [];

@@ -6,7 +6,7 @@ import type { Rect } from './geometry.js';
 import { isFigure, mergeStackedHeadings } from './stacked-headings.js';
 import { mergeWrappedRows } from './wrapped-rows.js';
 import { joinWrappedCells } from './wrapped-cells.js';
-import { CELL_GAP, cellLefts, cellWords, CURRENCY_SIGN, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
+import { CELL_GAP, cellLefts, cellWords, CURRENCY_SIGN, isTitleType, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
 
 /** Lines of one table are at most this many line heights apart. */
 const MAX_LINE_GAP = 2;
@@ -46,11 +46,11 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
   let columns = new BlockColumns();
   const lines = textLines(page, indices);
   const starts = headingStarts(page, lines);
-  for (const line of lines) {
+  for (const [n, line] of lines.entries()) {
     let row: Row = { line, phrases: phrases(page, line, CELL_GAP, starts) };
     const prev = block[block.length - 1];
     const height = line.bottom - line.top;
-    if (prev && line.top - prev.line.bottom > MAX_LINE_GAP * height) {
+    if ((prev && line.top - prev.line.bottom > MAX_LINE_GAP * height) || isTitleAfter(page, row, block, lines[n + 1])) {
       keepIfTable();
       block = [];
       columns = new BlockColumns();
@@ -83,6 +83,21 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
     const draft = draftOf(page, rows, columns, headerRowsAbove(page, rows, columns, lines, used));
     return ignored.length ? { ...draft, ignored } : draft;
   });
+}
+
+/**
+ * A line that titles what follows rather than a row: one phrase, all in bold, in larger type than
+ * every row of the block so far and than the line after it. Two schedules set one under the other,
+ * each under its own title ("Crime Additional Coverages DX T4 15" between "Electronic vandalism" and
+ * its rows), are two tables; a bold row label in the rows' type ("Business Income from Dependent
+ * Property" under small-type headings) is a row.
+ */
+function isTitleAfter(page: PageModel, row: Row, block: readonly Row[], next: TextLine | undefined): boolean {
+  if (row.phrases.length !== 1 || block.length === 0) return false;
+  const rows = block.filter((r) => r.phrases.length > 1);
+  if (rows.length === 0) return false;
+  const around = Math.max(...rows.map((r) => r.line.bottom - r.line.top), next ? next.bottom - next.top : 0);
+  return isTitleType(page, row.line, around);
 }
 
 interface BlockColumn {
@@ -552,9 +567,10 @@ const MAX_HEADER_WORDS = 6;
 function headerRowsAbove(page: PageModel, rows: Row[], columns: Column[], lines: TextLine[], used: ReadonlySet<TextLine>): HeaderRow[] {
   const out: HeaderRow[] = [];
   let below = rows[0]!.line;
+  const tallest = Math.max(...rows.map((r) => r.line.bottom - r.line.top));
   for (let i = lines.indexOf(below) - 1; i >= 0 && out.length < MAX_HEADER_LINES; i--) {
     const line = lines[i]!;
-    if (used.has(line) || below.top - line.bottom > MAX_LINE_GAP * (line.bottom - line.top)) break;
+    if (used.has(line) || below.top - line.bottom > MAX_LINE_GAP * (line.bottom - line.top) || isTitleType(page, line, tallest)) break;
     const cells = headerCells(page, line, columns);
     if (!cells) break;
     out.unshift({ top: line.top, bottom: line.bottom, cells });

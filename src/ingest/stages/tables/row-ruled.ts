@@ -1,7 +1,7 @@
 import { isTagText, type PageModel, type TextItem } from '../../model.js';
 import type { CellDraft, TableDraft } from './draft.js';
 import { JOIN_TOLERANCE, pageLines, type Segment } from './rules.js';
-import { CELL_GAP, cellLefts, cellWords, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
+import { CELL_GAP, cellLefts, cellWords, isTitleType, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';
 
 /** A rule shorter than this share of the page's width underlines a word or a blank, not a table's row. */
 const MIN_RULE_SHARE = 0.25;
@@ -137,7 +137,7 @@ function stackTables(page: PageModel, indices: readonly number[], stack: Segment
     run = [];
   };
   for (const band of bands) {
-    const fits = !band.across && band.lines.length <= MAX_ROW_LINES && fills(band) && band.lines.every((l) => l.bottom - l.top <= MAX_HEIGHT_RATIO * em);
+    const fits = !band.across && band.lines.length <= MAX_ROW_LINES && fills(band) && band.lines.every((l) => l.bottom - l.top <= MAX_HEIGHT_RATIO * em && !isTitleType(page, l, em));
     if (fits) run.push(band);
     else close();
   }
@@ -189,7 +189,7 @@ function headerAbove(page: PageModel, { within, across }: Ruling, ruleAt: number
     const h = line.bottom - line.top;
     const below = taken[0];
     const gap = below ? below.top - line.bottom : ruleAt - line.bottom;
-    if (h > MAX_HEIGHT_RATIO * em || gap > (below ? 0.6 : 1.5) * h || line.items.some(across)) break;
+    if (h > MAX_HEIGHT_RATIO * em || isTitleType(page, line, em) || gap > (below ? 0.6 : 1.5) * h || line.items.some(across)) break;
     taken.unshift(line);
   }
   return taken.length ? { top: taken[0]!.top, bottom: ruleAt, lines: taken } : null;

@@ -17,6 +17,14 @@ export interface TextLine {
   bottom: number;
 }
 
+/** A line in bold set taller than this times the rows around it is a title, not a row. */
+const TITLE_SIZE = 1.15;
+
+/** All the line's items are bold and it is set taller than `TITLE_SIZE` times `height` (the rows' type). */
+export function isTitleType(page: PageModel, line: TextLine, height: number): boolean {
+  return line.items.every((i) => page.items[i]!.bold) && line.bottom - line.top > TITLE_SIZE * height;
+}
+
 /** A run of a line's items with no wide gap inside: one cell's worth of text. */
 export interface Phrase {
   items: number[];

@@ -2,6 +2,7 @@ import type { PageModel } from '../../model.js';
 import { normalizeSpace } from '../../structure.js';
 import { joinRows, type CellDraft, type TableDraft } from './draft.js';
 import { UNFINISHED_RE } from './label-column.js';
+import { JOIN_TOLERANCE, pageLines } from './rules.js';
 import { isFigure } from './stacked-headings.js';
 
 /**
@@ -24,6 +25,16 @@ export function joinWrappedCells(page: PageModel, draft: TableDraft): TableDraft
   const label = (row: CellDraft[]) => row.find((c) => c.col === 0);
   const valueColumns = (row: CellDraft[]) => row.filter((c) => c.col > 0 && c.items.length > 0).map((c) => c.col);
   const simple = (row: CellDraft[]) => row.every((c) => c.colspan === 1 && c.rowspan === 1);
+  // The rules drawn across the label column between one row and the next, if the table has any.
+  let ruled: boolean[] | undefined;
+  const ruledAfter = (): boolean[] => (ruled ??= rulesBetweenRows(page, draft));
+  /**
+   * In a table ruled between its rows, a label's line with no values and no rule above it goes on
+   * from the row above ("Theft, Disappearance and Destruction: Outside | $1,000 | $10,000" over
+   * "Premises"), unless it heads the rows under it ("Accounts Receivable:").
+   */
+  const ruledOnto = (k: number, next: CellDraft): boolean =>
+    valueColumns(rows[k]!).length === 0 && joinedValues.size > 0 && !/:$/.test(text(next)) && !ruledAfter()[k - 1] && ruledAfter().filter(Boolean).length >= MIN_RULED_ROWS;
   /** Row k's target: the first row of the label it belongs to (itself when it stands alone). */
   const target = rows.map((_, k) => k);
   /** The columns in which the label joined so far (ending at row k - 1) has values on one of its lines. */
@@ -41,7 +52,7 @@ export function joinWrappedCells(page: PageModel, draft: TableDraft): TableDraft
       if (ITEM.test(text(next)) || /[:.]$/.test(text(top))) return false;
       // A label goes on in small letters, or after a word that cannot end it ("Improvements &" over
       // "Betterments"); a description's line under it in any words that are no figures.
-      if (next.col === 0 ? !GOES_ON.test(text(next)) && !UNFINISHED_RE.test(text(top)) : isFigure(text(next)) || isFigure(text(top))) return false;
+      if (next.col === 0 ? !GOES_ON.test(text(next)) && !UNFINISHED_RE.test(text(top)) && !ruledOnto(k, next) : isFigure(text(next)) || isFigure(text(top))) return false;
       // Values in one column on both lines: two rows.
       if (next.col === 0 && valueColumns(row).some((col) => joinedValues.has(col))) return false;
       const a = extent(page, top.items);
@@ -63,6 +74,24 @@ export function joinWrappedCells(page: PageModel, draft: TableDraft): TableDraft
     }
   }
   return joinRows(draft, target);
+}
+
+/** Rules between this many rows make a table ruled between its rows. */
+const MIN_RULED_ROWS = 2;
+
+/** For each row but the last: a drawn rule runs across the first column's cells between it and the next row. */
+function rulesBetweenRows(page: PageModel, draft: TableDraft): boolean[] {
+  const horizontal = page.rules?.length ? pageLines(page.rules).horizontal : [];
+  const labels = draft.cells.filter((c) => c.col === 0);
+  if (!horizontal.length || !labels.length) return draft.rowBands.map(() => false);
+  const left = Math.min(...labels.map((c) => c.box.left));
+  const right = Math.max(...labels.map((c) => c.box.right));
+  const middle = (k: number): number => (draft.rowBands[k]!.top + draft.rowBands[k]!.bottom) / 2;
+  return draft.rowBands.map((_, k) => {
+    if (k + 1 >= draft.rowBands.length) return false;
+    const [from, to] = [middle(k), middle(k + 1)];
+    return horizontal.some((r) => r.pos > from && r.pos < to && r.start <= left + JOIN_TOLERANCE && r.end >= right - JOIN_TOLERANCE);
+  });
 }
 
 /** Text that goes on from a line above: it opens with a word in small letters ("awards", "and", "of"), not "iPad". */
