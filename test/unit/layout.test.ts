@@ -870,3 +870,50 @@ describe('layout: text set sideways', () => {
     assert.match(paragraphs.find((p) => p.leaf.text.startsWith('Large'))!.leaf.text, /than fixed windows\.$/);
   });
 });
+
+describe('layout: lists printed without markers', () => {
+  const pageOf = (lines: [string, number, number][]): Buffer => {
+    const ops = lines.map(([text, x, y]) => `BT /F1 11 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`).join('\n');
+    return makePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ]);
+  };
+
+  test('short lines in capitals under a line ending with a colon are items of a list; a sentence wrapped after a colon is not', async () => {
+    const pdf = pageOf([
+      ['The policy of insurance covers the loss of each of the following:', 72, 700],
+      ['Water Supply', 80, 686],
+      ['Communication Supply', 80, 672],
+      ['Power Supply', 80, 658],
+      ['Coverage for overhead transmission lines is included in the limit above.', 72, 644],
+      ['The parties agree that the terms of this lease are these, as follows:', 72, 600],
+      ['Tenant shall pay the Rent on the first day of each month and', 72, 586],
+      ['Landlord shall keep the roof in good repair at its own cost.', 72, 572],
+      ['Each of them signs this lease on the date written below:', 72, 530],
+      ['John Smith', 72, 516],
+      ['In witness whereof they have signed this lease on that date.', 72, 502],
+    ]);
+    const { structure } = await analyzeDocument(await readDocument(pdf, 'pdf'), { ocrBudgetMs: 10_000 });
+    const lists = [...walk(structure.nodes)].filter((n): n is Extract<StructureNode, { type: 'list' }> => 'type' in n && n.type === 'list');
+    assert.deepEqual(
+      lists.map((l) => l.items.map((i) => [i.marker, textLeaves(i.children).map((leaf) => leaf.text).join(' ')])),
+      [[[null, 'Water Supply'], [null, 'Communication Supply'], [null, 'Power Supply']]],
+      'one list, its three items without markers (a single short line after a colon is none)',
+    );
+    const texts = paragraphs(structure.nodes).map((p) => p.leaf.text);
+    assert.ok(texts.includes('Coverage for overhead transmission lines is included in the limit above.'), `the line after the list is a paragraph: ${JSON.stringify(texts)}`);
+    assert.ok(texts.some((t) => t.startsWith('The parties agree') && t.endsWith('at its own cost.')), `a sentence run on after a colon stays one paragraph: ${JSON.stringify(texts)}`);
+  });
+
+  test('the package proposal: the utility services it covers are a list', async () => {
+    const doc = await analyze(path.join(corpus, 'pdf/A - Package Proposal.pdf'));
+    const list = [...walk(doc.nodes)].find((n): n is Extract<StructureNode, { type: 'list' }> => 'type' in n && n.type === 'list' && n.items.some((i) => textLeaves(i.children).some((l) => l.text === 'Water Supply')));
+    assert.ok(list, 'a list holds "Water Supply"');
+    assert.deepEqual(list.items.map((i) => textLeaves(i.children).map((l) => l.text).join(' ')), ['Water Supply', 'Communication Supply', 'Power Supply']);
+    assert.equal(list.style, 'none');
+  });
+});

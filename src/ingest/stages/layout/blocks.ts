@@ -10,8 +10,11 @@ import { isCentredTitle, type FlowElement, type Line } from './lines.js';
 import { parseHeadingNumber, parseMarker } from '../../markers.js';
 
 export type Block =
-  /** `runInTitle`: a lone line set flush over a paragraph whose first line is indented (a title in body type). */
-  | { kind: 'text'; lines: Line[]; runInTitle?: boolean }
+  /**
+   * `runInTitle`: a lone line set flush over a paragraph whose first line is indented (a title in body type).
+   * `unmarkedItem`: an item of a list printed without markers (see `unmarkedListLines`).
+   */
+  | { kind: 'text'; lines: Line[]; runInTitle?: boolean; unmarkedItem?: boolean }
   | { kind: 'furniture'; lines: Line[]; role: ParagraphRole }
   | Extract<FlowElement, { kind: 'table' }>;
 
@@ -29,11 +32,12 @@ function startsItem(text: string): boolean {
 
 export function groupBlocks(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>): Block[] {
   const leading = typicalLeading(flow, furniture);
+  const listed = unmarkedListLines(flow, furniture);
   const blocks: Block[] = [];
   let open: Line[] | null = null;
   let held: Block[] = [];
   const close = (): void => {
-    if (open) blocks.push({ kind: 'text', lines: open });
+    if (open) blocks.push(listed.has(open[0]!) ? { kind: 'text', lines: open, unmarkedItem: true } : { kind: 'text', lines: open });
     open = null;
     blocks.push(...held);
     held = [];
@@ -54,7 +58,7 @@ export function groupBlocks(flow: readonly FlowElement[], furniture: ReadonlyMap
       else into.push({ kind: 'furniture', lines: [line], role });
       continue;
     }
-    if (open && continues(open, line, leading)) {
+    if (open && !listed.has(line) && !listed.has(open[open.length - 1]!) && continues(open, line, leading)) {
       open.push(line);
       continue;
     }
@@ -64,6 +68,50 @@ export function groupBlocks(flow: readonly FlowElement[], furniture: ReadonlyMap
   close();
   markRunInTitles(blocks);
   return blocks;
+}
+
+/** An item of a list without markers is a name or a short phrase. */
+const MAX_UNMARKED_ITEM_WORDS = 6;
+/** Words that cannot end a list's item: the line goes on. */
+const UNFINISHED_END_RE = /(?:[,;:–—-]|\b(?:and|or|of|the|to|for|in|on|a|an|with|by))$/i;
+
+/**
+ * The lines of lists without markers: two or more short lines one under another, each opening with
+ * a capital and none ending a sentence or running on, in one type and one indent, under a line that
+ * introduces them with a colon ("Coverage is provided for the following:" over "Water Supply",
+ * "Communication Supply", "Power Supply"). Each is an item of its own, not words of one paragraph.
+ */
+function unmarkedListLines(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>): Set<Line> {
+  const lines = flow.flatMap((el) => (el.kind === 'table' || furniture.has(el.line) ? [null] : [el.line]));
+  const out = new Set<Line>();
+  for (let k = 0; k < lines.length; k++) {
+    const intro = lines[k];
+    if (!intro || !intro.text.endsWith(':') || isFormField(intro.text)) continue;
+    const em = intro.bottom - intro.top;
+    const items: Line[] = [];
+    for (let j = k + 1; j < lines.length; j++) {
+      const line = lines[j];
+      const prev = items[items.length - 1] ?? intro;
+      const item =
+        line &&
+        line.page === prev.page &&
+        line.column === prev.column &&
+        sizeKey(line.size) === sizeKey(intro.size) &&
+        line.bold === intro.bold &&
+        line.top - prev.bottom < em &&
+        line.left >= intro.left - 0.5 * em &&
+        (items.length === 0 || Math.abs(line.left - items[0]!.left) <= 0.5 * em) &&
+        /^\p{Lu}/u.test(line.text) &&
+        !ENDS_SENTENCE_RE.test(line.text) &&
+        !UNFINISHED_END_RE.test(line.text) &&
+        !startsItem(line.text) &&
+        wordsOf(line.text).length <= MAX_UNMARKED_ITEM_WORDS;
+      if (!item) break;
+      items.push(line);
+    }
+    if (items.length >= 2) for (const line of items) out.add(line);
+  }
+  return out;
 }
 
 const MAX_INDENT_EMS = 8;

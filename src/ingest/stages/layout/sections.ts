@@ -45,6 +45,8 @@ const TABLE_TOLERANCE = 75;
 
 /** A centred opening title: its lines, and how far (in ems) inside both edges of the page's text each stands. */
 const MAX_CENTRED_OPENING_LINES = 3;
+/** The marker of the items of a list printed without markers: one list of its own per indent. */
+const UNMARKED: Marker = { end: 0, key: 'unmarked', style: 'none', ordered: false, depth: 1, value: 0 };
 const CENTRED_INSET_EMS = 3;
 
 export interface PageFacts {
@@ -85,7 +87,8 @@ export class TreeBuilder {
         this.append(block.table);
         break;
       case 'text':
-        this.addText(block.lines, block.runInTitle ?? false);
+        if (block.unmarkedItem) this.addUnmarkedItem(block.lines);
+        else this.addText(block.lines, block.runInTitle ?? false);
         break;
     }
   }
@@ -96,13 +99,19 @@ export class TreeBuilder {
     return this.root;
   }
 
-  private addText(lines: Line[], runInTitle: boolean): void {
+  /** Notes where a text block sits: the blank above it, and the gap under a heading opened just before. */
+  private place(lines: readonly Line[]): void {
     const first = lines[0]!;
     const above = this.columnBottom.get(first.column);
     this.gapAbove = above === undefined ? -1 : (first.top - above) / lineHeight(first);
     this.columnBottom.set(first.column, lines[lines.length - 1]!.bottom);
     if (this.opened) this.opened.firstGap = this.gapAbove;
     this.opened = null;
+  }
+
+  private addText(lines: Line[], runInTitle: boolean): void {
+    const first = lines[0]!;
+    this.place(lines);
     const ranges = wholeLines(lines);
     // The document's first text stands apart as its title when set larger than its body, alone on a
     // cover page, or centred over the text below it ("Study Protocol" over a protocol set flush left).
@@ -139,6 +148,14 @@ export class TreeBuilder {
     }
     this.closePlainItems(first.left, tolerance);
     this.append(paragraph(ranges, this.page.vocabulary));
+  }
+
+  /** An item of a list printed without markers: its line is the item's text. */
+  private addUnmarkedItem(lines: Line[]): void {
+    const first = lines[0]!;
+    this.place(lines);
+    this.beforeText = false;
+    this.addItem(UNMARKED, null, null, wholeLines(lines), first.left, 1.5 * lineHeight(first));
   }
 
   /** A few lines each centred in their page's text span and well inside both of its edges. */
@@ -244,7 +261,7 @@ export class TreeBuilder {
     return heading.strength >= next.strength + LARGER_FONT || (item.marker.ordered && heading.leadIn && next.leadIn && heading.strength >= next.strength);
   }
 
-  private addItem(marker: Marker, markerRange: TextRange, split: HeadingSplit | null, after: TextRange[], x: number, tolerance: number): void {
+  private addItem(marker: Marker, markerRange: TextRange | null, split: HeadingSplit | null, after: TextRange[], x: number, tolerance: number): void {
     const sameList = (f: Frame): boolean =>
       f.kind === 'list' && f.marker.key === marker.key && (marker.key === 'dec' ? f.marker.depth === marker.depth : Math.abs(f.x - x) <= tolerance);
     let at = -1;
@@ -263,7 +280,7 @@ export class TreeBuilder {
     }
     const listFrame = this.top() as Extract<Frame, { kind: 'list' }>;
     listFrame.last = marker.value;
-    const item: ListItem = { marker: this.leaf([markerRange]), children: [] };
+    const item: ListItem = { marker: markerRange ? this.leaf([markerRange]) : null, children: [] };
     listFrame.list.items.push(item);
     let children = item.children;
     if (split) {
