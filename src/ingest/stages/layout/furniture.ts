@@ -81,9 +81,14 @@ function edgeLines(lines: readonly Line[], height: number): Candidate[] {
     top,
     inMargin: top ? line.bottom <= MARGIN_BAND * height : line.top >= (1 - MARGIN_BAND) * height,
   });
-  const head = all.slice(0, EDGE_ROWS).flatMap((row) => row.map((line) => candidate(line, true)));
-  const tail = all.slice(Math.max(EDGE_ROWS, all.length - EDGE_ROWS)).flatMap((row) => row.map((line) => candidate(line, false)));
-  return [...head, ...tail];
+  // On a page of few rows (a table's page, its text taken by the table) a row among both the first
+  // and the last ones is at the edge of the half of the page it stands in: a footer is no header.
+  const edge = all.map((row, k) => {
+    const head = k < EDGE_ROWS;
+    const tail = k >= all.length - EDGE_ROWS;
+    return head && tail ? (row[0]!.top + row[0]!.bottom < height ? 'head' : 'tail') : head ? 'head' : tail ? 'tail' : null;
+  });
+  return all.flatMap((row, k) => (edge[k] ? row.map((line) => candidate(line, edge[k] === 'head')) : []));
 }
 
 /**
