@@ -917,3 +917,72 @@ describe('layout: lists printed without markers', () => {
     assert.equal(list.style, 'none');
   });
 });
+
+describe('layout: tables carried over to the next page', () => {
+  /** Letter pages of Helvetica 10 pt text: each `[text, x, y]` in PDF points from the bottom left. */
+  const pagesOf = (pages: [string, number, number][][]): Buffer => {
+    const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + 2 * i} 0 R`).join(' ')}] /Count ${pages.length} >>`, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
+    pages.forEach((lines, i) => {
+      const ops = lines.map(([text, x, y]) => `BT /F1 10 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`).join('\n');
+      objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`, `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`);
+    });
+    return makePdf(objects);
+  };
+  const COLUMNS = [72, 250, 400];
+  const row = (cells: string[], y: number): [string, number, number][] => cells.flatMap((c, k): [string, number, number][] => (c ? [[c, COLUMNS[k]!, y]] : []));
+  const footer = (n: number): [string, number, number][] => [[`Quarterly schedule of premises, page ${n}`, 200, 40]];
+  const HEADINGS = ['Premises', 'Area', 'Premium'];
+  const ROWS = [
+    ['North Tower', '12,000', '$4,200'],
+    ['South Tower', '9,500', '$3,100'],
+    ['East Annex', '3,200', '$950'],
+    ['West Annex', '2,900', '$880'],
+    ['Parking Garage', '40,000', '$1,200'],
+    ['Loading Dock', '1,100', '$300'],
+  ];
+  const tablesOf = async (pdf: Buffer): Promise<Table[]> => {
+    const { structure } = await analyzeDocument(await readDocument(pdf, 'pdf'), { ocrBudgetMs: 10_000 });
+    return [...walk(structure.nodes)].filter((n): n is Table => 'type' in n && n.type === 'table');
+  };
+  const text = (t: Table): string[][] => t.rows.map((r) => r.cells.map((c) => c.leaf.text));
+  const intro: [string, number, number][] = [
+    ['Schedule of Premises', 72, 720],
+    ['The premises insured under this policy and the premium charged for each are listed below.', 72, 700],
+    ['Each is insured for the whole policy period unless this schedule says otherwise.', 72, 686],
+  ];
+
+  /** The headings and the first rows set at the foot of page 1. */
+  const foot = (rows: string[][]): [string, number, number][] => [...intro, ...row(HEADINGS, 100 + 20 * rows.length), ...rows.flatMap((r, i) => row(r, 100 + 20 * (rows.length - 1 - i))), ...footer(1)];
+  /** Rows set at the head of page 2, then a sentence. */
+  const head = (rows: string[][]): [string, number, number][] => [...rows.flatMap((r, i) => row(r, 740 - 20 * i)), ['The premium is due on the first day of the policy period.', 72, 740 - 20 * rows.length - 30], ...footer(2)];
+
+  test('a table ending one page and going on at the top of the next, in its columns, is one table', async () => {
+    const tables = await tablesOf(pagesOf([foot(ROWS.slice(0, 3)), head(ROWS.slice(3))]));
+    assert.equal(tables.length, 1, `one table: ${JSON.stringify(tables.map(text))}`);
+    assert.deepEqual(text(tables[0]!), [HEADINGS, ...ROWS]);
+    assert.deepEqual(tables[0]!.boxes.map((b) => b.page), [1, 2], 'the table has a box on each page');
+  });
+
+  test("the next page's table stays its own when it repeats the headings, stands in other columns, or text comes between", async () => {
+    const first = foot(ROWS.slice(0, 3));
+    assert.equal((await tablesOf(pagesOf([first, head([HEADINGS, ...ROWS.slice(3)])]))).length, 2, 'repeated headings: two tables');
+    const shifted = pagesOf([first, [...ROWS.slice(3).flatMap((r, i) => r.map((c, k): [string, number, number] => [c, [72, 330, 480][k]!, 740 - 20 * i])), ...footer(2)]]);
+    assert.equal((await tablesOf(shifted)).length, 2, 'other columns: two tables');
+    const between = pagesOf([first, [['Further premises acquired during the policy period are these.', 72, 760], ...head(ROWS.slice(3))]]);
+    assert.equal((await tablesOf(between)).length, 2, 'a sentence between: two tables');
+  });
+
+  test('the package proposal: the premium schedule goes on over two pages as one table, its description cut by the page break joined', async () => {
+    const doc = await analyze(path.join(corpus, 'pdf/A - Package Proposal.pdf'));
+    const tables = [...walk(doc.nodes)].filter((n): n is Table => 'type' in n && n.type === 'table');
+    const schedule = tables.find((t) => t.rows.some((r) => r.cells[1]?.leaf.text === '10/16'));
+    assert.ok(schedule, 'the premium schedule');
+    assert.deepEqual([...new Set(schedule.boxes.map((b) => b.page))], [15, 16]);
+    assert.deepEqual(schedule.rows.find((r) => r.cells[1]?.leaf.text === '10/16')!.cells.map((c) => c.leaf.text), ['TX', '10/16', '61217', 'BUILDINGS OR PREMISES - BANK OR OFFICE -', 'Prem/Ops.', '83,940', '43.485', '$3,650']);
+    assert.ok(schedule.rows.some((r) => r.cells[1]?.leaf.text === '13/19'), 'the rows of page 16 are in it');
+    assert.ok(!tables.some((t) => t.rows.some((r) => r.cells[0]?.leaf.text === '' && r.cells[3]?.leaf.text === 'BANK OR OFFICE -')), 'no half row is left');
+    // The running footer on a page the table fills is furniture, not text between the two parts.
+    const footers = paragraphs(doc.nodes).filter((p) => p.leaf.text === 'Refer to policy for actual terms and conditions');
+    assert.ok(footers.length >= 19 && footers.every((p) => p.role === 'footer'), JSON.stringify(footers.map((p) => [p.leaf.boxes[0]?.page, p.role])));
+  });
+});

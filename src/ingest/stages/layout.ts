@@ -1,6 +1,7 @@
 import type { PageModel } from '../model.js';
 import { wordsOf, type StructureNode, type Table } from '../structure.js';
 import { groupBlocks } from './layout/blocks.js';
+import { joinCarriedTables } from './layout/carried-tables.js';
 import { findFootnotes, findFurniture } from './layout/furniture.js';
 import { pageFlow, type Line } from './layout/lines.js';
 import { TreeBuilder } from './layout/sections.js';
@@ -40,6 +41,7 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
   const bodySize = bodyFontSize(sized);
   findFootnotes(pages, linesByPage, bodySize, furniture);
   const vocabulary = new Vocabulary(() => linesByPage.flatMap((lines) => lines.map((l) => l.text)));
+  joinCarriedTables(flows, furniture, pages.map((p) => p.width), vocabulary);
   const tree = new TreeBuilder(bodySize, { coverPage: isCoverPage(linesByPage, furniture), textSpans: textSpans(linesByPage, furniture), vocabulary });
   for (const block of groupBlocks(flows.flat(), furniture)) tree.add(block);
   return tree.nodes();
