@@ -14,7 +14,9 @@ import { isFigure } from './stacked-headings.js';
  * "Betterments"), directly under the label (not outdented, no blank line between), and no column
  * has a value on both lines (the values sit on the label's first or its last line, or each in its
  * own column on either: "01. Applies at the following Building(s) | | $1,000,000" over
- * "numbered: | 07-13,18"). A label ending with a colon heads the rows under it and is never continued. A line whose only text is in
+ * "numbered: | 07-13,18"). In a table ruled between its rows, a label's line with no values and no
+ * rule above it goes on from the row above whatever its case ("…Destruction: Outside" over
+ * "Premises"). A label ending with a colon heads the rows under it and is never continued. A line whose only text is in
  * one other column, and no figure, goes on from that column's cell above (an exhibit's description
  * wrapped, "…effective as of" over "September 25, 2022.").
  */
