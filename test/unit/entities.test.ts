@@ -6,6 +6,7 @@ import mammoth from 'mammoth';
 import { readPdfPages } from '../../src/ingest/formats/pdf.js';
 import type { PageModel } from '../../src/ingest/model.js';
 import { entitySpans, tagEntities } from '../../src/ingest/stages/entities.js';
+import { matchesOf, regex, WORD_END, WORD_START } from '../../src/ingest/stages/entities/candidate.js';
 import { type EntityType, type Leaf, leaves, normalizeSpace, type Paragraph, type Span, type StructureNode, wordsOf } from '../../src/ingest/structure.js';
 import { ENTITY_SAMPLE } from '../fixtures/entities-sample.js';
 import { CORPUS } from '../helpers/quire.js';
@@ -295,5 +296,22 @@ test('adversarial 100 KB leaves finish in under 200 ms each', () => {
     }
     assert.ok(ms < 200, `${name}: ${ms.toFixed(0)} ms`);
     for (const s of spans) assert.ok(s.start === 0 || text[s.start - 1] === ' ', `${name}: span inside a word`);
+  }
+});
+
+test('matchesOf: a pattern with a leading lookbehind finds what it finds without the quick pre-test, brackets and groups inside the lookbehind included', () => {
+  const cases: [RegExp, string, string[]][] = [
+    [regex('gu', WORD_START, 'abc', WORD_END), 'xabc abc abcx (abc)', ['abc', 'abc']],
+    [regex('gu', String.raw`(?<![)(\]\[]|\d\s)foo`), '(foo )foo [foo 1 foo foo', ['foo']],
+    [regex('gu', String.raw`(?<=\$\s?)\d+`), 'cost $ 12 and 13 and $7', ['12', '7']],
+    [regex('giu', WORD_START, '(?<name>one|two)', WORD_END), 'Two of one, none', ['Two', 'one']],
+  ];
+  for (const [pattern, text, expected] of cases) {
+    const found = matchesOf(text, pattern, 'Date').map((c) => text.slice(c.start, c.end));
+    const direct = [...text.matchAll(pattern)].map((m) => m[0]);
+    assert.deepEqual(found, expected, `${pattern.source} in "${text}"`);
+    assert.deepEqual(found, direct, `${pattern.source}: the same as matching it directly`);
+    // A text the quick test rejects finds nothing, and so does the pattern.
+    assert.deepEqual(matchesOf('nothing here', pattern, 'Date'), []);
   }
 });

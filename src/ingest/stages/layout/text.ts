@@ -87,6 +87,8 @@ const SUSPENDED_RE = /^(?:and|or|nor|to)\b/;
  * "pocket").
  */
 export function joinAtBreak(text: string, part: string, vocabulary?: Vocabulary): string {
+  // Most lines end without a hyphen: the pattern below would scan the whole text joined so far.
+  if (!text.endsWith('-')) return `${text} ${part}`;
   const before = /(?:^|[^\p{L}\p{N}-])((?:[\p{L}\p{N}]+-)+)$/u.exec(text)?.[1];
   const next = /^[\p{L}\p{N}]+/u.exec(part)?.[0];
   // No word before the hyphen (a dash after a space, "pages 3 -").
