@@ -15,6 +15,15 @@ import { analyzeDocument } from '../../src/ingest/analyze.js';
 import { readDocument } from '../../src/ingest/formats/index.js';
 import { makePdf } from '../helpers/pdf-objects.js';
 
+/** A PDF of Letter pages, each drawing its content stream with Helvetica as font /F1. */
+function helveticaPdf(contents: readonly string[]): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${contents.map((_, i) => `${4 + 2 * i} 0 R`).join(' ')}] /Count ${contents.length} >>`, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
+  contents.forEach((ops, i) => {
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`, `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`);
+  });
+  return makePdf(objects);
+}
+
 const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
 const reference = (name: string): string => path.join(corpus, 'reference-dgml', name);
 
@@ -789,16 +798,7 @@ test('normalizeSpace collapses exactly what \\s matches, for every character of 
 
 describe('layout: text set sideways', () => {
   /** A Letter page of Helvetica lines: each `[text, size, Tm]` drawn at its text matrix. */
-  const pageOf = (lines: [string, number, string][]): Buffer => {
-    const ops = lines.map(([text, size, tm]) => `BT /F1 ${size} Tf ${tm} Tm (${text}) Tj ET`).join('\n');
-    return makePdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-      `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    ]);
-  };
+  const pageOf = (lines: [string, number, string][]): Buffer => helveticaPdf([lines.map(([text, size, tm]) => `BT /F1 ${size} Tf ${tm} Tm (${text}) Tj ET`).join('\n')]);
   const ROWS = [['Region', 'Q1', 'Q2', 'Q3'], ['North', '1,200', '1,350', '1,410'], ['South', '980', '1,020', '1,100'], ['East', '2,040', '2,110', '2,300'], ['West', '760', '800', '845']];
   /** A titled table and a sentence after it, its content turned a quarter turn (or upside down) on the portrait page. */
   const sidewaysTable = (dir: 'up' | 'down' | 'over'): Buffer => {
@@ -872,16 +872,7 @@ describe('layout: text set sideways', () => {
 });
 
 describe('layout: lists printed without markers', () => {
-  const pageOf = (lines: [string, number, number][]): Buffer => {
-    const ops = lines.map(([text, x, y]) => `BT /F1 11 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`).join('\n');
-    return makePdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-      `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    ]);
-  };
+  const pageOf = (lines: [string, number, number][]): Buffer => helveticaPdf([lines.map(([text, x, y]) => `BT /F1 11 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`).join('\n')]);
 
   test('short lines in capitals under a line ending with a colon are items of a list; a sentence wrapped after a colon is not', async () => {
     const pdf = pageOf([
@@ -920,14 +911,8 @@ describe('layout: lists printed without markers', () => {
 
 describe('layout: tables carried over to the next page', () => {
   /** Letter pages of Helvetica 10 pt text: each `[text, x, y]` in PDF points from the bottom left. */
-  const pagesOf = (pages: [string, number, number][][]): Buffer => {
-    const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + 2 * i} 0 R`).join(' ')}] /Count ${pages.length} >>`, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
-    pages.forEach((lines, i) => {
-      const ops = lines.map(([text, x, y]) => `BT /F1 10 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`).join('\n');
-      objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`, `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`);
-    });
-    return makePdf(objects);
-  };
+  const pagesOf = (pages: [string, number, number][][]): Buffer =>
+    helveticaPdf(pages.map((lines) => lines.map(([text, x, y]) => `BT /F1 10 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`).join('\n')));
   const COLUMNS = [72, 250, 400];
   const row = (cells: string[], y: number): [string, number, number][] => cells.flatMap((c, k): [string, number, number][] => (c ? [[c, COLUMNS[k]!, y]] : []));
   const footer = (n: number): [string, number, number][] => [[`Quarterly schedule of premises, page ${n}`, 200, 40]];
