@@ -7,15 +7,15 @@ import { joinAtBreak, type Vocabulary } from './text.js';
 const COLUMN_SLACK = 0.02;
 
 /**
- * A table that ends a page and one that starts the next page in the same columns (as many, their
- * cells starting at the same places) are one table carried over: the second one's rows join the
- * first, which stays where it starts. The row the page break cut in two is mended: when the new
- * page's first row has no label and only words (no figures) in columns where the last row has text
- * ("BUILDINGS OR PREMISES -" at the foot of one page, "BANK OR OFFICE -" at the head of the next),
- * its cells go on from that row's. Only page furniture may stand between them (the running footer,
- * the page number). A table that repeats its column headings on the new page is left whole on each
- * page, and so is one whose first rows repeat any of the first table's
- * first rows (another table with the same headings, the next period's figures).
+ * A table that ends a page and one that starts the next page in the same columns (as many, the text
+ * of each starting or ending at one place on both pages) are one table carried over: the second
+ * one's rows join the first, which stays where it starts. The row the page break cut in two is
+ * mended: when the new page's first row has no label and only words (no figures) under words of the
+ * last row that go on ("BUILDINGS OR PREMISES -" at the foot of one page, "BANK OR OFFICE -" at the
+ * head of the next), its cells go on from that row's. Only page furniture may stand between them
+ * (the running footer, the page number). A table whose first rows repeat any of the first table's
+ * first rows (its column headings again, or the next period's table under the same headings) is
+ * left whole on its own page.
  */
 export function joinCarriedTables(flows: FlowElement[][], furniture: ReadonlyMap<Line, ParagraphRole>, pageWidths: readonly number[], vocabulary?: Vocabulary): void {
   const body = (el: FlowElement): boolean => el.kind === 'table' || !isFurniture(furniture.get(el.line) ?? 'body');
