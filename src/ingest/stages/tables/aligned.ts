@@ -93,7 +93,8 @@ export function alignedTables(page: PageModel, free: readonly boolean[]): TableD
  * Property" under small-type headings) is a row.
  */
 function isTitleAfter(page: PageModel, row: Row, block: readonly Row[], next: TextLine | undefined): boolean {
-  if (row.phrases.length !== 1 || block.length === 0) return false;
+  // Bold first: most one-phrase lines are not, and then the block need not be looked at.
+  if (row.phrases.length !== 1 || block.length === 0 || !row.line.items.every((i) => page.items[i]!.bold)) return false;
   const rows = block.filter((r) => r.phrases.length > 1);
   if (rows.length === 0) return false;
   const around = Math.max(...rows.map((r) => r.line.bottom - r.line.top), next ? next.bottom - next.top : 0);
