@@ -718,6 +718,31 @@ test('layout: table notes under the body are footnotes, kept apart from running 
   assertBoxes(doc);
 });
 
+test('layout: a line printed in place atop a few pages is their running header; a title block is not', async () => {
+  const proposal = await analyze(path.join(corpus, 'pdf/A - Package Proposal.pdf'));
+  // "Policy Number 630-001" heads 4 of the 20 pages (one form of the package): too few for the whole
+  // document's furniture, but word for word at one height in the top margin.
+  const policy = paragraphs(proposal.nodes).filter((p) => p.leaf.text === 'Policy Number 630-001');
+  assert.deepEqual(
+    policy.map((p) => [p.leaf.boxes[0]?.page, p.role]),
+    [
+      [4, 'header'],
+      [17, 'header'],
+      [18, 'header'],
+      [19, 'header'],
+    ],
+  );
+  assert.ok(!sections(proposal.nodes).some((s) => s.heading.text === 'Policy Number 630-001'), 'no empty section named after it');
+  // "Apple Inc." repeats in place over every statement of the 10-Q, in the statement title's size and
+  // weight, a line above it: it is the title's first line.
+  const tenQ = await analyze(path.join(corpus, 'kgrag/sec-10-q/2022 Q3 AAPL.pdf'));
+  const titles = sections(tenQ.nodes).map((s) => s.heading.text);
+  for (const title of ['Apple Inc. CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)', 'Apple Inc. CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS (Unaudited)']) {
+    assert.ok(titles.includes(title), `no section "${title}" in ${JSON.stringify(titles.filter((t) => /Apple|CONDENSED/.test(t)))}`);
+  }
+  assert.ok(!paragraphs(tenQ.nodes).some((p) => p.role === 'header' && p.leaf.text === 'Apple Inc.'), 'Apple Inc. is no running header');
+});
+
 describe('layout: text clean-up', () => {
   test('ligatures, soft hyphens and non-breaking spaces', () => {
     assert.equal(cleanItemText('e\uFB03cient \uFB01nal\u00ADly\u00A0here'), 'efficient finally here');

@@ -1,6 +1,6 @@
 /**
  * Page furniture: running headers and footers (the same text, digits aside, at the top or bottom of
- * many pages) and page numbers. They stay in the structure as their own paragraphs, out of the body
+ * many pages, or word for word in one place atop a few) and page numbers. They stay in the structure as their own paragraphs, out of the body
  * text.
  */
 import type { PageModel } from '../../model.js';
@@ -17,6 +17,17 @@ const EDGE_ROWS = 2;
  * bottom of the page: further in, it is more likely a heading every page repeats ("Performance Indicators").
  */
 const MARGIN_BAND = 0.12;
+/**
+ * A line printed the same, word for word and figure for figure, at the same height in the margin of
+ * this many pages is a running header or footer even when it runs over too few pages for the
+ * document as a whole: the header of one form in a package of forms ("Policy Number 630-001" atop
+ * four of twenty pages).
+ */
+const MIN_SAME_PLACE_PAGES = 3;
+/** Same height: within this share of the page's height. */
+const SAME_PLACE = 0.005;
+/** Lines closer than this many line heights, in one size and weight, are one title. */
+const TITLE_LINE_GAP = 1.5;
 /** A blank this many line heights wide parts a line's text into phrases set apart ("Strategic Plan" across from the title). */
 const PHRASE_GAP = 2;
 
@@ -37,6 +48,13 @@ interface Candidate {
   keys: string[];
   top: boolean;
   inMargin: boolean;
+  /** The height of its page. */
+  pageHeight: number;
+  /**
+   * No line in its size and weight follows it closely towards the body: it is not the first line of
+   * a title ("Apple Inc." over "CONDENSED CONSOLIDATED BALANCE SHEETS" on every statement's page).
+   */
+  setApart: boolean;
 }
 
 /** The line's text parted where a blank of PHRASE_GAP line heights separates two of its pieces. */
@@ -75,11 +93,19 @@ function rows(lines: readonly Line[]): Line[][] {
 /** The lines in the rows at the top and bottom edges of a page (they may be anywhere in reading order). */
 function edgeLines(lines: readonly Line[], height: number): Candidate[] {
   const all = rows(lines);
-  const candidate = (line: Line, top: boolean): Candidate => ({
+  const setApart = (line: Line, k: number, top: boolean): boolean => {
+    const next = all[top ? k + 1 : k - 1]?.[0];
+    if (!next) return true;
+    const gap = top ? next.top - line.bottom : line.top - next.bottom;
+    return !(gap < TITLE_LINE_GAP * (line.bottom - line.top) && Math.abs(next.size - line.size) < 0.5 && next.bold === line.bold);
+  };
+  const candidate = (line: Line, top: boolean, k: number): Candidate => ({
     line,
     keys: phrases(line).map(furnitureKey),
     top,
     inMargin: top ? line.bottom <= MARGIN_BAND * height : line.top >= (1 - MARGIN_BAND) * height,
+    pageHeight: height,
+    setApart: setApart(line, k, top),
   });
   // On a page of few rows (a table's page, its text taken by the table) a row among both the first
   // and the last ones is at the edge of the half of the page it stands in: a footer is no header.
@@ -88,7 +114,7 @@ function edgeLines(lines: readonly Line[], height: number): Candidate[] {
     const tail = k >= all.length - EDGE_ROWS;
     return head && tail ? (row[0]!.top + row[0]!.bottom < height ? 'head' : 'tail') : head ? 'head' : tail ? 'tail' : null;
   });
-  return all.flatMap((row, k) => (edge[k] ? row.map((line) => candidate(line, edge[k] === 'head')) : []));
+  return all.flatMap((row, k) => (edge[k] ? row.map((line) => candidate(line, edge[k] === 'head', k)) : []));
 }
 
 /**
@@ -107,11 +133,28 @@ export function findFurniture(pages: readonly PageModel[], linesByPage: readonly
     }
   }
   const minPages = Math.max(2, Math.ceil(0.3 * pages.length));
+  const inMarginByText = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    if (!c.inMargin) continue;
+    const same = inMarginByText.get(c.line.text);
+    if (same) same.push(c);
+    else inMarginByText.set(c.line.text, [c]);
+  }
+  const repeatedInPlace = (c: Candidate): boolean => {
+    if (!c.inMargin || !c.setApart) return false;
+    const pagesThere = new Set<number>();
+    for (const o of inMarginByText.get(c.line.text)!) {
+      if (o.top === c.top && Math.abs(o.line.top - c.line.top) <= SAME_PLACE * c.pageHeight) pagesThere.add(o.line.page);
+    }
+    return pagesThere.size >= MIN_SAME_PLACE_PAGES;
+  };
   const roles = new Map<Line, ParagraphRole>();
-  for (const { line, keys, top, inMargin } of candidates) {
+  for (const c of candidates) {
+    const { line, keys, top, inMargin } = c;
     const key = furnitureKey(line.text);
     if (PAGE_NUMBER_RE.test(key)) roles.set(line, 'page-number');
     else if (keys.every((k) => pagesWithKey.get(k)!.size >= minPages) && (inMargin || key.includes('#'))) roles.set(line, top ? 'header' : 'footer');
+    else if (repeatedInPlace(c)) roles.set(line, top ? 'header' : 'footer');
   }
   markContinuations(linesByPage, roles);
   return roles;
