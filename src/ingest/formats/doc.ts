@@ -1,8 +1,9 @@
-import WordExtractor from 'word-extractor';
 import { IngestError } from '../model.js';
 import { normalizeSpace, type Paragraph, type ParagraphRole, type StructureNode, type Table } from '../structure.js';
 import { leafOf } from './blocks.js';
 import { textStructure } from './txt.js';
+import { NOTE_MARK, WordExtractor } from './word-extractor-marks.js';
+import { formatNumber } from './word-numbering.js';
 
 /** The characters as Word has them: word-extractor's default turns curly quotes and dashes to ASCII. */
 const AS_WRITTEN = { filterUnicode: false };
@@ -12,25 +13,58 @@ const AS_WRITTEN = { filterUnicode: false };
  * numbers), so each paragraph is read like a text file's: headings by their look, lists by markers.
  * Its tables are tables (see withTables); text boxes follow the body; running headers and footers are furniture before and after it (each
  * text once, page numbers left out), footnotes and endnotes footnote paragraphs after it, as a
- * DOCX's are.
+ * DOCX's are, their references marked in the text as a DOCX's are ("[1]"; see noteMarks).
  */
 export async function readDoc(bytes: Buffer): Promise<StructureNode[]> {
-  let doc: Awaited<ReturnType<WordExtractor['extract']>>;
+  let doc: Awaited<ReturnType<InstanceType<typeof WordExtractor>['extract']>>;
   try {
     doc = await new WordExtractor().extract(bytes);
   } catch (err) {
     throw new IngestError('Corrupt DOC', `the document cannot be read (${(err as Error).message})`);
   }
-  const body = [...withTables(doc.getBody(AS_WRITTEN)), ...lines(doc.getTextboxes({ ...AS_WRITTEN, includeHeadersAndFooters: false, includeBody: true }))];
+  const footnotes = doc.getFootnotes(AS_WRITTEN);
+  const endnotes = doc.getEndnotes(AS_WRITTEN);
+  const marks = noteMarks(footnotes, endnotes);
+  const body = [...withTables(marks.body(doc.getBody(AS_WRITTEN))), ...lines(unmarked(doc.getTextboxes({ ...AS_WRITTEN, includeHeadersAndFooters: false, includeBody: true })))];
   const seen = new Set<string>();
   const furniture = (text: string, role: ParagraphRole): Paragraph[] =>
     lines(text)
       .filter((t) => /\p{L}/u.test(t) && !seen.has(t) && seen.add(t))
       .map((t) => ({ type: 'paragraph', structure: 'div', role, leaf: leafOf(t) }));
-  const headers = furniture(doc.getHeaders({ ...AS_WRITTEN, includeFooters: false }), 'header');
-  const footers = furniture(doc.getFooters(AS_WRITTEN), 'footer');
-  const notes: Paragraph[] = [...lines(doc.getFootnotes(AS_WRITTEN)), ...lines(doc.getEndnotes(AS_WRITTEN))].map((t) => ({ type: 'paragraph', structure: 'p', role: 'footnote', leaf: leafOf(t) }));
+  const headers = furniture(unmarked(doc.getHeaders({ ...AS_WRITTEN, includeFooters: false })), 'header');
+  const footers = furniture(unmarked(doc.getFooters(AS_WRITTEN)), 'footer');
+  const notes: Paragraph[] = [...lines(marks.footnotes), ...lines(marks.endnotes)].map((t) => ({ type: 'paragraph', structure: 'p', role: 'footnote', leaf: leafOf(t) }));
   return [...headers, ...textStructure(body.map((p) => (typeof p === 'string' ? [p] : p))), ...notes, ...footers];
+}
+
+const unmarked = (text: string): string => text.replaceAll(NOTE_MARK, '');
+const NOTE_LEAD = new RegExp(`${NOTE_MARK}\\s*`, 'g');
+
+/**
+ * Note references numbered as Word numbers them by default (footnotes 1, 2, 3…; endnotes i, ii,
+ * iii…), in the body as "[1]" and at the head of each note as "[1] ", as the DOCX reader has them. A
+ * note's own mark is the one it starts with. word-extractor does not say which of the body's marks
+ * refer to footnotes and which to endnotes: with both kinds in a document, the body's marks are left
+ * out rather than numbered wrongly.
+ */
+function noteMarks(footnotes: string, endnotes: string): { body: (text: string) => string; footnotes: string; endnotes: string } {
+  const numbered = (text: string, mark: (n: number) => string): [string, number] => {
+    let n = 0;
+    return [text.replace(NOTE_LEAD, () => `[${mark(++n)}] `), n];
+  };
+  const footnote = (n: number): string => formatNumber(n, 'decimal');
+  const endnote = (n: number): string => formatNumber(n, 'lowerRoman');
+  const [foot, footCount] = numbered(footnotes, footnote);
+  const [end, endCount] = numbered(endnotes, endnote);
+  const mark = footCount && endCount ? null : footCount ? footnote : endCount ? endnote : null;
+  return {
+    body: (text) => {
+      let n = 0;
+      return mark ? text.replaceAll(NOTE_MARK, () => `[${mark(++n)}]`) : unmarked(text);
+    },
+    footnotes: foot,
+    endnotes: end,
+  };
 }
 
 /**
