@@ -718,6 +718,35 @@ test('layout: table notes under the body are footnotes, kept apart from running 
   assertBoxes(doc);
 });
 
+describe('layout: a line printed in place atop a few pages', () => {
+  const WORDS = ['amber', 'birch', 'cedar', 'delta', 'ember', 'fjord', 'grove', 'harbor', 'inlet', 'juniper', 'kestrel', 'lagoon'];
+  /** Twelve Letter pages of 10 pt sentences, each its own; on pages 2, 6 and 9 `top` (Helvetica `[text, size, y]` lines at x 72) above them. */
+  const pdfWith = (top: [string, number, number][]): Buffer =>
+    helveticaPdf(
+      Array.from({ length: 12 }, (_, i) => {
+        // Without figures: lines differing only in their figures would be running lines themselves.
+        const body: [string, number, number][] = [0, 1, 2, 3].map((k) => [`The ${WORDS[i]} ${WORDS[(i + k + 1) % 12]} clause says something of its own, and says it plainly here.`, 10, 600 - 14 * k]);
+        return [...([1, 5, 8].includes(i) ? top : []), ...body].map(([text, size, y]) => `BT /F1 ${size} Tf 1 0 0 1 72 ${y} Tm (${text}) Tj ET`).join('\n');
+      }),
+    );
+  const nodesOf = async (pdf: Buffer): Promise<StructureNode[]> => (await analyzeDocument(await readDocument(pdf, 'pdf'), { ocrBudgetMs: 10_000 })).structure.nodes;
+  const rolesOf = (nodes: StructureNode[], text: string): string[] => paragraphs(nodes).filter((p) => p.leaf.text === text).map((p) => p.role);
+
+  test('with a figure, standing apart from the title under it: a running header on those pages', async () => {
+    const nodes = await nodesOf(pdfWith([['Form CX 12 04', 12, 740], ['Schedule of locations', 16, 690]]));
+    assert.deepEqual(rolesOf(nodes, 'Form CX 12 04'), ['header', 'header', 'header']);
+    assert.ok(sections(nodes).some((s) => s.heading.text === 'Schedule of locations'), JSON.stringify(sections(nodes).map((s) => s.heading.text)));
+  });
+
+  test('the first line of a title in its type, or a line without a figure: not furniture', async () => {
+    const titled = await nodesOf(pdfWith([['Form CX 12 04', 12, 740], ['Schedule of locations', 12, 726]]));
+    assert.deepEqual(rolesOf(titled, 'Form CX 12 04'), [], 'a title block');
+    assert.ok(!paragraphs(titled).some((p) => p.role === 'header'), JSON.stringify(paragraphs(titled).filter((p) => p.role !== 'body').map((p) => [p.role, p.leaf.text])));
+    const plain = await nodesOf(pdfWith([['Form of the schedule', 12, 740], ['Schedule of locations', 16, 690]]));
+    assert.ok(!paragraphs(plain).some((p) => p.role === 'header'), JSON.stringify(paragraphs(plain).filter((p) => p.role === 'header').map((p) => p.leaf.text)));
+  });
+});
+
 test('layout: a line printed in place atop a few pages is their running header; a title block is not', async () => {
   const proposal = await analyze(path.join(corpus, 'pdf/A - Package Proposal.pdf'));
   // "Policy Number 630-001" heads 4 of the 20 pages (one form of the package): too few for the whole

@@ -18,10 +18,11 @@ const EDGE_ROWS = 2;
  */
 const MARGIN_BAND = 0.12;
 /**
- * A line printed the same, word for word and figure for figure, at the same height in the margin of
- * this many pages is a running header or footer even when it runs over too few pages for the
- * document as a whole: the header of one form in a package of forms ("Policy Number 630-001" atop
- * four of twenty pages).
+ * A line with a figure in it, printed the same, word for word and figure for figure, at the same
+ * height in the margin of this many pages is a running header or footer even when it runs over too
+ * few pages for the document as a whole: the header of one form in a package of forms ("Policy
+ * Number 630-001" atop four of twenty pages). Without a figure ("Performance Indicators") it may as
+ * well be a heading a few pages repeat.
  */
 const MIN_SAME_PLACE_PAGES = 3;
 /** Same height: within this share of the page's height. */
@@ -141,7 +142,7 @@ export function findFurniture(pages: readonly PageModel[], linesByPage: readonly
     else inMarginByText.set(c.line.text, [c]);
   }
   const repeatedInPlace = (c: Candidate): boolean => {
-    if (!c.inMargin || !c.setApart) return false;
+    if (!c.inMargin || !c.setApart || !/\d/.test(c.line.text)) return false;
     const pagesThere = new Set<number>();
     for (const o of inMarginByText.get(c.line.text)!) {
       if (o.top === c.top && Math.abs(o.line.top - c.line.top) <= SAME_PLACE * c.pageHeight) pagesThere.add(o.line.page);
