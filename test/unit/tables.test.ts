@@ -252,6 +252,59 @@ describe('tables: other documents', () => {
     assert.ok(rows.some((cells) => cells[0] === 'Business Income from Dependent Property'), 'the bold label is a row');
   });
 
+  it('the package proposal: a schedule whose last rule stops under the column line of the headings above is a table', async () => {
+    const a = await analyse(PROPOSAL);
+    const texts = a.results[9]!.tables.map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text)));
+    assert.deepEqual(texts, [
+      [
+        ['', 'LIMITS OF INSURANCE'],
+        ['Combined Direct Damage and Time Element - in any one occurrence (See Utility Services – Direct Damage and Utility Services Time Element endorsements)', '$100,000'],
+      ],
+    ]);
+    assertConsumedOnce(a.pages[9]!, a.results[9]!);
+    for (const tb of a.results[9]!.tables) assertWellFormed(tb, 10);
+  });
+
+  it('a rule closing a ruled row under its first column only closes it where a column line comes down to the ruling', () => {
+    /** Page 10 of the proposal, drawn again: headings framed by column lines, one row, its rule under the description only. */
+    const page = (o: { columnLines: boolean; closingEnd: number }): PageModel => {
+      const items: PageModel['items'] = [
+        textItem('LIMITS OF INSURANCE', 1900, 382, 367, 37, 'Arial'),
+        textItem('Combined Direct Damage and Time Element - in any', 156, 426, 977, 47, 'Arial'),
+        textItem('one occurrence', 156, 474, 287, 47, 'Arial'),
+        textItem('(See Utility Services –', 790, 474, 408, 47, 'Arial'),
+        textItem('Direct Damage and Utility Services Time Element', 156, 522, 911, 47, 'Arial'),
+        textItem('endorsements)', 156, 565, 278, 47, 'Arial'),
+        textItem('$100,000', 2093, 498, 174, 47, 'Arial'),
+      ];
+      const rules: NonNullable<PageModel['rules']> = [
+        { x: 151, y: 423, width: 2121, height: 2 },
+        { x: 151, y: 607, width: o.closingEnd - 151, height: 3 },
+        ...(o.columnLines ? [1211, 2272].map((x) => ({ x, y: 351, width: 2, height: 72 })) : []),
+      ];
+      return { number: 1, width: 2550, height: 3300, items, rules };
+    };
+    const texts = (p: PageModel) => detectTables(p).tables.map((t) => t.rows.map((r) => r.cells.map((c) => c.leaf.text)));
+    assert.deepEqual(texts(page({ columnLines: true, closingEnd: 1212 })), [
+      [
+        ['', 'LIMITS OF INSURANCE'],
+        ['Combined Direct Damage and Time Element - in any one occurrence (See Utility Services – Direct Damage and Utility Services Time Element endorsements)', '$100,000'],
+      ],
+    ]);
+    // No column line comes down to the ruling: two rules of different lengths, no table.
+    assert.deepEqual(texts(page({ columnLines: false, closingEnd: 1212 })), []);
+    // The rule stops where no column line is.
+    assert.deepEqual(texts(page({ columnLines: true, closingEnd: 1600 })), []);
+    // The short rule heads a ruling of its own (a schedule under the description's column): it is that table's, not the row's above.
+    const under = page({ columnLines: true, closingEnd: 1212 });
+    under.items.push(textItem('Water Supply', 156, 630, 300, 47, 'Arial'), textItem('$5,000', 1000, 630, 150, 47, 'Arial'));
+    under.items.push(textItem('Power Supply', 156, 730, 300, 47, 'Arial'), textItem('$7,500', 1000, 730, 150, 47, 'Arial'));
+    under.rules!.push({ x: 151, y: 700, width: 1061, height: 3 }, { x: 151, y: 800, width: 1061, height: 3 });
+    const found = detectTables(under);
+    assertConsumedOnce(under, found);
+    assert.ok(!texts(under).some((t) => t[0]?.[1] === 'LIMITS OF INSURANCE'), JSON.stringify(texts(under)));
+  });
+
   it('rules between paragraphs of running text, or under a title, make no table', () => {
     const items: PageModel['items'] = [];
     const rules: NonNullable<PageModel['rules']> = [];

@@ -22,7 +22,8 @@ const MAX_HEIGHT_RATIO = 1.5;
  * "2-13 | 2-19 | $9,038,112"). A stack of rules of one length makes the rows, each holding the text
  * between two of them; the lines set tight right above the first rule are the column headings. The
  * columns are where the rows' phrases (text without a wide gap) leave a gap that none crosses.
- * Strict: two rows or more with two cells or more (the headings count), two columns or more, no more
+ * Strict: two rows or more with two cells or more (the headings count, also when column lines
+ * frame them apart with one left blank), two columns or more, no more
  * than one of them of running text, every row's lines in the rows' type size (a title between two
  * rules ends the table) and no text crossing the rules' ends.
  */
@@ -31,18 +32,41 @@ export function rowRuledTables(page: PageModel, free: readonly boolean[]): Table
   const long = (pieces: readonly Segment[]) => pieces.length > 0 && Math.max(...pieces.map((r) => r.end)) - pieces[0]!.start >= MIN_RULE_SHARE * page.width;
   let byTop: ItemsAlongY | undefined;
   const rules: Segment[] = [];
-  for (const pieces of piecesByHeight(pageLines(page.rules).horizontal)) {
+  const lines = pageLines(page.rules);
+  for (const pieces of piecesByHeight(lines.horizontal)) {
     // Leaving out underlines only shortens a line: a short one is out without looking.
     if (!long(pieces)) continue;
     byTop ??= new ItemsAlongY(page, page.items.map((_, i) => i), (it) => it.y);
     const kept = pieces.filter((r) => !underlines(page, byTop!, r));
     if (long(kept)) rules.push({ ...kept[0]!, end: Math.max(...kept.map((r) => r.end)) });
   }
+  const vertical = lines.vertical;
   // A table needs two rules of one ruling at least.
-  const ruled = stacks(rules).filter((stack) => stack.length >= 2);
+  const ruled = closedByColumnRules(stacks(rules), rules, vertical).filter((stack) => stack.length >= 2);
   if (!ruled.length) return [];
   const indices = page.items.map((_, i) => i).filter((i) => free[i] && !isTagText(page.items[i]!) && !page.items[i]!.dir);
-  return ruled.flatMap((stack) => stackTables(page, indices, stack));
+  return ruled.flatMap((stack) => stackTables(page, indices, stack, vertical));
+}
+
+/**
+ * A ruling may close its last row under its first columns only: the rule under a schedule's
+ * description stops where a column line drawn above it comes down to the ruling, and the limit
+ * beside it is left open below ("Combined Direct Damage … endorsements)" over a rule that ends under
+ * "LIMITS OF INSURANCE"'s frame, "$100,000" beside it). Such a rule, the next one under the stack
+ * across its width, starting where the stack starts and ending at a vertical rule that meets the
+ * stack's last rule, closes the stack.
+ */
+function closedByColumnRules(all: Segment[][], rules: readonly Segment[], vertical: readonly Segment[]): Segment[][] {
+  return all.map((stack) => {
+    const last = stack[stack.length - 1]!;
+    const right = Math.max(...stack.map((r) => r.end));
+    const next = rules.find((r) => r.pos > last.pos + JOIN_TOLERANCE && r.start < right && r.end > stack[0]!.start);
+    if (!next || Math.abs(next.start - stack[0]!.start) > END_SLACK || next.end >= right - END_SLACK) return stack;
+    // A rule that begins a ruling of its own heads that table, not this one's end.
+    if (all.some((other) => other.length >= 2 && other.includes(next))) return stack;
+    const column = vertical.some((v) => Math.abs(v.pos - next.end) <= END_SLACK && v.start <= last.pos + JOIN_TOLERANCE && v.end >= last.pos - JOIN_TOLERANCE);
+    return column ? [...stack, next] : stack;
+  });
 }
 
 /**
@@ -104,7 +128,7 @@ interface Band {
  * rules' ends, too many lines, a title's type, or text that leaves its row mostly blank: a page's
  * last rule far below the table).
  */
-function stackTables(page: PageModel, indices: readonly number[], stack: Segment[]): TableDraft[] {
+function stackTables(page: PageModel, indices: readonly number[], stack: Segment[], vertical: readonly Segment[]): TableDraft[] {
   const left = Math.min(...stack.map((r) => r.start));
   const right = Math.max(...stack.map((r) => r.end));
   const slack = JOIN_TOLERANCE * 4;
@@ -132,7 +156,7 @@ function stackTables(page: PageModel, indices: readonly number[], stack: Segment
   const drafts: TableDraft[] = [];
   let run: Band[] = [];
   const close = (): void => {
-    const draft = run.length ? tableOf(page, { left, right, within, across }, run, em) : null;
+    const draft = run.length ? tableOf(page, { left, right, within, across, vertical }, run, em) : null;
     if (draft) drafts.push(draft);
     run = [];
   };
@@ -159,6 +183,8 @@ interface Ruling {
   right: number;
   within: readonly number[];
   across: (i: number) => boolean;
+  /** The page's vertical rules. */
+  vertical: readonly Segment[];
 }
 
 /** The table of a run of ruled rows, with the column headings above its first rule, if it is one. */
@@ -166,7 +192,7 @@ function tableOf(page: PageModel, ruling: Ruling, rows: Band[], em: number): Tab
   const header = headerAbove(page, ruling, rows[0]!.top, em);
   const body = rows.map((r) => r.lines.flatMap((l) => phrases(page, l, CELL_GAP)));
   const headerPhrases = header?.lines.flatMap((l) => phrases(page, l, CELL_GAP)) ?? [];
-  const multi = body.filter((ps) => ps.length >= 2).length + (headerPhrases.length >= 2 ? 1 : 0);
+  const multi = body.filter((ps) => ps.length >= 2).length + (headerPhrases.length >= 2 || (header && framedApart(ruling, header)) ? 1 : 0);
   if (rows.length + (header ? 1 : 0) < 2 || multi < 2) return null;
   const columns = phraseColumns(body.flat());
   if (columns.length < 2) return null;
@@ -174,6 +200,12 @@ function tableOf(page: PageModel, ruling: Ruling, rows: Band[], em: number): Tab
   for (const p of body.flat()) words[columnAt(columns, p)]!.push(cellWords(p.text));
   if (words.filter((w) => median(w) > MAX_MEDIAN_WORDS).length > 1) return null;
   return draftOf(columns, ruling, header, headerPhrases, rows, body);
+}
+
+/** A vertical rule inside the ruling runs down the headings' band to the first rule: the headings are cells side by side, filled or not. */
+function framedApart({ left, right, vertical }: Ruling, header: Band): boolean {
+  const top = header.lines[0]!.top;
+  return vertical.some((v) => v.pos > left + END_SLACK && v.pos < right - END_SLACK && v.start <= top + JOIN_TOLERANCE && Math.abs(v.end - header.bottom) <= JOIN_TOLERANCE);
 }
 
 /** The lines set tight right above the first rule, in the rows' type, none crossing the rules' ends: the column headings. */
