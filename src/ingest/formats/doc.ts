@@ -22,10 +22,8 @@ export async function readDoc(bytes: Buffer): Promise<StructureNode[]> {
   } catch (err) {
     throw new IngestError('Corrupt DOC', `the document cannot be read (${(err as Error).message})`);
   }
-  const footnotes = doc.getFootnotes(AS_WRITTEN);
-  const endnotes = doc.getEndnotes(AS_WRITTEN);
-  const marks = noteMarks(footnotes, endnotes);
-  const body = [...withTables(marks.body(doc.getBody(AS_WRITTEN))), ...lines(unmarked(doc.getTextboxes({ ...AS_WRITTEN, includeHeadersAndFooters: false, includeBody: true })))];
+  const marked = noteMarks({ body: doc.getBody(AS_WRITTEN), footnotes: doc.getFootnotes(AS_WRITTEN), endnotes: doc.getEndnotes(AS_WRITTEN) });
+  const body = [...withTables(marked.body), ...lines(unmarked(doc.getTextboxes({ ...AS_WRITTEN, includeHeadersAndFooters: false, includeBody: true })))];
   const seen = new Set<string>();
   const furniture = (text: string, role: ParagraphRole): Paragraph[] =>
     lines(text)
@@ -33,7 +31,7 @@ export async function readDoc(bytes: Buffer): Promise<StructureNode[]> {
       .map((t) => ({ type: 'paragraph', structure: 'div', role, leaf: leafOf(t) }));
   const headers = furniture(unmarked(doc.getHeaders({ ...AS_WRITTEN, includeFooters: false })), 'header');
   const footers = furniture(unmarked(doc.getFooters(AS_WRITTEN)), 'footer');
-  const notes: Paragraph[] = [...lines(marks.footnotes), ...lines(marks.endnotes)].map((t) => ({ type: 'paragraph', structure: 'p', role: 'footnote', leaf: leafOf(t) }));
+  const notes: Paragraph[] = [...lines(marked.footnotes), ...lines(marked.endnotes)].map((t) => ({ type: 'paragraph', structure: 'p', role: 'footnote', leaf: leafOf(t) }));
   return [...headers, ...textStructure(body.map((p) => (typeof p === 'string' ? [p] : p))), ...notes, ...footers];
 }
 
@@ -47,24 +45,19 @@ const NOTE_LEAD = new RegExp(`${NOTE_MARK}\\s*`, 'g');
  * refer to footnotes and which to endnotes: with both kinds in a document, the body's marks are left
  * out rather than numbered wrongly.
  */
-function noteMarks(footnotes: string, endnotes: string): { body: (text: string) => string; footnotes: string; endnotes: string } {
-  const numbered = (text: string, mark: (n: number) => string): [string, number] => {
+function noteMarks(text: { body: string; footnotes: string; endnotes: string }): { body: string; footnotes: string; endnotes: string } {
+  const numbered = (part: string, mark: (n: number) => string): [string, number] => {
     let n = 0;
-    return [text.replace(NOTE_LEAD, () => `[${mark(++n)}] `), n];
+    return [part.replace(NOTE_LEAD, () => `[${mark(++n)}] `), n];
   };
   const footnote = (n: number): string => formatNumber(n, 'decimal');
   const endnote = (n: number): string => formatNumber(n, 'lowerRoman');
-  const [foot, footCount] = numbered(footnotes, footnote);
-  const [end, endCount] = numbered(endnotes, endnote);
+  const [footnotes, footCount] = numbered(text.footnotes, footnote);
+  const [endnotes, endCount] = numbered(text.endnotes, endnote);
   const mark = footCount && endCount ? null : footCount ? footnote : endCount ? endnote : null;
-  return {
-    body: (text) => {
-      let n = 0;
-      return mark ? text.replaceAll(NOTE_MARK, () => `[${mark(++n)}]`) : unmarked(text);
-    },
-    footnotes: foot,
-    endnotes: end,
-  };
+  let n = 0;
+  const body = mark ? text.body.replaceAll(NOTE_MARK, () => `[${mark(++n)}]`) : unmarked(text.body);
+  return { body, footnotes, endnotes };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Page furniture: running headers and footers (the same text, digits aside, at the top or bottom of
- * many pages, or word for word in one place atop a few) and page numbers. They stay in the structure as their own paragraphs, out of the body
- * text.
+ * many pages, or word for word in one place atop a few) and page numbers. They stay in the structure
+ * as their own paragraphs, out of the body text.
  */
 import type { PageModel } from '../../model.js';
 import type { ParagraphRole } from '../../structure.js';
