@@ -772,6 +772,73 @@ test('layout: a line printed in place atop a few pages is their running header; 
   assert.ok(!paragraphs(tenQ.nodes).some((p) => p.role === 'header' && p.leaf.text === 'Apple Inc.'), 'Apple Inc. is no running header');
 });
 
+describe('layout: a label heading holds the entries set right under it', () => {
+  test("the GSA plan: a stakeholder under \"Stakeholder(s):\", the indicators after them and the sub-objective's list inside the objective", async () => {
+    const gsa = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/GSA2022.pdf'));
+    // (The first "1.1." is the table of contents' entry.)
+    const item = listItems(gsa.nodes).find((i) => i.marker?.text === '1.1.' && i.children[0]?.type === 'section');
+    assert.ok(item, 'a list item "1.1." holding a section');
+    const objective = item.children[0];
+    assert.ok(objective?.type === 'section' && objective.heading.text === 'Workspaces & Services', `item 1.1 holds its objective: ${JSON.stringify(objective).slice(0, 200)}`);
+    const inside = objective.children.filter((n): n is Section => n.type === 'section').map((s) => s.heading.text);
+    assert.deepEqual(inside, ['Stakeholder(s):', 'Performance Indicators', 'Key Performance Goal 1.1.1 Right-Sizing'], 'the stakeholders, then the indicators beside them');
+    const label = objective.children.find((n): n is Section => n.type === 'section' && n.heading.text === 'Stakeholder(s):')!;
+    const entry = label.children.find((n): n is Section => n.type === 'section');
+    // Its name is set a point larger than the label, in bold: it is what the label introduces all the same.
+    assert.equal(entry?.heading.text, 'Public Buildings Service :');
+    assert.deepEqual(bodyText(entry.children), ['Lead Office']);
+    const sub = listItems(objective.children).map((i) => i.marker?.text);
+    assert.deepEqual(sub, ['1.1.1.', '1.1.2.'], 'the sub-objectives are items inside objective 1.1, not a list after it');
+    // Every stakeholder entry of the plan sits under a label, and no indicator does.
+    for (const s of sections(gsa.nodes).filter((x) => x.heading.text === 'Stakeholder(s):')) {
+      assert.ok(sections(s.children).every((x) => !/^(Performance Indicators|Key Performance Goal)/.test(x.heading.text)), `indicators under the stakeholders on page ${s.heading.boxes[0]?.page}`);
+    }
+    assert.equal(sections(gsa.nodes).filter((x) => x.heading.text === 'Performance Indicators' && x.level <= 3).length, 0, 'no indicators outside their objective');
+  });
+
+  /** Lines of text on a Letter page: `[text, size, bold, y]` at the left margin (x 72) or at `x`. */
+  const page = (lines: [string, number, boolean, number, number?][]): Buffer => {
+    const ops = lines.map(([text, size, bold, y, x]) => `BT /${bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${x ?? 72} ${y} Tm (${text}) Tj ET`).join('\n');
+    return makePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents 6 0 R >>',
+      `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
+    ]);
+  };
+  const BODY: [string, number, boolean, number][] = [
+    ['Objective 4', 14, true, 720],
+    ['The agency will modernise its buildings and the services that run them, with its partners,', 10, false, 696],
+    ['and will report on the progress it makes every year to the public and to the Congress.', 10, false, 684],
+  ];
+  const structureOf = async (pdf: Buffer): Promise<Section> => {
+    const nodes = pdfStructure(await readPdfPages(pdf), []);
+    const top = sections(nodes).find((s) => s.heading.text === 'Objective 4');
+    assert.ok(top, `a section "Objective 4": ${JSON.stringify(nodes).slice(0, 300)}`);
+    return top;
+  };
+  const shape = (s: Section): unknown[] => s.children.filter((n): n is Section => n.type === 'section').map((c) => [c.heading.text, ...shape(c)]);
+  const AFTER: [string, number, boolean, number][] = [
+    ['Performance Indicators', 10, true, 583],
+    ['Buildings modernised in the year, against the plan for the year.', 10, false, 567],
+  ];
+
+  test('a built page: the entry right under the label is inside it, the heading after a blank line is not', async () => {
+    const built = await structureOf(page([...BODY, ['Stakeholder(s):', 10, true, 660], ['Public Buildings Service :', 11, true, 647], ['Lead Office', 9, false, 635], ['Federal Acquisition Service :', 11, true, 621], ['Contributing Office', 9, false, 609], ...AFTER]));
+    assert.deepEqual(shape(built), [['Stakeholder(s):', ['Public Buildings Service :'], ['Federal Acquisition Service :']], ['Performance Indicators']]);
+  });
+
+  test('a built page: a label followed by a blank line, or by a label of its own type, holds nothing', async () => {
+    const apart = await structureOf(page([...BODY, ['Stakeholder(s):', 10, true, 660], ['Public Buildings Service :', 11, true, 634], ['Lead Office', 9, false, 622], ...AFTER]));
+    // (The indicators, set smaller than the name, are under it, as under any heading.)
+    assert.deepEqual(shape(apart), [['Stakeholder(s):'], ['Public Buildings Service :', ['Performance Indicators']]]);
+    const fields = await structureOf(page([...BODY, ['Applicant:', 10, true, 660], ['Address:', 10, true, 647], ['Telephone:', 10, true, 634], ...AFTER]));
+    assert.deepEqual(shape(fields), [['Applicant:'], ['Address:'], ['Telephone:'], ['Performance Indicators']]);
+  });
+});
+
 describe('layout: text clean-up', () => {
   test('ligatures, soft hyphens and non-breaking spaces', () => {
     assert.equal(cleanItemText('e\uFB03cient \uFB01nal\u00ADly\u00A0here'), 'efficient finally here');

@@ -28,6 +28,12 @@ interface SectionFrame {
   children: StructureNode[];
   /** The blank between its heading and the text under it, in line heights (undefined until that text came). */
   firstGap?: number;
+  /** Its heading ends in a colon, with nothing after it on its line: a label ("Stakeholder(s):") over what it introduces. */
+  label: boolean;
+  /** A label: the strength of the first entry it holds (see `introduces`). */
+  entries?: number;
+  /** An entry: the label that holds it. */
+  entryOf?: SectionFrame;
 }
 
 /** Article and Section headings outrank styled headings of the same font (bold and capitals add 3 at most). */
@@ -40,6 +46,8 @@ const LARGER_FONT = 10;
 /** A blank of at least a line height sets a block off; under half of one, text sits tight on what is above it. */
 const BLANK_LINE = 1;
 const TIGHT = 0.5;
+/** A heading that ends so labels what follows it. */
+const LABEL_END = /:\s*$/;
 /** How far (px) right of a list item's marker a table may start and still belong to the item. */
 const TABLE_TOLERANCE = 75;
 
@@ -67,6 +75,9 @@ export class TreeBuilder {
   private readonly weak = new WeakMap<Section, SectionFrame>();
   /** The blank above the text block being added, in its line heights (-1: the first of its column). */
   private gapAbove = -1;
+  /** The last line of the text block added before the one being added. */
+  private lastLine: Line | null = null;
+  private previousLine: Line | null = null;
   /** A section opened by the last text block, waiting to learn how far below it its text starts. */
   private opened: SectionFrame | null = null;
   /** No text block has been added yet: the next one opens the document. */
@@ -105,6 +116,8 @@ export class TreeBuilder {
     const above = this.columnBottom.get(first.column);
     this.gapAbove = above === undefined ? -1 : (first.top - above) / lineHeight(first);
     this.columnBottom.set(first.column, lines[lines.length - 1]!.bottom);
+    this.previousLine = this.lastLine;
+    this.lastLine = lines[lines.length - 1]!;
     if (this.opened) this.opened.firstGap = this.gapAbove;
     this.opened = null;
   }
@@ -219,17 +232,52 @@ export class TreeBuilder {
       const pop =
         top.kind === 'list' ||
         (top.kind === 'item' && !this.holds(top, split) && left <= top.x + tolerance) ||
-        (top.kind === 'section' && (top.strength <= split.strength || this.peerOf(top, split, left, tolerance) || this.setOffLikeIt(top, split, left, tolerance)));
+        (top.kind === 'section' &&
+          !this.introduces(top, split, left, tolerance) &&
+          (top.strength <= split.strength || this.peerOf(top, split, left, tolerance) || this.setOffLikeIt(top, split, left, tolerance) || closesLabel(top, split)));
       if (!pop) break;
       this.stack.pop();
     }
+    const holder = this.top();
+    const label = holder.kind === 'section' && holder.label && this.introduces(holder, split, left, tolerance) ? holder : undefined;
+    if (label) label.entries ??= split.strength;
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: this.leaf(split.heading), children: [] };
     if (split.body.length) section.children.push(paragraph(split.body, this.page.vocabulary));
     this.append(section);
-    const frame: SectionFrame = { kind: 'section', strength: split.strength, field: split.field ?? false, left, standalone: !split.leadIn, children: section.children };
+    const frame: SectionFrame = {
+      kind: 'section',
+      strength: split.strength,
+      field: split.field ?? false,
+      left,
+      standalone: !split.leadIn,
+      label: !split.body.length && LABEL_END.test(section.heading.text),
+      entryOf: label,
+      children: section.children,
+    };
     this.stack.push(frame);
     if (split.weak) this.weak.set(section, frame);
     if (!split.body.length) this.opened = frame;
+  }
+
+  /**
+   * A label heading with nothing under it yet ("Stakeholder(s):") holds the heading set right under it,
+   * not left of it, however that one is set: "Public Buildings Service :" in a larger type is the
+   * stakeholder it introduces, not a section beside it; so are the entries that follow as tight. A
+   * label followed by a lead-in ("Objectives:" then "Design: …"), or by a label in its own type or a
+   * lesser one (a form's empty fields), is one of a run of entries.
+   */
+  private introduces(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
+    if (!top.label || next.leadIn || left < top.left - 0.5 * tolerance) return false;
+    // Right under the block before it (or beside it, in a column of its own), on the same page: what
+    // is set off by a blank line, or starts another page, is not an entry.
+    const first = next.heading[0]!.line;
+    const before = this.previousLine;
+    if (!before || before.page !== first.page || first.top - before.bottom >= BLANK_LINE * lineHeight(first)) return false;
+    // Entries after the first are in its type or a lesser one down to the label's: the lead
+    // agencies' names, then the other stakeholders'.
+    if (top.entries !== undefined) return next.strength <= top.entries;
+    if (!top.children.every(furniture)) return false;
+    return next.strength > top.strength || !LABEL_END.test(this.leaf(next.heading).text);
   }
 
   /**
@@ -348,6 +396,14 @@ function asText(section: Section): StructureNode[] {
 
 function furniture(node: StructureNode): boolean {
   return node.type === 'paragraph' && isFurniture(node.role);
+}
+
+/**
+ * An entry ends at a heading in its label's type or a stronger one: the next entry, or what ends the
+ * label too ("Performance Indicators" after the stakeholders).
+ */
+function closesLabel(top: SectionFrame, next: HeadingSplit): boolean {
+  return top.entryOf !== undefined && top.entryOf.strength <= next.strength;
 }
 
 /** `next` leads into its text in the type of the standalone heading `top`, at its place on the page. */
