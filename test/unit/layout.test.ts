@@ -772,7 +772,7 @@ test('layout: a line printed in place atop a few pages is their running header; 
   assert.ok(!paragraphs(tenQ.nodes).some((p) => p.role === 'header' && p.leaf.text === 'Apple Inc.'), 'Apple Inc. is no running header');
 });
 
-describe('layout: a label heading holds the entries set right under it', () => {
+describe('layout: labels over their entries, and headings inside the item their number is under', () => {
   test("the GSA plan: a stakeholder under \"Stakeholder(s):\", the indicators after them and the sub-objective's list inside the objective", async () => {
     const gsa = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/GSA2022.pdf'));
     // (The first "1.1." is the table of contents' entry.)
@@ -794,6 +794,27 @@ describe('layout: a label heading holds the entries set right under it', () => {
       assert.ok(sections(s.children).every((x) => !/^(Performance Indicators|Key Performance Goal)/.test(x.heading.text)), `indicators under the stakeholders on page ${s.heading.boxes[0]?.page}`);
     }
     assert.equal(sections(gsa.nodes).filter((x) => x.heading.text === 'Performance Indicators' && x.level <= 3).length, 0, 'no indicators outside their objective');
+  });
+
+  test('the State/USAID plan: each "Strategy 1.1.1." inside objective 1.1; a bold label under an italic line without its stop is a heading', async () => {
+    const plan = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
+    const strategies = sections(plan.nodes).filter((s) => /^Strategy \d+\.\d+\.\d+\./.test(s.heading.text));
+    assert.ok(strategies.length >= 40, `the plan's strategies: ${strategies.length}`);
+    // Each is inside the list item whose number starts its own (the table of contents' entries are text).
+    const items = listItems(plan.nodes).filter((i) => /^\d+\.\d+\.$/.test(i.marker?.text ?? ''));
+    for (const strategy of strategies) {
+      const holder = items.find((i) => sections(i.children).includes(strategy));
+      const number = /^Strategy (\d+\.\d+)\./.exec(strategy.heading.text)![1];
+      assert.equal(holder?.marker?.text, `${number}.`, `"${strategy.heading.text}" is inside objective ${number}`);
+    }
+    // "Protect our personnel … threats (Joint)" in italics, then "Stakeholder(s):" in bold on the next line.
+    const threats = items.find((i) => i.marker?.text === '4.3.' && i.children[0]?.type === 'section');
+    assert.ok(threats, 'objective 4.3');
+    const objective = threats.children[0] as Section;
+    const labels = objective.children.filter((n): n is Section => n.type === 'section' && n.heading.text === 'Stakeholder(s):');
+    assert.equal(labels.length, 1, 'objective 4.3 has its stakeholders');
+    assert.ok(!bodyText(objective.children).some((t) => t.includes('Stakeholder(s):')), 'the label is not the end of the italic sentence');
+    assert.ok(sections(labels[0]!.children).some((s) => s.heading.text === 'Bureau of Diplomatic Security and Overseas Building Operations :'), 'the lead agency is under the label');
   });
 
   /** Lines of text on a Letter page: `[text, size, bold, y]` at the left margin (x 72) or at `x`. */

@@ -219,6 +219,8 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   const runsOn = !ENDS_SENTENCE_RE.test(prev.text);
   // A bold label ("Stakeholder(s):") ends at its colon: the bold line under it is what it labels.
   if (prev.bold && block.every((l) => l.bold) && prev.text.endsWith(':')) return false;
+  // A bold label on a line of its own starts a block, also under a sentence left without its stop.
+  if (next.bold && !prev.bold && next.text.endsWith(':')) return false;
   const fullLine = prev.text.length >= 50;
   // A change of weight inside a sentence that fills its line is a bold term or the end of a bold passage, not a heading.
   if (prev.bold !== next.bold && !(runsOn && fullLine && (!prev.bold || startsBold(next)))) return false;

@@ -17,7 +17,7 @@ type Frame =
   | { kind: 'root'; children: StructureNode[] }
   | SectionFrame
   | { kind: 'list'; marker: Marker; x: number; last: number; list: List }
-  | { kind: 'item'; marker: Marker; x: number; heading: HeadingSplit | null; children: StructureNode[] };
+  | { kind: 'item'; marker: Marker; x: number; heading: HeadingSplit | null; children: StructureNode[]; number: string | null };
 
 interface SectionFrame {
   kind: 'section';
@@ -46,6 +46,12 @@ const LARGER_FONT = 10;
 /** A blank of at least a line height sets a block off; under half of one, text sits tight on what is above it. */
 const BLANK_LINE = 1;
 const TIGHT = 0.5;
+/** A list item's marker that is a dotted number ("1.1."), and the number. */
+const DOTTED_MARKER = /^(\d+(?:\.\d+)*)\.?$/;
+/** A heading that names a dotted number after a word or three: "Strategy 1.1.1. COVID-19", "Key Performance Goal 1.2.1". */
+const NAMED_NUMBER = /^(?:\p{L}+\s+){1,3}(\d+(?:\.\d+)+)\.?(?:\s|$)/u;
+/** What capitals add to a heading's strength (see headings.ts). */
+const CAPITALS = 1;
 /** A heading that ends so labels what follows it. */
 const LABEL_END = /:\s*$/;
 /** How far (px) right of a list item's marker a table may start and still belong to the item. */
@@ -274,8 +280,8 @@ export class TreeBuilder {
     const before = this.previousLine;
     if (!before || before.page !== first.page || first.top - before.bottom >= BLANK_LINE * lineHeight(first)) return false;
     // Entries after the first are in its type or a lesser one down to the label's: the lead
-    // agencies' names, then the other stakeholders'.
-    if (top.entries !== undefined) return next.strength <= top.entries;
+    // agencies' names, then the other stakeholders'. A name in capitals ("NATO :") is in its type.
+    if (top.entries !== undefined) return next.strength <= top.entries + CAPITALS;
     if (!top.children.every(furniture)) return false;
     return next.strength > top.strength || !LABEL_END.test(this.leaf(next.heading).text);
   }
@@ -302,10 +308,14 @@ export class TreeBuilder {
    * Whether a numbered clause's heading keeps an unnumbered heading inside the clause: when it is set
    * a point larger, or both lead into their text ("1.10 Base Rent. …" then "Gross Rent Credit. …").
    * A bulleted item's lead-in ("- Primary objective: …") holds no lead-in after the list ("Study design: …").
+   * A heading named with a number under the item's ("Strategy 1.1.1. COVID-19" after "1.1. Health")
+   * is inside it, however it is set.
    */
   private holds(item: Extract<Frame, { kind: 'item' }>, next: HeadingSplit): boolean {
     const heading = item.heading;
     if (!heading) return false;
+    const named = item.number ? NAMED_NUMBER.exec(next.heading.map((r) => r.line.text.slice(r.start, r.end)).join(' ')) : null;
+    if (named && named[1]!.startsWith(`${item.number}.`)) return true;
     return heading.strength >= next.strength + LARGER_FONT || (item.marker.ordered && heading.leadIn && next.leadIn && heading.strength >= next.strength);
   }
 
@@ -338,7 +348,8 @@ export class TreeBuilder {
     }
     const body = split ? split.body : after;
     if (body.length) children.push(paragraph(body, this.page.vocabulary));
-    this.stack.push({ kind: 'item', marker, x, heading: split, children });
+    const number = markerRange ? (DOTTED_MARKER.exec(item.marker!.text)?.[1] ?? null) : null;
+    this.stack.push({ kind: 'item', marker, x, heading: split, children, number });
   }
 
   /** Whether a new list with this marker nests inside the frame. */
