@@ -781,7 +781,13 @@ describe('layout: labels over their entries, and headings inside the item their 
     const objective = item.children[0];
     assert.ok(objective?.type === 'section' && objective.heading.text === 'Workspaces & Services', `item 1.1 holds its objective: ${JSON.stringify(objective).slice(0, 200)}`);
     const inside = objective.children.filter((n): n is Section => n.type === 'section').map((s) => s.heading.text);
-    assert.deepEqual(inside, ['Stakeholder(s):', 'Performance Indicators', 'Key Performance Goal 1.1.1 Right-Sizing'], 'the stakeholders, then the indicators beside them');
+    assert.deepEqual(inside, ['Stakeholder(s):', 'Performance Indicators'], 'the stakeholders, then the indicators beside them');
+    const indicators = objective.children.find((n): n is Section => n.type === 'section' && n.heading.text === 'Performance Indicators')!;
+    assert.deepEqual(
+      indicators.children.filter((n): n is Section => n.type === 'section').map((g) => g.heading.text),
+      ['Key Performance Goal 1.1.1 Right-Sizing'],
+      'the goal, indented under the indicators in their type, is inside them',
+    );
     const label = objective.children.find((n): n is Section => n.type === 'section' && n.heading.text === 'Stakeholder(s):')!;
     const entry = label.children.find((n): n is Section => n.type === 'section');
     // Its name is set a point larger than the label, in bold: it is what the label introduces all the same.
@@ -794,6 +800,15 @@ describe('layout: labels over their entries, and headings inside the item their 
       assert.ok(sections(s.children).every((x) => !/^(Performance Indicators|Key Performance Goal)/.test(x.heading.text)), `indicators under the stakeholders on page ${s.heading.boxes[0]?.page}`);
     }
     assert.equal(sections(gsa.nodes).filter((x) => x.heading.text === 'Performance Indicators' && x.level <= 3).length, 0, 'no indicators outside their objective');
+    const goals = sections(gsa.nodes).filter((x) => x.heading.text.startsWith('Key Performance Goal'));
+    const underIndicators = sections(gsa.nodes)
+      .filter((x) => x.heading.text === 'Performance Indicators')
+      .flatMap((x) => x.children.filter((n): n is Section => n.type === 'section'));
+    assert.deepEqual(
+      goals.filter((g) => !underIndicators.includes(g)).map((g) => g.heading.text),
+      [],
+      `every one of the ${goals.length} key performance goals is under its indicators`,
+    );
   });
 
   test('the State/USAID plan: each "Strategy 1.1.1." inside objective 1.1; a bold label under an italic line without its stop is a heading', async () => {
@@ -849,6 +864,19 @@ describe('layout: labels over their entries, and headings inside the item their 
   test('a built page: the entry right under the label is inside it, the heading after a blank line is not', async () => {
     const built = await structureOf(page([...BODY, ['Stakeholder(s):', 10, true, 660], ['Public Buildings Service :', 11, true, 647], ['Lead Office', 9, false, 635], ['Federal Acquisition Service :', 11, true, 621], ['Contributing Office', 9, false, 609], ...AFTER]));
     assert.deepEqual(shape(built), [['Stakeholder(s):', ['Public Buildings Service :'], ['Federal Acquisition Service :']], ['Performance Indicators']]);
+  });
+
+  test("a built page: headings in a heading's type, indented tight under it, are inside it; after a blank line, beside it", async () => {
+    const goals = (x: number, y: number): [string, number, boolean, number, number?][] => [
+      ...BODY,
+      ['Performance Indicators', 10, true, 660],
+      ['Goal 4.1 Buildings modernised', 10, true, y, x],
+      ['Buildings modernised in the year, against the plan for the year.', 10, false, y - 16, x],
+      ['Goal 4.2 Services delivered', 10, true, y - 40, x],
+      ['Services delivered in the year, against the plan for the year.', 10, false, y - 56, x],
+    ];
+    assert.deepEqual(shape(await structureOf(page(goals(84, 643)))), [['Performance Indicators', ['Goal 4.1 Buildings modernised'], ['Goal 4.2 Services delivered']]]);
+    assert.deepEqual(shape(await structureOf(page(goals(84, 630)))), [['Performance Indicators'], ['Goal 4.1 Buildings modernised'], ['Goal 4.2 Services delivered']]);
   });
 
   test('a built page: a label followed by a blank line, or by a label of its own type, holds nothing', async () => {

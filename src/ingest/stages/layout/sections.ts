@@ -34,6 +34,8 @@ interface SectionFrame {
   entries?: number;
   /** An entry: the label that holds it. */
   entryOf?: SectionFrame;
+  /** Where the headings in its own type that it holds stand, indented under its heading (see `indentedUnder`). */
+  indent?: number;
 }
 
 /** Article and Section headings outrank styled headings of the same font (bold and capitals add 3 at most). */
@@ -240,6 +242,7 @@ export class TreeBuilder {
         (top.kind === 'item' && !this.holds(top, split) && left <= top.x + tolerance) ||
         (top.kind === 'section' &&
           !this.introduces(top, split, left, tolerance) &&
+          !this.indentedUnder(top, split, left, tolerance) &&
           (top.strength <= split.strength || this.peerOf(top, split, left, tolerance) || this.setOffLikeIt(top, split, left, tolerance) || closesLabel(top, split)));
       if (!pop) break;
       this.stack.pop();
@@ -247,6 +250,7 @@ export class TreeBuilder {
     const holder = this.top();
     const label = holder.kind === 'section' && holder.label && this.introduces(holder, split, left, tolerance) ? holder : undefined;
     if (label) label.entries ??= split.strength;
+    if (!label && holder.kind === 'section' && holder.indent === undefined && this.indentedUnder(holder, split, left, tolerance)) holder.indent = left;
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: this.leaf(split.heading), children: [] };
     if (split.body.length) section.children.push(paragraph(split.body, this.page.vocabulary));
     this.append(section);
@@ -284,6 +288,20 @@ export class TreeBuilder {
     if (top.entries !== undefined) return next.strength <= top.entries + CAPITALS;
     if (!top.children.every(furniture)) return false;
     return next.strength > top.strength || !LABEL_END.test(this.leaf(next.heading).text);
+  }
+
+  /**
+   * A heading with nothing under it yet holds a heading in its own type set tight under it and
+   * indented ("Performance Indicators" over "Performance Goal 1.1.1 COVID-19 Pandemic"), and the
+   * headings in that type at that indent after it ("Performance Goal 1.1.2 …" after the first goal's table).
+   */
+  private indentedUnder(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
+    if (next.leadIn || !top.standalone || next.strength !== top.strength) return false;
+    if (top.indent !== undefined) return left > top.left + 0.3 * tolerance && Math.abs(left - top.indent) <= 0.25 * tolerance;
+    const first = next.heading[0]!.line;
+    const before = this.previousLine;
+    if (!top.children.every(furniture) || !before || before.page !== first.page || first.top - before.bottom >= BLANK_LINE * lineHeight(first)) return false;
+    return left >= top.left + 0.3 * tolerance && left <= top.left + 2 * tolerance;
   }
 
   /**
