@@ -16,6 +16,7 @@ import { readDocument } from '../../src/ingest/formats/index.js';
 import { findSoffice } from '../../src/ingest/formats/libreoffice.js';
 import { txtStructure } from '../../src/ingest/formats/txt.js';
 import { formatNumber, numberedParagraphs } from '../../src/ingest/formats/word-numbering.js';
+import { joinPageCuts } from '../../src/ingest/formats/word-page-cuts.js';
 import { zipEntries, zipTexts } from '../../src/ingest/formats/zip.js';
 import { makeZip } from '../helpers/zip.js';
 import { IngestError, type DocumentModel } from '../../src/ingest/model.js';
@@ -489,12 +490,47 @@ describe('DOCX native structure (corpus)', () => {
     const restrictions = section(nodes, '42G. Use Restrictions').children.find((c): c is List => c.type === 'list')!;
     assert.equal(restrictions.items.length, 17);
     assert.deepEqual(restrictions.items.slice(0, 3).map((i) => i.marker?.text), ['(a)', '(b)', '(c)']);
-    // Lettered items restart after each sentence that introduces them, and continue across a paragraph between them.
+    // Lettered items restart after each sentence that introduces them. The second (a) goes on over a
+    // page break (a paragraph of its own in the converted document, joined to it), and (b) follows it.
     const use = section(nodes, '42. Use of Premises');
     assert.deepEqual(
       lists(use.children).map((l) => l.items.map((i) => i.marker?.text)),
-      [['(a)', '(b)'], ['(a)'], ['(b)', '(c)']],
+      [
+        ['(a)', '(b)'],
+        ['(a)', '(b)', '(c)'],
+      ],
     );
+  });
+
+  test('the lease, converted from PDF: a paragraph a page break cut in two (a section ending between them) is one paragraph', () => {
+    const nodes = textLayout.get('TruTone Lane 1.docx')!.native!;
+    const texts = [...leaves(nodes)].map((l) => l.text);
+    const security = texts.find((t) => t.startsWith('The Security being held pursuant to this Article shall at all times be an amount equal to'));
+    assert.ok(security, 'the paragraph on the security');
+    assert.match(security, /an amount equal to three \(3\) times the monthly fixed rent then reserved under Article 40 of this Lease\./);
+    assert.ok(!texts.some((t) => t.startsWith('three (3) times the monthly fixed rent')), 'its second half is no paragraph of its own');
+    // A numbered item cut at the page goes on in the item ("(a) Tenant shall install … promptly to install" / "such additional air purifying equipment …").
+    const install = texts.find((t) => t.startsWith('Tenant shall install, if not already in existence, a filtration'));
+    assert.match(install ?? '', /promptly to install such additional air purifying equipment/);
+  });
+
+  test('page cuts joined: only across a section end, after running text stopping mid-sentence, before a paragraph neither numbered nor a heading', () => {
+    const long = 'Tenant shall keep the Premises and the sidewalks in front of them clean and free of';
+    const p = (text: string, props = '') => `<w:p><w:pPr>${props}</w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const section = '<w:p><w:pPr><w:sectPr><w:type w:val="continuous"/></w:sectPr></w:pPr></w:p>';
+    const doc = (...parts: string[]) => `<w:document><w:body>${parts.join('')}</w:body></w:document>`;
+    const joined = joinPageCuts(doc(p(long), '<w:p/>', section, p('snow, ice and rubbish.')));
+    assert.equal(joined, doc(`<w:p><w:pPr></w:pPr><w:r><w:t>${long}</w:t></w:r><w:r><w:t xml:space="preserve"> </w:t></w:r><w:r><w:t>snow, ice and rubbish.</w:t></w:r></w:p>`, '<w:p/>', section, '<w:p><w:pPr></w:pPr></w:p>'));
+    for (const [why, xml] of [
+      ['no section ends between them', doc(p(long), '<w:p/>', p('snow, ice and rubbish.'))],
+      ['the first ends its sentence', doc(p(`${long} snow.`), section, p('Tenant shall also …'))],
+      ['the first is a short line', doc(p('Rent and'), section, p('other charges'))],
+      ['the second is numbered', doc(p(long), section, p('snow, ice and rubbish.', '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="4"/></w:numPr>'))],
+      ['the second is a heading', doc(p(long), section, p('Insurance', '<w:pStyle w:val="Heading2"/>'))],
+      ['a table between them', doc(p(long), section, '<w:tbl><w:tr><w:tc>', p('snow'), '</w:tc></w:tr></w:tbl>', p('ice and rubbish.'))],
+    ] as const) {
+      assert.equal(joinPageCuts(xml), xml, why);
+    }
   });
 
   for (const file of DOCX) {

@@ -5,6 +5,7 @@ import { headersAndFooters } from './word-furniture.js';
 import { diagramDataTargets, withDiagramText } from './word-diagrams.js';
 import { asShown, readableByMammoth } from './word-shown.js';
 import { formatNumber, numberedParagraphs, type NumberedParagraph } from './word-numbering.js';
+import { joinPageCuts } from './word-page-cuts.js';
 import { writeZip } from './write/zip.js';
 import { brokenXml } from './xml-check.js';
 import { zipEntries, zipTexts } from './zip.js';
@@ -73,14 +74,15 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   // package holds both kinds of change, written in one go.
   const forMammoth = new Map(changed);
   let unread = false;
+  // Paragraphs a page cut in two (in a document converted from PDF) are read as one; the rendition keeps them as Word shows them.
+  const document = joinPageCuts(parts.get(DOCUMENT)!);
   for (const [name, xml] of parts) {
-    const readable = SHOWN_PART.test(name) ? readableByMammoth(name === DOCUMENT ? withDiagramText(xml, diagrams, parts) : xml) : xml;
+    const readable = SHOWN_PART.test(name) ? readableByMammoth(name === DOCUMENT ? withDiagramText(document, diagrams, parts) : xml) : xml;
     if (readable === xml) continue;
     forMammoth.set(name, readable);
     unread = true;
   }
   const mammothBytes = unread ? await withParts(bytes, forMammoth) : (shown ?? bytes);
-  const document = parts.get(DOCUMENT)!;
   const numbering = parts.get(NUMBERING);
   let numbered: NumberedParagraph[] = [];
   try {
