@@ -70,7 +70,7 @@ export interface ProcessingDetails {
   pagination?: 'pdf' | 'libreoffice' | 'text-layout';
   durationMs?: number;
   /** The `Processing` stage: pages OCRed and time spent per step. */
-  analysis?: { ocrPages: number[]; ocrFailedPages?: number[]; textMs: number; ocrMs: number; layoutMs: number; entitiesMs: number; storeMs: number };
+  analysis?: { ocrPages: number[]; ocrFailedPages?: number[]; ocrTimedOutPages?: number[]; textMs: number; ocrMs: number; layoutMs: number; entitiesMs: number; storeMs: number };
   members?: string[];
   skipped?: { name: string; reason: string }[];
 }

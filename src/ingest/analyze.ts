@@ -29,6 +29,8 @@ export interface AnalyzeTimings {
   ocrPages: number;
   /** Pages whose OCR failed (the engine broke); they keep the text they had. */
   ocrFailedPages: number[];
+  /** Pages whose OCR ran past the per-page budget; they keep the text they had. */
+  ocrTimedOutPages: number[];
   layoutMs: number;
   entitiesMs: number;
 }
@@ -40,7 +42,7 @@ export interface AnalyzeTimings {
  * Entities are tagged last, on whichever structure came out.
  */
 export async function analyzeDocument(model: DocumentModel, options: AnalyzeOptions): Promise<{ structure: StructureModel; timings: AnalyzeTimings }> {
-  const timings: AnalyzeTimings = { textMs: 0, ocrMs: 0, ocrPages: 0, ocrFailedPages: [], layoutMs: 0, entitiesMs: 0 };
+  const timings: AnalyzeTimings = { textMs: 0, ocrMs: 0, ocrPages: 0, ocrFailedPages: [], ocrTimedOutPages: [], layoutMs: 0, entitiesMs: 0 };
   const ocrPages: number[] = [];
   let nodes: StructureNode[];
   let t = performance.now();
@@ -70,6 +72,7 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
       const reading = read.get(page);
       // One page the engine cannot read is no reason to lose the document's other pages.
       if (reading instanceof Error) timings.ocrFailedPages.push(page.number);
+      else if (reading?.timedOut) timings.ocrTimedOutPages.push(page.number);
       // A stamp's text gives way only to a reading the engine is sure of.
       if (!reading || reading instanceof Error || !reading.items.length || (stamped.has(page) && !reading.sure)) {
         const turn = sidewaysTextTurn(page.items);

@@ -264,6 +264,9 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     };
     const { stored, timings, features } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal, onProgress);
     await recording;
+    if (timings.ocrTimedOutPages.length) {
+      log.warn({ pages: timings.ocrTimedOutPages, budgetMs: this.options.ocrPageTimeoutMs }, 'OCR ran past its per-page budget: those pages keep the text they had');
+    }
     const storeStarted = performance.now();
     const gz = Buffer.from(stored.gz.buffer, stored.gz.byteOffset, stored.gz.byteLength);
     const staged = await this.blobs.stage(Readable.from([gz]), { maxBytes: Number.MAX_SAFE_INTEGER });

@@ -266,6 +266,10 @@ describe('document understanding: DGML of every corpus document', () => {
       assert.equal(u.doc.status, 'Ready', `${key}: ${JSON.stringify(u.doc.error ?? u.doc)}`);
       assert.ok(u.doc.processing?.analysis, `${key}: processing.analysis`);
     }
+    // The corpus's one scanned page is read by OCR within its budget.
+    const scan = uploaded.get('kgrag/nih-clinical-trial-protocols/NCT06155240_Prot_SAP_000.pdf');
+    assert.deepEqual(scan?.doc.processing.analysis.ocrPages, [1], JSON.stringify(scan?.doc.processing));
+    assert.equal(scan?.doc.processing.analysis.ocrTimedOutPages, undefined, JSON.stringify(scan?.doc.processing));
   });
 
   test('DGML of every document: parses, chunks, prefixes, boxes, 100% of the structure model words', async () => {
@@ -427,5 +431,33 @@ describe('document understanding: not processed yet', () => {
       assertProblem(r, 409);
       assert.equal(r.headers.get('retry-after'), '5');
     }
+  });
+});
+
+describe('document understanding: OCR over its per-page budget', () => {
+  let q: Quire;
+  let c: Client;
+  before(async () => {
+    q = await startQuire({ extraEnv: { QUIRE_OCR_PAGE_TIMEOUT_MS: '100' } });
+    c = client(q.api, q.key);
+  });
+  after(async () => {
+    const code = await q?.stop();
+    assert.equal(code, 0, `server exited with ${code}:\n${q?.logs()}`);
+  });
+
+  test('the document is Ready and its processing details name the page given up', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([fs.readFileSync(path.join(CORPUS, 'kgrag/nih-clinical-trial-protocols/NCT06155240_Prot_SAP_000.pdf'))]), 'scan.pdf');
+    const up = await c.req('POST', '/documents/content', { body: form });
+    assertJson(up, 201);
+    let doc = up.json;
+    for (const deadline = Date.now() + 120_000; !['Ready', 'Error'].includes(doc.status) && Date.now() < deadline; ) {
+      await new Promise((res) => setTimeout(res, 200));
+      doc = (await c.get(`/documents/${up.json.id}`)).json;
+    }
+    assert.equal(doc.status, 'Ready', JSON.stringify(doc));
+    assert.deepEqual(doc.processing.analysis.ocrTimedOutPages, [1], JSON.stringify(doc.processing));
+    assert.deepEqual(doc.processing.analysis.ocrPages, [], JSON.stringify(doc.processing));
   });
 });

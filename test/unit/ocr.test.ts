@@ -231,6 +231,15 @@ describe('a scanned document', () => {
     const text = [...leaves(together.structure.nodes)].map((l) => l.text).join(' ');
     assert.match(text, /NON-DISCLOSURE/);
   });
+
+  test('a page whose OCR runs past its budget is named in the timings; a page read in time is not', async () => {
+    const pdf = readFileSync(NDA);
+    const scan = await imageOnlyPdf([{ image: await renderPdfPage(pdf, 1, 300), dpi: 300 }]);
+    const late = await analyzeDocument(await readDocument(scan, 'pdf'), { ocrBudgetMs: 0 });
+    assert.deepEqual([late.timings.ocrTimedOutPages, late.timings.ocrFailedPages, late.structure.ocrPages], [[1], [], []]);
+    const inTime = await analyzeDocument(await readDocument(scan, 'pdf'), { ocrBudgetMs: 60_000 });
+    assert.deepEqual([inTime.timings.ocrTimedOutPages, inTime.structure.ocrPages], [[], [1]]);
+  });
 });
 
 describe('pages scanned sideways', () => {

@@ -54,6 +54,9 @@ export const DocumentSchema = Type.Object(
               {
                 ocrPages: Type.Array(Type.Integer(), { description: 'Pages whose text came from OCR' }),
                 ocrFailedPages: Type.Optional(Type.Array(Type.Integer(), { description: 'Pages the OCR engine failed on (they keep the text they had)' })),
+                ocrTimedOutPages: Type.Optional(
+                  Type.Array(Type.Integer(), { description: 'Pages whose OCR ran past the per-page budget (QUIRE_OCR_PAGE_TIMEOUT_MS) and was given up (they keep the text they had)' }),
+                ),
                 textMs: Type.Integer({ description: 'Text extraction (positions, fonts, drawn rules)' }),
                 ocrMs: Type.Integer(),
                 layoutMs: Type.Integer(),
@@ -212,6 +215,7 @@ export function toDocumentJson(d: DocumentRecord, base: string): DocumentJson {
       json.processing.analysis = {
         ocrPages: analysis.ocrPages,
         ...(analysis.ocrFailedPages?.length ? { ocrFailedPages: analysis.ocrFailedPages } : {}),
+        ...(analysis.ocrTimedOutPages?.length ? { ocrTimedOutPages: analysis.ocrTimedOutPages } : {}),
         textMs: Math.round(analysis.textMs ?? 0),
         ocrMs: Math.round(analysis.ocrMs),
         layoutMs: Math.round(analysis.layoutMs),

@@ -211,6 +211,8 @@ export interface PageReading {
    * straightened: `items` and `rules` are boxes of the page turned by -skew about its centre (0: as it is).
    */
   skew: number;
+  /** Its reading ran past the page's budget and was given up (no items). */
+  timedOut?: boolean;
 }
 
 /** Words of one page (1-based) of `pdf`, recognised from its image, as text items in 300-DPI pixels. */
@@ -249,7 +251,7 @@ export async function readScannedPage(pdf: Uint8Array, page: PageModel, options:
     return tsv === undefined ? undefined : { words: parseTsv(tsv), skew };
   };
   const upright = await read(false);
-  if (!upright) return { items: [], rules: [], upsideDown: false, sure: false, skew: 0 };
+  if (!upright) return { items: [], rules: [], upsideDown: false, sure: false, skew: 0, timedOut: true };
   const sureness = averageConfidence(upright.words);
   const items = wordItems(upright.words, DPI / dpi);
   const asRead = { items, rules: ruled(items), upsideDown: false, skew: upright.skew };
