@@ -83,7 +83,7 @@ export class TreeBuilder {
   private readonly weak = new WeakMap<Section, SectionFrame>();
   /** The blank above the text block being added, in its line heights (-1: the first of its column). */
   private gapAbove = -1;
-  /** The last line of the text block added before the one being added. */
+  /** The last line of the latest text block, and of the one before it (the block being added comes between). */
   private lastLine: Line | null = null;
   private previousLine: Line | null = null;
   /** A section opened by the last text block, waiting to learn how far below it its text starts. */
@@ -235,22 +235,21 @@ export class TreeBuilder {
   }
 
   private openSection(split: HeadingSplit, left: number, tolerance: number): void {
+    // The section that holds the new one as an entry under its label, or as a heading indented under its own.
+    let label: SectionFrame | undefined;
+    let indentedUnder: SectionFrame | undefined;
     for (;;) {
       const top = this.top();
-      const pop =
-        top.kind === 'list' ||
-        (top.kind === 'item' && !this.holds(top, split) && left <= top.x + tolerance) ||
-        (top.kind === 'section' &&
-          !this.introduces(top, split, left, tolerance) &&
-          !this.indentedUnder(top, split, left, tolerance) &&
-          (top.strength <= split.strength || this.peerOf(top, split, left, tolerance) || this.setOffLikeIt(top, split, left, tolerance) || closesLabel(top, split)));
-      if (!pop) break;
+      if (top.kind === 'section') {
+        if (this.introduces(top, split, left, tolerance)) label = top;
+        else if (this.indentedUnder(top, split, left, tolerance)) indentedUnder = top;
+        const pop = top.strength <= split.strength || this.peerOf(top, split, left, tolerance) || this.setOffLikeIt(top, split, left, tolerance) || closesLabel(top, split);
+        if (label || indentedUnder || !pop) break;
+      } else if (top.kind === 'root' || (top.kind === 'item' && (this.holds(top, split) || left > top.x + tolerance))) break;
       this.stack.pop();
     }
-    const holder = this.top();
-    const label = holder.kind === 'section' && holder.label && this.introduces(holder, split, left, tolerance) ? holder : undefined;
     if (label) label.entries ??= split.strength;
-    if (!label && holder.kind === 'section' && holder.indent === undefined && this.indentedUnder(holder, split, left, tolerance)) holder.indent = left;
+    if (indentedUnder) indentedUnder.indent ??= left;
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: this.leaf(split.heading), children: [] };
     if (split.body.length) section.children.push(paragraph(split.body, this.page.vocabulary));
     this.append(section);
@@ -280,9 +279,7 @@ export class TreeBuilder {
     if (!top.label || next.leadIn || left < top.left - 0.5 * tolerance) return false;
     // Right under the block before it (or beside it, in a column of its own), on the same page: what
     // is set off by a blank line, or starts another page, is not an entry.
-    const first = next.heading[0]!.line;
-    const before = this.previousLine;
-    if (!before || before.page !== first.page || first.top - before.bottom >= BLANK_LINE * lineHeight(first)) return false;
+    if (!this.tightUnderPrevious(next)) return false;
     // Entries after the first are in its type or a lesser one down to the label's: the lead
     // agencies' names, then the other stakeholders'. A name in capitals ("NATO :") is in its type.
     if (top.entries !== undefined) return next.strength <= top.entries + CAPITALS;
@@ -298,10 +295,15 @@ export class TreeBuilder {
   private indentedUnder(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
     if (next.leadIn || !top.standalone || next.strength !== top.strength) return false;
     if (top.indent !== undefined) return left > top.left + 0.3 * tolerance && Math.abs(left - top.indent) <= 0.25 * tolerance;
+    if (!top.children.every(furniture) || !this.tightUnderPrevious(next)) return false;
+    return left >= top.left + 0.3 * tolerance && left <= top.left + 2 * tolerance;
+  }
+
+  /** The heading starts less than a blank line under the text block before it (or beside it), on its page. */
+  private tightUnderPrevious(next: HeadingSplit): boolean {
     const first = next.heading[0]!.line;
     const before = this.previousLine;
-    if (!top.children.every(furniture) || !before || before.page !== first.page || first.top - before.bottom >= BLANK_LINE * lineHeight(first)) return false;
-    return left >= top.left + 0.3 * tolerance && left <= top.left + 2 * tolerance;
+    return before !== null && before.page === first.page && first.top - before.bottom < BLANK_LINE * lineHeight(first);
   }
 
   /**
