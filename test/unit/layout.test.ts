@@ -885,6 +885,52 @@ describe('layout: labels over their entries, and headings inside the item their 
     assert.deepEqual(shape(apart), [['Stakeholder(s):'], ['Public Buildings Service :', ['Performance Indicators']]]);
     const fields = await structureOf(page([...BODY, ['Applicant:', 10, true, 660], ['Address:', 10, true, 647], ['Telephone:', 10, true, 634], ...AFTER]));
     assert.deepEqual(shape(fields), [['Applicant:'], ['Address:'], ['Telephone:'], ['Performance Indicators']]);
+    // A value under the third field does not make it an entry of the second.
+    const filled = await structureOf(page([...BODY, ['Applicant:', 10, true, 660], ['Address:', 10, true, 647], ['Telephone:', 10, true, 634], ['(555) 010-0100', 10, false, 622], ...AFTER]));
+    assert.deepEqual(shape(filled), [['Applicant:'], ['Address:'], ['Telephone:'], ['Performance Indicators']]);
+  });
+
+  test('a built page: labels in the type of the empty label above them, each over its own sentence, are its entries', async () => {
+    const entries = await structureOf(
+      page([
+        ...BODY,
+        ['Stakeholder(s):', 10, true, 660],
+        ['Elected Leaders :', 10, true, 647],
+        ['Protecting the elected leaders is a paramount responsibility.', 10, false, 635],
+        ['Federal Personnel :', 10, true, 621],
+        ['The agency also protects federal facilities and their staff.', 10, false, 609],
+        ...AFTER,
+      ]),
+    );
+    assert.deepEqual(shape(entries), [['Stakeholder(s):', ['Elected Leaders :'], ['Federal Personnel :']], ['Performance Indicators']]);
+    // Set off by a blank line, the first one is a heading beside the label, as before.
+    const apart = await structureOf(
+      page([
+        ...BODY,
+        ['Stakeholder(s):', 10, true, 660],
+        ['Elected Leaders :', 10, true, 634],
+        ['Protecting the elected leaders is a paramount responsibility.', 10, false, 622],
+        ...AFTER,
+      ]),
+    );
+    assert.deepEqual(shape(apart), [['Stakeholder(s):'], ['Elected Leaders :'], ['Performance Indicators']]);
+  });
+
+  test('the DHS and NARA plans: every "Stakeholder(s):" holds its stakeholders, named in its own type', async () => {
+    for (const name of ['DHS2020.pdf', 'NARA2022.pdf']) {
+      const plan = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports', name));
+      const labels = sections(plan.nodes).filter((s) => s.heading.text === 'Stakeholder(s):');
+      assert.ok(labels.length >= 10, `${name}: ${labels.length} labels`);
+      const empty = labels.filter((s) => !s.children.some((c) => c.type === 'section' || (c.type === 'paragraph' && c.role === 'body')));
+      assert.deepEqual(empty.map((s) => s.heading.boxes[0]?.page), [], `${name}: labels holding nothing`);
+    }
+    const dhs = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DHS2020.pdf'));
+    const leaders = sections(dhs.nodes).find((s) => s.heading.text === 'Stakeholder(s):' && sections(s.children).some((e) => e.heading.text === 'U.S. Elected Leaders :'));
+    assert.ok(leaders, 'objective 1.3: "U.S. Elected Leaders :" is under "Stakeholder(s):"');
+    assert.deepEqual(
+      sections(leaders.children).map((e) => e.heading.text).slice(0, 4),
+      ['U.S. Elected Leaders :', 'Designated Leaders :', 'Visiting Foreign Leaders', 'Federal Personnel :'],
+    );
   });
 });
 

@@ -36,6 +36,15 @@ interface SectionFrame {
   entryOf?: SectionFrame;
   /** Where the headings in its own type that it holds stand, indented under its heading (see `indentedUnder`). */
   indent?: number;
+  /** It came tight under an empty label in its own type, beside it (see `entryBesideLabel`). */
+  besideLabel?: SectionFrame;
+}
+
+/** A label in the type of the empty label just above it, opened beside it: its first entry if text comes tight under it. */
+interface PendingEntry {
+  label: SectionFrame;
+  frame: SectionFrame;
+  section: Section;
 }
 
 /** Article and Section headings outrank styled headings of the same font (bold and capitals add 3 at most). */
@@ -90,6 +99,8 @@ export class TreeBuilder {
   private opened: SectionFrame | null = null;
   /** No text block has been added yet: the next one opens the document. */
   private beforeText = true;
+  /** Set by the block that opened it, for the next block only. */
+  private pendingEntry: PendingEntry | null = null;
 
   constructor(
     private readonly bodySize: number,
@@ -97,6 +108,8 @@ export class TreeBuilder {
   ) {}
 
   add(block: Block): void {
+    const pending = this.pendingEntry;
+    this.pendingEntry = null;
     switch (block.kind) {
       case 'furniture':
         this.append({ type: 'paragraph', structure: block.role === 'footnote' ? 'p' : 'div', role: block.role, leaf: this.leaf(wholeLines(block.lines)) });
@@ -107,7 +120,7 @@ export class TreeBuilder {
         break;
       case 'text':
         if (block.unmarkedItem) this.addUnmarkedItem(block.lines);
-        else this.addText(block.lines, block.runInTitle ?? false);
+        else this.addText(block.lines, block.runInTitle ?? false, pending);
         break;
     }
   }
@@ -130,7 +143,7 @@ export class TreeBuilder {
     this.opened = null;
   }
 
-  private addText(lines: Line[], runInTitle: boolean): void {
+  private addText(lines: Line[], runInTitle: boolean, pending: PendingEntry | null = null): void {
     const first = lines[0]!;
     this.place(lines);
     const ranges = wholeLines(lines);
@@ -168,6 +181,7 @@ export class TreeBuilder {
       return;
     }
     this.closePlainItems(first.left, tolerance);
+    if (pending && this.top() === pending.frame && pending.frame.firstGap !== undefined && pending.frame.firstGap < TIGHT) this.nestUnderLabel(pending);
     this.append(paragraph(ranges, this.page.vocabulary));
   }
 
@@ -235,6 +249,7 @@ export class TreeBuilder {
   }
 
   private openSection(split: HeadingSplit, left: number, tolerance: number): void {
+    const previous = this.top();
     // The section that holds the new one as an entry under its label, or as a heading indented under its own.
     let label: SectionFrame | undefined;
     let indentedUnder: SectionFrame | undefined;
@@ -250,6 +265,7 @@ export class TreeBuilder {
     }
     if (label) label.entries ??= split.strength;
     if (indentedUnder) indentedUnder.indent ??= left;
+    const beside = this.top() === previous ? undefined : this.entryBesideLabel(previous, split, left, tolerance);
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: this.leaf(split.heading), children: [] };
     if (split.body.length) section.children.push(paragraph(split.body, this.page.vocabulary));
     this.append(section);
@@ -261,9 +277,11 @@ export class TreeBuilder {
       standalone: !split.leadIn,
       label: !split.body.length && LABEL_END.test(section.heading.text),
       entryOf: label,
+      besideLabel: beside,
       children: section.children,
     };
     this.stack.push(frame);
+    if (beside) this.pendingEntry = { label: beside, frame, section };
     if (split.weak) this.weak.set(section, frame);
     if (!split.body.length) this.opened = frame;
   }
@@ -285,6 +303,36 @@ export class TreeBuilder {
     if (top.entries !== undefined) return next.strength <= top.entries + CAPITALS;
     if (!top.children.every(furniture)) return false;
     return next.strength > top.strength || !LABEL_END.test(this.leaf(next.heading).text);
+  }
+
+  /**
+   * A label in the type of the empty label just above it, set tight under it, was opened beside it (a
+   * form's empty fields: "Name:", "Title:"); but when text comes tight under it, it is the first of
+   * the label's entries: "Stakeholder(s):" then "U.S. Elected Leaders :" over a sentence about them.
+   * The label that stands first in its run only: in a run of empty fields, the third is no entry of the second.
+   */
+  private entryBesideLabel(previous: Frame, next: HeadingSplit, left: number, tolerance: number): SectionFrame | undefined {
+    if (previous.kind !== 'section' || !previous.label || previous.besideLabel || previous.entries !== undefined) return undefined;
+    if (next.leadIn || next.body.length || next.strength !== previous.strength || !LABEL_END.test(this.leaf(next.heading).text)) return undefined;
+    if (left < previous.left - 0.5 * tolerance || !previous.children.every(furniture) || !this.tightUnderPrevious(next)) return undefined;
+    return previous;
+  }
+
+  /** The pending entry goes inside its label, which holds the entries that follow as it holds any. */
+  private nestUnderLabel({ label, frame, section }: PendingEntry): void {
+    const parent = this.stack[this.stack.length - 2]!;
+    if (parent.kind === 'list') return;
+    const siblings = parent.children;
+    const at = siblings.lastIndexOf(section);
+    const labelSection = siblings[at - 1];
+    if (at < 1 || labelSection?.type !== 'section' || labelSection.children !== label.children) return;
+    siblings.splice(at, 1);
+    label.children.push(section);
+    section.level = labelSection.level + 1;
+    frame.entryOf = label;
+    frame.besideLabel = undefined;
+    label.entries = frame.strength;
+    this.stack.splice(this.stack.length - 1, 0, label);
   }
 
   /**
