@@ -9,6 +9,7 @@ import { pdfStructure } from '../../src/ingest/stages/layout.js';
 import { parseHeadingNumber, parseMarker } from '../../src/ingest/markers.js';
 import { cleanItemText, isBrokenWord, joinAtBreak, Vocabulary } from '../../src/ingest/stages/layout/text.js';
 import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
+import { readingText } from '../../src/ingest/stages/tables/draft.js';
 import { renderMarkdown, renderText } from '../../src/ingest/stages/text.js';
 import { leaves, normalizeSpace, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode, type Table } from '../../src/ingest/structure.js';
 import { analyzeDocument } from '../../src/ingest/analyze.js';
@@ -941,6 +942,20 @@ describe('layout: text clean-up', () => {
     assert.equal(cleanItemText('\u019F'), 'ti');
     assert.equal(cleanItemText('So\u014Cware'), 'Software');
     assert.equal(cleanItemText('\u014Csaka'), 'Osaka'.replace('O', '\u014C'));
+  });
+
+  test("a table cell's text is cleaned as a paragraph's: Calibri's ligatures, soft hyphens, invisible characters", async () => {
+    const item = (text: string, x: number, y: number) => ({ text, x, y, width: 8 * text.length, height: 14, fontName: 'Calibri', fontSize: 11 });
+    assert.equal(readingText([item('So\u014Cware devel\u00ADopment', 100, 100), item('e\uFB03cient\u200B', 100, 118)]), 'Software development efficient');
+    // The NDA's table of its people: "Software development and analysis", not "SoŌware".
+    const nda = await analyze(path.join(corpus, 'reference-dgml/Jane Doe NDA.pdf'));
+    const cells = nda.nodes.flatMap(function cellsOf(n: StructureNode): string[] {
+      if (n.type === 'table') return n.rows.flatMap((r) => r.cells.map((c) => c.leaf.text));
+      if (n.type === 'section') return n.children.flatMap(cellsOf);
+      if (n.type === 'list') return n.items.flatMap((i) => i.children.flatMap(cellsOf));
+      return [];
+    });
+    assert.ok(cells.includes('Software development and analysis'), JSON.stringify(cells.filter((c) => /ware/.test(c))));
   });
 
   test('list markers and heading numbers', () => {

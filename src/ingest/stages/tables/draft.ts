@@ -1,7 +1,7 @@
 import type { PageModel, TextItem } from '../../model.js';
 import { normalizeSpace, type Box, type Table, type TableCell, type TableRow } from '../../structure.js';
 import { centerY, type Rect } from './geometry.js';
-import { joinAtBreak, spacedApart } from '../layout/text.js';
+import { cleanItemText, joinAtBreak, spacedApart } from '../layout/text.js';
 
 /** A cell before it becomes a TableCell: its grid position, its box and the page items it holds. */
 export interface CellDraft {
@@ -105,7 +105,8 @@ export function readingText(items: TextItem[]): string {
 
 /** A line's items' text, left to right, a space only where the items leave a word's gap or carry one. */
 function lineText(items: readonly TextItem[]): string {
-  return items.reduce((text, it, k) => (k && spacedApart(items[k - 1]!, items[k - 1]!.text, it, it.text) ? `${text} ${it.text}` : text + it.text), '');
+  const texts = items.map((it) => cleanItemText(it.text));
+  return texts.reduce((text, t, k) => (k && spacedApart(items[k - 1]!, texts[k - 1]!, items[k]!, t) ? `${text} ${t}` : text + t), '');
 }
 
 function round(v: number): number {
