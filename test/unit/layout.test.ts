@@ -831,6 +831,14 @@ describe('layout: labels over their entries, and headings inside the item their 
     assert.equal(labels.length, 1, 'objective 4.3 has its stakeholders');
     assert.ok(!bodyText(objective.children).some((t) => t.includes('Stakeholder(s):')), 'the label is not the end of the italic sentence');
     assert.ok(sections(labels[0]!.children).some((s) => s.heading.text === 'Bureau of Diplomatic Security and Overseas Building Operations :'), 'the lead agency is under the label');
+    // USAID's stakeholders: the Administrator, named as a label over her title, then the partners set
+    // a point larger in a second column; each an entry of the label, none inside another.
+    const usaid = sections(plan.nodes).find((s) => s.heading.text === 'Stakeholder(s):' && s.children.some((c) => c.type === 'section' && c.heading.text === 'Samantha Power :'));
+    assert.ok(usaid, '"Samantha Power :" is under "Stakeholder(s):"');
+    const entries = usaid.children.filter((n): n is Section => n.type === 'section');
+    assert.deepEqual(entries.map((e) => e.heading.text), ['Samantha Power :', 'World Bank :', 'International & Multilateral Partners :', 'United Nations :']);
+    assert.deepEqual(entries.map((e) => sections(e.children).length), [0, 0, 0, 0], 'no entry holds another');
+    assert.deepEqual(bodyText(entries[0]!.children), ['USAID Administrator']);
   });
 
   /** Lines of text on a Letter page: `[text, size, bold, y]` at the left margin (x 72) or at `x`. */

@@ -110,6 +110,13 @@ export class TreeBuilder {
   add(block: Block): void {
     const pending = this.pendingEntry;
     this.pendingEntry = null;
+    const tightUnderPending = pending !== null && block.kind === 'text' && this.tightUnderLast(block.lines[0]!);
+    this.addBlock(block);
+    // Text set tight under the pending entry went inside it: it is the label's entry, with that text.
+    if (tightUnderPending && pending.section.children.some((n) => !furniture(n))) this.nestUnderLabel(pending);
+  }
+
+  private addBlock(block: Block): void {
     switch (block.kind) {
       case 'furniture':
         this.append({ type: 'paragraph', structure: block.role === 'footnote' ? 'p' : 'div', role: block.role, leaf: this.leaf(wholeLines(block.lines)) });
@@ -120,7 +127,7 @@ export class TreeBuilder {
         break;
       case 'text':
         if (block.unmarkedItem) this.addUnmarkedItem(block.lines);
-        else this.addText(block.lines, block.runInTitle ?? false, pending);
+        else this.addText(block.lines, block.runInTitle ?? false);
         break;
     }
   }
@@ -143,7 +150,7 @@ export class TreeBuilder {
     this.opened = null;
   }
 
-  private addText(lines: Line[], runInTitle: boolean, pending: PendingEntry | null = null): void {
+  private addText(lines: Line[], runInTitle: boolean): void {
     const first = lines[0]!;
     this.place(lines);
     const ranges = wholeLines(lines);
@@ -181,7 +188,6 @@ export class TreeBuilder {
       return;
     }
     this.closePlainItems(first.left, tolerance);
-    if (pending && this.top() === pending.frame && pending.frame.firstGap !== undefined && pending.frame.firstGap < TIGHT) this.nestUnderLabel(pending);
     this.append(paragraph(ranges, this.page.vocabulary));
   }
 
@@ -300,7 +306,10 @@ export class TreeBuilder {
     if (!this.tightUnderPrevious(next)) return false;
     // Entries after the first are in its type or a lesser one down to the label's: the lead
     // agencies' names, then the other stakeholders'. A name in capitals ("NATO :") is in its type.
-    if (top.entries !== undefined) return next.strength <= top.entries + CAPITALS;
+    // A lead agency named as a label up to a point larger than the label may come after the others
+    // (in a column of its own, read after theirs); one in the label's own type is the label's peer,
+    // and an entry named as a label ("Samantha Power :" over "USAID Administrator") holds no such one.
+    if (top.entries !== undefined) return next.strength <= top.entries + CAPITALS || (!top.entryOf && LABEL_END.test(this.leaf(next.heading).text) && next.strength > top.strength && next.strength <= top.strength + LARGER_FONT + CAPITALS);
     if (!top.children.every(furniture)) return false;
     return next.strength > top.strength || !LABEL_END.test(this.leaf(next.heading).text);
   }
@@ -320,19 +329,26 @@ export class TreeBuilder {
 
   /** The pending entry goes inside its label, which holds the entries that follow as it holds any. */
   private nestUnderLabel({ label, frame, section }: PendingEntry): void {
-    const parent = this.stack[this.stack.length - 2]!;
-    if (parent.kind === 'list') return;
+    const index = this.stack.indexOf(frame);
+    const parent = this.stack[index - 1];
+    if (index < 1 || !parent || parent.kind === 'list') return;
     const siblings = parent.children;
     const at = siblings.lastIndexOf(section);
     const labelSection = siblings[at - 1];
     if (at < 1 || labelSection?.type !== 'section' || labelSection.children !== label.children) return;
     siblings.splice(at, 1);
     label.children.push(section);
-    section.level = labelSection.level + 1;
+    deepen(section, labelSection.level + 1 - section.level);
     frame.entryOf = label;
     frame.besideLabel = undefined;
     label.entries = frame.strength;
-    this.stack.splice(this.stack.length - 1, 0, label);
+    this.stack.splice(index, 0, label);
+  }
+
+  /** The line starts less than half a line under the last text block's, on its page. */
+  private tightUnderLast(first: Line): boolean {
+    const last = this.lastLine;
+    return last !== null && last.page === first.page && first.top - last.bottom < TIGHT * lineHeight(first);
   }
 
   /**
@@ -471,6 +487,18 @@ function asText(section: Section): StructureNode[] {
   const text = section.heading.text;
   const running = wordsOf(text).length >= 8 && /[.!?:;]["'”’)]?$/.test(text);
   return [{ type: 'paragraph', structure: running ? 'p' : 'div', role: 'body', leaf: section.heading }, ...section.children];
+}
+
+/** Moves a section and the sections inside it `by` levels down. */
+function deepen(section: Section, by: number): void {
+  section.level += by;
+  const walk = (nodes: StructureNode[]): void => {
+    for (const n of nodes) {
+      if (n.type === 'section') deepen(n, by);
+      else if (n.type === 'list') for (const item of n.items) walk(item.children);
+    }
+  };
+  walk(section.children);
 }
 
 function furniture(node: StructureNode): boolean {
