@@ -925,6 +925,48 @@ describe('layout: labels over their entries, and headings inside the item their 
     assert.deepEqual(shape(apart), [['Stakeholder(s):'], ['Elected Leaders :'], ['Performance Indicators']]);
   });
 
+  test('a built document: entries named as labels go on at the top of the next page where they started; a heading not so named does not', async () => {
+    type Line = [string, number, boolean, number, number?];
+    const ops = (lines: Line[]) => lines.map(([text, size, bold, y, x]) => `BT /${bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${x ?? 72} ${y} Tm (${text}) Tj ET`).join('\n');
+    const twoPages = (first: Line[], second: Line[]): Buffer => {
+      const [a, b] = [ops(first), ops(second)];
+      const pageObject = (contents: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${contents} 0 R >>`;
+      return makePdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [5 0 R 6 0 R] /Count 2 >>',
+        '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+        '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>',
+        pageObject(7),
+        pageObject(8),
+        `<< /Length ${a.length} >>\nstream\n${a}\nendstream`,
+        `<< /Length ${b.length} >>\nstream\n${b}\nendstream`,
+      ]);
+    };
+    const first: Line[] = [
+      ...BODY,
+      ['Stakeholder(s):', 10, true, 98],
+      ['Elected Leaders :', 10, true, 85],
+      ['Protecting the elected leaders is a paramount responsibility.', 10, false, 73],
+    ];
+    const overPage = async (second: Line[]) => shape(await structureOf(twoPages(first, second)));
+    assert.deepEqual(
+      await overPage([
+        ['Federal Personnel :', 10, true, 720],
+        ['The agency also protects federal facilities and their staff.', 10, false, 708],
+        ['Performance Indicators', 10, true, 670],
+        ['Buildings modernised in the year, against the plan for the year.', 10, false, 654],
+      ]),
+      [['Stakeholder(s):', ['Elected Leaders :'], ['Federal Personnel :']], ['Performance Indicators']],
+    );
+    assert.deepEqual(
+      await overPage([
+        ['Performance Indicators', 10, true, 720],
+        ['Buildings modernised in the year, against the plan for the year.', 10, false, 704],
+      ]),
+      [['Stakeholder(s):', ['Elected Leaders :']], ['Performance Indicators']],
+    );
+  });
+
   test('the DHS and NARA plans: every "Stakeholder(s):" holds its stakeholders, named in its own type', async () => {
     for (const name of ['DHS2020.pdf', 'NARA2022.pdf']) {
       const plan = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports', name));
@@ -940,6 +982,11 @@ describe('layout: labels over their entries, and headings inside the item their 
       sections(leaders.children).map((e) => e.heading.text).slice(0, 4),
       ['U.S. Elected Leaders :', 'Designated Leaders :', 'Visiting Foreign Leaders', 'Federal Personnel :'],
     );
+    // The Department's components go on over a page turn ("Federal Law Enforcement Training Centers :" opens page 6).
+    const components = sections(dhs.nodes).find((s) => s.heading.text === 'Stakeholder(s):' && sections(s.children).some((e) => e.heading.text === 'Office of the Secretary :'));
+    assert.ok(components, '"Office of the Secretary :" is under "Stakeholder(s):"');
+    const names = sections(components.children).map((e) => e.heading.text);
+    assert.ok(names.includes('Federal Law Enforcement Training Centers :') && names.includes('Science and Technology Directorate :'), JSON.stringify(names));
   });
 });
 

@@ -30,8 +30,9 @@ interface SectionFrame {
   firstGap?: number;
   /** Its heading ends in a colon, with nothing after it on its line: a label ("Stakeholder(s):") over what it introduces. */
   label: boolean;
-  /** A label: the strength of the first entry it holds (see `introduces`). */
+  /** A label: the strength of the first entry it holds (see `introduces`), and where its entries start. */
   entries?: number;
+  entryLefts?: number[];
   /** An entry: the label that holds it. */
   entryOf?: SectionFrame;
   /** Where the headings in its own type that it holds stand, indented under its heading (see `indentedUnder`). */
@@ -269,7 +270,10 @@ export class TreeBuilder {
       } else if (top.kind === 'root' || (top.kind === 'item' && (this.holds(top, split) || left > top.x + tolerance))) break;
       this.stack.pop();
     }
-    if (label) label.entries ??= split.strength;
+    if (label) {
+      label.entries ??= split.strength;
+      (label.entryLefts ??= []).push(left);
+    }
     if (indentedUnder) indentedUnder.indent ??= left;
     const beside = this.top() === previous ? undefined : this.entryBesideLabel(previous, split, left, tolerance);
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: this.leaf(split.heading), children: [] };
@@ -302,8 +306,9 @@ export class TreeBuilder {
   private introduces(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
     if (!top.label || next.leadIn || left < top.left - 0.5 * tolerance) return false;
     // Right under the block before it (or beside it, in a column of its own), on the same page: what
-    // is set off by a blank line, or starts another page, is not an entry.
-    if (!this.tightUnderPrevious(next)) return false;
+    // is set off by a blank line is not an entry; at the top of the next page, one named as a label
+    // where the entries before it start still is.
+    if (!this.tightUnderPrevious(next) && !this.entryOverPage(top, next, left, tolerance)) return false;
     // Entries after the first are in its type or a lesser one down to the label's: the lead
     // agencies' names, then the other stakeholders'. A name in capitals ("NATO :") is in its type.
     // A lead agency named as a label up to a point larger than the label may come after the others
@@ -342,6 +347,7 @@ export class TreeBuilder {
     frame.entryOf = label;
     frame.besideLabel = undefined;
     label.entries = frame.strength;
+    label.entryLefts = [frame.left];
     this.stack.splice(index, 0, label);
   }
 
@@ -361,6 +367,13 @@ export class TreeBuilder {
     if (top.indent !== undefined) return left > top.left + 0.3 * tolerance && Math.abs(left - top.indent) <= 0.25 * tolerance;
     if (!top.children.every(furniture) || !this.tightUnderPrevious(next)) return false;
     return left >= top.left + 0.3 * tolerance && left <= top.left + 2 * tolerance;
+  }
+
+  /** The label's entries go on over a page turn: the next page's first text is named as one, where one started. */
+  private entryOverPage(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
+    const before = this.previousLine;
+    if (!top.entryLefts || !before || before.page >= next.heading[0]!.line.page) return false;
+    return LABEL_END.test(this.leaf(next.heading).text) && top.entryLefts.some((x) => Math.abs(x - left) <= 0.25 * tolerance);
   }
 
   /** The heading starts less than a blank line under the text block before it (or beside it), on its page. */
