@@ -965,6 +965,19 @@ describe('layout: labels over their entries, and headings inside the item their 
       ]),
       [['Stakeholder(s):', ['Elected Leaders :']], ['Performance Indicators']],
     );
+    // A label that ends its page with nothing under it: the first entry opens the next page.
+    const labelLast = await structureOf(
+      twoPages(
+        [...BODY, ['Stakeholder(s):', 10, true, 80]],
+        [
+          ['Federal Personnel :', 10, true, 720],
+          ['The agency also protects federal facilities and their staff.', 10, false, 708],
+          ['Performance Indicators', 10, true, 670],
+          ['Buildings modernised in the year, against the plan for the year.', 10, false, 654],
+        ],
+      ),
+    );
+    assert.deepEqual(shape(labelLast), [['Stakeholder(s):', ['Federal Personnel :']], ['Performance Indicators']]);
   });
 
   test('the DHS and NARA plans: every "Stakeholder(s):" holds its stakeholders, named in its own type', async () => {

@@ -328,7 +328,8 @@ export class TreeBuilder {
   private entryBesideLabel(previous: Frame, next: HeadingSplit, left: number, tolerance: number): SectionFrame | undefined {
     if (previous.kind !== 'section' || !previous.label || previous.besideLabel || previous.entries !== undefined) return undefined;
     if (next.leadIn || next.body.length || next.strength !== previous.strength || !LABEL_END.test(this.leaf(next.heading).text)) return undefined;
-    if (left < previous.left - 0.5 * tolerance || !previous.children.every(furniture) || !this.tightUnderPrevious(next)) return undefined;
+    if (left < previous.left - 0.5 * tolerance || !previous.children.every(furniture)) return undefined;
+    if (!this.tightUnderPrevious(next) && !this.entryOverPage(previous, next, left, tolerance)) return undefined;
     return previous;
   }
 
@@ -369,11 +370,15 @@ export class TreeBuilder {
     return left >= top.left + 0.3 * tolerance && left <= top.left + 2 * tolerance;
   }
 
-  /** The label's entries go on over a page turn: the next page's first text is named as one, where one started. */
+  /**
+   * The label's entries go on over a page turn: the next page's first text is named as one, where one
+   * started (where the label starts, for a label that ends its page with nothing under it yet).
+   */
   private entryOverPage(top: SectionFrame, next: HeadingSplit, left: number, tolerance: number): boolean {
     const before = this.previousLine;
-    if (!top.entryLefts || !before || before.page >= next.heading[0]!.line.page) return false;
-    return LABEL_END.test(this.leaf(next.heading).text) && top.entryLefts.some((x) => Math.abs(x - left) <= 0.25 * tolerance);
+    if (!top.label || !before || before.page >= next.heading[0]!.line.page) return false;
+    const lefts = top.entryLefts ?? (top.children.every(furniture) ? [top.left] : []);
+    return LABEL_END.test(this.leaf(next.heading).text) && lefts.some((x) => Math.abs(x - left) <= 0.25 * tolerance);
   }
 
   /** The heading starts less than a blank line under the text block before it (or beside it), on its page. */
