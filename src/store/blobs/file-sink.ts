@@ -68,6 +68,22 @@ class SinkThread {
 const thread = new SinkThread();
 
 /**
+ * Blocks the thread has written and handed back, for the next block of any sink: a new one is a
+ * zeroed 256 KiB allocation, which cost more than the copy into it for the small files most sinks
+ * write (a structure of a few KiB, a page image).
+ */
+const MAX_SPARE_BLOCKS = 16;
+const spareBlocks: ArrayBuffer[] = [];
+
+function takeBlock(): ArrayBuffer {
+  return spareBlocks.pop() ?? new ArrayBuffer(BLOCK);
+}
+
+function giveBack(block: ArrayBuffer): void {
+  if (spareBlocks.length < MAX_SPARE_BLOCKS && block.byteLength === BLOCK) spareBlocks.push(block);
+}
+
+/**
  * A writable file (created exclusively) whose bytes are hashed and written by a thread: the event
  * loop only copies each chunk into a 1 MiB block and hands the block over. `sha256` is known once
  * the stream has finished. Errors of the file (ENOSPC, EROFS, …) arrive with their `code`.
@@ -75,9 +91,8 @@ const thread = new SinkThread();
 export class HashingFileSink extends Writable {
   sha256 = '';
   private readonly id: number;
-  private block = new ArrayBuffer(BLOCK);
-  /** Blocks the thread has written and handed back. */
-  private readonly spare: ArrayBuffer[] = [];
+  /** The block being filled (taken on the first write after the last one was sent). */
+  private block: ArrayBuffer | null = null;
   private filled = 0;
   private inFlight = 0;
   private waiting: (() => void) | null = null;
@@ -96,6 +111,8 @@ export class HashingFileSink extends Writable {
 
   private release() {
     this.terminal = true;
+    if (this.block) giveBack(this.block);
+    this.block = null;
     thread.unregister(this.id);
     this.settle();
   }
@@ -114,7 +131,7 @@ export class HashingFileSink extends Writable {
     }
     if ('written' in r) {
       this.inFlight -= r.written;
-      this.spare.push(r.block);
+      giveBack(r.block);
       if (this.waiting && this.inFlight < IN_FLIGHT) {
         const go = this.waiting;
         this.waiting = null;
@@ -130,11 +147,11 @@ export class HashingFileSink extends Writable {
   }
 
   private send() {
-    if (this.filled === 0) return;
     const block = this.block;
+    if (!block || this.filled === 0) return;
     thread.post({ op: 'write', id: this.id, block, length: this.filled }, [block]);
     this.inFlight += this.filled;
-    this.block = this.spare.pop() ?? new ArrayBuffer(BLOCK);
+    this.block = null;
     this.filled = 0;
   }
 
@@ -143,6 +160,7 @@ export class HashingFileSink extends Writable {
     let off = 0;
     while (off < chunk.length) {
       const n = Math.min(chunk.length - off, BLOCK - this.filled);
+      this.block ??= takeBlock();
       new Uint8Array(this.block, this.filled, n).set(chunk.subarray(off, off + n));
       this.filled += n;
       off += n;
