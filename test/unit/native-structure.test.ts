@@ -219,6 +219,23 @@ describe('DOCX native structure (corpus)', () => {
     assert.ok(textLayout.get('TruTone Lane 1.docx')!.native!.every((n) => n.type !== 'paragraph' || n.role === 'body'));
   });
 
+  test('a numbered paragraph reads as a heading of its list level only when bold or underlined throughout', async () => {
+    const bytes = corpus('office/TruTone Lane 1.docx');
+    const parts = await zipEntries(bytes, () => true);
+    const document = parts.get('word/document.xml')!.toString('utf8');
+    const at = document.indexOf('>Licenses</w:t>');
+    const start = Math.max(document.lastIndexOf('<w:p ', at), document.lastIndexOf('<w:p>', at));
+    const end = document.indexOf('</w:p>', at);
+    const plain = document.slice(start, end).replace(/<w:b\/>|<w:u w:val="single"\/>/g, '');
+    parts.set('word/document.xml', Buffer.from(document.slice(0, start) + plain + document.slice(end)));
+    const edited = makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true })));
+    const headings = (m: DocumentModel) => sections(m.native!).map((s) => s.heading.text);
+    assert.ok(headings(await readDocument(bytes, 'docx', { libreoffice: false })).includes('50. Licenses and Permits'));
+    const after = headings(await readDocument(edited, 'docx', { libreoffice: false }));
+    assert.ok(!after.some((h) => h.includes('Licenses')), 'set plain, it is no heading');
+    assert.ok(after.includes('73. Quiet Enjoyment'));
+  });
+
   test('text formatted hidden in Word is not read (the body and the footers); text with hidden turned off is', async () => {
     const bytes = corpus('office/NDA simple layout.docx');
     const parts = await zipEntries(bytes, () => true);
@@ -483,6 +500,11 @@ describe('DOCX native structure (corpus)', () => {
     assert.ok(articles.length >= 40, `${articles.length} articles`);
     // Heading 2 numbered by Word ("40."), and one numbered by hand ("40A."), read alike.
     assert.deepEqual(articles.slice(0, 3), ['40. Rent', '40A. Term of Lease', '41. Escalations']);
+    // Every article from 40 to 73 is one: "50. Licenses and Permits" and "73. Quiet Enjoyment" are set in
+    // List Paragraph, bold and underlined, in the numbering of the Heading 2 articles around them.
+    const numbers = articles.map((a) => /^(\d+)[A-Z]?\./.exec(a)?.[1]).filter((n) => n !== undefined).map(Number);
+    assert.deepEqual([...new Set(numbers)], Array.from({ length: 34 }, (_, k) => 40 + k), JSON.stringify(articles));
+    assert.ok(articles.includes('50. Licenses and Permits') && articles.includes('73. Quiet Enjoyment'), JSON.stringify(articles.slice(-5)));
     assert.ok(sections(top.children).every((s) => s.level === 2));
     const rent = tables(section(nodes, '40. Rent').children)[0]!;
     assert.equal(rent.rows.length, 11);

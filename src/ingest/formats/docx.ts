@@ -94,7 +94,7 @@ export async function readDocx(bytes: Buffer): Promise<DocxRead> {
   const { default: mammoth } = await import('mammoth');
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: mammothBytes }, { styleMap: STYLE_MAP, transformDocument: (doc) => withWordLabels(doc, numbered) })).value;
+    html = (await mammoth.convertToHtml({ buffer: mammothBytes }, { styleMap: STYLE_MAP, transformDocument: (doc) => withWordLabels(headingsLikeTheirLevel(doc), numbered) })).value;
   } catch (err) {
     throw new IngestError('Corrupt DOCX', `word/document.xml cannot be read: ${xmlProblem((err as Error).message)}`);
   }
@@ -146,12 +146,63 @@ function xmlProblem(message: string): string {
   return first && !/undefined|null|\[object/.test(first) ? `it is not well-formed XML (${first.slice(0, 200)}).` : 'it is not well-formed XML.';
 }
 
-/** mammoth's document elements, as far as the labels need them. */
+/** mammoth's document elements, as far as the labels and headings need them. */
 interface Element {
   type: string;
   value?: string;
   numbering?: unknown;
+  styleId?: string | null;
+  styleName?: string | null;
+  isBold?: boolean;
+  isUnderline?: boolean;
   children?: Element[];
+}
+
+/** Word's heading styles, as mammoth's style map knows them ("heading 2" → h2). */
+const HEADING_STYLE = /^heading [1-6]$/i;
+/** A title is this short at most, and ends without a sentence's stop. */
+const MAX_TITLE_WORDS = 12;
+
+/**
+ * A numbered paragraph in the list level that numbers heading-styled paragraphs (mammoth gives the
+ * paragraphs of one list level the same numbering object), set in bold or underlined throughout,
+ * short and without a stop, is a heading like them though its style is another ("50. Licenses and
+ * Permits" in List Paragraph, bold and underlined, between "49. Intentionally Omitted" and "51.
+ * Utility Services" in Heading 2). Two such headings in the level at least, so that a lone heading
+ * does not turn a list's items into headings.
+ */
+function headingsLikeTheirLevel(doc: Element): Element {
+  const paragraphs: Element[] = [];
+  const stack: Element[] = [doc];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.type === 'paragraph') paragraphs.push(el);
+    else for (const child of el.children ?? []) stack.push(child);
+  }
+  const headings = new Map<unknown, Element[]>();
+  for (const p of paragraphs) {
+    if (p.numbering && HEADING_STYLE.test(p.styleName ?? '')) headings.set(p.numbering, [...(headings.get(p.numbering) ?? []), p]);
+  }
+  for (const p of paragraphs) {
+    const like = p.numbering ? headings.get(p.numbering) : undefined;
+    if (!like || like.length < 2 || HEADING_STYLE.test(p.styleName ?? '') || !titleRuns(p)) continue;
+    p.styleId = like[0]!.styleId;
+    p.styleName = like[0]!.styleName;
+  }
+  return doc;
+}
+
+/** The paragraph's text is short, without a stop, and every run with text in it is bold or underlined. */
+function titleRuns(p: Element): boolean {
+  const text = textOf(p).trim();
+  if (!text || /[.;:,]$/.test(text) || text.split(/\s+/).length > MAX_TITLE_WORDS) return false;
+  const runs: Element[] = [];
+  const walk = (el: Element): void => {
+    if (el.type === 'run') runs.push(el);
+    else for (const child of el.children ?? []) walk(child);
+  };
+  walk(p);
+  return runs.every((r) => !textOf(r).trim() || r.isBold || r.isUnderline);
 }
 
 function textOf(el: Element): string {
