@@ -184,6 +184,12 @@ test('a chunked upload killed mid-way resumes: the second run sends only the mis
 });
 
 test('docs ls --json is valid JSON matching the API, with filters and --all', async () => {
+  // Documents uploaded without --wait by the tests before (bars.txt) settle first: one turning Ready
+  // between the CLI's list and the API's would make them differ.
+  await until('every document settled', async () => {
+    const docs = (await collectPages(c, '/documents?limit=100', 'documents')).items as unknown as { status: string }[];
+    return docs.every((d) => ['Ready', 'Error', 'OverQuota'].includes(d.status)) ? true : undefined;
+  });
   const all = parsed(await cli(['docs', 'ls', '--all', '--json']));
   const api = (await collectPages(c, '/documents?limit=100', 'documents')).items;
   assert.deepEqual(all.map((d: { id: string }) => d.id).sort(), api.map((d) => d.id).sort());

@@ -361,19 +361,21 @@ function uploadSuite(label: string, start: (opts: StartOptions) => Promise<Quire
     });
 
     test('expired sessions answer 404 and their chunks are removed', async () => {
-      const short = await start({ extraEnv: { ...ENV, QUIRE_UPLOAD_SESSION_TTL_SECONDS: '2' } });
+      // Long enough for both sessions to get their chunk on a loaded machine (2 s was not, on PostgreSQL).
+      const short = await start({ extraEnv: { ...ENV, QUIRE_UPLOAD_SESSION_TTL_SECONDS: '5' } });
       try {
         const sc = client(short.api, short.key);
         const a = await createSession(sc, { fileName: 'a.txt', fileSize: String(CHUNK + 10) });
         const b = await createSession(sc, { fileName: 'b.txt', fileSize: String(CHUNK + 10) });
         assertJson(a, 201);
         assertJson(b, 201);
-        assert.ok(Date.parse(a.json.expiration) - Date.now() <= 2000);
+        assert.ok(Date.parse(a.json.expiration) - Date.now() <= 5000);
         assertJson(await sendChunk(sc, a.json.sessionId, 0, Buffer.alloc(CHUNK, 1)));
         assertJson(await sendChunk(sc, b.json.sessionId, CHUNK, Buffer.alloc(10, 2)));
         assert.equal(chunkDirs(short, a.json.sessionId).length, 1);
         assert.equal(chunkDirs(short, b.json.sessionId).length, 1);
-        await new Promise((r) => setTimeout(r, 2300));
+        const expired = Math.max(Date.parse(a.json.expiration), Date.parse(b.json.expiration)) + 300;
+        await new Promise((r) => setTimeout(r, Math.max(0, expired - Date.now())));
         // Touched after expiry: 404 at once, chunks gone.
         assertProblem(await sc.get(`/documents/uploads/session/${a.json.sessionId}`), 404);
         assertProblem(await sendChunk(sc, a.json.sessionId, CHUNK, Buffer.alloc(10)), 404);

@@ -5,6 +5,7 @@ import { readPdfPages } from '../../src/ingest/formats/pdf.js';
 import type { PageModel } from '../../src/ingest/model.js';
 import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
 import { normalizeSpace, wordsOf, type Table } from '../../src/ingest/structure.js';
+import { cleanItemText } from '../../src/ingest/stages/layout/text.js';
 
 const REFERENCE = '../shared/corpus/reference-dgml';
 const PROPOSAL = '../shared/corpus/pdf/A - Package Proposal.pdf';
@@ -61,7 +62,11 @@ function within(found: number, expected: number, share: number): boolean {
   return Math.abs(found - expected) <= share * expected;
 }
 
-/** Each consumed item's text appears exactly once across the page's table cells, and nothing else does (compared as characters: "iPhone" and "®" are one word in a cell). */
+/**
+ * Each consumed item's text (cleaned as for reading: a ligature letter is its two letters) appears
+ * exactly once across the page's table cells, and nothing else does (compared as characters: "iPhone"
+ * and "®" are one word in a cell).
+ */
 function assertConsumedOnce(page: PageModel, result: PageTables): void {
   for (const i of result.consumed) assert.ok(Number.isInteger(i) && i >= 0 && i < page.items.length, `index ${i} is a valid item of page ${page.number}`);
   const characters = (texts: string[]): Map<string, number> => {
@@ -69,7 +74,7 @@ function assertConsumedOnce(page: PageModel, result: PageTables): void {
     for (const ch of texts.flatMap((text) => [...wordsOf(text).join('')])) counts.set(ch, (counts.get(ch) ?? 0) + 1);
     return counts;
   };
-  const fromItems = characters([...result.consumed].map((i) => page.items[i]!.text));
+  const fromItems = characters([...result.consumed].map((i) => cleanItemText(page.items[i]!.text)));
   const fromCells = characters(result.tables.flatMap((t) => t.rows.flatMap((r) => r.cells.map((c) => c.leaf.text))));
   const differ = [...new Set([...fromItems.keys(), ...fromCells.keys()])].filter((ch) => fromItems.get(ch) !== fromCells.get(ch));
   assert.deepEqual(
