@@ -311,12 +311,20 @@ export class TreeBuilder {
     if (!this.tightUnderPrevious(next) && !this.entryOverPage(top, next, left, tolerance)) return false;
     // Entries after the first are in its type or a lesser one down to the label's: the lead
     // agencies' names, then the other stakeholders'. A name in capitals ("NATO :") is in its type.
-    // A lead agency named as a label up to a point larger than the label may come after the others
-    // (in a column of its own, read after theirs); one in the label's own type is the label's peer,
-    // and an entry named as a label ("Samantha Power :" over "USAID Administrator") holds no such one.
-    if (top.entries !== undefined) return next.strength <= top.entries + CAPITALS || (!top.entryOf && LABEL_END.test(this.leaf(next.heading).text) && next.strength > top.strength && next.strength <= top.strength + LARGER_FONT + CAPITALS);
+    if (top.entries !== undefined) return next.strength <= top.entries + CAPITALS || this.leadAgencyAfter(top, next);
     if (!top.children.every(furniture)) return false;
     return next.strength > top.strength || !LABEL_END.test(this.leaf(next.heading).text);
+  }
+
+  /**
+   * A lead agency named as a label, set up to a point larger than the label, is one of its entries
+   * even after the others (in a column of its own, read after theirs). One in the label's own type is
+   * the label's peer, and an entry named as a label ("Samantha Power :" over "USAID Administrator")
+   * holds no such one.
+   */
+  private leadAgencyAfter(top: SectionFrame, next: HeadingSplit): boolean {
+    if (top.entryOf || next.strength <= top.strength || next.strength > top.strength + LARGER_FONT + CAPITALS) return false;
+    return LABEL_END.test(this.leaf(next.heading).text);
   }
 
   /**
