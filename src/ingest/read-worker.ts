@@ -1,6 +1,7 @@
 // The entry of a reading thread: a document's bytes in, its DocumentModel out ('read'); or a
 // DocumentModel in, its StructureModel out as stored (gzip of its JSON) with its classification
 // features ('analyze'). A failure comes back as a reason.
+import v8 from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
 import { analyzeDocument, type AnalyzeTimings } from './analyze.js';
@@ -9,6 +10,7 @@ import type { PdfEngine } from './formats/pdf.js';
 import { preloadPdfium } from './formats/pdfium.js';
 import { classificationFeatures, type ClassificationFeatures } from './stages/classify.js';
 import { IngestError, type DocumentModel } from './model.js';
+import { heapCrowded } from './thread-retire.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
 
 export type ThreadRequest =
@@ -31,7 +33,7 @@ export interface StoredStructure {
 /** What a thread posts about a request: its progress (any number of times), then its answer. */
 export type ThreadReply =
   | { id: number; progress: { pagesDone: number; pagesTotal: number } }
-  | { id: number; ok: true; result: ThreadResult }
+  | { id: number; ok: true; result: ThreadResult; retire?: boolean }
   | { id: number; ok: false; ingestError?: { title: string; detail: string }; message: string };
 
 async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; transfer: ArrayBuffer[] }> {
@@ -55,7 +57,7 @@ preloadPdfium();
 parentPort!.on('message', async (req: ThreadRequest) => {
   try {
     const { result, transfer } = await handle(req);
-    parentPort!.postMessage({ id: req.id, ok: true, result } satisfies ThreadReply, transfer);
+    parentPort!.postMessage({ id: req.id, ok: true, result, retire: heapCrowded(v8.getHeapStatistics()) } satisfies ThreadReply, transfer);
   } catch (err) {
     const reply: ThreadReply =
       err instanceof IngestError

@@ -25,7 +25,7 @@ export interface WorkerPoolOptions {
   ocrConcurrency?: number;
   /** The thread's entry module (tests only; default: read-worker next to this module). */
   entry?: URL;
-  /** A thread is replaced after serving this many requests (default 50; tests only). */
+  /** A thread is replaced after serving this many requests (default 1,000; tests only). */
   recycleAfter?: number;
 }
 
@@ -35,8 +35,14 @@ export type ProgressListener = (pagesDone: number, pagesTotal: number) => void;
 /** A read that failed for a reason of the process (not of the document): worth retrying. */
 export class ReaderCrashedError extends Error {}
 
-/** A thread is replaced after this many documents, so nothing one document leaves behind accumulates. */
-const RECYCLE_AFTER = 50;
+/**
+ * A thread is replaced after this many documents, or sooner when it asks to be (its heap is crowded
+ * after a document: `heapCrowded`), so nothing documents leave behind accumulates. Not sooner than
+ * that: a replacement starts cold, and a thread's code keeps getting faster over its first hundred
+ * or so documents (V8 optimises it as it runs). Replacing threads every 50 documents cost a busy
+ * server about 18 % more CPU per batch, in spikes at each replacement (bench/README.md).
+ */
+const RECYCLE_AFTER = 1_000;
 
 type LaneName = 'read' | 'analyze';
 
@@ -187,17 +193,20 @@ export class WorkerPool {
     return worker;
   }
 
-  /** A thread that answered goes back to its lane's idle set (until it has served RECYCLE_AFTER requests). */
-  private giveBack(name: LaneName, worker: Worker, reusable: boolean) {
+  /**
+   * A thread that answered goes back to its lane's idle set, until it has served RECYCLE_AFTER
+   * requests or asks to retire; one that failed is discarded.
+   */
+  private giveBack(name: LaneName, worker: Worker, outcome: 'answered' | 'retire' | 'failed') {
     const served = (this.served.get(worker) ?? 0) + 1;
     this.served.set(worker, served);
-    if (reusable && !this.closed && served < (this.opts.recycleAfter ?? RECYCLE_AFTER)) {
+    if (outcome === 'answered' && !this.closed && served < (this.opts.recycleAfter ?? RECYCLE_AFTER)) {
       worker.unref();
       this.lanes[name].idle.push(worker);
       return;
     }
     void worker.terminate();
-    if (reusable && this.warmed && !this.closed) {
+    if (outcome !== 'failed' && this.warmed && !this.closed) {
       // Its replacement loads now, while idle, not when the next document is already waiting for it.
       const fresh = this.spawn(name);
       fresh.unref();
@@ -212,7 +221,7 @@ export class WorkerPool {
     const doing = request.op === 'read' ? 'Reading' : 'Analysing';
     return new Promise<ThreadResult>((resolve, reject) => {
       let settled = false;
-      const finish = (reusable: boolean, fn: () => void) => {
+      const finish = (outcome: 'answered' | 'retire' | 'failed', fn: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -220,15 +229,15 @@ export class WorkerPool {
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
-        this.giveBack(name, worker, reusable);
+        this.giveBack(name, worker, outcome);
         fn();
       };
       const timer = setTimeout(() => {
-        finish(false, () =>
+        finish('failed', () =>
           reject(new IngestError('Processing time limit exceeded', `${doing} the document took longer than ${Math.round(timeoutMs / 1000)} s.`)),
         );
       }, timeoutMs);
-      const onAbort = () => finish(false, () => reject(signal!.reason ?? new Error('aborted')));
+      const onAbort = () => finish('failed', () => reject(signal!.reason ?? new Error('aborted')));
       signal?.addEventListener('abort', onAbort, { once: true });
       const onMessage = (reply: ThreadReply) => {
         if (reply.id !== id) return;
@@ -236,14 +245,14 @@ export class WorkerPool {
           if (!settled) onProgress?.(reply.progress.pagesDone, reply.progress.pagesTotal);
           return;
         }
-        finish(true, () => {
+        finish(reply.ok && reply.retire ? 'retire' : 'answered', () => {
           if (reply.ok) resolve(reply.result);
           else if (reply.ingestError) reject(new IngestError(reply.ingestError.title, reply.ingestError.detail));
           else reject(new Error(reply.message));
         });
       };
       const onError = (err: Error & { code?: string }) => {
-        finish(false, () => {
+        finish('failed', () => {
           if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
             reject(new IngestError('Processing ran out of memory', `${doing} the document needed more than ${this.opts.memoryMb} MB.`));
           } else {
@@ -251,7 +260,7 @@ export class WorkerPool {
           }
         });
       };
-      const onExit = (code: number) => finish(false, () => reject(new ReaderCrashedError(`the reading thread exited (code ${code}) without an answer`)));
+      const onExit = (code: number) => finish('failed', () => reject(new ReaderCrashedError(`the reading thread exited (code ${code}) without an answer`)));
       worker.on('message', onMessage);
       worker.once('error', onError);
       worker.once('exit', onExit);

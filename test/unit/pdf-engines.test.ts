@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { readPdfGeometry, readPdfPages } from '../../src/ingest/formats/pdf.js';
-import { renderPdfiumGrayPng } from '../../src/ingest/formats/pdfium.js';
+import { pdfiumMemoryBytes, renderPdfiumGray, renderPdfiumGrayPng } from '../../src/ingest/formats/pdfium.js';
 import { renderPdfPage } from '../../src/ingest/formats/render.js';
 import type { PageModel } from '../../src/ingest/model.js';
 import { makePdf } from '../helpers/pdf-objects.js';
@@ -207,4 +207,18 @@ test('a PDF PDFium refuses is read by pdf.js, which a thread loads only then', (
   // The same text, page by page.
   const asPages = (texts: string[]): PageModel[] => texts.map((text, i) => ({ number: i + 1, width: 0, height: 0, items: [{ text, x: 0, y: 0, width: 0, height: 0, fontName: '', fontSize: 0 }] }));
   assert.ok(overlap(letters(asPages(out.repaired)), letters(asPages(out.clean))) > 0.97);
+});
+
+test('PDFium gives back the memory a very large page image took: the next document gets a fresh instance', async () => {
+  const pdf = fs.readFileSync(path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf'));
+  await renderPdfiumGray(pdf, 1, 72);
+  const usual = await pdfiumMemoryBytes();
+  assert.ok(usual < 64 * 1024 * 1024, `a page at 72 DPI leaves the instance small (${usual} bytes)`);
+  // 900 DPI: 7,650 × 9,900 pixels, drawn 4 bytes a pixel, grows the instance's memory past 256 MiB.
+  const big = await renderPdfiumGray(pdf, 1, 900);
+  assert.equal(big.width, 7650, 'the page was drawn at 900 DPI');
+  const after = await pdfiumMemoryBytes();
+  assert.ok(after <= usual, `the next use starts an instance as small as the first (${after} against ${usual} bytes)`);
+  const again = await readPdfPages(pdf);
+  assert.ok(again[0]!.items.length > 0, 'the fresh instance reads the document');
 });

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { test } from 'node:test';
+import v8 from 'node:v8';
 import { gunzipSync } from 'node:zlib';
 import { ReaderCrashedError, WorkerPool } from '../../src/ingest/worker-pool.js';
 import { IngestError, type DocumentModel } from '../../src/ingest/model.js';
+import { heapCrowded } from '../../src/ingest/thread-retire.js';
 
 const entry = new URL('./fixtures/misbehaving-reader.ts', import.meta.url);
 
@@ -61,6 +63,27 @@ test('a warm pool replaces a thread it recycles at once, so the next document fi
   assert.notEqual(next, first);
   assert.equal(warm.threadCount, 2, 'the replacement served it: no thread was started on demand');
   await warm.close();
+});
+
+test('a thread that asks to retire is replaced after its answer, at once in a warm pool; others serve on', async () => {
+  const warm = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry });
+  warm.warm();
+  const first = (await warm.read(Buffer.from('x'), 'whoami')).format;
+  assert.equal((await warm.read(Buffer.from('x'), 'whoami')).format, first, 'a thread serves many requests (not recycled after a few)');
+  assert.equal((await warm.read(Buffer.from('x'), 'retire')).format, first, 'the retiring thread still answers its request');
+  await new Promise((r) => setTimeout(r, 300)); // the retired thread exits
+  assert.equal(warm.threadCount, 2, 'its replacement and the analysing thread');
+  const next = (await warm.read(Buffer.from('x'), 'whoami')).format;
+  assert.notEqual(next, first, 'the next request goes to the replacement');
+  assert.equal(warm.threadCount, 2, 'the replacement was started ahead, not on demand');
+  await warm.close();
+});
+
+test('a thread retires when its heap right after a document holds over half its limit', () => {
+  const limit = 1024 * 1024 * 1024;
+  assert.equal(heapCrowded({ used_heap_size: limit / 2 + 1, heap_size_limit: limit }), true);
+  assert.equal(heapCrowded({ used_heap_size: limit / 2, heap_size_limit: limit }), false);
+  assert.equal(heapCrowded(v8.getHeapStatistics()), false, 'this test process is nowhere near its limit');
 });
 
 test('reads have their own lane: reads run at once beside busy analyses, analyses wait for analyses only', async () => {

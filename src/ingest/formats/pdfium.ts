@@ -69,6 +69,11 @@ class Pdfium {
     this.nameBuffer = this.f.malloc!(NAME_BYTES);
   }
 
+  /** Bytes of WebAssembly memory the instance has taken (it never gives any back). */
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
   private views(): void {
     if (this.buffer !== this.memory.buffer) {
       this.buffer = this.memory.buffer;
@@ -641,14 +646,22 @@ async function withPdfium<T>(bytes: Uint8Array, use: (p: Pdfium) => T): Promise<
     instance = undefined;
     throw new PdfiumCannotRead(-1, err);
   } finally {
-    // WebAssembly memory only grows: after a large document the thread starts a fresh instance, so
-    // the memory it took goes back when this one is collected.
-    if (bytes.byteLength > LARGE_PDF_BYTES && instance) instance = undefined;
+    // WebAssembly memory only grows: after a large document, or once the documents read so far have
+    // grown it past a bound, the thread starts a fresh instance, so the memory goes back when this
+    // one is collected.
+    if (instance && (bytes.byteLength > LARGE_PDF_BYTES || p.memoryBytes > LARGE_MEMORY_BYTES)) instance = undefined;
   }
+}
+
+/** The WebAssembly memory of the thread's PDFium instance (loading one if there is none). */
+export async function pdfiumMemoryBytes(): Promise<number> {
+  return (await pdfium()).memoryBytes;
 }
 
 /** Documents above this size get a PDFium instance of their own (see `withPdfium`). */
 const LARGE_PDF_BYTES = 32 * 1024 * 1024;
+/** An instance whose memory has grown past this is replaced after its document (see `withPdfium`). */
+const LARGE_MEMORY_BYTES = 256 * 1024 * 1024;
 
 /** Pages with their text runs and drawn rules. */
 export async function readPdfiumPages(bytes: Uint8Array): Promise<PageModel[]> {
