@@ -6,7 +6,9 @@
 //
 //   npm run build && npx tsx bench/ingest/rounds.ts
 //
-// Environment: BENCH_ROUNDS (3, at most 6), BENCH_THREADS (0), BENCH_NODE_ARGS (node flags for the server, space
+// Each round's documents are deleted after it (not measured), so a round reads back its own 16.
+//
+// Environment: BENCH_ROUNDS (3), BENCH_THREADS (0), BENCH_NODE_ARGS (node flags for the server, space
 // separated), BENCH_CORPUS; every QUIRE_* variable set here is passed to the server (to compare
 // settings: `QUIRE_JIT_INTERRUPT_BUDGET=0 npx tsx bench/ingest/rounds.ts`).
 import fs from 'node:fs';
@@ -15,8 +17,7 @@ import { CORPUS } from '../../test/helpers/quire.js';
 import { checkDist, startDistQuire } from '../lib/quire-dist.js';
 import { envNumber, waitForQuiet } from '../lib/machine.js';
 
-// At most 6: the documents of every round are read back in one page of 100.
-const ROUNDS = Math.min(6, Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3))));
+const ROUNDS = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
 const CORPUS_DIR = process.env.BENCH_CORPUS ? path.resolve(process.env.BENCH_CORPUS) : path.join(CORPUS, 'kgrag');
 const pdfs = (dir: string): string[] =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? pdfs(path.join(dir, e.name)) : e.name.endsWith('.pdf') ? [path.join(dir, e.name)] : [])).sort();
@@ -51,42 +52,51 @@ const q = await startDistQuire({ extraEnv, nodeArgs: process.env.BENCH_NODE_ARGS
 const pid = q.process.pid!;
 const auth = { authorization: `Bearer ${q.key}` };
 await new Promise((r) => setTimeout(r, 1500)); // the threads started ahead finish loading
-let sent = 0;
-let pagesBefore = 0;
+const rows: { round: number; wall: number; cpu: number; pagesPerS: number }[] = [];
 try {
   for (let round = 0; round < ROUNDS; round++) {
     const cpu0 = processCpu(pid);
     const threads0 = threadCpu(pid);
     const t0 = performance.now();
-    await Promise.all(
+    const ids = await Promise.all(
       files.map(async (f) => {
         const form = new FormData();
         form.append('file', new Blob([f.bytes]), f.name);
         const r = await fetch(`${q.api}/documents/content`, { method: 'POST', body: form, headers: auth });
         if (r.status !== 201) throw new Error(`upload of ${f.name}: ${r.status} ${await r.text()}`);
+        return ((await r.json()) as { id: string }).id;
       }),
     );
-    sent += files.length;
     let pageCount = 0;
     for (;;) {
-      const body = (await (await fetch(`${q.api}/documents?limit=100`, { headers: auth })).json()) as { documents: { status: string; pageCount?: number }[] };
-      const docs = body.documents;
-      if (docs.length >= sent && docs.every((d) => d.status === 'Ready' || d.status === 'Error')) {
-        const total = docs.reduce((n, d) => n + (d.pageCount ?? 0), 0);
-        pageCount = total - pagesBefore;
-        pagesBefore = total;
+      const body = (await (await fetch(`${q.api}/documents?limit=100`, { headers: auth })).json()) as { documents: { id: string; status: string; pageCount?: number }[] };
+      const docs = body.documents.filter((d) => ids.includes(d.id));
+      if (docs.length === ids.length && docs.every((d) => d.status === 'Ready' || d.status === 'Error')) {
+        pageCount = docs.reduce((n, d) => n + (d.pageCount ?? 0), 0);
         break;
       }
       await new Promise((r) => setTimeout(r, 50));
     }
     const wall = (performance.now() - t0) / 1000;
-    console.log(`round ${round} (${round === 0 ? 'fresh' : 'warm'}): ${wall.toFixed(2)} s, server CPU ${(processCpu(pid) - cpu0).toFixed(2)} s, ${(pageCount / wall).toFixed(1)} pages/s`);
+    const cpu = processCpu(pid) - cpu0;
+    rows.push({ round, wall, cpu, pagesPerS: pageCount / wall });
+    console.log(`round ${round} (${round === 0 ? 'fresh' : 'warm'}): ${wall.toFixed(2)} s, server CPU ${cpu.toFixed(2)} s, ${(pageCount / wall).toFixed(1)} pages/s`);
     if (process.env.BENCH_THREADS === '1') {
       for (const [tid, cpu] of threadCpu(pid)) {
         const used = cpu - (threads0.get(tid) ?? 0);
         if (used >= 0.05) console.log(`  thread ${tid}${tid === String(pid) ? ' (main)' : ''}: ${used.toFixed(2)} s`);
       }
     }
+    for (const id of ids) {
+      const r = await fetch(`${q.api}/documents/${id}`, { method: 'DELETE', headers: auth });
+      if (r.status !== 204) throw new Error(`delete of ${id}: ${r.status} ${await r.text()}`);
+    }
+    await new Promise((r) => setTimeout(r, 300)); // the deletions' own work is over before the next round
+  }
+  const warm = rows.slice(1);
+  if (warm.length >= 2) {
+    const mean = (k: 'wall' | 'cpu' | 'pagesPerS') => warm.reduce((n, r) => n + r[k], 0) / warm.length;
+    console.log(`warm rounds (${warm.length}): mean ${mean('wall').toFixed(2)} s, server CPU ${mean('cpu').toFixed(2)} s, ${mean('pagesPerS').toFixed(1)} pages/s; last ${warm.at(-1)!.pagesPerS.toFixed(1)} pages/s`);
   }
 } finally {
   await q.stop();
