@@ -1,7 +1,7 @@
 // Where a batch's CPU goes (bench/README.md): the PDFs of ../shared/corpus/kgrag uploaded to one built
 // server BENCH_ROUNDS times in a row (the first round on a fresh server, the others warm), all 16 at
 // once, each round waiting until every document is Ready. Per round: wall time from the first upload
-// to the last Ready, the server's CPU (its threads, and its children such as tesseract), pages/s, and
+// to the last Ready, the server's CPU (its threads, and its children such as tesseract), pages/s, its RSS after, and
 // with BENCH_THREADS=1 the CPU of each of the server's threads.
 //
 //   npm run build && npx tsx bench/ingest/rounds.ts
@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CORPUS } from '../../test/helpers/quire.js';
 import { checkDist, startDistQuire } from '../lib/quire-dist.js';
-import { envNumber, waitForQuiet } from '../lib/machine.js';
+import { envNumber, MiB, procStatusBytes, waitForQuiet } from '../lib/machine.js';
 
 const ROUNDS = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
 const CORPUS_DIR = process.env.BENCH_CORPUS ? path.resolve(process.env.BENCH_CORPUS) : path.join(CORPUS, 'kgrag');
@@ -80,7 +80,7 @@ try {
     const wall = (performance.now() - t0) / 1000;
     const cpu = processCpu(pid) - cpu0;
     rows.push({ round, wall, cpu, pagesPerS: pageCount / wall });
-    console.log(`round ${round} (${round === 0 ? 'fresh' : 'warm'}): ${wall.toFixed(2)} s, server CPU ${cpu.toFixed(2)} s, ${(pageCount / wall).toFixed(1)} pages/s`);
+    console.log(`round ${round} (${round === 0 ? 'fresh' : 'warm'}): ${wall.toFixed(2)} s, server CPU ${cpu.toFixed(2)} s, ${(pageCount / wall).toFixed(1)} pages/s, RSS ${(procStatusBytes(pid, 'VmRSS') / MiB).toFixed(0)} MiB`);
     if (process.env.BENCH_THREADS === '1') {
       for (const [tid, cpu] of threadCpu(pid)) {
         const used = cpu - (threads0.get(tid) ?? 0);
