@@ -11,8 +11,8 @@
 // Environment: BENCH_RUNS (Quire runs, each with a fresh server and data directory, default 3),
 // BENCH_REF_RUNS (pdftotext passes of each kind, default 3), BENCH_UPLOAD_CONCURRENCY (default 4),
 // BENCH_POLL_MS (default 50), BENCH_QUIET_WAIT (s, default 180), BENCH_CORPUS (default
-// ../shared/corpus/kgrag), BENCH_WARMUP_ROUNDS (default 0, at most 4: the corpus is first ingested
-// this many times into the same server, unmeasured, so the figure is a warm server's, not a fresh
+// ../shared/corpus/kgrag), BENCH_WARMUP_ROUNDS (default 0: the corpus is first ingested this many
+// times into the same server, unmeasured, and deleted, so the figure is a warm server's, not a fresh
 // one's).
 // Needs poppler-utils (pdftotext, pdfinfo). Results also go to bench/results/ingest-<timestamp>.json.
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,7 +28,7 @@ const { values: flags } = parseArgs({ options: { dist: { type: 'boolean', defaul
 const DIST = flags.dist ?? false;
 
 const RUNS = Math.max(1, Math.round(envNumber('BENCH_RUNS', 3)));
-const WARMUP_ROUNDS = Math.min(4, Math.max(0, Math.round(envNumber('BENCH_WARMUP_ROUNDS', 0))));
+const WARMUP_ROUNDS = Math.max(0, Math.round(envNumber('BENCH_WARMUP_ROUNDS', 0)));
 const REF_RUNS = Math.max(1, Math.round(envNumber('BENCH_REF_RUNS', 3)));
 const UPLOAD_CONCURRENCY = Math.max(1, Math.round(envNumber('BENCH_UPLOAD_CONCURRENCY', 4)));
 const POLL_MS = Math.max(10, envNumber('BENCH_POLL_MS', 50));
@@ -194,8 +194,13 @@ async function warmUp(q: { api: string; key: string }, files: string[]): Promise
     const r = await fetch(`${q.api}/documents?limit=100`, { headers: { authorization: `Bearer ${q.key}` } });
     const body = (await r.json()) as { documents: DocJson[] };
     const open = body.documents.filter((d) => ids.has(d.id) && !['Ready', 'Error', 'OverQuota'].includes(d.status));
-    if (open.length === 0 && body.documents.filter((d) => ids.has(d.id)).length === ids.size) return;
+    if (open.length === 0 && body.documents.filter((d) => ids.has(d.id)).length === ids.size) break;
     if (Date.now() > deadline) throw new Error('warm-up documents did not settle');
+  }
+  // Deleted, so that the measured round's documents are the only ones listed.
+  for (const id of ids) {
+    const r = await fetch(`${q.api}/documents/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${q.key}` } });
+    if (r.status !== 204) throw new Error(`delete of warm-up document ${id}: ${r.status}`);
   }
 }
 
