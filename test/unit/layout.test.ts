@@ -841,6 +841,26 @@ describe('layout: labels over their entries, and headings inside the item their 
     assert.deepEqual(bodyText(entries[0]!.children), ['USAID Administrator']);
   });
 
+  test('the State/USAID plan: "Stakeholder(s)" without its colon is the label the plan sets with it 57 times; "Allies", a label once, is not', async () => {
+    const plan = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
+    const bare = sections(plan.nodes).filter((s) => s.heading.text === 'Stakeholder(s)');
+    assert.ok(bare.length >= 3, `the plan's labels without their colon: ${bare.length}`);
+    const first = (s: Section) => sections(s.children)[0]?.heading.text;
+    for (const [lead, where] of [
+      ['Under Secretary for Political Affairs :', 'goal 1'],
+      ['U.S. Middle Class :', 'goal 2'],
+      ['Under Secretary for Civilian Security, Democracy, and Human Rights :', 'goal 3'],
+    ]) {
+      assert.ok(bare.some((s) => first(s) === lead), `"${lead}" (${where}) is the first entry under "Stakeholder(s)": ${bare.map(first).join(' | ')}`);
+    }
+    const goal3 = bare.find((s) => first(s) === 'Under Secretary for Civilian Security, Democracy, and Human Rights :')!;
+    assert.deepEqual(sections(goal3.children).map((s) => s.heading.text), ['Under Secretary for Civilian Security, Democracy, and Human Rights :', 'Bureau for Development, Democracy, and Innovation :']);
+    // Page 19: "Allies" (its only label use is "Allies :" on page 7) is an entry like "NATO :", not a label over "European Union :".
+    const allies = sections(plan.nodes).filter((s) => s.heading.text === 'Allies' && s.heading.boxes[0]?.page === 19);
+    assert.equal(allies.length, 1, 'the entry "Allies" on page 19');
+    assert.deepEqual(sections(allies[0]!.children).map((s) => s.heading.text), [], '"Allies" holds no entries');
+  });
+
   /** Lines of text on a Letter page: `[text, size, bold, y]` at the left margin (x 72) or at `x`. */
   const page = (lines: [string, number, boolean, number, number?][]): Buffer => {
     const ops = lines.map(([text, size, bold, y, x]) => `BT /${bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${x ?? 72} ${y} Tm (${text}) Tj ET`).join('\n');

@@ -4,7 +4,7 @@ import { groupBlocks } from './layout/blocks.js';
 import { joinCarriedTables } from './layout/carried-tables.js';
 import { findFootnotes, findFurniture } from './layout/furniture.js';
 import { pageFlow, type Line } from './layout/lines.js';
-import { TreeBuilder } from './layout/sections.js';
+import { labelName, TreeBuilder } from './layout/sections.js';
 import { Vocabulary } from './layout/text.js';
 import type { PageTables } from './tables.js';
 
@@ -42,9 +42,30 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
   findFootnotes(pages, linesByPage, bodySize, furniture);
   const vocabulary = new Vocabulary(() => linesByPage.flatMap((lines) => lines.map((l) => l.text)));
   joinCarriedTables(flows, furniture, pages.map((p) => p.width), vocabulary);
-  const tree = new TreeBuilder(bodySize, { coverPage: isCoverPage(linesByPage, furniture), textSpans: textSpans(linesByPage, furniture), vocabulary });
+  const labelNames = recurringLabels(running);
+  const tree = new TreeBuilder(bodySize, { coverPage: isCoverPage(linesByPage, furniture), textSpans: textSpans(linesByPage, furniture), vocabulary, labelNames });
   for (const block of groupBlocks(flows.flat(), furniture)) tree.add(block);
   return tree.nodes();
+}
+
+/** A line that is a label's name and its colon, nothing after it. */
+const LABEL_LINE = /^[^:]{2,80}:\s*$/;
+const RECURRING_LABEL = 3;
+
+/**
+ * The names of the document's recurring labels: set with their colon on lines of their own three
+ * times or more, and more often with it than without ("Stakeholder(s):" 57 times, "Stakeholder(s)"
+ * 5). A name that stands alone as often as it labels ("Allies", "Allies :") is no label by itself.
+ */
+function recurringLabels(lines: readonly Line[]): Set<string> {
+  const withColon = new Map<string, number>();
+  for (const l of lines) if (LABEL_LINE.test(l.text)) withColon.set(labelName(l.text), (withColon.get(labelName(l.text)) ?? 0) + 1);
+  const without = new Map<string, number>();
+  for (const l of lines) {
+    const name = labelName(l.text);
+    if (!LABEL_LINE.test(l.text) && withColon.has(name)) without.set(name, (without.get(name) ?? 0) + 1);
+  }
+  return new Set([...withColon].filter(([name, n]) => n >= RECURRING_LABEL && n > (without.get(name) ?? 0)).map(([name]) => name));
 }
 
 const COVER_LINES = 8;

@@ -82,6 +82,16 @@ export interface PageFacts {
   textSpans?: ReadonlyMap<number, { left: number; right: number }>;
   /** The document's words, for mending words broken at a line's end. */
   vocabulary?: Vocabulary;
+  /**
+   * The names the document gives its labels: lines that end in a colon ("Stakeholder(s):"), without
+   * it. A heading of the same name without its colon is the same label.
+   */
+  labelNames?: ReadonlySet<string>;
+}
+
+/** A label's name as `PageFacts.labelNames` holds it: without its colon, spaces and case aside. */
+export function labelName(text: string): string {
+  return text.replace(/\s*:\s*$/, '').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 export class TreeBuilder {
@@ -285,7 +295,7 @@ export class TreeBuilder {
       field: split.field ?? false,
       left,
       standalone: !split.leadIn,
-      label: !split.body.length && LABEL_END.test(section.heading.text),
+      label: !split.body.length && (LABEL_END.test(section.heading.text) || this.page.labelNames?.has(labelName(section.heading.text)) === true),
       entryOf: label,
       besideLabel: beside,
       children: section.children,
