@@ -945,6 +945,24 @@ describe('layout: labels over their entries, and headings inside the item their 
     assert.deepEqual(shape(apart), [['Stakeholder(s):'], ['Elected Leaders :'], ['Performance Indicators']]);
   });
 
+  test('a built page: under a label the document sets three times, the first entry may stand a blank line lower', async () => {
+    const withApart = (labels: number) => {
+      const lines: [string, number, boolean, number][] = [...BODY];
+      let y = 660;
+      for (let i = 0; i < labels; i++) {
+        lines.push(['Stakeholder(s):', 10, true, y], [i === 0 ? 'Elected Leaders :' : `Partners ${i} :`, 10, true, y - (i === 0 ? 26 : 13)]);
+        lines.push(['Protecting the elected leaders is a paramount responsibility.', 10, false, y - (i === 0 ? 38 : 25)]);
+        y -= 70;
+      }
+      return page([...lines, ['Performance Indicators', 10, true, y], ['Buildings modernised in the year, against the plan for the year.', 10, false, y - 16]]);
+    };
+    const three = shape(await structureOf(withApart(3)));
+    assert.deepEqual(three.slice(0, 1), [['Stakeholder(s):', ['Elected Leaders :']]], JSON.stringify(three));
+    // Set once only, the label holds nothing a blank line under it (as above).
+    const once = shape(await structureOf(withApart(1)));
+    assert.deepEqual(once.slice(0, 2), [['Stakeholder(s):'], ['Elected Leaders :']], JSON.stringify(once));
+  });
+
   test('a built document: entries named as labels go on at the top of the next page where they started; a heading not so named does not', async () => {
     type Line = [string, number, boolean, number, number?];
     const ops = (lines: Line[]) => lines.map(([text, size, bold, y, x]) => `BT /${bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${x ?? 72} ${y} Tm (${text}) Tj ET`).join('\n');
@@ -1000,8 +1018,8 @@ describe('layout: labels over their entries, and headings inside the item their 
     assert.deepEqual(shape(labelLast), [['Stakeholder(s):', ['Federal Personnel :']], ['Performance Indicators']]);
   });
 
-  test('the DHS and NARA plans: every "Stakeholder(s):" holds its stakeholders, named in its own type', async () => {
-    for (const name of ['DHS2020.pdf', 'NARA2022.pdf']) {
+  test('the four agency plans: every "Stakeholder(s):" holds its stakeholders, named in its own type', async () => {
+    for (const name of ['DHS2020.pdf', 'NARA2022.pdf', 'GSA2022.pdf', 'DOSAID2022.pdf']) {
       const plan = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports', name));
       const labels = sections(plan.nodes).filter((s) => s.heading.text === 'Stakeholder(s):');
       assert.ok(labels.length >= 10, `${name}: ${labels.length} labels`);

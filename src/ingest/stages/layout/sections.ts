@@ -30,6 +30,8 @@ interface SectionFrame {
   firstGap?: number;
   /** Its heading ends in a colon, with nothing after it on its line: a label ("Stakeholder(s):") over what it introduces. */
   label: boolean;
+  /** A label the document sets again and again (`PageFacts.labelNames`): its entries may stand a blank line under it. */
+  recurring: boolean;
   /** A label: the strength of the first entry it holds (see `introduces`), and where its entries start. */
   entries?: number;
   entryLefts?: number[];
@@ -58,6 +60,8 @@ const LARGER_FONT = 10;
 /** A blank of at least a line height sets a block off; under half of one, text sits tight on what is above it. */
 const BLANK_LINE = 1;
 const TIGHT = 0.5;
+/** How far under a recurring label (in line heights) its first entry may stand. */
+const RECURRING_LABEL_GAP = 3;
 /** A list item's marker that is a dotted number ("1.1."), and the number. */
 const DOTTED_MARKER = /^(\d+(?:\.\d+)*)\.?$/;
 /** A heading that names a dotted number after a word or three: "Strategy 1.1.1. COVID-19", "Key Performance Goal 1.2.1". */
@@ -288,6 +292,7 @@ export class TreeBuilder {
     const beside = this.top() === previous ? undefined : this.entryBesideLabel(previous, split, left, tolerance);
     const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: this.leaf(split.heading), children: [] };
     if (split.body.length) section.children.push(paragraph(split.body, this.page.vocabulary));
+    const recurring = !split.body.length && this.page.labelNames?.has(labelName(section.heading.text)) === true;
     this.append(section);
     const frame: SectionFrame = {
       kind: 'section',
@@ -295,7 +300,8 @@ export class TreeBuilder {
       field: split.field ?? false,
       left,
       standalone: !split.leadIn,
-      label: !split.body.length && (LABEL_END.test(section.heading.text) || this.page.labelNames?.has(labelName(section.heading.text)) === true),
+      label: !split.body.length && (LABEL_END.test(section.heading.text) || recurring),
+      recurring,
       entryOf: label,
       besideLabel: beside,
       children: section.children,
@@ -342,12 +348,15 @@ export class TreeBuilder {
    * form's empty fields: "Name:", "Title:"); but when text comes tight under it, it is the first of
    * the label's entries: "Stakeholder(s):" then "U.S. Elected Leaders :" over a sentence about them.
    * The label that stands first in its run only: in a run of empty fields, the third is no entry of the second.
+   * Under one of the document's recurring labels, the first entry may stand a blank line or two lower
+   * ("Stakeholder(s):", then "Marginalized Populations :" over its sentence).
    */
   private entryBesideLabel(previous: Frame, next: HeadingSplit, left: number, tolerance: number): SectionFrame | undefined {
     if (previous.kind !== 'section' || !previous.label || previous.besideLabel || previous.entries !== undefined) return undefined;
     if (next.leadIn || next.body.length || next.strength !== previous.strength || !LABEL_END.test(this.leaf(next.heading).text)) return undefined;
     if (left < previous.left - 0.5 * tolerance || !previous.children.every(furniture)) return undefined;
-    if (!this.tightUnderPrevious(next) && !this.entryOverPage(previous, next, left, tolerance)) return undefined;
+    const setOffBelow = previous.recurring && this.underPrevious(next, RECURRING_LABEL_GAP);
+    if (!setOffBelow && !this.tightUnderPrevious(next) && !this.entryOverPage(previous, next, left, tolerance)) return undefined;
     return previous;
   }
 
@@ -401,9 +410,14 @@ export class TreeBuilder {
 
   /** The heading starts less than a blank line under the text block before it (or beside it), on its page. */
   private tightUnderPrevious(next: HeadingSplit): boolean {
+    return this.underPrevious(next, BLANK_LINE);
+  }
+
+  /** The heading starts less than `blank` line heights under the text block before it (or beside it), on its page. */
+  private underPrevious(next: HeadingSplit, blank: number): boolean {
     const first = next.heading[0]!.line;
     const before = this.previousLine;
-    return before !== null && before.page === first.page && first.top - before.bottom < BLANK_LINE * lineHeight(first);
+    return before !== null && before.page === first.page && first.top - before.bottom < blank * lineHeight(first);
   }
 
   /**
