@@ -616,6 +616,22 @@ describe('layout: federal agency reports', () => {
     assert.ok(nara.includes('Offce of General Counsel; Offce of Innovation, Information Services.'), 'the right column whole');
   });
 
+  test('two columns read down to their feet, though their paragraph gaps line up across them', async () => {
+    // DOSAID page 7: "International Institutions :" and "Foreign Publics :" open side by side after
+    // paragraphs that end on one line; "Partners :" runs on from the foot of column 1 to the top of
+    // column 2 ("… bringing together sub-national" / "governments; the private sector; …").
+    const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
+    const page7 = textLeaves(doc.nodes).filter((l) => l.boxes.some((b) => b.page === 7)).map((l) => l.text);
+    const at = (text: string): number => page7.findIndex((t) => t.startsWith(text));
+    const order = ['Allies :', 'International Institutions :', 'Partners :', 'Sub-National Governments', 'Multilateral Organizations :', 'Foreign Publics :'].map(at);
+    assert.ok(order.every((i) => i >= 0), JSON.stringify(page7));
+    assert.deepEqual([...order].sort((a, b) => a - b), order, 'column 1 to its foot, then column 2');
+    assert.ok(page7.some((t) => t.includes('bringing together sub-national governments; the private sector; civil society')), 'the paragraph under "Partners :" reads on into column 2');
+    // Page 17: "Performance Indicators", set off under the first column of names, is not part of it.
+    const page17 = textLeaves(doc.nodes).filter((l) => l.boxes.some((b) => b.page === 17)).map((l) => l.text);
+    assert.ok(page17.indexOf('Older Persons') >= 0 && page17.indexOf('Older Persons') < page17.indexOf('Performance Indicators'), JSON.stringify(page17.slice(0, 14)));
+  });
+
   test('entries set side by side in columns on one bold line are text under their label, not a title', async () => {
     const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
     const headings = sections(doc.nodes).map((s) => s.heading.text);
@@ -831,12 +847,13 @@ describe('layout: labels over their entries, and headings inside the item their 
     assert.equal(labels.length, 1, 'objective 4.3 has its stakeholders');
     assert.ok(!bodyText(objective.children).some((t) => t.includes('Stakeholder(s):')), 'the label is not the end of the italic sentence');
     assert.ok(sections(labels[0]!.children).some((s) => s.heading.text === 'Bureau of Diplomatic Security and Overseas Building Operations :'), 'the lead agency is under the label');
-    // USAID's stakeholders: the Administrator, named as a label over her title, then the partners set
-    // a point larger in a second column; each an entry of the label, none inside another.
+    // USAID's stakeholders: the Administrator, named as a label over her title, the partners under her,
+    // then those set a point larger in a second column; each an entry of the label, none inside another.
+    // (Read column by column: "World Bank :" heads the second column, beside "Samantha Power :".)
     const usaid = sections(plan.nodes).find((s) => s.heading.text === 'Stakeholder(s):' && s.children.some((c) => c.type === 'section' && c.heading.text === 'Samantha Power :'));
     assert.ok(usaid, '"Samantha Power :" is under "Stakeholder(s):"');
     const entries = usaid.children.filter((n): n is Section => n.type === 'section');
-    assert.deepEqual(entries.map((e) => e.heading.text), ['Samantha Power :', 'World Bank :', 'International & Multilateral Partners :', 'United Nations :']);
+    assert.deepEqual(entries.map((e) => e.heading.text), ['Samantha Power :', 'International & Multilateral Partners :', 'United Nations :', 'World Bank :']);
     assert.deepEqual(entries.map((e) => sections(e.children).length), [0, 0, 0, 0], 'no entry holds another');
     assert.deepEqual(bodyText(entries[0]!.children), ['USAID Administrator']);
   });

@@ -52,7 +52,7 @@ export function readingOrder(rects: readonly Rect[], nextColumn: () => number): 
           cut(under, column);
           return;
         }
-        for (const r of rows) cut(r, column);
+        for (const r of columnsAcrossRows(rects, rows, lineHeight)) cut(r, column);
         return;
       }
     }
@@ -60,6 +60,57 @@ export function readingOrder(rects: readonly Rect[], nextColumn: () => number): 
   };
   cut(rects.map((_, i) => i), nextColumn());
   return units;
+}
+
+/**
+ * Rows cut at paragraph gaps that happen to line up across two columns ("… tively." beside "…
+ * founded.", then "International Institutions :" beside "Foreign Publics :") are one region again
+ * when the columns run on through them: rows that split at a gutter both share, and a row of
+ * several lines on one side of it set as close under its column as the column's own blocks are (a
+ * column running longer than its neighbour), are read column by column with the rows above them.
+ * A row set off further ("Performance Indicators" under a column of names) is not.
+ */
+function columnsAcrossRows(rects: readonly Rect[], rows: number[][], lineHeight: number): number[][] {
+  const out: number[][] = [];
+  let group: number[] | null = null;
+  for (const row of rows) {
+    const split = columnSplit(rects, row, lineHeight);
+    if (group && (split || (severalLines(rects, row) && continuesItsColumn(rects, group, row)))) {
+      const merged: number[] = [...group, ...row];
+      if (columnSplit(rects, merged, lineHeight)) {
+        group = merged;
+        out[out.length - 1] = merged;
+        continue;
+      }
+    }
+    out.push(row);
+    group = split ? row : null;
+  }
+  return out;
+}
+
+/** The row starts no further under the column above it (what of the group it overlaps across) than that column's blocks stand apart. */
+function continuesItsColumn(rects: readonly Rect[], group: number[], row: number[]): boolean {
+  let left = Infinity;
+  let right = -Infinity;
+  for (const i of row) {
+    left = Math.min(left, rects[i]!.left);
+    right = Math.max(right, rects[i]!.right);
+  }
+  const column = group.filter((i) => rects[i]!.right > left && rects[i]!.left < right);
+  if (column.length < 2) return false;
+  const within = gaps(column.map((i) => core(rects[i]!)), 0);
+  if (within.length === 0) return false;
+  const widest = Math.max(...within.map((g) => g.hi - g.lo));
+  const bottom = Math.max(...column.map((i) => core(rects[i]!).hi));
+  const top = Math.min(...row.map((i) => core(rects[i]!).lo));
+  return top - bottom <= 1.1 * widest;
+}
+
+/** The middle of a box, top to bottom (see CORE). */
+function core(r: Rect): Band {
+  const h = r.bottom - r.top;
+  return { lo: r.top + CORE * h, hi: r.bottom - CORE * h };
 }
 
 /** White gaps in the projection of the bands, as [end of content before, start of content after]. */
@@ -123,10 +174,6 @@ function extent(rects: readonly Rect[], members: number[]): number {
  * spacing is even, whatever the share).
  */
 function rowSplit(rects: readonly Rect[], members: number[], share: number): number[][] | null {
-  const core = (r: Rect): Band => {
-    const h = r.bottom - r.top;
-    return { lo: r.top + CORE * h, hi: r.bottom - CORE * h };
-  };
   const found = gaps(members.map((i) => core(rects[i]!)), 0);
   if (found.length === 0) return null;
   const widest = Math.max(...found.map((g) => g.hi - g.lo));
