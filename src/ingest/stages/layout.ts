@@ -58,14 +58,16 @@ const RECURRING_LABEL = 3;
  * 5). A name that stands alone as often as it labels ("Allies", "Allies :") is no label by itself.
  */
 function recurringLabels(lines: readonly Line[]): Set<string> {
-  const withColon = new Map<string, number>();
-  for (const l of lines) if (LABEL_LINE.test(l.text)) withColon.set(labelName(l.text), (withColon.get(labelName(l.text)) ?? 0) + 1);
-  const without = new Map<string, number>();
+  // Per name: how often it is set with its colon, and how often without.
+  const counts = new Map<string, { withColon: number; without: number }>();
   for (const l of lines) {
     const name = labelName(l.text);
-    if (!LABEL_LINE.test(l.text) && withColon.has(name)) without.set(name, (without.get(name) ?? 0) + 1);
+    const c = counts.get(name) ?? { withColon: 0, without: 0 };
+    if (LABEL_LINE.test(l.text)) c.withColon++;
+    else c.without++;
+    counts.set(name, c);
   }
-  return new Set([...withColon].filter(([name, n]) => n >= RECURRING_LABEL && n > (without.get(name) ?? 0)).map(([name]) => name));
+  return new Set([...counts].filter(([, c]) => c.withColon >= RECURRING_LABEL && c.withColon > c.without).map(([name]) => name));
 }
 
 const COVER_LINES = 8;
