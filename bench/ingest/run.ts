@@ -162,6 +162,12 @@ interface QuireRun {
   otherCpu: number;
   polls: number;
   documents: DocTiming[];
+  /**
+   * pdftotext ×2 over the same files right before this run's batch (server idle) and right after it:
+   * the machine's speed drifts by a fifth or more within minutes, so each run is judged against the
+   * reference measured around it.
+   */
+  refAround: { before: RefPass; after: RefPass; pagesPerSec: number };
 }
 
 async function uploadOne(q: { api: string; key: string }, file: string): Promise<{ id: string }> {
@@ -204,13 +210,14 @@ async function warmUp(q: { api: string; key: string }, files: string[]): Promise
   }
 }
 
-async function quireRun(files: string[], index: number): Promise<QuireRun> {
+async function quireRun(files: string[], index: number, refPages: number): Promise<QuireRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-ingest-'));
   // Log level info: the pipeline's "document ready" lines (with the job's duration), no request lines.
   const q = DIST ? await startDistQuire({ dataDir, extraEnv: { QUIRE_LOG_LEVEL: 'info' } }) : await startQuire({ dataDir, extraEnv: { QUIRE_LOG_LEVEL: 'info' } });
   const pid = q.process.pid!;
   try {
     for (let round = 0; round < WARMUP_ROUNDS; round++) await warmUp(q, files);
+    const refBefore = await pdftotextPass(files, 2, refPages);
     await waitForQuiet();
     const baselineRssBytes = procStatusBytes(pid, 'VmRSS');
     const rss = sampleRss(pid, 100);
@@ -275,6 +282,8 @@ async function quireRun(files: string[], index: number): Promise<QuireRun> {
       d.dgmlBytes = body.byteLength;
     }
 
+    const refAfter = await pdftotextPass(files, 2, refPages);
+
     // The job durations the server logged.
     for (const line of q.logs().split('\n')) {
       if (!line.includes('document ready')) continue;
@@ -314,11 +323,14 @@ async function quireRun(files: string[], index: number): Promise<QuireRun> {
       otherCpu: c.other,
       polls,
       documents: docs,
+      refAround: { before: refBefore, after: refAfter, pagesPerSec: (refBefore.pagesPerSec + refAfter.pagesPerSec) / 2 },
     };
     console.log(
       `  run ${index + 1}: ${totalPages} pages, uploads done ${uploadSeconds.toFixed(2)} s, last Ingested ${toIngestedSeconds.toFixed(2)} s (${result.ingestedPagesPerSec.toFixed(1)} pages/s), ` +
         `last Ready ${toReadySeconds?.toFixed(2) ?? 'n/a'} s, peak RSS ${fmtMiB(peakRssBytes)} (VmHWM; idle ${fmtMiB(baselineRssBytes)}), ` +
-        `server cpu ${(100 * c.server).toFixed(0)}%, other cpu ${(100 * c.other).toFixed(0)}%`,
+        `server cpu ${(100 * c.server).toFixed(0)}%, other cpu ${(100 * c.other).toFixed(0)}%; ` +
+        `pdftotext ×2 around it ${refBefore.pagesPerSec.toFixed(0)} and ${refAfter.pagesPerSec.toFixed(0)} pages/s` +
+        (result.readyPagesPerSec ? ` (Ready at ${(result.readyPagesPerSec / result.refAround.pagesPerSec).toFixed(3)} of their mean)` : ''),
     );
     return result;
   } finally {
@@ -360,16 +372,20 @@ async function main(): Promise<void> {
 
   console.log(`== Quire (SQLite, ${DIST ? 'node dist/main.js serve' : 'node --import tsx src/main.ts serve'}, with workers): ${RUNS} runs, ${UPLOAD_CONCURRENCY} uploads at a time, polling every ${POLL_MS} ms`);
   const runs: QuireRun[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await quireRun(files, i));
+  for (let i = 0; i < RUNS; i++) runs.push(await quireRun(files, i, refPages));
 
   const quirePages = runs[0]!.totalPages;
   if (quirePages !== refPages) console.log(`  note: Quire counts ${quirePages} pages, pdfinfo ${refPages}`);
   const ingested = median(runs.map((r) => r.ingestedPagesPerSec));
   const readyAll = runs.every((r) => r.readyPagesPerSec !== null);
   const ready = readyAll ? median(runs.map((r) => r.readyPagesPerSec!)) : null;
-  const ratio = ingested / refPar;
+  // Each run against the pdftotext ×2 measured around it; the median of those ratios is the figure
+  // judged. (Against the passes measured before all runs, a slow or fast minute at the start moved every
+  // ratio by as much as the gap to the target; both are printed.)
+  const ratio = median(runs.map((r) => r.ingestedPagesPerSec / r.refAround.pagesPerSec));
   const peakRss = Math.max(...runs.map((r) => Math.max(r.peakRssBytes, r.peakTreeRssBytes)));
-  const readyRatio = ready ? ready / refPar : 0;
+  const readyRatio = readyAll ? median(runs.map((r) => r.readyPagesPerSec! / r.refAround.pagesPerSec)) : 0;
+  const refAroundMedian = median(runs.map((r) => r.refAround.pagesPerSec));
   const pass = { ingestedRatio: ratio >= TARGET_RATIO, readyRatio: readyRatio >= TARGET_READY_RATIO, peakRss: peakRss <= TARGET_RSS };
 
   // Per-document view of the median run.
@@ -410,7 +426,8 @@ async function main(): Promise<void> {
   const s = med(seq);
   const p = med(par);
   rows.push(['pdftotext -bbox-layout, sequential', String(refPages), s.seconds.toFixed(2), refSeq.toFixed(1), (refSeq / refPar).toFixed(2), `${(100 * s.cpu).toFixed(0)}%`, `${(100 * s.otherCpu).toFixed(0)}%`, '']);
-  rows.push(['pdftotext -bbox-layout, 2 in parallel', String(refPages), p.seconds.toFixed(2), refPar.toFixed(1), '1.00', `${(100 * p.cpu).toFixed(0)}%`, `${(100 * p.otherCpu).toFixed(0)}%`, 'reference']);
+  rows.push(['pdftotext -bbox-layout, 2 in parallel', String(refPages), p.seconds.toFixed(2), refPar.toFixed(1), (refPar / refAroundMedian).toFixed(2), `${(100 * p.cpu).toFixed(0)}%`, `${(100 * p.otherCpu).toFixed(0)}%`, '']);
+  rows.push(['pdftotext -bbox-layout, 2 in parallel, before and after each Quire run', String(refPages), (refPages / refAroundMedian).toFixed(2), refAroundMedian.toFixed(1), '1.00', '', '', 'reference (each run against its own)']);
   rows.push([
     'Quire upload → Ingested',
     String(quirePages),
@@ -432,6 +449,7 @@ async function main(): Promise<void> {
     '',
     `≥ ${TARGET_READY_RATIO}: ${pass.readyRatio ? 'PASS' : 'FAIL'}`,
   ]);
+  if (ready) rows.push(['  Ready against the pdftotext ×2 passes measured before all runs', '', '', '', (ready / refPar).toFixed(2), '', '', '']);
   if (ready) rows.push(['  Ready against pdftotext sequential (one file after another)', '', '', '', `${(ready / refSeq).toFixed(2)} of sequential`, '', '', '']);
   rows.push(['  Processing: layout (tables, blocks, headings, lists) per page', '', '', `${layoutPerPage.toFixed(2)} ms`, '', '', '', '']);
   rows.push(['  Processing: entities per page', '', '', `${entitiesPerPage.toFixed(2)} ms`, '', '', '', '']);
@@ -439,7 +457,7 @@ async function main(): Promise<void> {
   rows.push(['  OCR', String(ocrPages), '', ocrPages ? `${(ocrMs / ocrPages / 1000).toFixed(2)} s/page` : 'no scanned page', '', '', '', '']);
   rows.push(['Quire peak RSS (VmHWM, threads included)', '', '', fmtMiB(peakRss), '', '', '', `≤ 1 GiB: ${pass.peakRss ? 'PASS' : 'FAIL'}`]);
   printTable(rows, new Set([1, 2, 3, 4, 5, 6]));
-  console.log(`(Quire: median of ${RUNS} runs; pdftotext: median of ${REF_RUNS} passes; the ratio is against pdftotext with 2 in parallel)`);
+  console.log(`(Quire: median of ${RUNS} runs; pdftotext: median of ${REF_RUNS} passes before the runs, and one pass before and after each run; a Quire ratio is the median over its runs of the run's pages/s against the mean of the pdftotext ×2 passes around it)`);
 
   const out = {
     date: started.toISOString(),
@@ -447,19 +465,20 @@ async function main(): Promise<void> {
     git,
     machine: machine(),
     settings: { server: DIST ? 'node dist/main.js serve' : 'node --import tsx src/main.ts serve', runs: RUNS, refRuns: REF_RUNS, uploadConcurrency: UPLOAD_CONCURRENCY, pollMs: POLL_MS, warmupRounds: WARMUP_ROUNDS, corpus: path.relative(ROOT, CORPUS_DIR), workerConcurrency: 'default (CPU cores)' },
-    targets: { ingestedRatioMin: TARGET_RATIO, readyRatioMin: TARGET_READY_RATIO, ratioAgainst: 'pdftotext -bbox-layout, 2 in parallel', peakRssMaxBytes: TARGET_RSS },
+    targets: { ingestedRatioMin: TARGET_RATIO, readyRatioMin: TARGET_READY_RATIO, ratioAgainst: 'pdftotext -bbox-layout, 2 in parallel, measured right before and after each run; median over runs', peakRssMaxBytes: TARGET_RSS },
     corpus: pdfinfo,
-    pdftotext: { sequential: seq, parallel2: par, medianSequentialPagesPerSec: refSeq, medianParallel2PagesPerSec: refPar },
+    pdftotext: { sequential: seq, parallel2: par, medianSequentialPagesPerSec: refSeq, medianParallel2PagesPerSec: refPar, medianParallel2AroundRunsPagesPerSec: refAroundMedian },
     quire: { runs, medianIngestedPagesPerSec: ingested, medianReadyPagesPerSec: ready, peakRssBytes: peakRss, layoutMsPerPage: layoutPerPage, entitiesMsPerPage: entitiesPerPage, dgmlMsPerPage: dgmlPerPage },
     ratio,
     readyRatio,
+    readyRatioAgainstPassesBeforeRuns: ready ? ready / refPar : null,
     pass,
   };
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `ingest-${started.toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   console.log(`\nresults: ${path.relative(ROOT, file)}`);
-  const disturbed = [...seq, ...par].some((x) => x.otherCpu > 0.15) || runs.some((r) => r.otherCpu > 0.15);
+  const disturbed = [...seq, ...par, ...runs.flatMap((r) => [r.refAround.before, r.refAround.after])].some((x) => x.otherCpu > 0.15) || runs.some((r) => r.otherCpu > 0.15);
   if (disturbed) console.log('warning: other processes used more than 15% of a core during some measurements; see "other cpu"');
   console.log(pass.ingestedRatio && pass.readyRatio && pass.peakRss ? 'targets: met' : 'targets: NOT MET (see FAIL above)');
 }
