@@ -105,6 +105,8 @@ export class TreeBuilder {
   private readonly columnBottom = new Map<number, number>();
   /** Sections whose headings only italics set apart, with their frames (the blank under the heading). */
   private readonly weak = new WeakMap<Section, SectionFrame>();
+  /** Sections list items open with a heading on its own line. */
+  private readonly titleItems = new WeakSet<Section>();
   /** The blank above the text block being added, in its line heights (-1: the first of its column). */
   private gapAbove = -1;
   /** The last line of the latest text block, and of the one before it (the block being added comes between). */
@@ -149,6 +151,7 @@ export class TreeBuilder {
 
   nodes(): StructureNode[] {
     weakHeadingsHeadNothing(this.root, this.weak);
+    itemTitlesHeadNothing(this.root, this.titleItems);
     lastHeadingsHeadNothing(this.root);
     return this.root;
   }
@@ -479,6 +482,7 @@ export class TreeBuilder {
       const section: Section = { type: 'section', level: this.sectionDepth() + 1, heading: this.leaf(split.heading), children: [] };
       item.children.push(section);
       children = section.children;
+      if (!split.leadIn) this.titleItems.add(section);
     }
     const body = split ? split.body : after;
     if (body.length) children.push(paragraph(body, this.page.vocabulary));
@@ -529,6 +533,26 @@ function weakHeadingsHeadNothing(nodes: StructureNode[], weak: WeakMap<Section, 
     const frame = weak.get(node);
     const gap = frame?.firstGap ?? -1;
     if (frame && (node.children.every(furniture) || gap < 0 || gap >= BLANK_LINE)) nodes.splice(at, 1, ...asText(node));
+  }
+}
+
+/**
+ * List items set as titles on lines of their own head the text under them ("1. DEFINITIONS" over its
+ * clauses; an article "31. RESERVED." among such is one too). When none of a list's titles has
+ * anything under it, the titles are the items' text, as in a list of findings ("1. (C) DIRECTIONAL
+ * CONTROL - NOT MAINTAINED", "2. (F) TERRAIN CONDITION - ROUGH/UNEVEN").
+ */
+function itemTitlesHeadNothing(nodes: StructureNode[], titleItems: WeakSet<Section>): void {
+  for (const node of nodes) {
+    if (node.type === 'section') itemTitlesHeadNothing(node.children, titleItems);
+    if (node.type !== 'list') continue;
+    for (const item of node.items) itemTitlesHeadNothing(item.children, titleItems);
+    const titles = node.items.map((item) => item.children[0]).filter((n): n is Section => n?.type === 'section' && titleItems.has(n));
+    if (titles.length === 0 || !titles.every((t) => t.children.every(furniture))) continue;
+    for (const item of node.items) {
+      const first = item.children[0];
+      if (first?.type === 'section' && titleItems.has(first)) item.children.splice(0, 1, ...asText(first));
+    }
   }
 }
 
