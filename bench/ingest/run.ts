@@ -13,7 +13,9 @@
 // BENCH_POLL_MS (default 50), BENCH_QUIET_WAIT (s, default 180), BENCH_CORPUS (default
 // ../shared/corpus/kgrag), BENCH_WARMUP_ROUNDS (default 0: the corpus is first ingested this many
 // times into the same server, unmeasured, and deleted, so the figure is a warm server's, not a fresh
-// one's).
+// one's), BENCH_WARMUP_CORPUS (comma-separated directories whose PDFs the warm-up rounds ingest
+// instead: a server warmed on other documents than those measured), BENCH_NODE_ARGS (node flags for
+// the server, with --dist); QUIRE_* variables are passed to the server.
 // Needs poppler-utils (pdftotext, pdfinfo). Results also go to bench/results/ingest-<timestamp>.json.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,7 +35,12 @@ const REF_RUNS = Math.max(1, Math.round(envNumber('BENCH_REF_RUNS', 3)));
 const UPLOAD_CONCURRENCY = Math.max(1, Math.round(envNumber('BENCH_UPLOAD_CONCURRENCY', 4)));
 const POLL_MS = Math.max(10, envNumber('BENCH_POLL_MS', 50));
 const CORPUS_DIR = process.env.BENCH_CORPUS ? path.resolve(process.env.BENCH_CORPUS) : path.join(CORPUS, 'kgrag');
+/** Directories (comma-separated) of the PDFs the warm-up rounds ingest; the measured corpus by default. */
+const WARMUP_DIRS = process.env.BENCH_WARMUP_CORPUS?.split(',').filter(Boolean).map((d) => path.resolve(d));
 const TIMEOUT_MS = 10 * 60_000;
+/** QUIRE_* variables of this process go to the server; BENCH_NODE_ARGS to its `node` (with --dist). */
+const SERVER_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('QUIRE_')));
+const NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean);
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
 
 const TARGET_RATIO = 0.5;
@@ -213,10 +220,12 @@ async function warmUp(q: { api: string; key: string }, files: string[]): Promise
 async function quireRun(files: string[], index: number, refPages: number): Promise<QuireRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-ingest-'));
   // Log level info: the pipeline's "document ready" lines (with the job's duration), no request lines.
-  const q = DIST ? await startDistQuire({ dataDir, extraEnv: { QUIRE_LOG_LEVEL: 'info' } }) : await startQuire({ dataDir, extraEnv: { QUIRE_LOG_LEVEL: 'info' } });
+  const extraEnv = { ...SERVER_ENV, QUIRE_LOG_LEVEL: 'info' };
+  const q = DIST ? await startDistQuire({ dataDir, extraEnv, nodeArgs: NODE_ARGS }) : await startQuire({ dataDir, extraEnv });
   const pid = q.process.pid!;
   try {
-    for (let round = 0; round < WARMUP_ROUNDS; round++) await warmUp(q, files);
+    const warmUpFiles = WARMUP_DIRS ? WARMUP_DIRS.flatMap(pdfFiles) : files;
+    for (let round = 0; round < WARMUP_ROUNDS; round++) await warmUp(q, warmUpFiles);
     const refBefore = await pdftotextPass(files, 2, refPages);
     await waitForQuiet();
     const baselineRssBytes = procStatusBytes(pid, 'VmRSS');
@@ -464,7 +473,7 @@ async function main(): Promise<void> {
     command: `npx tsx bench/ingest/run.ts${DIST ? ' --dist' : ''}`,
     git,
     machine: machine(),
-    settings: { server: DIST ? 'node dist/main.js serve' : 'node --import tsx src/main.ts serve', runs: RUNS, refRuns: REF_RUNS, uploadConcurrency: UPLOAD_CONCURRENCY, pollMs: POLL_MS, warmupRounds: WARMUP_ROUNDS, corpus: path.relative(ROOT, CORPUS_DIR), workerConcurrency: 'default (CPU cores)' },
+    settings: { server: DIST ? 'node dist/main.js serve' : 'node --import tsx src/main.ts serve', runs: RUNS, refRuns: REF_RUNS, uploadConcurrency: UPLOAD_CONCURRENCY, pollMs: POLL_MS, warmupRounds: WARMUP_ROUNDS, warmupCorpus: WARMUP_DIRS?.map((d) => path.relative(ROOT, d)) ?? path.relative(ROOT, CORPUS_DIR), corpus: path.relative(ROOT, CORPUS_DIR), workerConcurrency: 'default (CPU cores)', serverEnv: SERVER_ENV, nodeArgs: NODE_ARGS ?? [] },
     targets: { ingestedRatioMin: TARGET_RATIO, readyRatioMin: TARGET_READY_RATIO, ratioAgainst: 'pdftotext -bbox-layout, 2 in parallel, measured right before and after each run; median over runs', peakRssMaxBytes: TARGET_RSS },
     corpus: pdfinfo,
     pdftotext: { sequential: seq, parallel2: par, medianSequentialPagesPerSec: refSeq, medianParallel2PagesPerSec: refPar, medianParallel2AroundRunsPagesPerSec: refAroundMedian },
