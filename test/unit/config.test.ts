@@ -37,6 +37,13 @@ test('QUIRE_PDF_ENGINE picks what reads PDFs: PDFium by default, or pdf.js', () 
   assert.throws(() => loadConfig({ QUIRE_PDF_ENGINE: 'mupdf' }), /QUIRE_PDF_ENGINE/);
 });
 
+test('QUIRE_INITIAL_OLD_SPACE_MB sets the old generation new threads start with; 0 keeps V8\'s sizing', () => {
+  assert.equal(loadConfig({}).ingest.initialOldSpaceMb, 128);
+  assert.equal(loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: '0' }).ingest.initialOldSpaceMb, 0);
+  assert.equal(loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: '256' }).ingest.initialOldSpaceMb, 256);
+  for (const v of ['-1', 'big', '2048']) assert.throws(() => loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: v }), /QUIRE_INITIAL_OLD_SPACE_MB/);
+});
+
 test('QUIRE_JIT_INTERRUPT_BUDGET sets V8\'s interrupt budget; 0 keeps V8\'s own', () => {
   assert.equal(loadConfig({}).ingest.jitInterruptBudget, 300_000);
   assert.equal(loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: '0' }).ingest.jitInterruptBudget, 0);
