@@ -8,8 +8,8 @@ export const MAX_UPLOAD_CHUNK_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_UPLOAD_SESSION_TTL_SECONDS = 24 * 60 * 60;
 /** Measured (bench/README.md): most of bench/ingest's gain, without the API slowdown that 1.2 million showed in bench/api. */
 export const DEFAULT_JIT_INTERRUPT_BUDGET = 300_000;
-/** Measured (bench/README.md): a warm server's batch ~10% faster; see src/jit.ts. */
-export const DEFAULT_INITIAL_OLD_SPACE_MB = 128;
+/** Measured (bench/README.md): a warm server's batch ~10% faster than V8's sizing; see src/jit.ts. */
+export const DEFAULT_INITIAL_OLD_SPACE_MB = 256;
 export const MAX_UPLOAD_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 export interface Config {
@@ -49,7 +49,8 @@ export interface Config {
     jitInterruptBudget: number;
     /**
      * The old generation each new thread's heap starts with, MiB (QUIRE_INITIAL_OLD_SPACE_MB, default
-     * 128; 0 keeps V8's sizing): see src/jit.ts.
+     * 256; 0 keeps V8's sizing): see src/jit.ts. At most a quarter of `memoryMb`, so that garbage not
+     * yet collected never makes a thread look crowded (it retires above half its limit).
      */
     initialOldSpaceMb: number;
     /** Job lease (QUIRE_JOB_LEASE_MS): a job whose process died runs again after it expires. */
@@ -182,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('QUIRE_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   }
 
+  const ingestMemoryMb = parseIntRange('QUIRE_INGEST_MEMORY_MB', env.QUIRE_INGEST_MEMORY_MB, 1024, 64, 65_536);
   const pdfEngine = env.QUIRE_PDF_ENGINE || 'pdfium';
   if (pdfEngine !== 'pdfium' && pdfEngine !== 'pdfjs') {
     throw new ConfigError('QUIRE_PDF_ENGINE', 'must be one of pdfium, pdfjs');
@@ -216,12 +218,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingest: {
       concurrency: parseIntRange('QUIRE_WORKER_CONCURRENCY', env.QUIRE_WORKER_CONCURRENCY, Math.max(1, os.availableParallelism()), 1, 256),
       timeoutMs: parseIntRange('QUIRE_INGEST_TIMEOUT_MS', env.QUIRE_INGEST_TIMEOUT_MS, 120_000, 100, 24 * 3600_000),
-      memoryMb: parseIntRange('QUIRE_INGEST_MEMORY_MB', env.QUIRE_INGEST_MEMORY_MB, 1024, 64, 65_536),
+      memoryMb: ingestMemoryMb,
       ocrPageTimeoutMs: parseIntRange('QUIRE_OCR_PAGE_TIMEOUT_MS', env.QUIRE_OCR_PAGE_TIMEOUT_MS, 30_000, 100, 3600_000),
       ocrConcurrency: parseIntRange('QUIRE_OCR_CONCURRENCY', env.QUIRE_OCR_CONCURRENCY, Math.max(1, os.availableParallelism()), 1, 256),
       pdfEngine,
       jitInterruptBudget: parseIntRange('QUIRE_JIT_INTERRUPT_BUDGET', env.QUIRE_JIT_INTERRUPT_BUDGET, DEFAULT_JIT_INTERRUPT_BUDGET, 0, 1_000_000_000),
-      initialOldSpaceMb: parseIntRange('QUIRE_INITIAL_OLD_SPACE_MB', env.QUIRE_INITIAL_OLD_SPACE_MB, DEFAULT_INITIAL_OLD_SPACE_MB, 0, 1024),
+      initialOldSpaceMb: Math.min(
+        parseIntRange('QUIRE_INITIAL_OLD_SPACE_MB', env.QUIRE_INITIAL_OLD_SPACE_MB, DEFAULT_INITIAL_OLD_SPACE_MB, 0, 16_384),
+        Math.floor(ingestMemoryMb / 4),
+      ),
       leaseMs: parseIntRange('QUIRE_JOB_LEASE_MS', env.QUIRE_JOB_LEASE_MS, 5 * 60_000, 200, 24 * 3600_000),
       pollMs: parseIntRange('QUIRE_JOB_POLL_MS', env.QUIRE_JOB_POLL_MS, 200, 10, 60_000),
       retryBaseMs: parseIntRange('QUIRE_JOB_RETRY_MS', env.QUIRE_JOB_RETRY_MS, 5_000, 0, 3600_000),

@@ -15,12 +15,12 @@ export interface JitTuning {
   /**
    * The old generation a new isolate starts with, in MiB (V8 sizes it from the heap limit, about
    * 30-40 MiB here). A full mark-compact discards the optimised code of short-lived closures (a sort
-   * comparator made per call holds its code only weakly), and V8 then compiles them again: perf showed
-   * about 13% of a warm server's CPU in the optimising compiler. An analysing thread grows its heap to
-   * 30-40 MiB per document and mark-compacted 1-4 times per batch of bench/ingest; starting at 128 MiB
-   * it does so about once every two batches, and a warm server's batch took ~10% less time, for
-   * 60-170 MiB more peak RSS (bench/README.md). The limit a thread retires at is unchanged. 0 leaves
-   * V8's sizing.
+   * comparator made per call holds its code only weakly) and compiled regular expressions, and V8 then
+   * compiles them again: perf showed about 13% of a warm server's CPU in the optimising compiler. An
+   * analysing thread grows its heap to 30-40 MiB per document and mark-compacted 1-4 times per batch of
+   * bench/ingest under V8's sizing. Starting at 128 MiB a warm server's batch took ~6-10% less time,
+   * at 256 MiB ~6% less again, for up to ~150 MiB more peak RSS (bench/README.md). The limit a thread
+   * retires at is unchanged (config keeps this under a quarter of it). 0 leaves V8's sizing.
    */
   initialOldSpaceMb: number;
 }

@@ -38,10 +38,13 @@ test('QUIRE_PDF_ENGINE picks what reads PDFs: PDFium by default, or pdf.js', () 
 });
 
 test('QUIRE_INITIAL_OLD_SPACE_MB sets the old generation new threads start with; 0 keeps V8\'s sizing', () => {
-  assert.equal(loadConfig({}).ingest.initialOldSpaceMb, 128);
+  assert.equal(loadConfig({}).ingest.initialOldSpaceMb, 256);
   assert.equal(loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: '0' }).ingest.initialOldSpaceMb, 0);
-  assert.equal(loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: '256' }).ingest.initialOldSpaceMb, 256);
-  for (const v of ['-1', 'big', '2048']) assert.throws(() => loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: v }), /QUIRE_INITIAL_OLD_SPACE_MB/);
+  assert.equal(loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: '128' }).ingest.initialOldSpaceMb, 128);
+  // Never above a quarter of the threads' heap limit: a thread retires when over half of it is used.
+  assert.equal(loadConfig({ QUIRE_INGEST_MEMORY_MB: '400' }).ingest.initialOldSpaceMb, 100);
+  assert.equal(loadConfig({ QUIRE_INGEST_MEMORY_MB: '4096', QUIRE_INITIAL_OLD_SPACE_MB: '2048' }).ingest.initialOldSpaceMb, 1024);
+  for (const v of ['-1', 'big', '20000']) assert.throws(() => loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: v }), /QUIRE_INITIAL_OLD_SPACE_MB/);
 });
 
 test('QUIRE_JIT_INTERRUPT_BUDGET sets V8\'s interrupt budget; 0 keeps V8\'s own', () => {
