@@ -19,7 +19,7 @@ export interface JitTuning {
    * compiles them again: perf showed about 13% of a warm server's CPU in the optimising compiler. An
    * analysing thread grows its heap to 30-40 MiB per document and mark-compacted 1-4 times per batch of
    * bench/ingest under V8's sizing. Starting at 128 MiB a warm server's batch took ~6-10% less time,
-   * at 256 MiB ~6% less again, for up to ~150 MiB more peak RSS (bench/README.md). The limit a thread
+   * at 256 MiB ~5% less again, for up to ~250 MiB more peak RSS (bench/README.md). The limit a thread
    * retires at is unchanged (config keeps this under a quarter of it). 0 leaves V8's sizing.
    */
   initialOldSpaceMb: number;
