@@ -28,6 +28,7 @@ const FILES = [
   'test/unit/samples.test.ts',
   'test/unit/tables.test.ts',
   'test/unit/worker-pool.test.ts',
+  'test/unit/pdfium-shared.test.ts',
   'test/unit/webhooks.test.ts',
   'test/unit/webhook-dispatcher.test.ts',
   'test/unit/leader-lock.test.ts',

@@ -43,6 +43,11 @@ export interface Config {
     /** What reads PDFs (QUIRE_PDF_ENGINE): PDFium (default) or pdf.js. */
     pdfEngine: 'pdfium' | 'pdfjs';
     /**
+     * How PDFium's WebAssembly is compiled (QUIRE_PDFIUM_COMPILE): `optimized` (default) all of it by
+     * V8's optimising compiler once at start, `lazy` only what runs hot (src/ingest/formats/pdfium.ts).
+     */
+    pdfiumCompile: 'optimized' | 'lazy';
+    /**
      * V8's interrupt budget for this process and its threads (QUIRE_JIT_INTERRUPT_BUDGET, default
      * 300,000; 0 keeps V8's own, 67,584): see src/jit.ts.
      */
@@ -189,6 +194,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('QUIRE_PDF_ENGINE', 'must be one of pdfium, pdfjs');
   }
 
+  const pdfiumCompile = env.QUIRE_PDFIUM_COMPILE || 'optimized';
+  if (pdfiumCompile !== 'optimized' && pdfiumCompile !== 'lazy') {
+    throw new ConfigError('QUIRE_PDFIUM_COMPILE', 'must be one of optimized, lazy');
+  }
+
   const uploadChunkBytes = parseIntRange(
     'QUIRE_UPLOAD_CHUNK_BYTES',
     env.QUIRE_UPLOAD_CHUNK_BYTES,
@@ -222,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ocrPageTimeoutMs: parseIntRange('QUIRE_OCR_PAGE_TIMEOUT_MS', env.QUIRE_OCR_PAGE_TIMEOUT_MS, 30_000, 100, 3600_000),
       ocrConcurrency: parseIntRange('QUIRE_OCR_CONCURRENCY', env.QUIRE_OCR_CONCURRENCY, Math.max(1, os.availableParallelism()), 1, 256),
       pdfEngine,
+      pdfiumCompile,
       jitInterruptBudget: parseIntRange('QUIRE_JIT_INTERRUPT_BUDGET', env.QUIRE_JIT_INTERRUPT_BUDGET, DEFAULT_JIT_INTERRUPT_BUDGET, 0, 1_000_000_000),
       initialOldSpaceMb: Math.min(
         parseIntRange('QUIRE_INITIAL_OLD_SPACE_MB', env.QUIRE_INITIAL_OLD_SPACE_MB, DEFAULT_INITIAL_OLD_SPACE_MB, 0, 16_384),

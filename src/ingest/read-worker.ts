@@ -3,11 +3,11 @@
 // features ('analyze'). A failure comes back as a reason.
 import v8 from 'node:v8';
 import { gzipSync } from 'node:zlib';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { analyzeDocument, type AnalyzeTimings } from './analyze.js';
 import { readDocument } from './formats/index.js';
 import type { PdfEngine } from './formats/pdf.js';
-import { preloadPdfium } from './formats/pdfium.js';
+import { preloadPdfium, usePdfiumModule, type PdfiumModule } from './formats/pdfium.js';
 import { classificationFeatures, type ClassificationFeatures } from './stages/classify.js';
 import { IngestError, type DocumentModel } from './model.js';
 import { heapCrowded } from './thread-retire.js';
@@ -52,7 +52,15 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
   return { result: { op: 'analyze', stored, timings, features: classificationFeatures(structure) }, transfer };
 }
 
+/** What a thread is started with (`workerData`). */
+export interface ThreadData {
+  /** PDFium compiled by the process, shared by its threads (`compiledPdfiumModule`). */
+  pdfiumModule?: PdfiumModule;
+}
+
 // Long-lived: PDFium and the readers load once (pdf.js only if a document needs it); the pool sends one request at a time.
+const data = workerData as ThreadData | null;
+if (data?.pdfiumModule) usePdfiumModule(data.pdfiumModule);
 preloadPdfium();
 parentPort!.on('message', async (req: ThreadRequest) => {
   try {

@@ -6,7 +6,8 @@ import type { AnalyzeTimings } from './analyze.js';
 import type { PdfEngine } from './formats/pdf.js';
 import type { ClassificationFeatures } from './stages/classify.js';
 import { reclaimOcrSlots, sharedCounter, type OcrSlots } from './stages/ocr/slots.js';
-import type { StoredStructure, ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
+import type { StoredStructure, ThreadData, ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
+import { compiledPdfiumModule, type PdfiumCompile } from './formats/pdfium.js';
 
 type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -21,6 +22,8 @@ export interface WorkerPoolOptions {
   analysisNice?: number;
   /** What reads PDFs in the threads (default PDFium). */
   pdfEngine?: PdfEngine;
+  /** How PDFium's WebAssembly, which the threads share, is compiled (default lazy; see PdfiumCompile). */
+  pdfiumCompile?: PdfiumCompile;
   /** OCR engine processes at once, over all analysing threads (default: CPU cores). */
   ocrConcurrency?: number;
   /** The thread's entry module (tests only; default: read-worker next to this module). */
@@ -178,6 +181,7 @@ export class WorkerPool {
     const entry = threadEntry(this.opts.entry ?? 'read-worker', { nice });
     const worker = new Worker(entry.file, {
       eval: entry.eval,
+      workerData: { pdfiumModule: compiledPdfiumModule(this.opts.pdfiumCompile ?? 'lazy') } satisfies ThreadData,
       resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
       stdout: false,
       stderr: false,

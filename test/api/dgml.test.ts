@@ -200,7 +200,8 @@ describe('document understanding: DGML of every corpus document', () => {
   let docsetId: string;
 
   before(async () => {
-    q = await startQuire({});
+    // The whole corpus through the default PDFium compile (test servers otherwise use `lazy`: helpers/quire.ts).
+    q = await startQuire({ extraEnv: { QUIRE_PDFIUM_COMPILE: 'optimized' } });
     c = client(q.api, q.key);
     store = await Store.open(loadConfig(q.env).database);
     const ds = await c.post('/docsets', { json: { name: 'Reference Pairs' } });

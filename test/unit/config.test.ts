@@ -31,6 +31,12 @@ test('QUIRE_READ_CACHE_MB bounds the kept point reads on either database; 0 keep
   for (const v of ['-1', 'lots', '4097', '1.5']) assert.throws(() => loadConfig({ QUIRE_READ_CACHE_MB: v }), /QUIRE_READ_CACHE_MB/);
 });
 
+test('QUIRE_PDFIUM_COMPILE: all of PDFium optimised at start by default, or lazily', () => {
+  assert.equal(loadConfig({}).ingest.pdfiumCompile, 'optimized');
+  assert.equal(loadConfig({ QUIRE_PDFIUM_COMPILE: 'lazy' }).ingest.pdfiumCompile, 'lazy');
+  assert.throws(() => loadConfig({ QUIRE_PDFIUM_COMPILE: 'eager' }), /QUIRE_PDFIUM_COMPILE/);
+});
+
 test('QUIRE_PDF_ENGINE picks what reads PDFs: PDFium by default, or pdf.js', () => {
   assert.equal(loadConfig({}).ingest.pdfEngine, 'pdfium');
   assert.equal(loadConfig({ QUIRE_PDF_ENGINE: 'pdfjs' }).ingest.pdfEngine, 'pdfjs');

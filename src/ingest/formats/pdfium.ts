@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import v8 from 'node:v8';
 import { createRequire } from 'node:module';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { DPI, IngestError, textDirection, type PageModel, type Rule, type TextItem } from '../model.js';
@@ -608,14 +609,78 @@ export class PdfiumCannotRead extends Error {
   }
 }
 
+/** A compiled PDFium WebAssembly module (opaque here: WebAssembly's types are the DOM library's). */
+export type PdfiumModule = object & { readonly __brand?: 'PdfiumModule' };
+interface WasmInstance {
+  readonly exports: Exports;
+}
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => PdfiumModule;
+  instantiate(module: PdfiumModule, imports: object): Promise<WasmInstance>;
+};
+
+const wasmBytes = (): Buffer => fs.readFileSync(createRequire(import.meta.url).resolve('@hyzyla/pdfium/pdfium.wasm'));
+
+/**
+ * How PDFium's WebAssembly is compiled: `optimized` runs all of it through V8's optimising compiler
+ * once, in V8's background threads (about 4 core-seconds, right after start-up); `lazy` leaves it to
+ * V8, which optimises a function once it has run hot, in each process.
+ */
+export type PdfiumCompile = 'optimized' | 'lazy';
+
+let compiled: PdfiumModule | null | undefined;
+
+/**
+ * PDFium's WebAssembly compiled once for the process (on the first call, which decides `mode`), for
+ * its threads to share, or undefined if it cannot be compiled (each thread then tries on its own and
+ * reports what fails). V8 keeps a module's machine code with the module, not with the thread running
+ * it, so what one thread optimised serves every other thread and every replacement thread. Each
+ * thread compiling its own copy spent its first documents optimising the same functions again, and
+ * a server's first batch in bench/ingest took ~15% more CPU than with `optimized` (bench/README.md).
+ */
+export function compiledPdfiumModule(mode: PdfiumCompile): PdfiumModule | undefined {
+  if (compiled === undefined) {
+    const optimized = mode === 'optimized';
+    // Only this compilation: V8 reads these flags when a module is compiled, and the defaults come back at once.
+    if (optimized) v8.setFlagsFromString('--no-wasm-lazy-compilation --no-wasm-dynamic-tiering');
+    try {
+      compiled = new WebAssembly.Module(wasmBytes());
+    } catch {
+      compiled = null;
+    } finally {
+      if (optimized) v8.setFlagsFromString('--wasm-lazy-compilation --wasm-dynamic-tiering');
+    }
+  }
+  return compiled ?? undefined;
+}
+
+let sharedModule: PdfiumModule | undefined;
+
+/** Makes this thread instantiate `module` (from `compiledPdfiumModule`) instead of compiling its own. */
+export function usePdfiumModule(module: PdfiumModule): void {
+  sharedModule = module;
+}
+
+const arrayBuffer = (b: Buffer): ArrayBuffer => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+
+/** PDFium's library instantiated from a compiled module (the package's hook for it never reports a failure: raced here). */
+function initFrom(module: PdfiumModule): ReturnType<typeof PDFiumLibrary.init> {
+  let failed!: (err: unknown) => void;
+  const failure = new Promise<never>((_, reject) => (failed = reject));
+  const instantiateWasm = (imports: object, done: (instance: WasmInstance, module: PdfiumModule) => void) => {
+    WebAssembly.instantiate(module, imports).then((made) => done(made, module), failed);
+    return {};
+  };
+  type Options = NonNullable<Parameters<typeof PDFiumLibrary.init>[0]>;
+  return Promise.race([PDFiumLibrary.init({ instantiateWasm } as unknown as Options), failure]);
+}
+
 let instance: Promise<Pdfium> | undefined;
 
-/** The thread's PDFium (loaded on first use, about 40 ms). */
+/** The thread's PDFium (loaded on first use: about 40 ms, a few ms from a shared module). */
 function pdfium(): Promise<Pdfium> {
   instance ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const file = fs.readFileSync(require.resolve('@hyzyla/pdfium/pdfium.wasm'));
-    const lib = await PDFiumLibrary.init({ wasmBinary: file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer });
+    const lib = await (sharedModule ? initFrom(sharedModule) : PDFiumLibrary.init({ wasmBinary: arrayBuffer(wasmBytes()) }));
     const module = (lib as unknown as { module: { wasmExports: Exports } }).module;
     return new Pdfium(module.wasmExports);
   })();
