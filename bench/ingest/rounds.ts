@@ -52,6 +52,7 @@ const q = await startDistQuire({ extraEnv, nodeArgs: process.env.BENCH_NODE_ARGS
 const pid = q.process.pid!;
 const auth = { authorization: `Bearer ${q.key}` };
 await new Promise((r) => setTimeout(r, 1500)); // the threads started ahead finish loading
+await waitForQuiet(); // and whatever else the server does at start
 const rows: { round: number; wall: number; cpu: number; pagesPerS: number }[] = [];
 try {
   for (let round = 0; round < ROUNDS; round++) {

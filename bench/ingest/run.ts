@@ -226,6 +226,7 @@ async function quireRun(files: string[], index: number, refPages: number): Promi
   try {
     const warmUpFiles = WARMUP_DIRS ? WARMUP_DIRS.flatMap(pdfFiles) : files;
     for (let round = 0; round < WARMUP_ROUNDS; round++) await warmUp(q, warmUpFiles);
+    await waitForQuiet(); // the server's own start-up work must not slow the reference pass
     const refBefore = await pdftotextPass(files, 2, refPages);
     await waitForQuiet();
     const baselineRssBytes = procStatusBytes(pid, 'VmRSS');
