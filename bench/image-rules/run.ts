@@ -17,6 +17,7 @@ import { imageRules, outsideWords } from '../../src/ingest/stages/ocr/image-rule
 import { pageLines, type Segment } from '../../src/ingest/stages/tables/rules.js';
 import { CORPUS, ROOT } from '../../test/helpers/quire.js';
 import { gitState, machine, printTable } from '../lib/machine.js';
+import { pdfsUnder } from '../lib/corpus.js';
 
 const DPI = 200;
 /** Pages whose pictures cover more of them than this are left out: a picture's edges are lines no PDF rule draws. */
@@ -24,15 +25,13 @@ const MAX_PICTURE = 0.05;
 const TOLERANCE = 8;
 const MIN_RULE = 120;
 
-const pdfs = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? pdfs(path.join(dir, e.name)) : e.name.endsWith('.pdf') ? [path.join(dir, e.name)] : [])).sort();
 const dir = process.env.BENCH_CORPUS ? path.resolve(process.env.BENCH_CORPUS) : CORPUS;
 const near = (s: Segment, set: Segment[]) =>
   set.some((r) => Math.abs(r.pos - s.pos) <= TOLERANCE + (r.thickness + s.thickness) / 2 && r.start <= s.end + TOLERANCE && s.start <= r.end + TOLERANCE);
 
 const rows: Record<string, unknown>[] = [];
 const totals = { pages: 0, found: 0, alongDrawn: 0, drawn: 0, drawnFound: 0, ms: 0 };
-for (const file of pdfs(dir)) {
+for (const file of pdfsUnder(dir)) {
   const bytes = new Uint8Array(fs.readFileSync(file));
   let pages;
   try {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CORPUS } from '../../test/helpers/quire.js';
 import { envNumber } from '../lib/machine.js';
 import { checkDist } from '../lib/quire-dist.js';
+import { pdfsUnder } from '../lib/corpus.js';
 
 checkDist();
 const dist = (m: string) => new URL(`../../dist/${m}`, import.meta.url).href;
@@ -25,9 +26,7 @@ const module = pdfium.compiledPdfiumModule(config.ingest.pdfiumCompile);
 if (module) pdfium.usePdfiumModule(module);
 
 const PASSES = Math.max(1, Math.round(envNumber('BENCH_PASSES', 5)));
-const pdfs = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? pdfs(path.join(dir, e.name)) : e.name.endsWith('.pdf') ? [path.join(dir, e.name)] : [])).sort();
-const files = pdfs(path.join(CORPUS, 'kgrag'))
+const files = pdfsUnder(path.join(CORPUS, 'kgrag'))
   .filter((f) => !f.includes('NCT06155240'))
   .map((f) => ({ name: path.basename(f), bytes: new Uint8Array(fs.readFileSync(f)) }));
 

@@ -16,12 +16,11 @@ import path from 'node:path';
 import { CORPUS } from '../../test/helpers/quire.js';
 import { checkDist, startDistQuire } from '../lib/quire-dist.js';
 import { envNumber, MiB, procStatusBytes, waitForQuiet } from '../lib/machine.js';
+import { pdfsUnder } from '../lib/corpus.js';
 
 const ROUNDS = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
 const CORPUS_DIR = process.env.BENCH_CORPUS ? path.resolve(process.env.BENCH_CORPUS) : path.join(CORPUS, 'kgrag');
-const pdfs = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? pdfs(path.join(dir, e.name)) : e.name.endsWith('.pdf') ? [path.join(dir, e.name)] : [])).sort();
-const files = pdfs(CORPUS_DIR).map((f) => ({ name: path.basename(f), bytes: fs.readFileSync(f) }));
+const files = pdfsUnder(CORPUS_DIR).map((f) => ({ name: path.basename(f), bytes: fs.readFileSync(f) }));
 
 /** CPU seconds of the process: its threads, and its children it has waited for. */
 function processCpu(pid: number): number {

@@ -13,19 +13,18 @@ import path from 'node:path';
 import { readPdfPages, type PdfEngine } from '../../src/ingest/formats/pdf.js';
 import { CORPUS, ROOT } from '../../test/helpers/quire.js';
 import { envNumber, gitState, machine, median, printTable, waitForQuiet } from '../lib/machine.js';
+import { pdfsUnder } from '../lib/corpus.js';
 
 const PASSES = Math.max(1, Math.round(envNumber('BENCH_PASSES', 3)));
 const CORPUS_DIR = process.env.BENCH_CORPUS ? path.resolve(process.env.BENCH_CORPUS) : path.join(CORPUS, 'kgrag');
 
-const pdfs = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? pdfs(path.join(dir, e.name)) : e.name.endsWith('.pdf') ? [path.join(dir, e.name)] : [])).sort();
 
 const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
 
-const files = pdfs(CORPUS_DIR);
+const files = pdfsUnder(CORPUS_DIR);
 const bytes = files.map((f) => new Uint8Array(fs.readFileSync(f)));
 
 async function engine(name: PdfEngine): Promise<{ pages: number; cpuMs: number; items: number; rules: number }> {
