@@ -62,6 +62,19 @@ export interface StartOptions {
   args?: string[];
 }
 
+/**
+ * Optimising all of PDFium at start costs ~4 core-seconds, and a run starts dozens of servers and
+ * workers on 2 cores; the DGML corpus test runs with the default (`optimized`).
+ */
+const TEST_PDFIUM = { QUIRE_PDFIUM_COMPILE: 'lazy' };
+
+/**
+ * How long a process may take to start. Alone a server is healthy in ~5 s (tsx compiles its modules),
+ * but the cluster test starts two servers and two workers at once on two cores, and then each takes
+ * ~20 s; 30 s was once not enough on a busy host.
+ */
+const START_DEADLINE_MS = 60_000;
+
 /** Starts a real Quire server process on a free port with a fresh data directory. */
 export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
   const port = await freePort();
@@ -75,9 +88,7 @@ export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
     QUIRE_DATA_DIR: dataDir,
     QUIRE_BOOTSTRAP_KEY: key,
     QUIRE_LOG_LEVEL: 'warn',
-    // Optimising all of PDFium at start costs ~4 core-seconds, and a run starts dozens of servers on
-    // 2 cores; the DGML corpus test runs with the default (`optimized`).
-    QUIRE_PDFIUM_COMPILE: 'lazy',
+    ...TEST_PDFIUM,
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.extraEnv,
   };
@@ -93,7 +104,7 @@ export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
   child.stderr!.on('data', take);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + START_DEADLINE_MS;
   let ready = false;
   while (Date.now() < deadline && child.exitCode === null) {
     try {
@@ -149,7 +160,7 @@ export interface QuireWorker {
 export async function startWorker(env: NodeJS.ProcessEnv, opts: { dataDir?: string } = {}): Promise<QuireWorker> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-worker-'));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'worker'], {
-    env: { ...env, QUIRE_LOG_LEVEL: 'info', QUIRE_DATA_DIR: dataDir },
+    env: { ...TEST_PDFIUM, ...env, QUIRE_LOG_LEVEL: 'info', QUIRE_DATA_DIR: dataDir },
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -157,7 +168,7 @@ export async function startWorker(env: NodeJS.ProcessEnv, opts: { dataDir?: stri
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + START_DEADLINE_MS;
   while (!output.includes('ingestion workers started')) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
