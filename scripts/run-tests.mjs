@@ -9,6 +9,7 @@ import path from 'node:path';
 const FILES = [
   'test/unit/config.test.ts',
   'test/unit/jit.test.ts',
+  'test/unit/serializers.test.ts',
   'test/unit/classify.test.ts',
   'test/unit/cursors.test.ts',
   'test/unit/dgml.test.ts',

@@ -40,6 +40,7 @@ import { WebhookSchema } from './schemas/webhooks.js';
 import { systemRoutes } from './system.js';
 import { consoleRoutes } from './console.js';
 import { opsRoutes } from './ops/index.js';
+import { sharedSerializers } from './serializers.js';
 import { SCOPES } from '../domain/scopes.js';
 import { invalid } from '../domain/errors.js';
 
@@ -84,6 +85,7 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
     // fast-json-stringify otherwise compiles on the first response that reaches it: 100–300 ms of the
     // first uploads' and first lists' time on a fresh server. Compiled at start instead.
     serializerOpts: { compileValidators: true },
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   // Query strings, params and headers arrive as text and are coerced to their types; JSON bodies are
