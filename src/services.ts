@@ -52,7 +52,7 @@ export interface Services {
 
 export async function openServices(config: Config, logger?: Logger): Promise<Services> {
   const store = await Store.open(config.database);
-  const blobs = openBlobStore(config.storage);
+  const blobs = await openBlobStore(config.storage);
   const workspaces = new WorkspaceService(store);
   await workspaces.ensureDefault();
   if (config.bootstrapKey) await workspaces.ensureBootstrapKey(config.bootstrapKey);

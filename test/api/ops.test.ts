@@ -115,7 +115,7 @@ async function seedDocuments(config: Config, workspaceName: string, docsetId: st
   const store = await Store.open(config.database);
   try {
     const ws = (await store.workspaces.getByName(workspaceName))!;
-    const documents = new DocumentService(store, openBlobStore(config.storage), config.maxUploadBytes);
+    const documents = new DocumentService(store, await openBlobStore(config.storage), config.maxUploadBytes);
     const made: { id: string; name: string; size: number; inDocset: boolean; tagged: boolean }[] = [];
     for (let i = 0; i < count; i++) {
       const name = `${i % 2 === 0 ? 'even' : 'odd'}-${String(i).padStart(3, '0')}.txt`;

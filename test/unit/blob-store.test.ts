@@ -363,7 +363,7 @@ if (noS3) {
 
     test('opened from QUIRE_STORAGE_URL, with credentials from the AWS environment variables', async () => {
       const url = await srv.createBucket('from-config', 'p/q');
-      const store = openBlobStore(loadConfig({ QUIRE_STORAGE_URL: url }).storage);
+      const store = await openBlobStore(loadConfig({ QUIRE_STORAGE_URL: url }).storage);
       assert.ok(store instanceof S3BlobStore);
       const staged = await store.stage(streamOf(Buffer.from('through the config')), { maxBytes: 100 });
       await store.commit(staged.tempKey, 'k/1');
