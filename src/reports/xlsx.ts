@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { ArtifactSink, ArtifactSpec } from './report.js';
 import { xmlSafe } from './xml.js';
 
@@ -87,9 +87,12 @@ export async function streamArtifact(sink: ArtifactSink, spec: ArtifactSpec, pro
  * bounded whatever the number of documents. Each sheet has a bold, filled, frozen header row and
  * columns fitted to their content.
  */
-export function writeXlsx(sink: ArtifactSink, spec: ArtifactSpec, generatedAt: Date, sheets: readonly Sheet[]): Promise<void> {
+export async function writeXlsx(sink: ArtifactSink, spec: ArtifactSpec, generatedAt: Date, sheets: readonly Sheet[]): Promise<void> {
+  // Loaded when a workbook is first written, not at every process's start (~0.3 s). Before the sink
+  // is called: the writer must own the stream before a failing sink can destroy it.
+  const { default: excel } = await import('exceljs');
   return streamArtifact(sink, spec, async (stream) => {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+    const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
     workbook.creator = 'Quire';
     workbook.created = generatedAt;
     workbook.modified = generatedAt;
