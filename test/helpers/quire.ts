@@ -71,7 +71,7 @@ const TEST_PDFIUM = { QUIRE_PDFIUM_COMPILE: 'lazy' };
 /**
  * How long a process may take to start. Alone a server is healthy in a few seconds (tsx compiles
  * its modules), but the cluster test starts two servers and two workers at once on two cores, and
- * then each takes ~20 s; 30 s was once not enough on a busy host.
+ * then a server takes 15-25 s; 30 s was once not enough on a busy host.
  */
 const START_DEADLINE_MS = 60_000;
 
