@@ -23,18 +23,8 @@ export const documentFilterFields = {
   samples: field(Type.Boolean(), 'Include Samples', 'Also list sample documents (default false: hidden).'),
 };
 
-export interface DocumentFilterBody {
-  name?: string;
-  prefix?: string;
-  docsetId?: string;
-  status?: DocumentStatus;
-  minPages?: number;
-  maxPages?: number;
-  minSize?: number;
-  maxSize?: number;
-  samples?: boolean;
-  metadata?: { key: string; value: string }[];
-}
+/** The operation body's filter: the domain's, with metadata as a list of pairs. */
+export type DocumentFilterBody = Omit<DocumentFilter, 'metadata'> & { metadata?: { key: string; value: string }[] };
 
 /** The same filter REST builds from a query (documentFilterFromQuery), from an operation body. */
 export function documentFilterOf(b: DocumentFilterBody): DocumentFilter {

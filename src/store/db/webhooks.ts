@@ -221,20 +221,7 @@ export class WebhooksRepo {
 
   /** Webhooks without a delivery job whose head (oldest pending delivery) is due by `now`: retries coming due. */
   async dueUnscheduled(now: number, limit: number): Promise<{ id: string; workspaceId: string }[]> {
-    const rows = await this.db
-      .selectFrom('webhooks as w')
-      .select(['w.id', 'w.workspace_id'])
-      .where('w.scheduled', '=', 0)
-      .where('w.disabled_at', 'is', null)
-      .where((eb) =>
-        eb(
-          eb.selectFrom('webhook_deliveries as d').select('d.next_attempt_at').whereRef('d.webhook_id', '=', 'w.id').where('d.state', '=', 'pending').orderBy('d.id').limit(1),
-          '<=',
-          now,
-        ),
-      )
-      .limit(limit)
-      .execute();
+    const rows = await this.headDue(0, now, limit);
     return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
   }
 
@@ -243,10 +230,16 @@ export class WebhooksRepo {
    * their job is waiting for a slot or sending, or it is gone and the mark is stale (see the sweep).
    */
   async dueScheduled(dueBy: number, limit: number): Promise<{ id: string; workspaceId: string; gen: number }[]> {
-    const rows = await this.db
+    const rows = await this.headDue(1, dueBy, limit);
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, gen: Number(r.gen) }));
+  }
+
+  /** Enabled webhooks with this `scheduled` mark whose oldest pending delivery is due by `dueBy`. */
+  private headDue(scheduled: 0 | 1, dueBy: number, limit: number) {
+    return this.db
       .selectFrom('webhooks as w')
       .select(['w.id', 'w.workspace_id', 'w.gen'])
-      .where('w.scheduled', '=', 1)
+      .where('w.scheduled', '=', scheduled)
       .where('w.disabled_at', 'is', null)
       .where((eb) =>
         eb(
@@ -257,7 +250,6 @@ export class WebhooksRepo {
       )
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, gen: Number(r.gen) }));
   }
 
   /** Clears a stale `scheduled` mark, unless deliveries were scheduled since `gen` was read. */
