@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobTooLargeError, type BlobStore, type StagedBlob } from './blob-store.js';
+import type { BlobStore, StagedBlob } from './blob-store.js';
+import { StagingMeter } from './meter.js';
 import { HashingFileSink } from './file-sink.js';
 
-const HEAD_BYTES = 4096;
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 
 /** Blobs as files under one root directory; staged files live in `root/.staging`. */
@@ -32,20 +32,7 @@ export class FsBlobStore implements BlobStore {
   async stage(source: Readable, opts: { maxBytes: number }): Promise<StagedBlob> {
     const tempKey = randomUUID();
     const file = this.stagedPath(tempKey);
-    let size = 0;
-    const headChunks: Buffer[] = [];
-    let headBytes = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (size > opts.maxBytes) return done(new BlobTooLargeError(opts.maxBytes));
-        if (headBytes < HEAD_BYTES) {
-          headChunks.push(chunk.subarray(0, HEAD_BYTES - headBytes));
-          headBytes += Math.min(chunk.length, HEAD_BYTES - headBytes);
-        }
-        done(null, chunk);
-      },
-    });
+    const meter = new StagingMeter(opts.maxBytes);
     const sink = new HashingFileSink(file);
     try {
       await pipeline(source, meter, sink);
@@ -55,7 +42,7 @@ export class FsBlobStore implements BlobStore {
       await fsp.rm(file, { force: true });
       throw err;
     }
-    return { tempKey, size, sha256: sink.sha256, head: Buffer.concat(headChunks) };
+    return { tempKey, size: meter.size, sha256: sink.sha256, head: meter.head };
   }
 
   async commit(tempKey: string, key: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID, createHash } from 'node:crypto';
-import { PassThrough, Readable, Transform } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   S3Client,
@@ -18,9 +18,9 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { BlobTooLargeError, type BlobStore, type StagedBlob } from './blob-store.js';
+import type { BlobStore, StagedBlob } from './blob-store.js';
+import { StagingMeter } from './meter.js';
 
-const HEAD_BYTES = 4096;
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 const STAGED_PATTERN = /^[0-9a-f-]{36}$/;
 const MiB = 1024 * 1024;
@@ -101,21 +101,7 @@ export class S3BlobStore implements BlobStore {
     const tempKey = randomUUID();
     const objectKey = this.stagedKey(tempKey);
     const hash = createHash('sha256');
-    let size = 0;
-    const headChunks: Buffer[] = [];
-    let headBytes = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (size > opts.maxBytes) return done(new BlobTooLargeError(opts.maxBytes));
-        hash.update(chunk);
-        if (headBytes < HEAD_BYTES) {
-          headChunks.push(chunk.subarray(0, HEAD_BYTES - headBytes));
-          headBytes += Math.min(chunk.length, HEAD_BYTES - headBytes);
-        }
-        done(null, chunk);
-      },
-    });
+    const meter = new StagingMeter(opts.maxBytes, hash);
     // The upload pulls from `body` as it fills parts: backpressure keeps at most queueSize + 1 parts in memory.
     const body = new PassThrough({ highWaterMark: 64 * 1024 });
     const upload = new Upload({
@@ -137,7 +123,7 @@ export class S3BlobStore implements BlobStore {
       await this.removeStaged(objectKey);
       throw piped.status === 'rejected' ? piped.reason : (done as PromiseRejectedResult).reason;
     }
-    return { tempKey, size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
+    return { tempKey, size: meter.size, sha256: hash.digest('hex'), head: meter.head };
   }
 
   /** Removes what a failed stage may have left: the object, or a multipart upload that escaped its abort. */
