@@ -63,14 +63,23 @@ function wrap(codes: number[], width: number, bold: boolean, size: number): numb
     }
     if (line.length) push();
     pendingSpace = [];
-    while (w > width) {
-      // A "word" wider than the line (a URL, a hash) is cut where it fills the line.
-      let n = 1;
-      while (n < tok.length && textWidth(tok.slice(0, n + 1), bold, size) <= width) n++;
-      line = tok.slice(0, n);
-      push();
-      tok = tok.slice(n);
-      w = textWidth(tok, bold, size);
+    if (w > width) {
+      // A "word" wider than the line (a URL, a hash) is cut where each piece fills a line, in one
+      // pass (a single-line file of megabytes is one such word).
+      let start = 0;
+      let pieceW = 0;
+      for (let i = 0; i < tok.length; i++) {
+        const cw = textWidth([tok[i]!], bold, size);
+        if (pieceW + cw > width && i > start) {
+          line = tok.slice(start, i);
+          push();
+          start = i;
+          pieceW = 0;
+        }
+        pieceW += cw;
+      }
+      tok = tok.slice(start);
+      w = pieceW;
     }
     line = tok;
     lineW = w;
