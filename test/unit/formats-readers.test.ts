@@ -264,6 +264,27 @@ describe('DOCX, DOC, HTML and TXT (text layout)', () => {
     assert.match(textOf(m), /Line 119 /);
   });
 
+  test('TXT: set in Courier as a printer sets it, so columns aligned with tabs or spaces stay aligned', async () => {
+    const m = await readDocument(Buffer.from('Item\tPrice\nBolt\t$1.25\nNut\t$0.10\n\nName      Qty\nWashers   200\n'), 'txt');
+    assert.equal(m.pagination, 'text-layout');
+    const items = m.pages[0]!.items;
+    assert.ok(items.every((i) => /Courier/.test(i.fontName)), JSON.stringify(items.map((i) => i.fontName)));
+    const x = (text: string) => items.find((i) => i.text === text)!.x;
+    // 54 pt margin, 6 pt a column at 10 pt; 300-DPI pixels: a tab stops at column 8, "Qty" stands at column 10.
+    assert.deepEqual(['Item', 'Bolt', 'Nut', 'Name', 'Washers'].map(x), [225, 225, 225, 225, 225]);
+    assert.deepEqual(['Price', '$1.25', '$0.10'].map((t) => Math.round(x(t))), [425, 425, 425]);
+    assert.deepEqual(['Qty', '200'].map((t) => Math.round(x(t))), [475, 475]);
+  });
+
+  test('TXT: a word longer than a line is cut where each piece fills one (84 columns)', async () => {
+    const word = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
+    const m = await readDocument(Buffer.from(`${word}\nend`), 'txt');
+    const texts = m.pages[0]!.items.map((i) => i.text);
+    assert.deepEqual(texts.slice(0, -1).map((t) => t.length), [...Array(11).fill(84), 1000 - 11 * 84]);
+    assert.equal(texts.slice(0, -1).join(''), word);
+    assert.equal(texts.at(-1), 'end');
+  });
+
   test('HTML: headings, paragraphs, list items and table rows in order; no script or style', async () => {
     const html = `<!DOCTYPE html><html><head><title>T</title><style>p { color: red }</style>
       <script>var secret = "SCRIPT-CONTENT";</script></head><body>
@@ -393,11 +414,18 @@ cp "$FAKE_SOFFICE_PDF" "$outdir/\${base%.*}.pdf"
     assert.equal(off.pagination, 'text-layout');
   });
 
+  test('a text file never goes through soffice: its own layout is the faithful one', async () => {
+    fs.rmSync(log, { force: true });
+    const m = await readDocument(Buffer.from('Some words\n'), 'txt');
+    assert.equal(m.pagination, 'text-layout');
+    assert.equal(fs.existsSync(log), false, 'soffice was not started');
+  });
+
   test('a failed conversion falls back to the text layout; a corrupt file still fails', async () => {
     process.env.FAKE_SOFFICE_FAIL = '1';
     try {
       await assert.rejects(convertWithLibreOffice(Buffer.from('x'), 'txt', findSoffice()!), /exited with 1: Error: source file/);
-      const m = await readDocument(Buffer.from('Some words'), 'txt');
+      const m = await readDocument(Buffer.from('<p>Some words</p>'), 'html');
       assert.equal(m.pagination, 'text-layout');
       const zip = makeZip([{ name: 'x.xml', data: '<x/>' }]);
       await assert.rejects(readDocument(zip, 'docx'), ingestError('Corrupt DOCX'));

@@ -46,7 +46,7 @@ export const DocumentSchema = Type.Object(
         {
           format: Type.String(),
           pagination: Type.Optional(
-            Type.String({ description: '`pdf` (the original), `libreoffice` (converted) or `text-layout` (laid out by Quire)' }),
+            Type.String({ description: '`pdf` (the original), `libreoffice` (converted by LibreOffice: DOCX, DOC, HTML when it is installed) or `text-layout` (laid out by Quire: always for TXT)' }),
           ),
           durationMs: Type.Optional(Type.Integer()),
           analysis: Type.Optional(

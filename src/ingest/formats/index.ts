@@ -8,7 +8,7 @@ import { htmlStructure } from './html.js';
 import { convertWithLibreOffice, findSoffice } from './libreoffice.js';
 import { readPdfGeometry, readPdfPages, type PdfEngine } from './pdf.js';
 import { renderPdfPage } from './render.js';
-import { textLayoutPdf } from './text-layout-pdf.js';
+import { MONOSPACE, PROPORTIONAL, textLayoutPdf } from './text-layout-pdf.js';
 import { textTooLarge } from './limits.js';
 import { decodeText, readTxt, txtStructure } from './txt.js';
 
@@ -71,7 +71,9 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   const read = await readStructure(bytes, ext);
   const { blocks } = read;
   let { native } = read;
-  const soffice = options.libreoffice === false ? null : findSoffice();
+  // A text file has no layout beyond its lines, which Quire's own monospaced rendition keeps as a
+  // printer would: LibreOffice would draw the same in ~4 CPU-seconds of start-up a file.
+  const soffice = options.libreoffice === false || ext === 'txt' ? null : findSoffice();
   if (soffice) {
     const docx = ext === 'doc' ? docAsDocx(bytes, soffice) : null;
     try {
@@ -88,7 +90,7 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
     }
     native = (await docx)?.nodes ?? native;
   }
-  const pdf = textLayoutPdf(blocks);
+  const pdf = textLayoutPdf(blocks, ext === 'txt' ? MONOSPACE : PROPORTIONAL);
   const pages = await readPages(pdf);
   return { format: ext, pagination: 'text-layout', pages, hasText: text, pdf, pdfIsOriginal: false, native };
 }

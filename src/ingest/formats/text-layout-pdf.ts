@@ -1,18 +1,42 @@
 import type { Block } from './blocks.js';
 import { textWidth, toWinAnsi } from './write/helvetica.js';
-import { LETTER, helveticaPdf } from './write/pdf.js';
+import { LETTER, standardFontPdf } from './write/pdf.js';
 
-// A minimal PDF writer: extracted text laid out on US Letter pages with the standard Helvetica fonts.
+// A minimal PDF writer: extracted text laid out on US Letter pages with two of the standard fonts.
 
 const PAGE_W = LETTER.width;
 const PAGE_H = LETTER.height;
+/** Top and bottom margin. */
 const MARGIN = 72;
-const BODY_SIZE = 11;
 const HEADING_SIZES = [18, 15, 13, 12, 11, 11];
 const LIST_INDENT = 18;
 /** Deeper list levels share the last indent, so text keeps a usable width. */
 const MAX_INDENTS = 6;
 const MARKER_GAP = 8;
+
+/** How the rendition sets text: its fonts (regular, bold), body size and side margins. */
+export interface PageStyle {
+  fonts: readonly [string, string];
+  bodySize: number;
+  marginX: number;
+  /** The width in points of WinAnsi codes at `size`. */
+  width(codes: number[], bold: boolean, size: number): number;
+}
+
+/** Text read out of DOCX, DOC and HTML files: Helvetica 11 pt between 1-inch margins. */
+export const PROPORTIONAL: PageStyle = { fonts: ['Helvetica', 'Helvetica-Bold'], bodySize: 11, marginX: 72, width: textWidth };
+
+/**
+ * Text files, set as a printer sets them: Courier 10 pt (every character 6 pt wide), 84 columns
+ * between 0.75-inch margins, so that columns aligned with spaces stay aligned on the page and an
+ * 80-column file is not wrapped.
+ */
+export const MONOSPACE: PageStyle = {
+  fonts: ['Courier', 'Courier-Bold'],
+  bodySize: 10,
+  marginX: 54,
+  width: (codes, _bold, size) => codes.length * 0.6 * size,
+};
 
 interface Line {
   codes: number[];
@@ -29,7 +53,7 @@ interface Line {
  * Wraps codes to `width` at spaces, breaking words longer than a line. Runs of spaces inside a line
  * (indentation, table cells) are kept; the run at a line break is dropped.
  */
-function wrap(codes: number[], width: number, bold: boolean, size: number): number[][] {
+function wrap(codes: number[], width: number, bold: boolean, size: number, measure: PageStyle['width']): number[][] {
   // Alternating tokens: runs of spaces and words.
   const tokens: number[][] = [];
   for (const c of codes) {
@@ -53,8 +77,8 @@ function wrap(codes: number[], width: number, bold: boolean, size: number): numb
       if (line.length || lines.length === 0) pendingSpace = tok;
       continue;
     }
-    let w = textWidth(tok, bold, size);
-    const spaceW = textWidth(pendingSpace, bold, size);
+    let w = measure(tok, bold, size);
+    const spaceW = measure(pendingSpace, bold, size);
     if (lineW + spaceW + w <= width) {
       line.push(...pendingSpace, ...tok);
       lineW += spaceW + w;
@@ -69,7 +93,7 @@ function wrap(codes: number[], width: number, bold: boolean, size: number): numb
       let start = 0;
       let pieceW = 0;
       for (let i = 0; i < tok.length; i++) {
-        const cw = textWidth([tok[i]!], bold, size);
+        const cw = measure([tok[i]!], bold, size);
         if (pieceW + cw > width && i > start) {
           line = tok.slice(start, i);
           push();
@@ -88,21 +112,21 @@ function wrap(codes: number[], width: number, bold: boolean, size: number): numb
   return lines;
 }
 
-function layoutLines(blocks: Block[]): Line[] {
+function layoutLines(blocks: Block[], style: PageStyle): Line[] {
   const lines: Line[] = [];
-  const textW = PAGE_W - 2 * MARGIN;
+  const textW = PAGE_W - 2 * style.marginX;
   for (const b of blocks) {
     const heading = b.kind === 'heading';
-    const size = heading ? (HEADING_SIZES[(b.level ?? 1) - 1] ?? BODY_SIZE) : BODY_SIZE;
+    const size = heading ? (HEADING_SIZES[(b.level ?? 1) - 1] ?? style.bodySize) : style.bodySize;
     const before = heading ? size * 0.8 : b.kind === 'line' ? 0 : size * 0.5;
     const indent = b.kind === 'list-item' ? LIST_INDENT * Math.min(b.depth ?? 1, MAX_INDENTS) : 0;
     const codes = toWinAnsi(b.text);
-    const wrapped = wrap(codes, textW - indent, heading, size);
+    const wrapped = wrap(codes, textW - indent, heading, size, style.width);
     const marker = b.kind === 'list-item' && b.marker ? toWinAnsi(b.marker) : undefined;
     // An empty line of a text file still takes its place, and so does a list item's marker.
     if (!wrapped.length && (b.kind === 'line' || marker)) wrapped.push([]);
     wrapped.forEach((codes, i) => {
-      const item: Line = { codes, x: MARGIN + indent, size, bold: heading, before: i === 0 ? before : 0 };
+      const item: Line = { codes, x: style.marginX + indent, size, bold: heading, before: i === 0 ? before : 0 };
       if (marker && i === 0) item.marker = marker;
       lines.push(item);
     });
@@ -110,13 +134,13 @@ function layoutLines(blocks: Block[]): Line[] {
   return lines;
 }
 
-/** A valid PDF of US Letter pages (1-inch margins) with the blocks wrapped in Helvetica. */
-export function textLayoutPdf(blocks: Block[]): Buffer {
+/** A valid PDF of US Letter pages with the blocks wrapped in the style's fonts. */
+export function textLayoutPdf(blocks: Block[], style: PageStyle = PROPORTIONAL): Buffer {
   const pages: string[] = [];
   let ops: string[] = [];
   let y = PAGE_H - MARGIN;
   let first = true;
-  for (const line of layoutLines(blocks)) {
+  for (const line of layoutLines(blocks, style)) {
     const leading = line.size * 1.25;
     let step = (first ? 0 : line.before) + leading;
     if (y - step < MARGIN && !first) {
@@ -128,13 +152,13 @@ export function textLayoutPdf(blocks: Block[]): Buffer {
     y -= step;
     first = false;
     if (line.marker) {
-      const x = line.x - textWidth(line.marker, false, line.size) - MARKER_GAP;
+      const x = line.x - style.width(line.marker, false, line.size) - MARKER_GAP;
       ops.push(textOp({ codes: line.marker, x, size: line.size, bold: false, before: 0 }, y));
     }
     if (line.codes.length) ops.push(textOp(line, y));
   }
   pages.push(ops.join('\n'));
-  return helveticaPdf(pages);
+  return standardFontPdf(pages, style.fonts);
 }
 
 function textOp(line: Line, baseline: number): string {

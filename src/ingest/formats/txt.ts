@@ -23,12 +23,21 @@ function textLines(text: string): string[] {
   return text.replace(/\r\n?/g, '\n').replace(/\f/g, '\n').split('\n');
 }
 
-/** One block per line: a text file's line breaks are its layout. */
+/** One block per line: a text file's line breaks are its layout (tabs stop every 8 columns). */
 export function readTxt(text: string): Block[] {
   const lines = textLines(text);
   while (lines.length && !lines[lines.length - 1]!.trim()) lines.pop();
-  return lines.map((line) => ({ kind: 'line', text: line.trimEnd() }));
+  return lines.map((line) => ({ kind: 'line', text: expandTabs(line).trimEnd() }));
 }
+
+function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  for (const ch of line) out += ch === '\t' ? ' '.repeat(TAB_STOP - (out.length % TAB_STOP)) : ch;
+  return out;
+}
+
+const TAB_STOP = 8;
 
 /**
  * The structure of a text file: paragraphs are separated by blank lines. A run of lines longer than

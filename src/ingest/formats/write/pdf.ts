@@ -5,14 +5,21 @@ export const LETTER = { width: 612, height: 792 };
 
 /** A Letter-page PDF whose pages show `contents` with Helvetica as /F1 and Helvetica-Bold as /F2. */
 export function helveticaPdf(contents: string[], info?: string): Buffer {
-  // Objects: 1 catalog, 2 page tree, 3 Helvetica, 4 Helvetica-Bold, [5 info], then a page and its content each.
+  return standardFontPdf(contents, ['Helvetica', 'Helvetica-Bold'], info);
+}
+
+/**
+ * A Letter-page PDF whose pages show `contents` with two of the standard 14 fonts (not embedded,
+ * WinAnsi encoding) as /F1 and /F2.
+ */
+export function standardFontPdf(contents: string[], fonts: readonly [string, string], info?: string): Buffer {
+  // Objects: 1 catalog, 2 page tree, 3 and 4 the fonts, [5 info], then a page and its content each.
   const first = info ? 6 : 5;
   const objects: string[] = [];
   const kids = contents.map((_, i) => `${first + 2 * i} 0 R`).join(' ');
   objects.push('<< /Type /Catalog /Pages 2 0 R >>');
   objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${contents.length} >>`);
-  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  for (const font of fonts) objects.push(`<< /Type /Font /Subtype /Type1 /BaseFont /${font} /Encoding /WinAnsiEncoding >>`);
   if (info) objects.push(info);
   contents.forEach((content, i) => {
     objects.push(
