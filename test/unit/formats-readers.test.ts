@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { after, before, describe, test } from 'node:test';
 import { detectFormat } from '../../src/ingest/formats/detect.js';
 import { expandZip, readDocument, renderPage } from '../../src/ingest/formats/index.js';
-import { convertWithLibreOffice, findSoffice } from '../../src/ingest/formats/libreoffice.js';
+import { canIsolateNetwork, convertWithLibreOffice, findSoffice } from '../../src/ingest/formats/libreoffice.js';
 import { textLayoutPdf } from '../../src/ingest/formats/text-layout-pdf.js';
 import { toWinAnsi } from '../../src/ingest/formats/write/helvetica.js';
 import { IngestError, type DocumentModel } from '../../src/ingest/model.js';
@@ -332,6 +333,26 @@ describe('LibreOffice path', () => {
     assert.match(textOf(m), /MUTUAL NON-DISCLOSURE AGREEMENT/);
   });
 
+  test('an HTML page is drawn without fetching the stylesheets, images and frames it names', { skip, timeout: 300_000 }, async () => {
+    const requests: string[] = [];
+    const server = http.createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const html = `<html><head><link rel="stylesheet" href="${origin}/style.css"></head><body><h1>Quarterly notice</h1><p>Text of the page.</p><img src="${origin}/pixel.png"><iframe src="${origin}/frame.html"></iframe></body></html>`;
+      const m = await readDocument(Buffer.from(html), 'html');
+      // Without a network namespace to run LibreOffice in, Quire lays the page out itself.
+      assert.equal(m.pagination, canIsolateNetwork() ? 'libreoffice' : 'text-layout');
+      assert.match(textOf(m), /Text of the page\./);
+      assert.deepEqual(requests, [], 'nothing was fetched');
+    } finally {
+      server.close();
+    }
+  });
+
   test('DOC (made by LibreOffice from a DOCX): word-extractor text layout and LibreOffice', { skip, timeout: 300_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(TMP, 'doc-'));
     const profile = `-env:UserInstallation=file://${path.join(dir, 'profile')}`;
@@ -412,6 +433,25 @@ cp "$FAKE_SOFFICE_PDF" "$outdir/\${base%.*}.pdf"
     assert.equal(fs.existsSync(path.dirname(args[args.length - 1]!)), false);
     const off = await readDocument(corpus('office/NDA simple layout.docx'), 'docx', { libreoffice: false });
     assert.equal(off.pagination, 'text-layout');
+  });
+
+  test('without network namespaces, HTML is laid out by Quire and office files still go through soffice', async () => {
+    const failing = path.join(TMP, 'no-unshare-bin');
+    fs.mkdirSync(failing, { recursive: true });
+    fs.writeFileSync(path.join(failing, 'unshare'), '#!/bin/sh\necho "unshare: Operation not permitted" >&2\nexit 1\n', { mode: 0o755 });
+    const before = process.env.PATH;
+    process.env.PATH = `${failing}${path.delimiter}${before}`;
+    try {
+      assert.equal(canIsolateNetwork(), false);
+      fs.rmSync(log, { force: true });
+      const page = await readDocument(Buffer.from('<h1>Notice</h1><p>Words.</p>'), 'html');
+      assert.equal(page.pagination, 'text-layout');
+      assert.equal(fs.existsSync(log), false, 'soffice was not started for the HTML page');
+      const docx = await readDocument(corpus('office/NDA simple layout.docx'), 'docx');
+      assert.equal(docx.pagination, 'libreoffice');
+    } finally {
+      process.env.PATH = before;
+    }
   });
 
   test('a text file never goes through soffice: its own layout is the faithful one', async () => {

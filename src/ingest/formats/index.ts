@@ -5,7 +5,7 @@ import { describeFormat, detectFormat, type DetectedFormat } from './detect.js';
 import { readDoc } from './doc.js';
 import { readDocx, type DocxRead } from './docx.js';
 import { htmlStructure } from './html.js';
-import { convertWithLibreOffice, findSoffice } from './libreoffice.js';
+import { canIsolateNetwork, convertWithLibreOffice, findSoffice } from './libreoffice.js';
 import { readPdfGeometry, readPdfPages, type PdfEngine } from './pdf.js';
 import { renderPdfPage } from './render.js';
 import { MONOSPACE, PROPORTIONAL, textLayoutPdf } from './text-layout-pdf.js';
@@ -72,8 +72,10 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   const { blocks } = read;
   let { native } = read;
   // A text file has no layout beyond its lines, which Quire's own monospaced rendition keeps as a
-  // printer would: LibreOffice would draw the same in ~4 CPU-seconds of start-up a file.
-  const soffice = options.libreoffice === false || ext === 'txt' ? null : findSoffice();
+  // printer would: LibreOffice would draw the same in ~4 CPU-seconds of start-up a file. An HTML page
+  // names stylesheets, images and frames anywhere, which LibreOffice fetches: only without a network.
+  const useSoffice = options.libreoffice !== false && ext !== 'txt' && (ext !== 'html' || canIsolateNetwork());
+  const soffice = useSoffice ? findSoffice() : null;
   if (soffice) {
     const docx = ext === 'doc' ? docAsDocx(bytes, soffice) : null;
     try {
