@@ -16,6 +16,7 @@ const FILES = [
   'test/unit/entities.test.ts',
   'test/unit/formats.test.ts',
   'test/unit/formats-readers.test.ts',
+  'test/unit/office-resident.test.ts',
   'test/unit/pdf-engines.test.ts',
   'test/unit/ids.test.ts',
   'test/unit/layout.test.ts',

@@ -43,6 +43,11 @@ export interface Config {
     /** What reads PDFs (QUIRE_PDF_ENGINE): PDFium (default) or pdf.js. */
     pdfEngine: 'pdfium' | 'pdfjs';
     /**
+     * A reading thread keeps one LibreOffice running between office conversions and stops it after
+     * this many ms idle (QUIRE_OFFICE_IDLE_MS, default 120,000; 0: each conversion starts its own).
+     */
+    officeIdleMs: number;
+    /**
      * How PDFium's WebAssembly is compiled (QUIRE_PDFIUM_COMPILE): `optimized` (default) all of it by
      * V8's optimising compiler once at start, `lazy` only what runs hot (src/ingest/formats/pdfium.ts).
      */
@@ -232,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ocrPageTimeoutMs: parseIntRange('QUIRE_OCR_PAGE_TIMEOUT_MS', env.QUIRE_OCR_PAGE_TIMEOUT_MS, 30_000, 100, 3600_000),
       ocrConcurrency: parseIntRange('QUIRE_OCR_CONCURRENCY', env.QUIRE_OCR_CONCURRENCY, Math.max(1, os.availableParallelism()), 1, 256),
       pdfEngine,
+      officeIdleMs: parseIntRange('QUIRE_OFFICE_IDLE_MS', env.QUIRE_OFFICE_IDLE_MS, 120_000, 0, 24 * 3600_000),
       pdfiumCompile,
       jitInterruptBudget: parseIntRange('QUIRE_JIT_INTERRUPT_BUDGET', env.QUIRE_JIT_INTERRUPT_BUDGET, DEFAULT_JIT_INTERRUPT_BUDGET, 0, 1_000_000_000),
       initialOldSpaceMb: Math.min(

@@ -26,6 +26,8 @@ export interface WorkerPoolOptions {
   pdfiumCompile?: PdfiumCompile;
   /** OCR engine processes at once, over all analysing threads (default: CPU cores). */
   ocrConcurrency?: number;
+  /** A reading thread's resident LibreOffice stops after this many ms idle (default 0: none, one per conversion). */
+  officeIdleMs?: number;
   /** The thread's entry module (tests only; default: read-worker next to this module). */
   entry?: URL;
   /** A thread is replaced after serving this many requests (default 1,000; tests only). */
@@ -126,7 +128,7 @@ export class WorkerPool {
     // A copy the thread owns (the caller's buffer may be a slice of a shared pool).
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
-    const result = await this.queued({ op: 'read', bytes: copy, ext, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [copy.buffer], signal);
+    const result = await this.queued({ op: 'read', bytes: copy, ext, pdfEngine: this.opts.pdfEngine ?? 'pdfium', officeIdleMs: this.opts.officeIdleMs ?? 0 }, [copy.buffer], signal);
     if (result.op !== 'read') throw new ReaderCrashedError('the reading thread answered another request');
     return result.model;
   }

@@ -17,7 +17,7 @@ export interface RunningWorkers {
 /** Starts this process's ingestion workers: `config.ingest.concurrency` documents at once. */
 export async function startWorkers(services: Services, logger: Logger): Promise<RunningWorkers> {
   const { config, store, blobs, queue, documents, properties } = services;
-  const pool = new WorkerPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency });
+  const pool = new WorkerPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, officeIdleMs: config.ingest.officeIdleMs });
   pool.warm();
   const pipeline = new IngestPipeline(store, blobs, pool, logger.child({ component: 'ingest' }), {
     ocrPageTimeoutMs: config.ingest.ocrPageTimeoutMs,

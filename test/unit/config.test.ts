@@ -43,6 +43,12 @@ test('QUIRE_PDF_ENGINE picks what reads PDFs: PDFium by default, or pdf.js', () 
   assert.throws(() => loadConfig({ QUIRE_PDF_ENGINE: 'mupdf' }), /QUIRE_PDF_ENGINE/);
 });
 
+test('QUIRE_OFFICE_IDLE_MS: how long a resident LibreOffice waits for work; 0 for none', () => {
+  assert.equal(loadConfig({}).ingest.officeIdleMs, 120_000);
+  assert.equal(loadConfig({ QUIRE_OFFICE_IDLE_MS: '0' }).ingest.officeIdleMs, 0);
+  assert.throws(() => loadConfig({ QUIRE_OFFICE_IDLE_MS: '-1' }), /QUIRE_OFFICE_IDLE_MS/);
+});
+
 test('QUIRE_INITIAL_OLD_SPACE_MB sets the old generation new threads start with; 0 keeps V8\'s sizing', () => {
   assert.equal(loadConfig({}).ingest.initialOldSpaceMb, 256);
   assert.equal(loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: '0' }).ingest.initialOldSpaceMb, 0);

@@ -400,6 +400,7 @@ while [ $# -gt 0 ]; do
 done
 if [ -n "$FAKE_SOFFICE_HANG" ]; then echo $$ > "$FAKE_SOFFICE_PIDFILE"; exec sleep 60; fi
 if [ -n "$FAKE_SOFFICE_FAIL" ]; then echo "Error: source file could not be loaded" >&2; exit 1; fi
+if [ -z "$outdir" ]; then echo "Error: nothing to convert" >&2; exit 1; fi
 mkdir -p "$outdir"
 base=$(basename "$input")
 cp "$FAKE_SOFFICE_PDF" "$outdir/\${base%.*}.pdf"
@@ -433,6 +434,16 @@ cp "$FAKE_SOFFICE_PDF" "$outdir/\${base%.*}.pdf"
     assert.equal(fs.existsSync(path.dirname(args[args.length - 1]!)), false);
     const off = await readDocument(corpus('office/NDA simple layout.docx'), 'docx', { libreoffice: false });
     assert.equal(off.pagination, 'text-layout');
+  });
+
+  test('a resident LibreOffice that cannot start: each conversion starts its own', async () => {
+    fs.rmSync(log, { force: true });
+    const m = await readDocument(corpus('office/NDA simple layout.docx'), 'docx', { officeIdleMs: 60_000 });
+    assert.equal(m.pagination, 'libreoffice');
+    assert.equal(m.pages.length, 2);
+    const args = fs.readFileSync(log, 'utf8').trim().split('\n');
+    assert.match(args[0]!, /^-env:UserInstallation=file:\/\/\/.*quire-soffice-/, 'converted with a profile of its own');
+    assert.ok(args.includes('--convert-to'));
   });
 
   test('without network namespaces, HTML is laid out by Quire and office files still go through soffice', async () => {

@@ -24,6 +24,11 @@ export interface ReadOptions {
   text?: boolean;
   /** What reads PDFs (default PDFium). */
   pdfEngine?: PdfEngine;
+  /**
+   * Keep one LibreOffice running in this thread between conversions, stopped after this many ms idle
+   * (default 0: each conversion starts its own).
+   */
+  officeIdleMs?: number;
 }
 
 /** Which declared extensions accept which detected content. */
@@ -77,12 +82,13 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   const useSoffice = options.libreoffice !== false && ext !== 'txt' && (ext !== 'html' || canIsolateNetwork());
   const soffice = useSoffice ? findSoffice() : null;
   if (soffice) {
-    const docx = ext === 'doc' ? docAsDocx(bytes, soffice) : null;
+    const idleMs = options.officeIdleMs ?? 0;
+    const docx = ext === 'doc' ? docAsDocx(bytes, soffice, idleMs) : null;
     try {
-      let pdf = await convertWithLibreOffice(read.shown ?? bytes, ext, soffice);
+      let pdf = await convertWithLibreOffice(read.shown ?? bytes, ext, soffice, undefined, 'pdf', idleMs);
       const fromDoc = await docx;
       // A DOC with tracked changes, drawn directly, shows its deletions: its DOCX as shown does not.
-      if (fromDoc?.shown) pdf = await convertWithLibreOffice(fromDoc.shown, 'docx', soffice);
+      if (fromDoc?.shown) pdf = await convertWithLibreOffice(fromDoc.shown, 'docx', soffice, undefined, 'pdf', idleMs);
       const pages = await readPages(pdf);
       native = fromDoc?.nodes ?? native;
       return { format: ext, pagination: 'libreoffice', pages, hasText: text, pdf, pdfIsOriginal: false, native };
@@ -101,9 +107,9 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
  * A Word 97-2003 file's structure as Word shows it (heading styles, numbering labels, tables), read
  * from LibreOffice's DOCX of it; null when that fails (word-extractor's text then stands).
  */
-async function docAsDocx(bytes: Buffer, soffice: string): Promise<DocxRead | null> {
+async function docAsDocx(bytes: Buffer, soffice: string, idleMs: number): Promise<DocxRead | null> {
   try {
-    return await readDocx(await convertWithLibreOffice(bytes, 'doc', soffice, undefined, 'docx'));
+    return await readDocx(await convertWithLibreOffice(bytes, 'doc', soffice, undefined, 'docx', idleMs));
   } catch {
     return null;
   }

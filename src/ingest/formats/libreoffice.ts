@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { PROFILE_SETTINGS, residentOffice, type ResidentOffice } from './office-resident.js';
 
 export const SOFFICE_TIMEOUT_MS = 120_000;
 
@@ -35,20 +36,12 @@ export function canIsolateNetwork(): boolean {
 }
 
 /**
- * LibreOffice loads what a document links to (an HTML page's stylesheets, images and frames, a Word
- * file's linked pictures) from wherever it points, such as this server's internal network. It runs
- * without a network where it can (`unshare -rn`), and its profile blocks linked images in any case.
- */
-const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="BlockUntrustedRefererLinks" oor:op="fuse"><value>true</value></prop></item>
-</oor:items>
-`;
-
-/**
- * Converts an office document to PDF (or to DOCX) with LibreOffice, in a private profile directory
- * so parallel conversions do not share (and lock) one. Throws on failure or after the timeout (the
- * process group is killed).
+ * Converts an office document to PDF (or to DOCX) with LibreOffice. With `residentIdleMs` > 0 the
+ * conversion is handed to this thread's resident LibreOffice (`office-resident.ts`), started if
+ * needed and stopped after that long idle; otherwise, or if the resident ends under it, a
+ * LibreOffice of its own converts it, in a private profile directory so parallel conversions do not
+ * share (and lock) one. Throws on failure or after the timeout (the process group is killed, and a
+ * resident that was converting is stopped).
  */
 export async function convertWithLibreOffice(
   bytes: Buffer,
@@ -56,51 +49,81 @@ export async function convertWithLibreOffice(
   soffice: string,
   timeoutMs = SOFFICE_TIMEOUT_MS,
   to: 'pdf' | 'docx' = 'pdf',
+  residentIdleMs = 0,
 ): Promise<Buffer> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'quire-soffice-'));
   try {
     const input = path.join(dir, `input.${ext}`);
     const outDir = path.join(dir, 'out');
-    const profile = path.join(dir, 'profile');
     await fs.promises.writeFile(input, bytes);
+    const convert = (profileArg: string) => runSoffice(soffice, [profileArg, '--headless', '--norestore', '--convert-to', to, '--outdir', outDir, input], timeoutMs);
+    const resident = residentIdleMs > 0 ? await residentOffice(soffice, canIsolateNetwork(), residentIdleMs) : null;
+    if (resident) {
+      const done = resident.begin();
+      try {
+        await convert(resident.profileArg);
+        return await readOutput(outDir, to);
+      } catch (err) {
+        if (err instanceof ConversionTimeout) resident.stop();
+        // A failure while the resident lives is the document's; one that ended it is tried again alone.
+        if (err instanceof ConversionTimeout || !(await endedSoon(resident))) throw err;
+      } finally {
+        done();
+      }
+    }
+    const profile = path.join(dir, 'profile');
     await fs.promises.mkdir(path.join(profile, 'user'), { recursive: true });
     await fs.promises.writeFile(path.join(profile, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
-    const args = [
-      `-env:UserInstallation=${pathToFileURL(profile).href}`,
-      '--headless', '--norestore', '--convert-to', to, '--outdir', outDir, input,
-    ];
-    await new Promise<void>((resolve, reject) => {
-      // Its own process group, so that the kill also reaches LibreOffice's child (soffice.bin).
-      // The OS deadline (a little later than the timer below) also holds when this thread is terminated.
-      const isolated = canIsolateNetwork();
-      const [command, commandArgs] = withDeadline(isolated ? 'unshare' : soffice, isolated ? ['-rn', soffice, ...args] : args, timeoutMs + 2_000);
-      const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-      let stderr = '';
-      let timedOut = false;
-      child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      }, timeoutMs);
-      child.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        if (timedOut) reject(new Error(`LibreOffice timed out after ${timeoutMs} ms`));
-        else if (code === 0) resolve();
-        else reject(new Error(`LibreOffice exited with ${code}: ${stderr.trim()}`));
-      });
-    });
-    const out = path.join(outDir, `input.${to}`);
-    if (!fs.existsSync(out)) throw new Error(`LibreOffice wrote no ${to.toUpperCase()}`);
-    return await fs.promises.readFile(out);
+    await fs.promises.rm(outDir, { recursive: true, force: true });
+    await convert(`-env:UserInstallation=${pathToFileURL(profile).href}`);
+    return await readOutput(outDir, to);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
+}
+
+class ConversionTimeout extends Error {}
+
+/** Whether a resident LibreOffice has ended, or does within a moment (its exit may trail the failure it caused). */
+async function endedSoon(resident: ResidentOffice): Promise<boolean> {
+  await Promise.race([resident.exited, new Promise((r) => setTimeout(r, 200))]);
+  return !resident.alive;
+}
+
+async function readOutput(outDir: string, to: string): Promise<Buffer> {
+  const out = path.join(outDir, `input.${to}`);
+  if (!fs.existsSync(out)) throw new Error(`LibreOffice wrote no ${to.toUpperCase()}`);
+  return await fs.promises.readFile(out);
+}
+
+/** Runs `soffice` with `args`, without a network where possible; rejects on failure or after `timeoutMs`. */
+function runSoffice(soffice: string, args: string[], timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    // Its own process group, so that the kill also reaches LibreOffice's child (soffice.bin).
+    // The OS deadline (a little later than the timer below) also holds when this thread is terminated.
+    const isolated = canIsolateNetwork();
+    const [command, commandArgs] = withDeadline(isolated ? 'unshare' : soffice, isolated ? ['-rn', soffice, ...args] : args, timeoutMs + 2_000);
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let stderr = '';
+    let timedOut = false;
+    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) reject(new ConversionTimeout(`LibreOffice timed out after ${timeoutMs} ms`));
+      else if (code === 0) resolve();
+      else reject(new Error(`LibreOffice exited with ${code}: ${stderr.trim()}`));
+    });
+  });
 }
