@@ -56,7 +56,7 @@ export async function convertWithLibreOffice(
     const input = path.join(dir, `input.${ext}`);
     const outDir = path.join(dir, 'out');
     await fs.promises.writeFile(input, bytes);
-    const convert = (profileArg: string) => runSoffice(soffice, [profileArg, '--headless', '--norestore', '--convert-to', to, '--outdir', outDir, input], timeoutMs);
+    const convert = (profileArg: string) => runSoffice(soffice, [profileArg, '--headless', '--norestore', ...conversion(ext, to), '--outdir', outDir, input], timeoutMs);
     const resident = residentIdleMs > 0 ? await residentOffice(soffice, canIsolateNetwork(), residentIdleMs) : null;
     if (resident) {
       const done = resident.begin();
@@ -80,6 +80,15 @@ export async function convertWithLibreOffice(
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The `--convert-to` arguments. An HTML page is opened as a Writer document: opened as a web page
+ * (LibreOffice's default), its PDF starts with a blank page and leaves out the page's first block.
+ */
+function conversion(ext: string, to: 'pdf' | 'docx'): string[] {
+  if (ext === 'html' && to === 'pdf') return ['--infilter=HTML (StarWriter)', '--convert-to', 'pdf:writer_pdf_Export'];
+  return ['--convert-to', to];
 }
 
 class ConversionTimeout extends Error {}
