@@ -34,7 +34,7 @@ export class ResidentOffice {
   alive = true;
   readonly exited: Promise<void>;
 
-  private constructor(soffice: string, isolated: boolean, private readonly idleMs: number) {
+  private constructor(readonly soffice: string, readonly isolated: boolean, private readonly idleMs: number) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-office-'));
     const profile = path.join(this.dir, 'profile');
     fs.mkdirSync(path.join(profile, 'user'), { recursive: true });
@@ -165,17 +165,23 @@ export const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
 let current: ResidentOffice | null = null;
 let starting: Promise<ResidentOffice | null> | null = null;
 
+/** After a resident failed to start, conversions start their own for this long before one is tried again. */
+const RETRY_START_MS = 10 * 60_000;
+let failedStartAt = -Infinity;
+
 /**
- * This thread's resident LibreOffice, started if needed; null if it cannot start (conversions then
- * start their own).
+ * This thread's resident LibreOffice for `soffice`, started if needed (one for another executable is
+ * retired); null if none could start lately (conversions then start their own).
  */
 export async function residentOffice(soffice: string, isolated: boolean, idleMs: number): Promise<ResidentOffice | null> {
-  if (current?.alive && current.conversions < MAX_CONVERSIONS) return current;
+  if (current?.alive && current.conversions < MAX_CONVERSIONS && current.soffice === soffice && current.isolated === isolated) return current;
   current?.retireWhenIdle();
   current = null;
+  if (performance.now() - failedStartAt < RETRY_START_MS) return null;
   starting ??= ResidentOffice.start(soffice, isolated, idleMs).then((r) => {
     starting = null;
     current = r;
+    if (!r) failedStartAt = performance.now();
     return r;
   });
   return starting;
