@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CORPUS } from '../../test/helpers/quire.js';
-import { checkDist, startDistQuire } from '../lib/quire-dist.js';
+import { checkDist, startDistQuire, uploadDocument } from '../lib/quire-dist.js';
 import { envNumber, MiB, procStatusBytes, waitForQuiet } from '../lib/machine.js';
 import { pdfsUnder } from '../lib/corpus.js';
 
@@ -58,15 +58,7 @@ try {
     const cpu0 = processCpu(pid);
     const threads0 = threadCpu(pid);
     const t0 = performance.now();
-    const ids = await Promise.all(
-      files.map(async (f) => {
-        const form = new FormData();
-        form.append('file', new Blob([f.bytes]), f.name);
-        const r = await fetch(`${q.api}/documents/content`, { method: 'POST', body: form, headers: auth });
-        if (r.status !== 201) throw new Error(`upload of ${f.name}: ${r.status} ${await r.text()}`);
-        return ((await r.json()) as { id: string }).id;
-      }),
-    );
+    const ids = await Promise.all(files.map((f) => uploadDocument(q, f.name, f.bytes)));
     let pageCount = 0;
     for (;;) {
       const body = (await (await fetch(`${q.api}/documents?limit=100`, { headers: auth })).json()) as { documents: { id: string; status: string; pageCount?: number }[] };

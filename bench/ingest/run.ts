@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CORPUS, ROOT, startQuire } from '../../test/helpers/quire.js';
-import { checkDist, startDistQuire } from '../lib/quire-dist.js';
+import { checkDist, startDistQuire, uploadDocument } from '../lib/quire-dist.js';
 import { cpuSeconds, cpuWindow, envNumber, fmtMiB, gitState, machine, printTable, procStatusBytes, sampleRss, waitForQuiet, MiB, median } from '../lib/machine.js';
 
 const { values: flags } = parseArgs({ options: { dist: { type: 'boolean', default: false } }, strict: true });
@@ -178,12 +178,7 @@ interface QuireRun {
 }
 
 async function uploadOne(q: { api: string; key: string }, file: string): Promise<{ id: string }> {
-  const form = new FormData();
-  form.append('file', new Blob([fs.readFileSync(file)]), path.basename(file));
-  const r = await fetch(`${q.api}/documents/content`, { method: 'POST', headers: { authorization: `Bearer ${q.key}` }, body: form });
-  const text = await r.text();
-  if (r.status !== 201) throw new Error(`upload ${path.basename(file)}: ${r.status} ${text}`);
-  return JSON.parse(text) as { id: string };
+  return { id: await uploadDocument(q, path.basename(file), fs.readFileSync(file)) };
 }
 
 interface DocJson {

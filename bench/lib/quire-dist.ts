@@ -75,3 +75,13 @@ export async function startDistQuire(opts: { dataDir?: string; args?: string[]; 
     },
   };
 }
+
+/** Uploads one document (`POST /documents/content`, multipart) and returns its id; throws unless 201. */
+export async function uploadDocument(q: { api: string; key: string }, name: string, bytes: Uint8Array): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  const r = await fetch(`${q.api}/documents/content`, { method: 'POST', body: form, headers: { authorization: `Bearer ${q.key}` } });
+  const text = await r.text();
+  if (r.status !== 201) throw new Error(`upload of ${name}: ${r.status} ${text}`);
+  return (JSON.parse(text) as { id: string }).id;
+}

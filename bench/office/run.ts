@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CORPUS, ROOT } from '../../test/helpers/quire.js';
-import { checkDist, startDistQuire } from '../lib/quire-dist.js';
+import { checkDist, startDistQuire, uploadDocument } from '../lib/quire-dist.js';
 import { envNumber, gitState, machine, machineBusySeconds, median, printTable, waitForQuiet } from '../lib/machine.js';
 
 const ROUNDS = Math.max(2, Math.round(envNumber('BENCH_ROUNDS', 4)));
@@ -78,15 +78,7 @@ async function quire(env: NodeJS.ProcessEnv): Promise<Round[]> {
       let ids: string[] = [];
       rounds.push(
         await timed(async () => {
-          ids = await Promise.all(
-            files.map(async (f) => {
-              const form = new FormData();
-              form.append('file', new Blob([f.bytes]), f.name);
-              const r = await fetch(`${q.api}/documents/content`, { method: 'POST', body: form, headers: auth });
-              if (r.status !== 201) throw new Error(`upload of ${f.name}: ${r.status} ${await r.text()}`);
-              return ((await r.json()) as { id: string }).id;
-            }),
-          );
+          ids = await Promise.all(files.map((f) => uploadDocument(q, f.name, f.bytes)));
           for (;;) {
             const body = (await (await fetch(`${q.api}/documents?limit=100`, { headers: auth })).json()) as { documents: { id: string; status: string; processing?: { pagination?: string } }[] };
             const docs = body.documents.filter((d) => ids.includes(d.id));
