@@ -1,7 +1,8 @@
 import client from 'prom-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ingestRegistry } from '../metrics.js';
 
-/** Prometheus metrics of one process: request counts and latencies by route and status. */
+/** Prometheus metrics of one process: request counts and latencies by route and status, and its ingestion (src/metrics.ts). */
 export class HttpMetrics {
   readonly registry = new client.Registry();
   private readonly requests = new client.Counter({
@@ -40,6 +41,6 @@ export class HttpMetrics {
   }
 
   text(): Promise<string> {
-    return this.registry.metrics();
+    return client.Registry.merge([this.registry, ingestRegistry]).metrics();
   }
 }

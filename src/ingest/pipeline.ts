@@ -7,6 +7,7 @@ import type { Job, JobHandler } from '../store/queue/queue.js';
 import type { DocumentProgress, DocumentRecord, ProcessingDetails } from '../domain/model.js';
 import { newId } from '../domain/ids.js';
 import { DGML_EVENT } from '../domain/properties.js';
+import { ingestMetrics } from '../metrics.js';
 import { IngestError, type DocumentModel } from './model.js';
 import type { WorkerPool } from './worker-pool.js';
 import type { ClassificationFeatures } from './stages/classify.js';
@@ -122,11 +123,12 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
         await this.process(doc, model, doc.processing ?? { format: model.format, pagination: model.pagination }, job.payload.startedAt, signal, log);
       } catch (err) {
         if (!(err instanceof IngestError)) throw err;
+        ingestMetrics.documents.inc({ stage: 'process', outcome: 'error' });
         log.info({ title: err.title, detail: err.detail }, 'document cannot be processed');
         await this.store.ingest.setError(doc.workspaceId, doc.id, err.title, err.detail, Date.now());
       }
     },
-    onFinalFailure: (job, error) => this.onFinalFailure(job, error),
+    onFinalFailure: (job, error) => this.onFinalFailure(job, error, 'process'),
   };
 
   private async verifiedBytes(doc: DocumentRecord): Promise<Buffer> {
@@ -147,12 +149,14 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
       await this.ingest(doc, signal, log);
     } catch (err) {
       if (!(err instanceof IngestError)) throw err; // retried by the queue
+      ingestMetrics.documents.inc({ stage: 'ingest', outcome: 'error' });
       log.info({ title: err.title, detail: err.detail }, 'document cannot be ingested');
       await this.store.ingest.setError(doc.workspaceId, doc.id, err.title, err.detail, Date.now());
     }
   }
 
-  async onFinalFailure(job: Job<IngestPayload>, error: unknown): Promise<void> {
+  async onFinalFailure(job: Job<IngestPayload>, error: unknown, stage: 'ingest' | 'process' = 'ingest'): Promise<void> {
+    ingestMetrics.documents.inc({ stage, outcome: 'failed' });
     const detail = error instanceof Error ? error.message : String(error);
     await this.store.ingest.setError(job.workspaceId, job.payload.documentId, 'Processing failed', `Processing failed after ${job.attempt} attempts: ${detail}`, Date.now());
   }
@@ -241,6 +245,9 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
       if (staged && !committed) await this.blobs.discard(staged.tempKey).catch(() => undefined);
     }
     if (outcome !== 'ok') return;
+    ingestMetrics.documents.inc({ stage: 'ingest', outcome: 'ok' });
+    ingestMetrics.seconds.observe({ stage: 'ingest' }, (Date.now() - started) / 1000);
+    ingestMetrics.renditions.inc({ pagination: model.pagination });
     if (this.options.enqueueProcess) {
       this.keep(doc.id, model);
       return;
@@ -262,6 +269,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
         .then(() => this.store.ingest.setProgress(doc.workspaceId, doc.id, { stage: 'processing', pagesDone, pagesTotal }, 'Processing'))
         .catch((err: unknown) => log.warn({ err }, 'progress not recorded'));
     };
+    const processStarted = performance.now();
     const { stored, timings, features } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal, onProgress);
     await recording;
     if (timings.ocrTimedOutPages.length) {
@@ -286,6 +294,10 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
         return true;
       });
       if (!found) return;
+      ingestMetrics.documents.inc({ stage: 'process', outcome: 'ok' });
+      ingestMetrics.seconds.observe({ stage: 'process' }, (performance.now() - processStarted) / 1000);
+      ingestMetrics.pages.inc({ kind: 'ready' }, model.pages.length);
+      ingestMetrics.pages.inc({ kind: 'ocr' }, stored.ocrPages.length);
     } catch (err) {
       if (committed) await this.blobs.delete(key).catch(() => undefined);
       throw err;

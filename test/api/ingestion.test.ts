@@ -42,6 +42,28 @@ async function settle(c: Client, id: string, timeoutMs = 60_000, until = (d: any
 }
 
 
+/** The value of one series in `GET /metrics` (0 when it has not been counted yet). */
+async function metric(q: Quire, name: string, labels: Record<string, string>): Promise<number> {
+  const text = await (await fetch(`${q.origin}/metrics`)).text();
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort().join(',');
+  for (const line of text.split('\n')) {
+    const m = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (m && m[1] === name && m[2]!.split(',').sort().join(',') === wanted) return Number(m[3]);
+  }
+  return 0;
+}
+
+/** Asserts that a series reaches `value` (a document's status may show a moment before its count). */
+async function assertMetric(q: Quire, name: string, labels: Record<string, string>, value: number) {
+  const deadline = Date.now() + 5_000;
+  let seen = await metric(q, name, labels);
+  while (seen !== value && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    seen = await metric(q, name, labels);
+  }
+  assert.equal(seen, value, `${name}${JSON.stringify(labels)}`);
+}
+
 /** `database()` gives the options of a fresh database (nothing for SQLite: the data dir holds it). */
 function ingestionSuite(label: string, database: () => Promise<StartOptions>, teardown: () => Promise<void> = async () => {}) {
 describe(`ingestion (${label})`, () => {
@@ -90,6 +112,26 @@ describe(`ingestion (${label})`, () => {
     });
     const ws = (await c.get('/workspace')).json;
     assert.ok(ws.quota.page.used >= 2);
+  });
+
+  test('GET /metrics counts what ingestion did: documents by stage and outcome, renditions, pages, stage times', async () => {
+    // The server's first document (the test above) is counted exactly.
+    await assertMetric(q, 'quire_ingest_documents_total', { stage: 'ingest', outcome: 'ok' }, 1);
+    await assertMetric(q, 'quire_ingest_documents_total', { stage: 'process', outcome: 'ok' }, 1);
+    await assertMetric(q, 'quire_ingest_renditions_total', { pagination: 'pdf' }, 1);
+    await assertMetric(q, 'quire_ingest_pages_total', { kind: 'ready' }, 2);
+    await assertMetric(q, 'quire_ingest_stage_seconds_count', { stage: 'process' }, 1);
+    const txt = await settle(c, (await c.upload({ bytes: 'Counted.\n', name: 'counted.txt' })).json.id);
+    const bad = await settle(c, (await c.upload({ bytes: Buffer.from('%PDF-1.7\n' + 'x'.repeat(2000)), name: 'bad.pdf' })).json.id);
+    assert.equal(txt.status, 'Ready');
+    assert.equal(bad.status, 'Error');
+    await assertMetric(q, 'quire_ingest_documents_total', { stage: 'ingest', outcome: 'ok' }, 2);
+    await assertMetric(q, 'quire_ingest_documents_total', { stage: 'ingest', outcome: 'error' }, 1);
+    await assertMetric(q, 'quire_ingest_documents_total', { stage: 'process', outcome: 'ok' }, 2);
+    await assertMetric(q, 'quire_ingest_renditions_total', { pagination: 'text-layout' }, 1);
+    await assertMetric(q, 'quire_ingest_pages_total', { kind: 'ready' }, 2 + txt.pageCount);
+    await assertMetric(q, 'quire_ingest_pages_total', { kind: 'ocr' }, 0);
+    await assertMetric(q, 'quire_ingest_stage_seconds_count', { stage: 'ingest' }, 2);
   });
 
   test('a text file gets a stored PDF rendition; deleting it removes rendition, pages, and records Documents.Delete', async () => {
