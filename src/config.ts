@@ -15,6 +15,8 @@ export const MAX_UPLOAD_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 export interface Config {
   port: number;
   host: string;
+  /** QUIRE_METRICS_PORT: where a `quire worker` (which serves no API) answers `GET /metrics`; unset: nowhere. */
+  metricsPort: number | null;
   dataDir: string;
   publicUrl: string;
   /** `{publicUrl}/v1preview1`: the base of every REST URL in responses. */
@@ -221,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   return {
     port,
+    metricsPort: env.QUIRE_METRICS_PORT ? parseIntRange('QUIRE_METRICS_PORT', env.QUIRE_METRICS_PORT, 0, 1, 65535) : null,
     host,
     dataDir,
     publicUrl,

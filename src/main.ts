@@ -150,7 +150,10 @@ async function worker(config: Config): Promise<void> {
   const [{ openServices }, { startWorkers }] = await Promise.all([import('./services.js'), import('./ingest/workers.js')]);
   const services = await openServices(config, logger);
   const workers = await startWorkers(services, logger);
+  const metrics = config.metricsPort === null ? null : await (await import('./http/metrics-server.js')).serveMetrics(config.host, config.metricsPort);
+  if (metrics) logger.info({ port: config.metricsPort }, 'metrics at GET /metrics');
   signals.ready(async (signal) => {
+    metrics?.close();
     logger.info({ signal }, 'shutting down: no new jobs; finishing running documents');
     const force = setTimeout(() => {
       logger.error('workers did not stop within 45 s; exiting');

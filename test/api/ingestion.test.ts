@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawn } from 'node:child_process';
 import { makeZip } from '../helpers/zip.js';
-import { CORPUS, ROOT, startQuire, type Quire, type StartOptions } from '../helpers/quire.js';
+import { CORPUS, ROOT, freePort, startQuire, type Quire, type StartOptions } from '../helpers/quire.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import { assertJson, client, type Client } from '../helpers/http.js';
 import { loadConfig } from '../../src/config.js';
@@ -252,7 +252,9 @@ describe(`ingestion limits and crashes (${label})`, () => {
       const id = (await c.upload({ path: NDA })).json.id;
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal((await c.get(`/documents/${id}`)).json.status, 'New');
-      const worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'worker'], { env: q.env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const metricsPort = await freePort();
+      const env = { ...q.env, QUIRE_METRICS_PORT: String(metricsPort), QUIRE_LOG_LEVEL: 'info' };
+      const worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'worker'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       worker.stdout!.on('data', (d) => (out += d));
       worker.stderr!.on('data', (d) => (out += d));
@@ -260,6 +262,14 @@ describe(`ingestion limits and crashes (${label})`, () => {
       try {
         const d = await settle(c, id);
         assert.equal(d.status, 'Ready', JSON.stringify(d));
+        // The worker counts the document and answers for it on QUIRE_METRICS_PORT; the API process did no ingestion.
+        const workerMetrics = { origin: `http://127.0.0.1:${metricsPort}` } as Quire;
+        await assertMetric(workerMetrics, 'quire_ingest_documents_total', { stage: 'process', outcome: 'ok' }, 1);
+        await assertMetric(workerMetrics, 'quire_ingest_pages_total', { kind: 'ready' }, 2);
+        assert.equal(await metric(q, 'quire_ingest_documents_total', { stage: 'process', outcome: 'ok' }), 0);
+        const other = await fetch(`${workerMetrics.origin}/v1preview1/documents`);
+        assert.equal(other.status, 404);
+        assert.equal(other.headers.get('content-type'), 'application/problem+json');
       } finally {
         worker.kill('SIGTERM');
       }

@@ -43,6 +43,12 @@ test('QUIRE_PDF_ENGINE picks what reads PDFs: PDFium by default, or pdf.js', () 
   assert.throws(() => loadConfig({ QUIRE_PDF_ENGINE: 'mupdf' }), /QUIRE_PDF_ENGINE/);
 });
 
+test('QUIRE_METRICS_PORT: where a worker answers GET /metrics; unset for none', () => {
+  assert.equal(loadConfig({}).metricsPort, null);
+  assert.equal(loadConfig({ QUIRE_METRICS_PORT: '9464' }).metricsPort, 9464);
+  assert.throws(() => loadConfig({ QUIRE_METRICS_PORT: '70000' }), /QUIRE_METRICS_PORT/);
+});
+
 test('QUIRE_OFFICE_IDLE_MS: how long a resident LibreOffice waits for work; 0 for none', () => {
   assert.equal(loadConfig({}).ingest.officeIdleMs, 120_000);
   assert.equal(loadConfig({ QUIRE_OFFICE_IDLE_MS: '0' }).ingest.officeIdleMs, 0);
