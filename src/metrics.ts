@@ -9,7 +9,7 @@ export const ingestRegistry = new client.Registry();
 export const ingestMetrics = {
   documents: new client.Counter({
     name: 'quire_ingest_documents_total',
-    help: 'Documents through a stage: ingest (to Ingested) or process (to Ready); outcome ok, error (the document cannot be read) or failed (retries exhausted)',
+    help: 'Documents through a stage: ingest (to Ingested) or process (to Ready); outcome ok, over-quota, error (the document cannot be read) or failed (retries exhausted)',
     labelNames: ['stage', 'outcome'] as const,
     registers: [ingestRegistry],
   }),

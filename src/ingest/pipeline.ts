@@ -244,6 +244,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
     } finally {
       if (staged && !committed) await this.blobs.discard(staged.tempKey).catch(() => undefined);
     }
+    if (outcome === 'over') ingestMetrics.documents.inc({ stage: 'ingest', outcome: 'over-quota' });
     if (outcome !== 'ok') return;
     ingestMetrics.documents.inc({ stage: 'ingest', outcome: 'ok' });
     ingestMetrics.seconds.observe({ stage: 'ingest' }, (Date.now() - started) / 1000);

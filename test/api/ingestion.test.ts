@@ -193,6 +193,7 @@ describe(`ingestion (${label})`, () => {
     assert.equal((await small.get('/workspace')).json.quota.page.used, 0);
     const third = await settle(small, (await small.upload({ path: NDA })).json.id);
     assert.equal(third.status, 'Ready');
+    await assertMetric(q, 'quire_ingest_documents_total', { stage: 'ingest', outcome: 'over-quota' }, 2);
   });
 
   test('a ZIP upload becomes one document per member, in its docset with its metadata', async () => {
