@@ -27,11 +27,11 @@ COPY web ./web
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
-# Optional tools Quire uses when they are on PATH: LibreOffice Writer paginates DOCX/DOC/HTML/TXT
+# Optional tools Quire uses when they are on PATH: LibreOffice Writer paginates DOCX/DOC/HTML
 # faithfully (Calc is not used at run time, only by the tests), the tesseract CLI is faster than
 # tesseract.js; poppler-utils (pdftotext, pdfinfo) is for operators checking a document by hand.
-# Liberation and Carlito are metric-compatible with Arial/Times/Courier and Calibri, so LibreOffice
-# breaks pages where Word does. tini is PID 1: it forwards SIGTERM to node and
+# Liberation (2, and 1 for Arial Narrow), Carlito and Caladea are metric-compatible with
+# Arial/Times/Courier, Calibri and Cambria, so LibreOffice breaks pages where Word does. tini is PID 1: it forwards SIGTERM to node and
 # reaps LibreOffice's orphaned children. Debian versions are not pinned: bookworm only takes fixes.
 # hadolint ignore=DL3008
 RUN apt-get update \
@@ -40,7 +40,7 @@ RUN apt-get update \
       libreoffice-writer-nogui \
       tesseract-ocr tesseract-ocr-eng \
       poppler-utils \
-      fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito \
+      fonts-dejavu-core fonts-liberation2 fonts-liberation fonts-crosextra-carlito fonts-crosextra-caladea \
  && rm -rf /var/lib/apt/lists/*
 
 ENV NODE_ENV=production \

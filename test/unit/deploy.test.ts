@@ -154,7 +154,8 @@ test('Dockerfile: no ADD of remote URLs; apt installs without recommends and wit
     assert.match(ins.args, /rm\s+-rf\s+\/var\/lib\/apt\/lists/, `line ${ins.line}: apt lists not removed in the same layer`);
   }
   const installed = aptRuns.flatMap((i) => i.args.split(/\s+/));
-  for (const pkg of ['tini', 'libreoffice-writer-nogui', 'tesseract-ocr', 'tesseract-ocr-eng']) {
+  // The Word-metric fonts too, as .ci/run installs them: without them LibreOffice paginates Word files differently.
+  for (const pkg of ['tini', 'libreoffice-writer-nogui', 'tesseract-ocr', 'tesseract-ocr-eng', 'fonts-liberation2', 'fonts-liberation', 'fonts-crosextra-carlito', 'fonts-crosextra-caladea']) {
     assert.ok(installed.includes(pkg), `apt package ${pkg} is not installed`);
   }
 });
