@@ -353,12 +353,13 @@ describe('LibreOffice path', () => {
     }
   });
 
-  test('an HTML page is drawn whole, from its first block on its first page', { skip, timeout: 300_000 }, async () => {
+  test('an HTML page is drawn whole, from its first block on its first page, on US Letter', { skip, timeout: 300_000 }, async () => {
     const html = '<html><body><p>Opening paragraph.</p><h1>Quarterly notice</h1><p>Text of the page.</p><h2>Second level</h2><p>More text.</p></body></html>';
     for (const officeIdleMs of [0, 60_000]) {
       const m = await readDocument(Buffer.from(html), 'html', { officeIdleMs });
       assert.equal(m.pagination, canIsolateNetwork() ? 'libreoffice' : 'text-layout');
       assert.equal(m.pages.length, 1, 'one page, not a blank one first');
+      assert.deepEqual([m.pages[0]!.width, m.pages[0]!.height], [2550, 3300], 'US Letter (at 300 DPI), as Quire lays out text');
       const words = m.pages[0]!.items.map((i) => i.text).join(' ');
       for (const text of ['Opening paragraph.', 'Quarterly notice', 'Text of the page.', 'Second level', 'More text.']) assert.ok(words.includes(text), text);
     }

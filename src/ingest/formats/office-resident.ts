@@ -155,10 +155,15 @@ const WATCHDOG = [
  * LibreOffice loads what a document links to (an HTML page's stylesheets, images and frames, a Word
  * file's linked pictures) from wherever it points, such as this server's internal network. It runs
  * without a network where it can (`unshare -rn`), and its profile blocks linked images in any case.
+ *
+ * Its locale is en-US: a document without a paper size of its own (an HTML page) is then set on US
+ * Letter, as Quire's own text layout sets one, not on the paper of the server's locale (A4 under C).
+ * Word files carry their own page size and keep it.
  */
 export const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
 <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="BlockUntrustedRefererLinks" oor:op="fuse"><value>true</value></prop></item>
+<item oor:path="/org.openoffice.Setup/L10N"><prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>en-US</value></prop></item>
 </oor:items>
 `;
 
