@@ -1,6 +1,10 @@
 import { crc32, deflateSync } from 'node:zlib';
 
-/** An 8-bit grayscale PNG of `gray` (one byte a pixel, rows top to bottom). Fast deflate: for OCR. */
+/**
+ * An 8-bit grayscale PNG of `gray` (one byte a pixel, rows top to bottom). Fast deflate: for OCR.
+ * Not a PGM, though one costs nothing to write: the tesseract CLI spent ~300 ms more CPU reading a
+ * 200-DPI Letter page as PGM than as this PNG, which takes ~12 ms to write (bench/README.md, 2026-12-02).
+ */
 export function grayPng(gray: Uint8Array, width: number, height: number): Buffer {
   const rows = Buffer.alloc((width + 1) * height);
   for (let y = 0; y < height; y++) {
