@@ -20,7 +20,7 @@ export const EVENTS_BY_TARGET: Record<WebhookTarget, readonly string[]> = {
 export const WEBHOOK_JOB = 'webhook';
 
 export const MAX_WEBHOOK_URL = 2048;
-export const MIN_SECRET = 16;
+export const MIN_SECRET = 1;
 export const MAX_SECRET = 1024;
 
 export interface WebhookRecord {
@@ -268,11 +268,12 @@ function parseEvents(target: WebhookTarget, raw: unknown): string[] {
 function parseSecret(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'string') throw invalid('secret must be a string.');
-  if (raw.length < MIN_SECRET || raw.length > MAX_SECRET) throw invalid(`secret must be ${MIN_SECRET} to ${MAX_SECRET} characters.`);
+  if (raw.length < MIN_SECRET || raw.length > MAX_SECRET) throw invalid(`secret must be a non-empty string of at most ${MAX_SECRET} characters.`);
+  // `whsec_` keeps its Standard Webhooks meaning (the key is the base64 that follows), so it must be base64.
   if (raw.startsWith('whsec_')) {
     const b64 = raw.slice('whsec_'.length);
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || Buffer.from(b64, 'base64').length < 16) {
-      throw invalid('A secret starting "whsec_" must continue with the base64 of at least 16 random bytes.');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || Buffer.from(b64, 'base64').length === 0) {
+      throw invalid('A secret starting "whsec_" must continue with base64 (Standard Webhooks): the HMAC key is the bytes it decodes to.');
     }
   }
   return raw;

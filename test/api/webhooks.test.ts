@@ -347,7 +347,9 @@ describe('webhooks: API', () => {
       [{ target: 'Docset', url, targetId: 'nosuchdocset' }, 404, /nosuchdocset/],
       [{ target: 'Project', url, targetId: 'nosuchproject' }, 404, /nosuchproject/],
       [{ target: 'Documents', url, targetId: 'x' }, 400, /targetId/],
-      [{ target: 'Documents', url, secret: 'short' }, 400, /secret/],
+      [{ target: 'Documents', url, secret: '' }, 400, /secret/],
+      [{ target: 'Documents', url, secret: 'x'.repeat(1025) }, 400, /secret/],
+      [{ target: 'Documents', url, secret: 42 }, 400, /secret/],
       [{ target: 'Documents', url, secret: 'whsec_not*base64*at*all' }, 400, /whsec_/],
       [{ target: 'Documents', url: 'http://10.1.2.3/hook' }, 400, /private/],
       [{ target: 'Documents', url: 'http://169.254.169.254/latest/meta-data' }, 400, /private/],
@@ -378,7 +380,8 @@ describe('webhooks: API', () => {
     for (const id of ids) assert.ok(seen.includes(id));
     const one = await c.get(`/webhooks/${ids[0]}`);
     assertJson(one);
-    assert.equal(one.json.url, rx.url('/page-0'));
+    assert.equal(one.json.url, `${q.api}/webhooks/${ids[0]}`);
+    assert.equal(one.json.webhookUrl, rx.url('/page-0'));
     assert.equal(one.json.deliveriesUrl, `${q.api}/webhooks/${ids[0]}/deliveries`);
 
     const ws = await q.cli(['workspaces', 'create', 'elsewhere']);
