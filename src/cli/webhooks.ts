@@ -8,7 +8,7 @@ type Json = any;
 const USAGE =
   'webhooks ls [--target T] | webhooks get ID | webhooks create RECEIVER-URL --target Documents|Docset|Project [--target-id ID] [--event E]… [--secret S] | webhooks rm ID | webhooks deliveries ID [--limit N] | webhooks retry ID DELIVERY | webhooks test ID';
 
-const row = (h: Json) => ({ id: h.id, target: h.target, targetId: h.targetId ?? '', url: h.url, events: (h.events ?? []).join(',') || '(all)', secret: h.hasSecret ? 'yes' : '', disabled: h.disabled ? (h.disabledReason ?? 'yes') : '' });
+const row = (h: Json) => ({ id: h.id, target: h.target, targetId: h.targetId ?? '', receiver: h.webhookUrl, events: (h.events ?? []).join(',') || '(all)', secret: h.hasSecret ? 'yes' : '', disabled: h.disabled ? (h.disabledReason ?? 'yes') : '' });
 
 export async function webhooks(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -39,7 +39,7 @@ export async function webhooks(args: string[]): Promise<number> {
       if (p.values.event) body.events = p.values.event;
       if (p.values.secret) body.secret = p.values.secret;
       const h = await p.client().json('POST', '/webhooks', { json: body });
-      emit(p.json, h, () => `created webhook ${h.id} (${h.target} -> ${h.url})`);
+      emit(p.json, h, () => `created webhook ${h.id} (${h.target} -> ${h.webhookUrl})`);
       return 0;
     }
     case 'rm':

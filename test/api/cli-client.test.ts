@@ -296,7 +296,18 @@ test('projects create, then export --out writes every artifact of the version', 
 test('webhooks create, ls, deliveries and rm', async () => {
   const made = parsed(await cli(['webhooks', 'create', 'http://127.0.0.1:9/hook', '--target', 'Documents', '--event', 'Documents.Delete', '--json']));
   assert.deepEqual(made.events, ['Documents.Delete']);
+  // `url` is the webhook's own resource, `webhookUrl` the receiver; the tables show the receiver.
+  assert.equal(made.url, `${q.api}/webhooks/${made.id}`);
+  assert.equal(made.webhookUrl, 'http://127.0.0.1:9/hook');
   assert.ok(parsed(await cli(['webhooks', 'ls', '--json'])).some((h: { id: string }) => h.id === made.id));
+  const table = await cli(['webhooks', 'ls']);
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout.split('\n').find((l) => l.includes(made.id)) ?? '', /http:\/\/127\.0\.0\.1:9\/hook/);
+  const shown = await cli(['webhooks', 'get', made.id]);
+  assert.match(shown.stdout, /receiver:\s+http:\/\/127\.0\.0\.1:9\/hook/);
+  const short = await cli(['webhooks', 'create', 'http://127.0.0.1:9/short', '--target', 'Documents', '--secret', 's3cr3t-bars']);
+  assert.equal(short.code, 0, short.stderr);
+  assert.match(short.stdout, /-> http:\/\/127\.0\.0\.1:9\/short\)/);
   assert.ok(Array.isArray(parsed(await cli(['webhooks', 'deliveries', made.id, '--json']))));
   const rm = await cli(['webhooks', 'rm', made.id]);
   assert.equal(rm.code, 0, rm.stderr);

@@ -12,7 +12,8 @@ export const WebhookSchema = Type.Object(
     id: Type.String(),
     target: Target,
     targetId: Type.Union([Type.String(), Type.Null()], { description: 'The docset or project whose events it hears; null: the whole workspace.' }),
-    url: Type.String({ format: 'uri', description: 'Where deliveries are POSTed.' }),
+    url: Type.String({ format: 'uri', description: "The webhook's own absolute URL (`{base}/webhooks/{id}`), as every resource has." }),
+    webhookUrl: Type.String({ format: 'uri', description: 'The receiver deliveries are POSTed to (the `url` the webhook was created with).' }),
     events: Type.Array(Type.String()),
     createdAt: Timestamp,
     hasSecret: Type.Boolean({ description: 'Extension: deliveries carry `webhook-signature` (the secret itself is never returned).' }),
@@ -31,12 +32,13 @@ export const WebhookListSchema = Type.Object({ webhooks: Type.Array(Type.Ref('We
 export const CreateWebhookBody = Type.Object(
   {
     target: Type.String({ description: `The kind of events: ${eventTable}.` }),
-    url: Type.String({ maxLength: 2048, description: 'Absolute http(s) URL.' }),
+    url: Type.String({ maxLength: 2048, description: 'The receiver: the absolute http(s) URL deliveries are POSTed to (answered as `webhookUrl`).' }),
     targetId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: 'Docset (target Docset) or project (target Project) id.' })),
     events: Type.Optional(Type.Array(Type.String(), { maxItems: 50, description: "Events of the target; none given: all of the target's events." })),
     secret: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], {
-        description: '16..1024 characters. `whsec_<base64>` is used as its decoded bytes (Standard Webhooks), any other string as its UTF-8 bytes.',
+      Type.Union([Type.String({ minLength: 1, maxLength: 1024 }), Type.Null()], {
+        description:
+          'Any non-empty string of at most 1024 characters; never returned (see `hasSecret`). `whsec_<base64>` is used as its decoded bytes (Standard Webhooks), any other string as its UTF-8 bytes.',
       }),
     ),
   },
@@ -103,7 +105,8 @@ export function toWebhookJson(h: WebhookRecord, base: string): WebhookJson {
     id: h.id,
     target: h.target,
     targetId: h.targetId,
-    url: h.url,
+    url: `${base}/webhooks/${h.id}`,
+    webhookUrl: h.url,
     events: h.events,
     createdAt: new Date(h.createdAt).toISOString(),
     hasSecret: h.secret !== null,

@@ -46,7 +46,8 @@ export interface Project {
 }
 export interface Artifact { id: string; name: string; version: string; url: string; downloadUrl?: string; [k: string]: unknown }
 
-export interface Webhook { id: string; target?: string; url: string; events?: string[]; [k: string]: unknown }
+/** `url` is the webhook's own resource URL; `webhookUrl` the receiver its deliveries are POSTed to. */
+export interface Webhook { id: string; target?: string; url: string; webhookUrl: string; events?: string[]; [k: string]: unknown }
 export interface Delivery { id: string; status?: string; [k: string]: unknown }
 
 export interface SessionCreated { sessionId: string; chunkSize: number; fileSize: number; url: string }

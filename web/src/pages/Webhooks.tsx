@@ -55,7 +55,7 @@ export function WebhooksPage() {
         <form class="filters" onSubmit={create}>
           <label>Target<select value={form.target} onChange={set('target')}>{['Documents', 'Docset', 'Project'].map((t) => <option key={t}>{t}</option>)}</select></label>
           <label>Target id (docset or project)<input value={form.targetId} onInput={set('targetId')} /></label>
-          <label>URL<input id="webhook-url" type="url" required value={form.url} onInput={set('url')} /></label>
+          <label>Receiver URL<input id="webhook-url" type="url" required value={form.url} onInput={set('url')} /></label>
           <button type="submit">Create webhook</button>
         </form>
         {error && <p role="alert" class="error">{error}</p>}
@@ -64,8 +64,8 @@ export function WebhooksPage() {
         <h2 id="hooks-h">Webhooks</h2>
         <ul class="hooks">
           {hooks.map((h) => (
-            <li key={h.id} data-webhook={h.url}>
-              <strong>{h.target}</strong> → {h.url} {h.disabled ? '(disabled)' : ''}
+            <li key={h.id} data-webhook={h.webhookUrl}>
+              <strong>{h.target}</strong> → {h.webhookUrl} {h.disabled ? '(disabled)' : ''}
               <button type="button" class="small danger" onClick={async () => { await del(`/webhooks/${h.id}`); setTick((n) => n + 1); }}>Delete</button>
               <Deliveries hook={h} />
             </li>
