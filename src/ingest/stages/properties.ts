@@ -6,7 +6,8 @@ import { EXACT_LABEL_SCORE, makeQuery } from './properties/query.js';
 import { rankCandidates } from './properties/ranking.js';
 import { sectionFindings } from './properties/sections.js';
 import { tagValues } from './properties/tagging.js';
-import { definedTermCandidates, typedCandidates } from './properties/typed.js';
+import { proseCandidates } from './properties/prose.js';
+import { definedTermCandidates } from './properties/typed.js';
 import { DocView } from './properties/view.js';
 
 /** A docset property as extraction sees it. */
@@ -34,7 +35,7 @@ export interface ValueAnchor {
  * the same way (step 4 of the issue: documents of one docset share a layout). Opaque to storage.
  */
 export interface Evidence {
-  kind: 'form-cell' | 'label-line' | 'section' | 'typed' | 'defined-term' | 'learned';
+  kind: 'form-cell' | 'label-line' | 'section' | 'typed' | 'defined-term' | 'prose' | 'learned';
   /** The label text as it appears in the document ("Accident Number:"), normalised. */
   labelText?: string;
   /** Page and position of the value, for position-based learning. */
@@ -94,7 +95,7 @@ export function extractProperties(structure: StructureModel, properties: Propert
     const learned = learnedFor(knowledge, def.id);
     const query = makeQuery(def, learned?.aliases ?? []);
     const labelled = [formCellFindings(view, query), labelLineFindings(view, query), sectionFindings(view, query)];
-    let found = [...labelled.flatMap((f) => f.candidates), ...definedTermCandidates(view, query), ...typedCandidates(view, query)];
+    let found = [...labelled.flatMap((f) => f.candidates), ...definedTermCandidates(view, query), ...proseCandidates(view, query)];
     if (learned) found = applyLearning(view, found, learned);
     let ranked = rankCandidates(found);
     const blank = Math.max(...labelled.map((f) => f.blank));

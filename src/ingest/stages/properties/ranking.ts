@@ -23,7 +23,7 @@ export function rankCandidates(found: readonly Candidate[]): Candidate[] {
     const sorted = [...list].sort((a, b) => b.confidence - a.confidence);
     const best = sorted[0]!;
     // Only labelled finds agree: a typed value repeated is not more likely to be this property's.
-    const places = new Set(sorted.filter((c) => c.evidence.kind !== 'typed').map((c) => c.anchor?.leaf)).size;
+    const places = new Set(sorted.filter((c) => c.evidence.kind !== 'typed' && c.evidence.kind !== 'prose').map((c) => c.anchor?.leaf)).size;
     const doubt = (1 - best.confidence) * AGREEMENT ** Math.max(0, places - 1);
     return { ...best, confidence: Math.min(0.99, 1 - doubt) };
   });

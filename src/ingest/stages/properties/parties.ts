@@ -1,0 +1,259 @@
+/**
+ * Parties and their roles in running text: who a contract names, and as what. A name is found
+ * beside the words that give it a role:
+ * - a defined term after it, `Global Payments Inc., a Georgia corporation (the "Company")`;
+ * - `as`/`its` after it, `CITIBANK, N.A., as Administrative Agent`, `Duke Realty LP, its general partner`;
+ * - a label before it, `Tenant: Elevate Credit Service, LLC`, `"Company" means Penn Virginia Corporation`;
+ * - a signature, `By: /s/ Jane Roe`, `I, Larry Betterley,`, `personally appeared Vikas Sinha`.
+ * Names are runs of capitalised words that stop at a job title's words ("Managing Director BANK OF
+ * …"), with legal suffixes and their commas ("BANK OF AMERICA, N.A.").
+ */
+import { NOT_NAME_WORDS } from '../entities/names.js';
+import { tokenize, type Token } from './tokens.js';
+
+const SUFFIXES = new Set(
+  ['inc', 'inc.', 'corp', 'corp.', 'co.', 'ltd', 'ltd.', 'llc', 'l.l.c.', 'lp', 'l.p.', 'llp', 'l.l.p.', 'pllc', 'plc', 'n.a.', 's.a.', 'ag', 'gmbh', 'b.v.', 'n.v.', 's.a.r.l.', 'incorporated', 'corporation', 'limited', 'company', 'trust', 'bank', 'branch', 'lllp'],
+);
+/** Words of a job title: a name does not run back over them ("General Manager Taiwan Business Bank"). */
+const TITLE_WORDS = new Set(['manager', 'director', 'officer', 'president', 'secretary', 'treasurer', 'vice', 'chief', 'chairman', 'attorney', 'fact', 'signatory', 'authorized', 'partner', 'member', 'counsel', 'controller', 'principal', 'title', 'name', 'by', 'its', 'date', 'witness', 'notary', 'public', 'managing', 'senior', 'assistant', 'interim', 'deputy', 'executive', 'financial', 'operating']);
+const CONNECTORS = new Set(['of', 'the', 'de', 'du', 'la', 'der', 'van', 'von', 'for', '&', 'y']);
+
+export interface PartyMention {
+  start: number;
+  end: number;
+  /** Each role as its lower-case words: [["administrative", "agent"], ["collateral", "agent"]]. */
+  roles: string[][];
+}
+
+const lower = (t: Token | undefined): string => (t ? t.text.toLowerCase() : '');
+const isCapitalised = (t: Token | undefined): boolean => !!t && /^[\p{Lu}\p{N}]/u.test(t.text) && /\p{L}|\p{N}/u.test(t.text);
+const allCaps = (t: Token): boolean => /\p{Lu}.*\p{Lu}|^\p{Lu}$/u.test(t.text) && !/\p{Ll}/u.test(t.text);
+const isSuffix = (t: Token | undefined): boolean => !!t && SUFFIXES.has(t.text.toLowerCase());
+const isWord = (t: Token | undefined): boolean => !!t && /[\p{L}\p{N}]/u.test(t.text[0]!);
+
+/** Capitalised words that end a name's run to the left: sentence openers, labels, roles. */
+function stopsName(t: Token): boolean {
+  const w = t.text.toLowerCase().replace(/[^\p{L}]/gu, '');
+  return (NOT_NAME_WORDS.has(w) && !SUFFIXES.has(w)) || TITLE_WORDS.has(w);
+}
+
+/**
+ * The name that ends just before token `end` (exclusive), scanning left: capitalised words of one
+ * case style, connectors between them, legal suffixes after a comma. Null when there is none.
+ */
+function nameBefore(tokens: Token[], end: number): { from: number; to: number } | null {
+  let i = end - 1;
+  while (i >= 0 && tokens[i]!.text === ',') i--;
+  const to = i;
+  let from = -1;
+  for (; i >= 0; i--) {
+    const t = tokens[i]!;
+    if (t.text === ',' && isSuffix(tokens[i + 1]) && isCapitalised(tokens[i - 1])) continue;
+    if (t.text === ')' && tokens[i - 2]?.text === '(' && isCapitalised(tokens[i - 1]) && from === -1) {
+      i -= 2; // "Tesco Corporation (US)"
+      from = i;
+      continue;
+    }
+    if (t.text === ',' && lower(tokens[to]) === 'branch' && isCapitalised(tokens[i - 1])) continue; // "Taiwan Business Bank, Los Angeles Branch"
+    if (CONNECTORS.has(lower(t)) && from !== -1) {
+      let k = i - 1;
+      while (k >= 0 && CONNECTORS.has(lower(tokens[k]))) k--;
+      if (isCapitalised(tokens[k]) && !stopsName(tokens[k]!)) continue;
+    }
+    if (!isCapitalised(t) || (!isSuffix(t) && stopsName(t))) break;
+    from = i;
+  }
+  if (from === -1) return null;
+  // A leading "The"/"THE" is not the name's.
+  while (from <= to && /^(?:the|a|an)$/iu.test(tokens[from]!.text)) from++;
+  if (from > to || !tokens.slice(from, to + 1).some((t) => isWord(t) && !isSuffix(t))) return null;
+  return { from, to };
+}
+
+/** The name that starts at token `start`, scanning right; the same rules as `nameBefore`. */
+function nameAfter(tokens: Token[], start: number): { from: number; to: number } | null {
+  let i = start;
+  while (i < tokens.length && /^(?:\/s\/|\/|:|the|mr\.?|mrs\.?|ms\.?|dr\.?)$/iu.test(tokens[i]!.text)) i++;
+  const from = i;
+  let to = -1;
+  for (; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.text === ',' && isSuffix(tokens[i + 1]) && to !== -1) continue;
+    if (t.text === '(' && tokens[i + 2]?.text === ')' && isCapitalised(tokens[i + 1]) && allCaps(tokens[i + 1]!) && to !== -1) {
+      i += 2;
+      to = i;
+      continue;
+    }
+    if (CONNECTORS.has(lower(t)) && to !== -1 && isCapitalised(tokens[i + 1])) continue;
+    if (!isCapitalised(t)) break;
+    if (to !== -1 && isSuffix(tokens[to]) && !isSuffix(t)) break;
+    if (!isSuffix(t) && stopsName(t)) break;
+    to = i;
+  }
+  if (to === -1) return null;
+  return { from, to };
+}
+
+/** The role words after `as`/`its`: "as a Lender, Issuing Bank and as Swing Line Lender" → three roles. */
+function rolesFrom(tokens: Token[], start: number): string[][] {
+  const roles: string[][] = [];
+  let current: string[] = [];
+  for (let i = start; i < tokens.length && i < start + 16; i++) {
+    const w = lower(tokens[i]);
+    if (/^(?:a|an|the|its|as|each|solely|individually)$/u.test(w)) continue;
+    if (w === ',' && /^(?:a|an)$/u.test(lower(tokens[i + 1]))) break;
+    if (w === 'and' || w === ',' || w === '/') {
+      if (current.length) roles.push(current);
+      current = [];
+      continue;
+    }
+    if (!isWord(tokens[i]) || /^(?:for|of|in|under|to|with|hereunder|party|hereto|thereto|on|by)$/u.test(w)) break;
+    current.push(w.replace(/[^\p{L}\p{N}]/gu, ''));
+    if (current.length > 4) break;
+  }
+  if (current.length) roles.push(current);
+  return roles.filter((r) => r.length > 0);
+}
+
+const QUOTE = /^["“”‘’']$/u;
+
+/** Words in quotes inside brackets starting at token `open` ("(", then the/each, a quote): `(the "Company")`. */
+function definedTermAt(tokens: Token[], open: number): { role: string[]; close: number } | null {
+  if (tokens[open]?.text !== '(') return null;
+  let i = open + 1;
+  let words: string[] = [];
+  for (; i < tokens.length && i < open + 40; i++) {
+    const t = tokens[i]!;
+    if (t.text === ')') break;
+    if (QUOTE.test(t.text)) {
+      const quoted: string[] = [];
+      let j = i + 1;
+      while (j < tokens.length && !QUOTE.test(tokens[j]!.text) && tokens[j]!.text !== ')' && quoted.length < 6) quoted.push(lower(tokens[j++]).replace(/[^\p{L}\p{N}]/gu, ''));
+      if (QUOTE.test(tokens[j]?.text ?? '') && quoted.length && !words.length) words = quoted.filter(Boolean);
+      i = j;
+    }
+  }
+  if (tokens[i]?.text !== ')') return null;
+  // `(Employee)` without quotes: one to three capitalised words.
+  if (!words.length) {
+    const inner = tokens.slice(open + 1, i);
+    if (inner.length && inner.length <= 3 && inner.every(isCapitalised)) words = inner.map((t) => lower(t).replace(/[^\p{L}\p{N}]/gu, ''));
+  }
+  return words.length ? { role: words, close: i } : null;
+}
+
+/**
+ * The roles the text gives the name spanning tokens `[from, to]`: what follows it (an appositive,
+ * then a defined term, `as …` or `its …`) and what stands before it (`Label:`, `"Term" means`).
+ */
+function rolesAround(tokens: Token[], from: number, to: number, previous: string | undefined): string[][] {
+  const roles: string[][] = [];
+  let i = to + 1;
+  // Skip appositives: ", a Delaware corporation", ", individually", up to a bracket, "as" or "its".
+  for (let steps = 0; i < tokens.length && steps < 30; steps++) {
+    const w = lower(tokens[i]);
+    if (w === '(' || w === 'as' || w === 'its' || w === 'acting') break;
+    if (w === ',' && /^(?:a|an|individually|each|acting|both|as|its)$/u.test(lower(tokens[i + 1]))) {
+      i++;
+      continue;
+    }
+    if (w === ',' || w === ';' || w === '.' || w === ':') {
+      if (steps === 0) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (steps === 0 && isWord(tokens[i]) && allCaps(tokens[i]!) && tokens[i]!.text.length > 2 && !isSuffix(tokens[i])) {
+      roles.push([w]); // "Siga Technologies, Inc. TENANT"
+      break;
+    }
+    if (steps === 0) break;
+    i++;
+  }
+  const w = lower(tokens[i]);
+  if (w === '(') {
+    const term = definedTermAt(tokens, i);
+    if (term) roles.push(term.role);
+  } else if (w === 'as' || w === 'its') roles.push(...rolesFrom(tokens, i + 1));
+  else if (w === 'acting') roles.push(...rolesFrom(tokens, i + 1));
+  // Before it: `Role:` (one case style, up to three words), `"Role" means`, a signature's cue.
+  const before = tokens.slice(Math.max(0, from - 6), from);
+  const b = before.map(lower);
+  if (b.at(-1) === ':' || (b.at(-1) === '/s/' && b.at(-2) === ':')) {
+    const colon = b.lastIndexOf(':');
+    const label: string[] = [];
+    for (let k = colon - 1; k >= 0 && label.length < 3 && isCapitalised(before[k]); k--) {
+      if (label.length && allCaps(before[k]!) !== allCaps(before[k + 1]!)) break;
+      label.unshift(b[k]!.replace(/[^\p{L}\p{N}]/gu, ''));
+    }
+    if (label.length) roles.push(label);
+    if (label[0] === 'by' || label[0] === 'name') roles.push(['signatory']);
+  } else if (b.at(-1) === 'means' || (b.at(-1) === 'mean' && b.at(-2) === 'shall')) {
+    const end = b.lastIndexOf(b.at(-1) === 'means' ? 'means' : 'shall');
+    const q = end - 1;
+    if (q >= 0 && QUOTE.test(before[q]!.text)) {
+      const words: string[] = [];
+      for (let k = q - 1; k >= 0 && !QUOTE.test(before[k]!.text); k--) words.unshift(b[k]!);
+      if (words.length) roles.push(words);
+    }
+  } else if ((b.at(-1) === ',' && b.at(-2) === 'i') || b.at(-1) === 'appeared' || (b.at(-1) === 'by' && from === 1)) roles.push(['signatory']);
+  if (from === 0 && previous && /:\s*$/u.test(previous)) {
+    const label = previous.replace(/:\s*$/u, '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(-3) ?? [];
+    if (label.length) roles.push(label);
+  }
+  return roles;
+}
+
+/** Cues after which a name follows: `Label:`, `means`, `I,`, `appeared`, `By:`. */
+function nameStarts(tokens: Token[]): number[] {
+  const out: number[] = [0];
+  tokens.forEach((t, i) => {
+    const w = lower(t);
+    if (w === ':' || w === 'means' || w === 'appeared' || (w === ',' && lower(tokens[i - 1]) === 'i') || w === 'between' || w === 'and' || w === 'with' || w === '_') out.push(i + 1);
+    if (w === 'mean' && lower(tokens[i - 1]) === 'shall') out.push(i + 1);
+  });
+  return out;
+}
+
+/** Where names end: before a defined term, `, a …`, `as`, `its`. */
+function nameEnds(tokens: Token[]): number[] {
+  const out: number[] = [];
+  tokens.forEach((t, i) => {
+    const w = lower(t);
+    if (w === '(' || w === 'as' || w === 'its' || w === 'acting') out.push(i);
+    if (w === ',' && /^(?:a|an|as|its|individually|acting)$/u.test(lower(tokens[i + 1]))) out.push(i);
+  });
+  return out;
+}
+
+/** Every party the text names beside a role cue (and every extra span given, e.g. organisations found by the entity pass), with its roles. */
+export function findParties(text: string, previous?: string, extra: readonly { start: number; end: number }[] = []): PartyMention[] {
+  const tokens = tokenize(text);
+  const spans = new Map<string, { from: number; to: number }>();
+  const add = (r: { from: number; to: number } | null) => {
+    if (r && r.to >= r.from) spans.set(`${r.from}:${r.to}`, r);
+  };
+  for (const s of nameStarts(tokens)) add(nameAfter(tokens, s));
+  for (const e of nameEnds(tokens)) add(nameBefore(tokens, e));
+  for (const x of extra) {
+    const from = tokens.findIndex((t) => t.start >= x.start);
+    let to = -1;
+    tokens.forEach((t, i) => {
+      if (t.end <= x.end) to = i;
+    });
+    if (from >= 0 && to >= from) add({ from, to });
+  }
+  const found: PartyMention[] = [];
+  for (const { from, to } of spans.values()) {
+    let last = to;
+    while (last > from && !isWord(tokens[last]) && tokens[last]!.text !== ')') last--;
+    const roles = rolesAround(tokens, from, last, previous);
+    // After "Title:" stands a job title, not a party.
+    if (roles.some((r) => r.length === 1 && r[0] === 'title')) continue;
+    found.push({ start: tokens[from]!.start, end: tokens[last]!.end, roles });
+  }
+  // A name inside a longer one is a piece of it, unless only it has a role.
+  const out = found.filter((m) => !found.some((o) => o !== m && o.start <= m.start && o.end >= m.end && (o.roles.length > 0 || m.roles.length === 0)));
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}

@@ -1,0 +1,92 @@
+/**
+ * The spans of running text that can be a value of each kind: the entity pass's dates, amounts,
+ * durations, organisations and people, and the kinds it does not tag because they are only values
+ * when a label asks for them (times of day, years, counts, job titles, plan names, dates without a
+ * year, durations written "six-month").
+ */
+import type { EntityType, Span } from '../../structure.js';
+import type { ValueKind } from './label-kind.js';
+import { findParties } from './parties.js';
+
+export interface ValueSpan {
+  start: number;
+  end: number;
+  /** For parties: the roles the text gives them. */
+  roles?: string[][];
+}
+
+const ENTITY_KINDS: Partial<Record<ValueKind, EntityType[]>> = {
+  date: ['Date'],
+  duration: ['TimeDuration'],
+  money: ['Money'],
+  percent: ['Percent'],
+  address: ['Address'],
+  state: ['USState'],
+};
+
+const TIME = /(?<![\p{L}\p{N}:])(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:a\.m\.|p\.m\.|am|pm|a\.m|p\.m|A\.M\.|P\.M\.|AM|PM)|(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?noon)?|12:00\s?noon|noon|midnight)(?:,?\s(?:\(?(?:New\sYork|Eastern|Central|Mountain|Pacific|London|local|prevailing\s\p{Lu}\p{L}+|Chicago)(?:\s(?:Standard|Daylight|Prevailing))?\s(?:[Tt]ime)\)?))?(?![\p{L}\p{N}])/gu;
+const YEAR = /(?<![\p{L}\p{N}$.,])(?:19|20)\d{2}(?![\p{N}])/gu;
+const MONTH = String.raw`(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)`;
+const DAY_MONTH = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${MONTH}\s(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?(?![\p{N}])(?!,?\s(?:19|20)\d\d)|(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\s(?:day\sof\s)?${MONTH}(?!,?\s(?:19|20)\d\d))`, 'gu');
+const NUMBER_WORD = String.raw`(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|\d{1,3})`;
+const HYPHEN_DURATION = new RegExp(String.raw`(?<![\p{L}\p{N}-])(?:${NUMBER_WORD}(?:-${NUMBER_WORD})?)-(?:day|week|month|year|hour)(?![\p{L}])`, 'giu');
+const COUNT = /(?<![\p{L}\p{N}.,$])\d{1,3}(?:,\d{3})+(?![\p{N}]|\.\d)|(?<![\p{L}\p{N}.,$])\d+(?![\p{N}.,%]|\.\d)/gu;
+const TITLE_WORD = String.raw`(?:Chief|Senior|Executive|Vice|President|Managing|Director|Officer|Financial|Operating|Technology|Accounting|Legal|Marketing|Commercial|Information|General|Counsel|Secretary|Treasurer|Controller|Chairman|Manager|Assistant|Deputy|Principal|Partner|Associate|Head|Interim|Global|Corporate|Human|Resources|Regional|Group|of|and|&)`;
+const TITLE = new RegExp(String.raw`(?<![\p{L}])(?:${TITLE_WORD}\s){0,5}(?:President|Director|Officer|Counsel|Secretary|Treasurer|Controller|Chairman|Manager|Partner|Head)(?![\p{L}])|(?<![\p{L}])(?:president|director|officer|manager)(?![\p{L}])`, 'gu');
+const PLAN = /(?<![\p{L}\p{N}])(?:(?:19|20)\d{2}\s)?(?:[\p{Lu}][\p{L}'’&-]*\s){1,6}(?:Plan|Program)(?![\p{L}])/gu;
+
+function all(re: RegExp, text: string): ValueSpan[] {
+  return [...text.matchAll(re)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+/** A duration's span without the "period" that follows its unit ("seven (7) day period" → "seven (7) day"). */
+function withoutPeriod(text: string, s: ValueSpan): ValueSpan {
+  const m = text.slice(s.start, s.end).match(/\s+period\W*$/iu);
+  return m ? { start: s.start, end: s.end - m[0].length } : s;
+}
+
+/** Entity spans of the types, their punctuation off ("six months," → "six months"). */
+function entitySpansOf(text: string, spans: readonly Span[], types: readonly EntityType[]): ValueSpan[] {
+  return spans
+    .filter((s) => s.tag.kind === 'entity' && types.includes(s.tag.type))
+    .map((s) => {
+      const slice = text.slice(s.start, s.end);
+      const lead = slice.match(/^[("'“‘\[]+/u)?.[0].length ?? 0;
+      const trail = slice.match(/[)"'”’\].,;:]+$/u)?.[0].length ?? 0;
+      let end = s.end - trail;
+      // Keep a closing bracket that closes one inside the value: "thirty (30) days", "($20,000.00)".
+      if (trail && text[end] === ')' && text.slice(s.start + lead, end).includes('(')) end++;
+      // An abbreviation's dot stays: "Inc.", "N.A.".
+      if (trail && text[end] === '.' && /(?:\b\p{L}|Inc|Corp|Ltd|Co)$/u.test(text.slice(s.start, end))) end++;
+      return { start: s.start + lead, end };
+    })
+    .filter((s) => s.end > s.start);
+}
+
+/** Every span of the leaf `text` that could be a value of `kind`. */
+export function valueSpans(kind: ValueKind, text: string, spans: readonly Span[], previous?: string): ValueSpan[] {
+  const entities = ENTITY_KINDS[kind] ? entitySpansOf(text, spans, ENTITY_KINDS[kind]!) : [];
+  switch (kind) {
+    case 'date':
+      return [...entities, ...all(DAY_MONTH, text)];
+    case 'duration':
+      return [...entities, ...all(HYPHEN_DURATION, text)].map((s) => withoutPeriod(text, s));
+    case 'time':
+      return all(TIME, text);
+    case 'year':
+      return all(YEAR, text);
+    case 'count':
+      return all(COUNT, text);
+    case 'title':
+      return all(TITLE, text);
+    case 'plan':
+      return all(PLAN, text);
+    case 'party':
+    case 'person': {
+      const named = entitySpansOf(text, spans, ['Org', 'Person']);
+      return findParties(text, previous, named).map((p) => ({ start: p.start, end: p.end, roles: p.roles }));
+    }
+    default:
+      return entities;
+  }
+}

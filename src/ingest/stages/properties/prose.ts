@@ -1,0 +1,153 @@
+/**
+ * Values from prose: a property's value found by the role it plays in its sentence. The label says
+ * what kind of value to look for and which one ("Termination Date": a date, governed by
+ * "terminate"); every span of that kind is a candidate, scored by what the text says of it: the
+ * role the text gives a party (`(the "Company")`, `, as Administrative Agent`, `Tenant:`), the
+ * label's words in the words before and after it (as word forms: "terminate" for "Termination"),
+ * and whether it is the first or only one of its kind. The weights are learned
+ * (`npm run train:prose`, from the CSL `train` rows and generated sentences) and kept in
+ * `prose-weights.json`.
+ */
+import type { Candidate } from '../properties.js';
+import { candidateAt } from './found.js';
+import { labelKind, type LabelKind } from './label-kind.js';
+import { valueSpans, type ValueSpan } from './prose-spans.js';
+import type { PropertyQuery } from './query.js';
+import { tokenize, type Token } from './tokens.js';
+import type { DocView, LeafInfo } from './view.js';
+import { bestRelated } from './word-forms.js';
+import WEIGHTS from './prose-weights.json' with { type: 'json' };
+
+export const FEATURES = ['bias', 'role', 'roleOther', 'before', 'near', 'after', 'first', 'only', 'noQualifier', 'unnamed'] as const;
+export type Feature = (typeof FEATURES)[number];
+export type Features = Record<Feature, number>;
+
+/** How many words on each side of a value its sentence may lend it. */
+const BEFORE_WORDS = 20;
+const AFTER_WORDS = 12;
+/** A label word this many words away counts half. */
+const HALF_DISTANCE = 8;
+const MAX_PROSE = 5;
+
+const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+
+/** Words of the sentence before `start` (nearest first), reaching into the previous leaf when the sentence starts there. */
+function wordsBefore(tokens: Token[], start: number, previous: Token[]): string[] {
+  const out: string[] = [];
+  let i = tokens.findIndex((t) => t.end > start);
+  if (i < 0) i = tokens.length;
+  const walk = (list: Token[], from: number): boolean => {
+    for (let k = from; k >= 0 && out.length < BEFORE_WORDS; k--) {
+      const t = list[k]!.text;
+      if (t === '.' || t === ';') return false;
+      if (/[\p{L}\p{N}]/u.test(t)) out.push(t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''));
+    }
+    return out.length < BEFORE_WORDS;
+  };
+  if (walk(tokens, i - 1)) walk(previous, previous.length - 1);
+  return out;
+}
+
+function wordsAfter(tokens: Token[], end: number): string[] {
+  const out: string[] = [];
+  for (const t of tokens) {
+    if (t.start < end) continue;
+    if (t.text === '.' || t.text === ';' || out.length >= AFTER_WORDS) break;
+    if (/[\p{L}\p{N}]/u.test(t.text)) out.push(t.text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''));
+  }
+  return out;
+}
+
+/** How much of the label's words the window holds, nearer counting more (0..1). */
+function coverage(qualifiers: readonly string[], window: readonly string[]): number {
+  if (!qualifiers.length) return 0;
+  let sum = 0;
+  for (const q of qualifiers) {
+    let best = 0;
+    window.forEach((w, d) => {
+      const r = bestRelated(q, [w]);
+      if (r) best = Math.max(best, r / (1 + d / HALF_DISTANCE));
+    });
+    sum += best;
+  }
+  return sum / qualifiers.length;
+}
+
+/** How well a party's roles meet the label's role words (0..1): "administrative agent" for "Agent Name" → 1. */
+function roleScore(role: readonly string[], roles: readonly string[][] | undefined): number {
+  if (!role.length || !roles?.length) return 0;
+  let best = 0;
+  for (const r of roles) {
+    const covered = role.reduce((s, q) => s + bestRelated(q, r), 0) / role.length;
+    const extra = r.filter((w) => !role.some((q) => bestRelated(q, [w]) > 0)).length;
+    best = Math.max(best, covered * (extra ? 0.85 : 1));
+  }
+  return best;
+}
+
+export interface ScoredSpan {
+  info: LeafInfo;
+  span: ValueSpan;
+  features: Features;
+  /** The words that name it: its role, or the label's words found around it. */
+  cue: string;
+}
+
+/** Every candidate span of the label's kind in body text, with its features. */
+export function proseSpans(view: DocView, kind: LabelKind): ScoredSpan[] {
+  if (!kind.kind) return [];
+  const out: ScoredSpan[] = [];
+  let previousTokens: Token[] = [];
+  let previousText: string | undefined;
+  for (const info of view.leaves) {
+    if ((info.kind !== 'paragraph' && info.kind !== 'heading') || (info.role && info.role !== 'body')) {
+      previousTokens = [];
+      previousText = undefined;
+      continue;
+    }
+    const text = info.leaf.text;
+    const tokens = tokenize(text);
+    for (const span of valueSpans(kind.kind, text, info.leaf.spans ?? [], previousText)) {
+      if (span.end <= span.start) continue;
+      const before = wordsBefore(tokens, span.start, previousTokens);
+      const after = wordsAfter(tokens, span.end);
+      const role = roleScore(kind.role, span.roles);
+      const features: Features = {
+        bias: 1,
+        role,
+        roleOther: span.roles?.length && role === 0 ? 1 : 0,
+        before: coverage(kind.qualifiers, before),
+        near: coverage(kind.qualifiers, before.slice(0, 4)),
+        after: coverage(kind.qualifiers, after),
+        first: 0,
+        only: 0,
+        noQualifier: kind.qualifiers.length ? 0 : 1,
+        unnamed: kind.kind === 'party' && !span.roles?.length ? 1 : 0,
+      };
+      const cue = role ? span.roles!.map((r) => r.join(' ')).join(', ') : kind.qualifiers.filter((q) => bestRelated(q, [...before, ...after]) > 0).join(' ');
+      out.push({ info, span, features, cue });
+    }
+    previousTokens = tokens;
+    previousText = text;
+  }
+  const distinct = new Set(out.map((s) => s.info.leaf.text.slice(s.span.start, s.span.end).toLowerCase()));
+  if (out[0]) out[0].features.first = 1;
+  if (distinct.size === 1) for (const s of out) s.features.only = 1;
+  return out;
+}
+
+export function proseScore(features: Features, weights: Record<string, number> = WEIGHTS.weights): number {
+  let z = 0;
+  for (const f of FEATURES) z += (weights[f] ?? 0) * features[f];
+  return sigmoid(z);
+}
+
+/** Candidates from running text for a property, surest first. */
+export function proseCandidates(view: DocView, query: PropertyQuery): Candidate[] {
+  const kind = labelKind(query.def.label);
+  const scored = proseSpans(view, kind)
+    .map((s) => ({ s, confidence: proseScore(s.features) }))
+    .sort((a, b) => b.confidence - a.confidence)
+    .slice(0, MAX_PROSE);
+  return scored.map(({ s, confidence }) => candidateAt(view, s.info.index, s.span, confidence, { kind: 'prose', ...(s.cue ? { labelText: s.cue } : {}) }));
+}
