@@ -346,6 +346,24 @@ export function apiSuite(
         assertProblem(await c.get(`/documents/unknown0000/content`), 404);
       });
 
+      test('download routes ignore query parameters they do not know (clients add their own)', async () => {
+        const bytes = fs.readFileSync(PDFS[0]!);
+        const d = (await c.upload({ path: PDFS[0]! })).json;
+        for (const qs of ['foo=1', 'download=true&x-client=loader', 'format=original&zzz=1', 'dl=1&dl=2', 'a%5Bb%5D=1']) {
+          const r = await c.get(`/documents/${d.id}/content?${qs}`);
+          assert.equal(r.status, 200, `?${qs}: ${r.text.slice(0, 200)}`);
+          assert.ok(r.buffer.equals(bytes), `?${qs}: the exact bytes`);
+        }
+        assert.equal((await c.req('HEAD', `/documents/${d.id}/content?foo=1`)).status, 200);
+        // A known parameter is still checked; an unknown one beside it changes nothing.
+        assertProblem(await c.get(`/documents/${d.id}/content?format=pdf&foo=1`), 400, /format/);
+        // Not processed yet (no workers here): the answer is the "not yet" 409, not a 400 for the extra parameter.
+        const text = await c.get(`/documents/${d.id}/content?format=text&foo=1`);
+        assertProblem(text, 409);
+        assertProblem(await c.get(`/documents/${d.id}/pages/1/content?dpi=72&foo=1`), 409);
+        assertProblem(await c.get(`/docsets/nosuchdocset/documents/${d.id}/dgml?foo=1`), 404);
+      });
+
       test('a non-ASCII name comes back in Content-Disposition', async () => {
         const d = (await c.upload({ bytes: 'Grüße', name: 'Vertrag – Grüße.txt' })).json;
         assert.equal(d.name, 'Vertrag – Grüße.txt');

@@ -11,5 +11,6 @@ export const ContentQuery = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  // Clients add their own parameters to download URLs: unknown ones are ignored, as everywhere.
+  { additionalProperties: true },
 );
