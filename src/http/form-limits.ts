@@ -1,5 +1,8 @@
 import { DomainError } from '../domain/errors.js';
 
+/** A text part typed application/json whose bytes are not JSON (the multipart parser names no field). */
+export const INVALID_JSON_FIELD = 'A form field sent with Content-Type application/json is not valid JSON (the metadata part is {"metadata": [{"key": …, "value": …}]}).';
+
 /** The multipart limits of every upload route (the file size is each route's own). */
 export const FORM_LIMITS = { files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 30, headerPairs: 100 };
 
@@ -17,7 +20,19 @@ export function formLimitError(err: unknown, fileTooLarge: () => DomainError): D
       return new DomainError('too-large', 'The form has more than one file part: send one file, in the part named "file", last.');
     case 'FST_PARTS_LIMIT':
       return new DomainError('too-large', `The form has more than ${FORM_LIMITS.parts} parts.`);
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return new DomainError('invalid', INVALID_JSON_FIELD);
     default:
       return undefined;
   }
+}
+
+/**
+ * The text of a form field. A part sent with `Content-Type: application/json` (`curl -F
+ * 'metadata={…};type=application/json'`, and how most HTTP libraries send a JSON part) arrives parsed
+ * by the multipart parser: it is the same text again, so a typed part and an untyped one with the
+ * same bytes mean the same.
+ */
+export function fieldText(part: { value: unknown }): string {
+  return typeof part.value === 'string' ? part.value : JSON.stringify(part.value) ?? '';
 }

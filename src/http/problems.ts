@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
+import { INVALID_JSON_FIELD } from './form-limits.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -79,6 +80,7 @@ export function errorHandler(error: FastifyError | DomainError | Error, request:
     });
     return sendProblem(reply, 400, details.join('; '));
   }
+  if (fe.code === 'FST_INVALID_JSON_FIELD_ERROR') return sendProblem(reply, 400, INVALID_JSON_FIELD);
   // The multipart parser (busboy) throws plain errors for a malformed form: the client's fault.
   if (/[\\/]@fastify[\\/]busboy[\\/]/.test(error.stack ?? '')) return sendProblem(reply, 400, `The multipart/form-data body is malformed: ${error.message}`);
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CORPUS, type Quire } from '../helpers/quire.js';
 import { committedFiles, stagedFiles } from '../helpers/blob-files.js';
-import { assertJson, assertProblem, client, collectPages, rawMultipartUpload, type Client } from '../helpers/http.js';
+import { assertJson, assertProblem, client, collectPages, multipartBody, rawMultipartUpload, type Client } from '../helpers/http.js';
 import { loadConfig } from '../../src/config.js';
 import { Store } from '../../src/store/db/index.js';
 
@@ -391,6 +391,52 @@ export function apiSuite(
         const md = await c.get(`/documents/${r.json.id}/metadata`);
         assert.deepEqual(md.json.metadata, [{ key: 'client', value: 'Acme <&> "Co"' }]);
         assert.equal((await c.get(`/docsets/${ds.id}`)).json.documentCount, 1);
+      });
+
+      test('a metadata part sent as application/json means what the same bytes untyped mean (uploads and upload sessions)', async () => {
+        const entries = [{ key: 'client', value: 'Acme' }, { key: 'region', value: 'EU "west"' }];
+        const json = JSON.stringify({ metadata: entries });
+        const file = { name: 'file', filename: 'typed.txt', value: 'typed metadata' };
+        for (const type of ['application/json', 'application/json; charset=utf-8', undefined]) {
+          const form = multipartBody([{ name: 'metadata', value: json, ...(type ? { type } : {}) }, file]);
+          const r = await c.post('/documents/content', form);
+          assertJson(r, 201);
+          assert.deepEqual((await c.get(`/documents/${r.json.id}/metadata`)).json.metadata, entries, `typed ${type ?? '(none)'}`);
+        }
+        // Not JSON although typed as JSON: a 400 Problem, nothing stored.
+        const before = (await collectPages(c, '/documents?limit=100&name=typed-bad.txt', 'documents')).items.length;
+        const bad = await c.post('/documents/content', multipartBody([{ name: 'metadata', value: '{"metadata": [', type: 'application/json' }, { ...file, filename: 'typed-bad.txt' }]));
+        assertProblem(bad, 400, /not valid JSON/);
+        assertProblem(await c.post('/documents/content', multipartBody([{ name: 'metadata', value: '{"metadata": 5}', type: 'application/json' }, { ...file, filename: 'typed-bad.txt' }])), 400, /metadata/);
+        assert.equal((await collectPages(c, '/documents?limit=100&name=typed-bad.txt', 'documents')).items.length, before);
+
+        // A chunked upload session created with a typed metadata part: the finalized document has it.
+        const bytes = Buffer.from('session with typed metadata');
+        const made = await c.post(
+          '/documents/uploads/session',
+          multipartBody([
+            { name: 'fileName', value: 'typed-session.txt' },
+            { name: 'fileSize', value: String(bytes.length) },
+            { name: 'metadata', value: json, type: 'application/json' },
+          ]),
+        );
+        assertJson(made, 201);
+        const chunk = new FormData();
+        chunk.append('byteOffset', '0');
+        chunk.append('file', new Blob([bytes]), 'chunk');
+        assertJson(await c.post(`/documents/uploads/session/${made.json.sessionId}/chunk`, { body: chunk }));
+        const fin = await c.post(`/documents/uploads/session/${made.json.sessionId}/finalize`);
+        assertJson(fin, 201);
+        assert.deepEqual((await c.get(`/documents/${fin.json.id}/metadata`)).json.metadata, entries);
+        const badSession = await c.post(
+          '/documents/uploads/session',
+          multipartBody([
+            { name: 'fileName', value: 'typed-session.txt' },
+            { name: 'fileSize', value: '3' },
+            { name: 'metadata', value: '{not json', type: 'application/json' },
+          ]),
+        );
+        assertProblem(badSession, 400, /not valid JSON/);
       });
 
       test('docset.id listing several ids keeps them as candidates', async () => {

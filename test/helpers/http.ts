@@ -163,3 +163,29 @@ export function rawMultipartUpload(
     pump();
   });
 }
+
+/** One part of a hand-written form: a text field (optionally typed) or, with `filename`, a file. */
+export interface FormPart {
+  name: string;
+  value: string | Buffer;
+  /** The part's own Content-Type (`application/json` as curl's `;type=application/json` sends it). */
+  type?: string;
+  filename?: string;
+}
+
+/**
+ * A multipart/form-data body written part by part, for what FormData cannot say: a text part with its
+ * own Content-Type (FormData sends any typed value as a file). Returns the body and its Content-Type.
+ */
+export function multipartBody(parts: FormPart[]): { body: Buffer; headers: Record<string, string> } {
+  const boundary = `----quire-form-${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`));
+    chunks.push(Buffer.from(p.value));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

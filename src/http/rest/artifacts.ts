@@ -16,7 +16,7 @@ import type { ArtifactFilter } from '../../domain/model.js';
 import { ARTIFACT_UPLOAD_EXTENSIONS } from '../../domain/artifacts.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { tooLarge } from '../../domain/documents.js';
-import { FORM_LIMITS, formLimitError } from '../form-limits.js';
+import { FORM_LIMITS, formLimitError, fieldText } from '../form-limits.js';
 import { sendBytes } from './document-content.js';
 
 /** The filter a cursor carries: the artifact filter, the project and the version `latest` resolved to. */
@@ -159,7 +159,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
             continue;
           }
           if (part.type === 'field') {
-            fields[part.fieldname] = String(part.value);
+            fields[part.fieldname] = fieldText(part);
             continue;
           }
           if (part.fieldname !== 'file') {

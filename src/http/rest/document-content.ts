@@ -11,7 +11,7 @@ import { ALLOWED_EXTENSIONS } from '../../domain/formats.js';
 import { ContentQuery } from '../schemas/structure.js';
 import { sendRendered } from './document-structure.js';
 import { DRAIN_LIMIT } from '../unread-body.js';
-import { formLimitError } from '../form-limits.js';
+import { formLimitError, fieldText } from '../form-limits.js';
 
 /** Room for the multipart framing and the text parts around a maximal file. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
@@ -69,7 +69,7 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
           try {
             if (staged) throw invalid('The "file" part must be the last part of the form.');
             if (part.type === 'field') {
-              fields[part.fieldname] = String(part.value);
+              fields[part.fieldname] = fieldText(part);
               continue;
             }
             if (part.fieldname !== 'file') {

@@ -15,7 +15,7 @@ import {
 import { DomainError, invalid } from '../../domain/errors.js';
 import { ALLOWED_EXTENSIONS } from '../../domain/formats.js';
 import type { UploadChunkRecord } from '../../domain/uploads.js';
-import { formLimitError } from '../form-limits.js';
+import { formLimitError, fieldText } from '../form-limits.js';
 
 /** Room for the multipart framing and the byteOffset field around a maximal chunk. */
 const CHUNK_OVERHEAD = 64 * 1024;
@@ -76,7 +76,7 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
               await drain(part.file);
               throw invalid(`A session takes only text fields; send the bytes in chunks to ${base}/documents/uploads/session/{sessionId}/chunk.`);
             }
-            fields[part.fieldname] = String(part.value);
+            fields[part.fieldname] = fieldText(part);
           }
         } catch (err) {
           reply.header('connection', 'close');
@@ -161,7 +161,7 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
             throw invalid('The "file" part must be the last part of the form.');
           }
           if (part.type === 'field') {
-            fields[part.fieldname] = String(part.value);
+            fields[part.fieldname] = fieldText(part);
             continue;
           }
           if (part.fieldname !== 'file') {
