@@ -148,6 +148,7 @@ export class DocumentService {
       createdAt: now,
       updatedAt: now,
       processedAt: null,
+      metadata: intent.metadata,
     };
     let blobCommitted = false;
     try {

@@ -2,20 +2,21 @@ import type { Store } from '../store/db/index.js';
 import type { MetadataEntry } from './model.js';
 import { invalid, notFound } from './errors.js';
 
-export const MAX_ENTRIES_PER_WRITE = 10;
-export const MAX_ENTRIES_PER_DOCUMENT = 100;
+/** A document holds at most this many entries in all (the API's limit); a write cannot name more either. */
+export const MAX_ENTRIES_PER_DOCUMENT = 10;
+export const MAX_ENTRIES_PER_WRITE = MAX_ENTRIES_PER_DOCUMENT;
 export const MAX_VALUE_LENGTH = 4096;
 export const METADATA_KEY = /^\w{1,100}$/;
 
 /**
  * Checks a metadata request body: `{metadata: [{key, value}]}` (a bare array is accepted too).
- * At most 10 entries, keys of 1 to 100 word characters, string values.
+ * At most 10 entries (a document's whole allowance), keys of 1 to 100 word characters, string values.
  */
 export function parseMetadataRequest(body: unknown): MetadataEntry[] {
   const list = Array.isArray(body) ? body : (body as { metadata?: unknown } | null)?.metadata;
   if (!Array.isArray(list)) throw invalid('Metadata must be an object {"metadata": [{"key": ..., "value": ...}]}.');
   if (list.length > MAX_ENTRIES_PER_WRITE) {
-    throw invalid(`At most ${MAX_ENTRIES_PER_WRITE} metadata entries can be written at once (got ${list.length}).`);
+    throw invalid(`A document holds at most ${MAX_ENTRIES_PER_DOCUMENT} metadata entries (got ${list.length}).`);
   }
   const seen = new Set<string>();
   return list.map((item, i) => {
@@ -58,13 +59,18 @@ export class MetadataService {
     return this.store.tx(async (s) => {
       if (!(await s.documents.get(workspaceId, documentId))) throw notFound('Document', documentId);
       const merged = await s.metadata.get(documentId);
+      const before = new Set(merged.map((m) => m.key));
       for (const e of entries) {
         const at = merged.findIndex((m) => m.key === e.key);
         if (at >= 0) merged[at] = { key: e.key, value: e.value };
         else merged.push(e);
       }
       if (merged.length > MAX_ENTRIES_PER_DOCUMENT) {
-        throw invalid(`A document holds at most ${MAX_ENTRIES_PER_DOCUMENT} metadata entries.`);
+        // Thrown before any write: the transaction changes nothing.
+        const added = entries.filter((e) => !before.has(e.key)).length;
+        throw invalid(
+          `A document holds at most ${MAX_ENTRIES_PER_DOCUMENT} metadata entries: it has ${before.size} and this merge adds ${added} new key(s). Nothing was changed; remove entries first (PUT replaces them all).`,
+        );
       }
       await s.metadata.replace(workspaceId, documentId, merged);
       return merged;

@@ -62,6 +62,8 @@ export interface DocumentRecord {
   processing?: ProcessingDetails | null;
   /** An upload that named several docsets: every candidate's score and the docset chosen. */
   classification?: { candidates: { docset: { id: string }; score: number; basis: 'documents' | 'name' }[]; chosen: { id: string } } | null;
+  /** Its metadata entries in order (absent: none). */
+  metadata?: MetadataEntry[];
 }
 
 /** Read documents record their pagination; an expanded ZIP records its members and skipped entries. */

@@ -530,6 +530,63 @@ export function apiSuite(
       });
     });
 
+    describe('fields the API names', () => {
+      const ops = (operation: string, body: unknown) => c.post(`${q.origin}/ops/${operation}`, { json: body });
+
+      test('every Document response carries its metadata: upload, get, lists, docset lists, finalize, ops', async () => {
+        const ds = (await c.post('/docsets', { json: { name: 'metadata-everywhere' } })).json;
+        const entries = [{ key: 'matter', value: 'M-42' }, { key: 'owner', value: 'Légal <&>' }];
+        const up = await c.upload({ bytes: 'with metadata', name: 'md-everywhere.txt' }, { 'docset.id': ds.id, metadata: JSON.stringify({ metadata: entries }) });
+        assertJson(up, 201);
+        assert.deepEqual(up.json.metadata, entries);
+        assert.deepEqual(up.json.documents[0].metadata, entries);
+        const bare = (await c.upload({ bytes: 'without metadata', name: 'md-none.txt' }, { 'docset.id': ds.id })).json;
+        assert.deepEqual(bare.metadata, []);
+        const id = up.json.id;
+        assert.deepEqual((await c.get(`/documents/${id}`)).json.metadata, entries);
+        const listed = (await c.get(`/documents?docset.id=${ds.id}`)).json.documents;
+        assert.deepEqual(listed.map((d: any) => d.metadata), [entries, []]);
+        assert.deepEqual((await c.get(`/docsets/${ds.id}/documents`)).json.documents.map((d: any) => d.metadata), [entries, []]);
+        assert.deepEqual((await c.get(`/docsets/${ds.id}/documents/${id}`)).json.metadata, entries);
+        assert.deepEqual((await c.get(`/documents?metadata.matter=M-42`)).json.documents.map((d: any) => [d.id, d.metadata]), [[id, entries]]);
+        // A write shows at once in the document itself (kept reads are dropped on writes).
+        const merged = await c.post(`/documents/${id}/metadata`, { json: { metadata: [{ key: 'stage', value: 'review' }] } });
+        assertJson(merged);
+        assert.deepEqual((await c.get(`/documents/${id}`)).json.metadata, [...entries, { key: 'stage', value: 'review' }]);
+        assertJson(await c.put(`/documents/${id}/metadata`, { json: { metadata: entries } }));
+        assert.deepEqual((await c.get(`/documents/${id}`)).json.metadata, entries);
+        assertJson(await c.put(`/documents/${bare.id}/metadata`, { json: { metadata: [] } }));
+        assert.deepEqual((await c.get(`/documents/${bare.id}`)).json.metadata, []);
+
+        // The operation-style interface returns the same Document JSON.
+        const got = await ops('GetDocument', { id });
+        assertJson(got);
+        assert.deepEqual(got.json.metadata, entries);
+        const searched = await ops('SearchDocuments', { metadata: [{ key: 'matter', value: 'M-42' }] });
+        assertJson(searched);
+        assert.deepEqual(searched.json.documents.map((d: any) => [d.id, d.metadata]), [[id, entries]]);
+        const inDocset = await ops('ListDocsetDocuments', { id: ds.id });
+        assert.deepEqual(inDocset.json.documents.map((d: any) => d.metadata).sort((a: any[], b: any[]) => a.length - b.length), [[], entries]);
+        const uploaded = await ops('UploadDocument', { fileName: 'md-ops.txt', base64Content: Buffer.from('via ops').toString('base64') });
+        assertJson(uploaded);
+        assert.deepEqual(uploaded.json.documents[0].metadata, []);
+
+        // A finalized upload session's Document.
+        const bytes = Buffer.from('finalized with metadata');
+        const session = await c.post('/documents/uploads/session', { json: { fileName: 'md-session.txt', fileSize: bytes.length, metadata: { metadata: entries } } });
+        assertJson(session, 201);
+        const chunk = new FormData();
+        chunk.append('byteOffset', '0');
+        chunk.append('file', new Blob([bytes]), 'chunk');
+        assertJson(await c.post(`/documents/uploads/session/${session.json.sessionId}/chunk`, { body: chunk }));
+        const fin = await c.post(`/documents/uploads/session/${session.json.sessionId}/finalize`);
+        assertJson(fin, 201);
+        assert.deepEqual(fin.json.metadata, entries);
+        assert.deepEqual((await c.post(`/documents/uploads/session/${session.json.sessionId}/finalize`)).json.metadata, entries, 'finalizing again');
+      });
+
+    });
+
     describe('documents: list, filters, pagination', () => {
       let ds: any;
       let ids: string[] = [];
@@ -658,6 +715,30 @@ export function apiSuite(
         const replaced = await c.put(`/documents/${id}/metadata`, { json: { metadata: [{ key: 'z', value: '' }] } });
         assert.deepEqual(replaced.json.metadata, [{ key: 'z', value: '' }]);
         assert.deepEqual((await c.get(`/documents/${id}/metadata`)).json.metadata, [{ key: 'z', value: '' }]);
+      });
+
+      test('at most 10 entries per document in all: a merge past 10 is a 400 and changes nothing', async () => {
+        const d = (await c.upload({ bytes: 'ten entries', name: 'ten.txt' })).json.id;
+        const eight = Array.from({ length: 8 }, (_, i) => ({ key: `k${i}`, value: `v${i}` }));
+        assertJson(await c.put(`/documents/${d}/metadata`, { json: { metadata: eight } }));
+        // Overwriting existing keys and adding two: exactly 10.
+        const ten = await c.post(`/documents/${d}/metadata`, { json: { metadata: [{ key: 'k0', value: 'changed' }, { key: 'k8', value: 'v8' }, { key: 'k9', value: 'v9' }] } });
+        assertJson(ten);
+        assert.equal(ten.json.metadata.length, 10);
+        assert.deepEqual(ten.json.metadata[0], { key: 'k0', value: 'changed' });
+        // One more new key: refused, and nothing of the request is kept (not even its overwrite).
+        const refused = await c.post(`/documents/${d}/metadata`, { json: { metadata: [{ key: 'k1', value: 'lost' }, { key: 'eleventh', value: 'x' }] } });
+        assertProblem(refused, 400, /at most 10 metadata entries: it has 10 and this merge adds 1 new key/);
+        const kept = (await c.get(`/documents/${d}/metadata`)).json.metadata;
+        assert.deepEqual(kept, ten.json.metadata);
+        assert.deepEqual((await c.get(`/documents/${d}`)).json.metadata, ten.json.metadata);
+        // Overwriting only (no new key) still works at 10.
+        const same = await c.post(`/documents/${d}/metadata`, { json: { metadata: [{ key: 'k9', value: 'nine' }] } });
+        assertJson(same);
+        assert.deepEqual(same.json.metadata.at(-1), { key: 'k9', value: 'nine' });
+        const eleven = Array.from({ length: 11 }, (_, i) => ({ key: `n${i}`, value: 'v' }));
+        assertProblem(await c.put(`/documents/${d}/metadata`, { json: { metadata: eleven } }), 400);
+        assertProblem(await c.upload({ bytes: 'x', name: 'eleven.txt' }, { metadata: JSON.stringify({ metadata: eleven }) }), 400, /at most 10/);
       });
 
       test('invalid writes: 400; unknown document: 404', async () => {

@@ -94,6 +94,9 @@ export const DocumentSchema = Type.Object(
     processedAt: Type.Optional(Timestamp),
     contentType: Type.String(),
     sha256: Type.String(),
+    metadata: Type.Array(Type.Object({ key: Type.String(), value: Type.String() }), {
+      description: 'Its metadata entries in order (at most 10; `GET`/`PUT`/`POST /documents/{id}/metadata`); `[]` when it has none.',
+    }),
   },
   { $id: 'Document' },
 );
@@ -199,6 +202,7 @@ export function toDocumentJson(d: DocumentRecord, base: string): DocumentJson {
     isSample: d.isSample,
     contentType: d.contentType,
     sha256: d.sha256,
+    metadata: d.metadata ?? [],
   };
   if (d.docsetId) {
     const docsetUrl = `${base}/docsets/${d.docsetId}`;

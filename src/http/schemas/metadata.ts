@@ -4,7 +4,11 @@ const Entry = Type.Object({ key: Type.String({ pattern: '^\\w{1,100}$' }), value
 
 export const MetadataBody = Type.Object(
   { metadata: Type.Array(Entry, { maxItems: 10 }) },
-  { additionalProperties: true, description: 'At most 10 entries per write; keys of 1 to 100 word characters.' },
+  {
+    additionalProperties: true,
+    description:
+      'A document holds at most 10 entries in all: PUT replaces them (at most 10), POST merges (a merge that would pass 10 is a 400 and changes nothing). Keys of 1 to 100 word characters.',
+  },
 );
 
 export const MetadataResponse = Type.Object({

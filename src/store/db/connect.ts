@@ -18,6 +18,7 @@ import * as m0009 from './migrations/0009_webhooks.js';
 import * as m0008 from './migrations/0008_projects.js';
 import * as m0010 from './migrations/0010_partition_keys.js';
 import * as m0011 from './migrations/0011_point_reads.js';
+import * as m0012 from './migrations/0012_document_metadata.js';
 
 export type Db = Kysely<Schema>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0008_projects': m0008,
   '0010_partition_keys': m0010,
   '0011_point_reads': m0011,
+  '0012_document_metadata': m0012,
 };
 
 // pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in

@@ -5,7 +5,7 @@ import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '.
 import { precompiled } from './precompiled.js';
 import type { PointReads } from './point-reads.js';
 import type { Database, DocumentsTable } from './schema.js';
-import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, DocumentStatus, Page, PageRequest } from '../../domain/model.js';
+import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, DocumentStatus, MetadataEntry, Page, PageRequest } from '../../domain/model.js';
 
 type Row = Selectable<DocumentsTable>;
 
@@ -33,6 +33,7 @@ function toRecord(r: Row): DocumentRecord {
     structureBlobKey: r.structure_blob_key,
     classification: r.classification ? (JSON.parse(r.classification) as DocumentRecord['classification']) : null,
     processing: r.processing ? (JSON.parse(r.processing) as ProcessingDetails) : null,
+    metadata: r.metadata ? (JSON.parse(r.metadata) as MetadataEntry[]) : [],
   };
 }
 
@@ -71,6 +72,7 @@ export class DocumentsRepo {
         updated_at: d.updatedAt,
         processed_at: d.processedAt,
         pkey: partitionKeyOf(d.id),
+        metadata: d.metadata?.length ? JSON.stringify(d.metadata) : null,
       })
       .execute();
   }

@@ -15,9 +15,19 @@ export class MetadataRepo {
     return rows;
   }
 
-  /** Writes the whole set of entries for a document, replacing what was there. */
+  /**
+   * Writes the whole set of entries for a document, replacing what was there: its rows (what filters
+   * search) and the copy on the document's row (what every Document response shows). Call it in a
+   * transaction, after the document row exists.
+   */
   async replace(workspaceId: string, documentId: string, entries: MetadataEntry[]): Promise<void> {
     await this.db.deleteFrom('document_metadata').where('document_id', '=', documentId).execute();
+    await this.db
+      .updateTable('documents')
+      .set({ metadata: entries.length ? JSON.stringify(entries) : null })
+      .where('id', '=', documentId)
+      .where('workspace_id', '=', workspaceId)
+      .execute();
     if (entries.length === 0) return;
     await this.db
       .insertInto('document_metadata')

@@ -65,6 +65,8 @@ export interface DocumentsTable {
   classification: string | null;
   /** Partition key of the id (src/domain/partition.ts); null only in rows no insert has set it for. */
   pkey: number | null;
+  /** JSON `[{key, value}]`, the same entries as its `document_metadata` rows, written with them; null: none. */
+  metadata: string | null;
 }
 
 export interface JobsTable {
