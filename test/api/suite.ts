@@ -585,6 +585,23 @@ export function apiSuite(
         assert.deepEqual((await c.post(`/documents/uploads/session/${session.json.sessionId}/finalize`)).json.metadata, entries, 'finalizing again');
       });
 
+      test('every Page carries document {id, url, downloadUrl}; so does the page list', async () => {
+        const d = (await c.upload({ bytes: 'paged', name: 'paged.txt' })).json;
+        // No workers here: the test records what ingestion would (two pages).
+        await withStore(q, async (store) => {
+          const db = (store as any).db;
+          await db.updateTable('documents').set({ status: 'Ingested', page_count: 2 }).where('id', '=', d.id).execute();
+          await db.insertInto('document_pages').values([1, 2].map((n) => ({ document_id: d.id, number: n, width: 2550, height: 3300 }))).execute();
+        });
+        const ref = { id: d.id, url: `${q.api}/documents/${d.id}`, downloadUrl: `${q.api}/documents/${d.id}/content` };
+        const list = await c.get(`/documents/${d.id}/pages`);
+        assertJson(list);
+        assert.deepEqual(list.json.document, ref);
+        assert.deepEqual(list.json.pages.map((p: any) => [p.number, p.document]), [[1, ref], [2, ref]]);
+        const one = await c.get(`/documents/${d.id}/pages/2`);
+        assertJson(one);
+        assert.deepEqual(one.json, { number: 2, width: 2550, height: 3300, url: `${q.api}/documents/${d.id}/pages/2`, downloadUrl: `${q.api}/documents/${d.id}/pages/2/content`, document: ref });
+      });
     });
 
     describe('documents: list, filters, pagination', () => {

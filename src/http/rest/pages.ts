@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
 import { IdParams, op } from '../schemas/common.js';
-import { PageContentQuery, PageListSchema, PageParams, PageSchema, toPageJson } from '../schemas/pages.js';
+import { PageContentQuery, PageListSchema, PageParams, PageSchema, toPageDocumentJson, toPageJson } from '../schemas/pages.js';
 import { DEFAULT_DPI } from '../../domain/pages.js';
 
 export function pageRoutes(app: App, deps: HttpDeps) {
@@ -16,7 +16,8 @@ export function pageRoutes(app: App, deps: HttpDeps) {
     async (request) => {
       const { workspace } = principalOf(request);
       const { document, pages } = await deps.pages.list(workspace.id, request.params.id);
-      return { pages: pages.map((p) => toPageJson(document.id, p, base)), document: { id: document.id, url: `${base}/documents/${document.id}` } };
+      const ref = toPageDocumentJson(document.id, base);
+      return { pages: pages.map((p) => toPageJson(document.id, p, base, ref)), document: ref };
     },
   );
 
