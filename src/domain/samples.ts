@@ -20,6 +20,8 @@ export interface SampleRecord {
   workspaceId: string;
   /** The catalogue entry it was created from. */
   catalogId: string;
+  /** That entry's version when it was created. */
+  catalogVersion: string;
   /** Its docset's name when created. */
   name: string;
   docsetId: string;
@@ -103,7 +105,7 @@ export class SampleService {
     await this.store.tx(async (s) => {
       const name = await freeDocsetName(s, workspaceId, set.name);
       await s.docsets.insert({ id: docsetId, workspaceId, name, isSample: true, documentCount: 0, createdAt: now, updatedAt: now });
-      await s.samples.insert({ id, workspaceId, catalogId, name, docsetId, suggestedProperties: [...set.suggestedProperties], createdAt: now, updatedAt: now });
+      await s.samples.insert({ id, workspaceId, catalogId, catalogVersion: set.version, name, docsetId, suggestedProperties: [...set.suggestedProperties], createdAt: now, updatedAt: now });
     });
     const created: string[] = [];
     try {

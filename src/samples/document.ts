@@ -34,6 +34,13 @@ export interface SampleSet {
   id: string;
   name: string;
   description: string;
+  /**
+   * The entry's version ("1", "2", …) and when it was first shipped and last changed (ISO 8601):
+   * bump the version and `updatedAt` whenever `generate()` makes other documents.
+   */
+  version: string;
+  createdAt: string;
+  updatedAt: string;
   /** Property labels worth extracting from these documents; every document's truth has each. */
   suggestedProperties: readonly string[];
   /** The documents, the same on every call. */

@@ -95,6 +95,10 @@ export const INVOICE_SET: SampleSet = {
   id: 'invoices',
   name: 'Commercial Invoices',
   description: 'Commercial invoices between invented sellers and buyers: invoice numbers, dates, payment terms, a line-item table and totals.',
+  // First shipped in a8ddef3; its documents are unchanged since.
+  version: '1',
+  createdAt: '2026-11-22T03:58:32.000Z',
+  updatedAt: '2026-11-22T03:58:32.000Z',
   suggestedProperties: PROPERTIES,
   generate: () => {
     const rng = new Rng(SEED);

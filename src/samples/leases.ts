@@ -110,6 +110,10 @@ export const LEASE_SET: SampleSet = {
   id: 'equipment-leases',
   name: 'Equipment Lease Abstracts',
   description: 'One-page abstracts of equipment leases: lessor, lessee, commencement, term, rent, deposit, an equipment schedule and governing law.',
+  // First shipped in a8ddef3; its documents are unchanged since.
+  version: '1',
+  createdAt: '2026-11-22T03:58:32.000Z',
+  updatedAt: '2026-11-22T03:58:32.000Z',
   suggestedProperties: PROPERTIES,
   generate: () => {
     const rng = new Rng(SEED);

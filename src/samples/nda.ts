@@ -118,6 +118,10 @@ export const NDA_SET: SampleSet = {
   id: 'nda',
   name: 'Mutual NDAs',
   description: 'Mutual non-disclosure agreements between invented companies, with varying parties, effective dates, terms and governing law.',
+  // First shipped in a8ddef3; its documents are unchanged since.
+  version: '1',
+  createdAt: '2026-11-22T03:58:32.000Z',
+  updatedAt: '2026-11-22T03:58:32.000Z',
   suggestedProperties: PROPERTIES,
   generate: () => {
     const rng = new Rng(SEED);

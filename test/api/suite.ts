@@ -585,6 +585,30 @@ export function apiSuite(
         assert.deepEqual((await c.post(`/documents/uploads/session/${session.json.sessionId}/finalize`)).json.metadata, entries, 'finalizing again');
       });
 
+      test('sample catalogue entries carry version, createdAt, updatedAt; samples description and version', async () => {
+        const { SAMPLE_CATALOG } = await import('../../src/samples/index.js');
+        const catalog = await c.get('/sample-catalog');
+        assertJson(catalog);
+        assert.deepEqual(
+          catalog.json.samples.map((e: any) => [e.id, e.version, e.createdAt, e.updatedAt]),
+          SAMPLE_CATALOG.map((set) => [set.id, '1', '2026-11-22T03:58:32.000Z', '2026-11-22T03:58:32.000Z']),
+        );
+        const nda = await c.get('/sample-catalog/nda');
+        assertJson(nda);
+        assert.equal(nda.json.version, '1');
+        assert.equal(nda.json.createdAt, '2026-11-22T03:58:32.000Z');
+        const made = await c.post('/samples', { json: { id: 'nda' } });
+        assertJson(made, 201);
+        const sample = made.json.samples[0];
+        assert.equal(sample.description, SAMPLE_CATALOG.find((set) => set.id === 'nda')!.description);
+        assert.equal(sample.version, '1');
+        const again = await c.get(`/samples/${sample.id}`);
+        assert.equal(again.json.description, sample.description);
+        assert.equal(again.json.version, '1');
+        const listed = (await c.get('/samples')).json.samples.find((x: any) => x.id === sample.id);
+        assert.deepEqual([listed.description, listed.version], [sample.description, '1']);
+      });
+
       test('every Page carries document {id, url, downloadUrl}; so does the page list', async () => {
         const d = (await c.upload({ bytes: 'paged', name: 'paged.txt' })).json;
         // No workers here: the test records what ingestion would (two pages).

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import type { SampleSet } from '../../samples/index.js';
+import { findSampleSet, type SampleSet } from '../../samples/index.js';
 import { SAMPLE_STATUSES, type CatalogFilter, type SampleFilter, type SampleRecord } from '../../domain/samples.js';
 import { Cursor, Id, Limit, Next, Timestamp } from './common.js';
 
@@ -18,8 +18,11 @@ export const SampleCatalogEntrySchema = Type.Object(
     id: Type.String(),
     name: Type.String(),
     description: Type.String(),
+    version: Type.String({ description: 'The version of the generated documents ("1", "2", …): a new one when they change' }),
     documentCount: Type.Integer(),
     suggestedProperties: SuggestedProperties,
+    createdAt: { ...Timestamp, description: 'When the entry was first shipped' },
+    updatedAt: { ...Timestamp, description: 'When its documents last changed (its current version)' },
     url: Type.String({ format: 'uri' }),
   },
   { $id: 'SampleCatalogEntry' },
@@ -30,6 +33,8 @@ export const SampleSchema = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
+    description: Type.String({ description: "The catalogue entry's description" }),
+    version: Type.String({ description: 'The version of the catalogue entry it was made from' }),
     status: SampleStatusSchema,
     catalog: Type.Object({ id: Type.String(), url: Type.String({ format: 'uri' }) }),
     docset: Type.Object({ id: Type.String(), url: Type.String({ format: 'uri' }) }),
@@ -101,8 +106,11 @@ export function toCatalogEntryJson(set: SampleSet, documentCount: number, base: 
     id: set.id,
     name: set.name,
     description: set.description,
+    version: set.version,
     documentCount,
     suggestedProperties: labels(set.suggestedProperties),
+    createdAt: set.createdAt,
+    updatedAt: set.updatedAt,
     url: `${base}/sample-catalog/${set.id}`,
   };
 }
@@ -111,6 +119,8 @@ export function toSampleJson(s: SampleRecord, base: string): SampleJson {
   return {
     id: s.id,
     name: s.name,
+    description: findSampleSet(s.catalogId)?.description ?? '',
+    version: s.catalogVersion,
     status: s.status,
     catalog: { id: s.catalogId, url: `${base}/sample-catalog/${s.catalogId}` },
     docset: { id: s.docsetId, url: `${base}/docsets/${s.docsetId}` },

@@ -224,6 +224,8 @@ export interface SamplesTable {
   suggested_properties: string;
   created_at: number;
   updated_at: number;
+  /** The version of the catalogue entry it was made from; null only before migration 0013 backfilled it. */
+  catalog_version: string | null;
 }
 
 export interface SampleDocumentsTable {
