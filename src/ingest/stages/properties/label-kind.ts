@@ -26,8 +26,27 @@ const HEAD_WORDS: Record<string, ValueKind> = {
   shares: 'count', share: 'count', units: 'count', number: 'count', count: 'count', days: 'count',
 };
 
+/** Head words whose values are often of another kind too. */
+const ALSO: Record<string, ValueKind[]> = {
+  deadline: ['time', 'date'],
+  period: ['date'],
+  limit: ['duration', 'count'],
+  cap: ['duration', 'count'],
+  rate: ['money'],
+  days: ['duration'],
+  term: ['date'],
+  value: ['count'],
+  amount: ['count'],
+  threshold: ['duration', 'percent'],
+  window: ['date'],
+  notice: ['date'],
+  payment: ['duration'],
+};
+/** Qualifiers that make a "limit" a time: "Time Limit", "Restoration Time Limit". */
+const TIME_WORDS = new Set(['time', 'timeframe', 'day', 'days', 'month', 'months', 'year', 'years', 'period', 'duration']);
+
 /** Nouns for a party's role: doers and ones done to, and the usual parties of contracts. */
-const PARTY_NOUNS = new Set([
+export const PARTY_NOUNS = new Set([
   'agent', 'trustee', 'company', 'bank', 'member', 'partner', 'representative', 'landlord', 'tenant', 'lender', 'borrower',
   'guarantor', 'guarantee', 'parent', 'subsidiary', 'affiliate', 'issuer', 'holder', 'shipper', 'carrier', 'transporter',
   'seller', 'buyer', 'purchaser', 'licensor', 'licensee', 'lessor', 'lessee', 'employee', 'employer', 'executive',
@@ -47,6 +66,8 @@ const EMPTY_WORDS = new Set(['of', 'the', 'a', 'an', 'and', 'or', 'for', 's', 'n
 
 export interface LabelKind {
   kind: ValueKind | null;
+  /** Kinds a value may also take ("Restoration Time Limit": six months; "Inspection Deadline": 3:00 p.m.), or, for labels with no kind word, every point value's kind. */
+  others: ValueKind[];
   /** Lower-case words that say which value of that kind: "termination notice" for "Termination Notice Period". */
   qualifiers: string[];
   /** For parties: the role words ("administrative agent"), the label's words before its head "Name". */
@@ -72,5 +93,9 @@ export function labelKind(label: string): LabelKind {
   // "Plan Name": the name of a plan, not of a party.
   if (kind === 'party' && headAt >= 0 && qualifiers.some((w) => HEAD_WORDS[w] === 'plan')) kind = 'plan';
   const role = kind === 'party' ? qualifiers : [];
-  return { kind, qualifiers, role };
+  const head = headAt >= 0 ? words[headAt]! : '';
+  let others = ALSO[head] ?? [];
+  if (kind === 'money' && qualifiers.some((w) => TIME_WORDS.has(w))) others = ['duration', 'date', 'time'];
+  if (kind === null) others = ['money', 'percent', 'duration', 'date', 'time', 'count'];
+  return { kind, others: others.filter((k) => k !== kind), qualifiers, role };
 }

@@ -9,13 +9,14 @@
  * …"), with legal suffixes and their commas ("BANK OF AMERICA, N.A.").
  */
 import { NOT_NAME_WORDS } from '../entities/names.js';
+import { PARTY_NOUNS } from './label-kind.js';
 import { tokenize, type Token } from './tokens.js';
 
 const SUFFIXES = new Set(
-  ['inc', 'inc.', 'corp', 'corp.', 'co.', 'ltd', 'ltd.', 'llc', 'l.l.c.', 'lp', 'l.p.', 'llp', 'l.l.p.', 'pllc', 'plc', 'n.a.', 's.a.', 'ag', 'gmbh', 'b.v.', 'n.v.', 's.a.r.l.', 'incorporated', 'corporation', 'limited', 'company', 'trust', 'bank', 'branch', 'lllp'],
+  ['inc', 'inc.', 'corp', 'corp.', 'co.', 'ltd', 'ltd.', 'llc', 'l.l.c.', 'lp', 'l.p.', 'llp', 'l.l.p.', 'pllc', 'plc', 'n.a.', 's.a.', 'ag', 'gmbh', 'b.v.', 'n.v.', 's.a.r.l.', 'incorporated', 'corporation', 'limited', 'company', 'trust', 'bank', 'branch', 'lllp', 'jr.', 'sr.', 'ii', 'iii', 'iv'],
 );
 /** Words of a job title: a name does not run back over them ("General Manager Taiwan Business Bank"). */
-const TITLE_WORDS = new Set(['manager', 'director', 'officer', 'president', 'secretary', 'treasurer', 'vice', 'chief', 'chairman', 'attorney', 'fact', 'signatory', 'authorized', 'partner', 'member', 'counsel', 'controller', 'principal', 'title', 'name', 'by', 'its', 'date', 'witness', 'notary', 'public', 'managing', 'senior', 'assistant', 'interim', 'deputy', 'executive', 'financial', 'operating']);
+const TITLE_WORDS = new Set(['manager', 'director', 'officer', 'president', 'secretary', 'treasurer', 'vice', 'chief', 'chairman', 'attorney', 'fact', 'signatory', 'authorized', 'partner', 'member', 'counsel', 'controller', 'principal', 'title', 'name', 'by', 'its', 'date', 'witness', 'notary', 'managing', 'senior', 'assistant', 'interim', 'deputy', 'executive', 'financial', 'operating']);
 const CONNECTORS = new Set(['of', 'the', 'de', 'du', 'la', 'der', 'van', 'von', 'for', '&', 'y']);
 
 export interface PartyMention {
@@ -33,9 +34,15 @@ const isWord = (t: Token | undefined): boolean => !!t && /[\p{L}\p{N}]/u.test(t.
 
 /** Capitalised words that end a name's run to the left: sentence openers, labels, roles. */
 function stopsName(t: Token): boolean {
+  if (/^\p{Lu}\.$/u.test(t.text)) return false; // an initial: "Gordon A. Davies"
   const w = t.text.toLowerCase().replace(/[^\p{L}]/gu, '');
-  return (NOT_NAME_WORDS.has(w) && !SUFFIXES.has(w)) || TITLE_WORDS.has(w);
+  const one = w.length > 3 && w.endsWith('s') ? w.slice(0, -1) : w;
+  return ((NOT_NAME_WORDS.has(w) || NOT_NAME_WORDS.has(one) || EXTRA_STOPS.has(w)) && !SUFFIXES.has(w)) || TITLE_WORDS.has(w);
 }
+
+/** Capitalised words that open sentences and blocks of contracts, never a name. */
+const EXTRA_STOPS = new Set(['dated', 'hereto', 'thereto', 'hereof', 'we', 'i', 'you', 'us', 'reference', 'whereas', 'witnesseth', 'than', 'consent', 'waiver', 'page', 'signature', 'signatures', 'accepted', 'acknowledged', 'attest', 'mr', 'mrs', 'ms', 'dr']);
+const HONORIFIC = /^(?:Mr|Mrs|Ms|Dr|Messrs)\.?$/u;
 
 /**
  * The name that ends just before token `end` (exclusive), scanning left: capitalised words of one
@@ -55,6 +62,11 @@ function nameBefore(tokens: Token[], end: number): { from: number; to: number } 
       continue;
     }
     if (t.text === ',' && lower(tokens[to]) === 'branch' && isCapitalised(tokens[i - 1])) continue; // "Taiwan Business Bank, Los Angeles Branch"
+    if (HONORIFIC.test(t.text) && from !== -1) {
+      from = i; // "Mr. Bianco"
+      break;
+    }
+    if (t.text === 'AND' && from !== -1 && allCaps(tokens[from]!) && isCapitalised(tokens[i - 1]) && allCaps(tokens[i - 1]!)) continue;
     if (CONNECTORS.has(lower(t)) && from !== -1) {
       let k = i - 1;
       while (k >= 0 && CONNECTORS.has(lower(tokens[k]))) k--;
@@ -73,8 +85,9 @@ function nameBefore(tokens: Token[], end: number): { from: number; to: number } 
 /** The name that starts at token `start`, scanning right; the same rules as `nameBefore`. */
 function nameAfter(tokens: Token[], start: number): { from: number; to: number } | null {
   let i = start;
-  while (i < tokens.length && /^(?:\/s\/|\/|:|the|mr\.?|mrs\.?|ms\.?|dr\.?)$/iu.test(tokens[i]!.text)) i++;
+  while (i < tokens.length && /^(?:\/s\/|\/|:|the)$/iu.test(tokens[i]!.text)) i++;
   const from = i;
+  if (HONORIFIC.test(tokens[i]?.text ?? '') && isCapitalised(tokens[i + 1])) i++;
   let to = -1;
   for (; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -85,6 +98,7 @@ function nameAfter(tokens: Token[], start: number): { from: number; to: number }
       continue;
     }
     if (CONNECTORS.has(lower(t)) && to !== -1 && isCapitalised(tokens[i + 1])) continue;
+    if (t.text === 'AND' && to !== -1 && allCaps(tokens[to]!) && isCapitalised(tokens[i + 1]) && allCaps(tokens[i + 1]!)) continue;
     if (!isCapitalised(t)) break;
     if (to !== -1 && isSuffix(tokens[to]) && !isSuffix(t)) break;
     if (!isSuffix(t) && stopsName(t)) break;
@@ -227,9 +241,50 @@ function nameEnds(tokens: Token[]): number[] {
   return out;
 }
 
+/** A name has a word of two letters or more, is not only role or title words, and not one letter. */
+function plausibleName(words: readonly Token[]): boolean {
+  if (!words.some((t) => /\p{L}{2}/u.test(t.text))) return false;
+  const plain = words.map((t) => t.text.toLowerCase().replace(/[^\p{L}]/gu, ''));
+  return !plain.every((w) => PARTY_NOUNS.has(w) || TITLE_WORDS.has(w) || NOT_NAME_WORDS.has(w) || (w.endsWith('s') && PARTY_NOUNS.has(w.slice(0, -1))));
+}
+
+/** A short name the text gives a party (`("BW")`, `BSC:`), not a role. */
+function isAlias(role: readonly string[]): boolean {
+  return role.length === 1 && role[0]!.length <= 4 && !PARTY_NOUNS.has(role[0]!);
+}
+
+/** Where a name ends: a possessive's "'s" off, and a name written twice (a signature, then the printed name) once. */
+function nameEnd(tokens: Token[], from: number, last: number): number {
+  const words = tokens.slice(from, last + 1);
+  const n = words.length;
+  if (n >= 2 && n % 2 === 0 && words.slice(0, n / 2).every((t, i) => t.text === words[n / 2 + i]!.text)) return words[n / 2 - 1]!.end;
+  const end = tokens[last]!.end;
+  return /['’]s$/u.test(tokens[last]!.text) ? end - 2 : end;
+}
+
+/** Words that open the clause of a party: `between A (…) and B (…)`, `among A, …`. */
+const CLAUSE_BREAKS = new Set([')', ';', 'between', 'among', 'and']);
+
+/**
+ * `Winstanley Enterprises, LLC, 150 Baker Street, Concord Massachusetts 01742 ("Landlord")`: the
+ * defined term closing a clause names the party that opens it, whatever stands between.
+ */
+function giveTermsToClauseOpeners(tokens: Token[], found: (PartyMention & { from: number; last: number })[]): void {
+  tokens.forEach((t, p) => {
+    if (t.text !== '(') return;
+    const term = definedTermAt(tokens, p);
+    if (!term || isAlias(term.role)) return;
+    let c = p - 1;
+    while (c >= 0 && !CLAUSE_BREAKS.has(lower(tokens[c]))) c--;
+    const opener = found.filter((m) => m.from > c && m.last < p).sort((a, b) => a.from - b.from)[0];
+    if (opener && !opener.roles.some((r) => r.join(' ') === term.role.join(' '))) opener.roles.push(term.role);
+  });
+}
+
 /** Every party the text names beside a role cue (and every extra span given, e.g. organisations found by the entity pass), with its roles. */
-export function findParties(text: string, previous?: string, extra: readonly { start: number; end: number }[] = []): PartyMention[] {
-  const tokens = tokenize(text);
+export function findParties(text: string, previous?: string, extra: readonly { start: number; end: number }[] = [], next?: string): PartyMention[] {
+  // A role on the next line (`BANK OF AMERICA, N.A.,` / `as Administrative Agent`) is read with the name.
+  const tokens = tokenize(next !== undefined ? `${text} ${next}` : text);
   const spans = new Map<string, { from: number; to: number }>();
   const add = (r: { from: number; to: number } | null) => {
     if (r && r.to >= r.from) spans.set(`${r.from}:${r.to}`, r);
@@ -237,23 +292,30 @@ export function findParties(text: string, previous?: string, extra: readonly { s
   for (const s of nameStarts(tokens)) add(nameAfter(tokens, s));
   for (const e of nameEnds(tokens)) add(nameBefore(tokens, e));
   for (const x of extra) {
-    const from = tokens.findIndex((t) => t.start >= x.start);
+    let from = tokens.findIndex((t) => t.start >= x.start);
+    if (from > 0 && HONORIFIC.test(tokens[from - 1]!.text)) from--;
     let to = -1;
     tokens.forEach((t, i) => {
       if (t.end <= x.end) to = i;
     });
     if (from >= 0 && to >= from) add({ from, to });
   }
-  const found: PartyMention[] = [];
+  const found: (PartyMention & { from: number; last: number })[] = [];
   for (const { from, to } of spans.values()) {
     let last = to;
     while (last > from && !isWord(tokens[last]) && tokens[last]!.text !== ')') last--;
-    const roles = rolesAround(tokens, from, last, previous);
-    // After "Title:" stands a job title, not a party.
-    if (roles.some((r) => r.length === 1 && r[0] === 'title')) continue;
-    found.push({ start: tokens[from]!.start, end: tokens[last]!.end, roles });
+    if (tokens[from]!.start >= text.length) continue;
+    const words = tokens.slice(from, last + 1).filter(isWord);
+    if (!plausibleName(words)) continue;
+    const roles = rolesAround(tokens, from, last, previous).filter((r) => !isAlias(r));
+    // After "Title:" stands a job title, not a party (unless it is a firm's name: "Title: JV JEFFERSONVILLE, LLC").
+    if (roles.some((r) => r.length === 1 && r[0] === 'title') && !words.some(isSuffix)) continue;
+    found.push({ start: tokens[from]!.start, end: nameEnd(tokens, from, last), roles, from, last });
   }
+  giveTermsToClauseOpeners(tokens, found);
   // A name inside a longer one is a piece of it, unless only it has a role.
-  const out = found.filter((m) => !found.some((o) => o !== m && o.start <= m.start && o.end >= m.end && (o.roles.length > 0 || m.roles.length === 0)));
+  const out = found
+    .filter((m) => !found.some((o) => o !== m && o.start <= m.start && o.end >= m.end && (o.roles.length > 0 || m.roles.length === 0)))
+    .map(({ start, end, roles }) => ({ start, end: Math.min(end, text.length), roles }));
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }

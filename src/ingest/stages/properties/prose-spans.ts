@@ -24,7 +24,8 @@ const ENTITY_KINDS: Partial<Record<ValueKind, EntityType[]>> = {
   state: ['USState'],
 };
 
-const TIME = /(?<![\p{L}\p{N}:])(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:a\.m\.|p\.m\.|am|pm|a\.m|p\.m|A\.M\.|P\.M\.|AM|PM)|(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?noon)?|12:00\s?noon|noon|midnight)(?:,?\s(?:\(?(?:New\sYork|Eastern|Central|Mountain|Pacific|London|local|prevailing\s\p{Lu}\p{L}+|Chicago)(?:\s(?:Standard|Daylight|Prevailing))?\s(?:[Tt]ime)\)?))?(?![\p{L}\p{N}])/gu;
+/** "3:00 p.m., New York City time", "12:00 noon Eastern time", "5:00 pm Mountain Time", "3:00 p.m. Company's local time". */
+const TIME = /(?<![\p{L}\p{N}:])(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:a\.m\.|p\.m\.|am|pm|a\.m|p\.m|A\.M\.|P\.M\.|AM|PM)|(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?noon)?|noon|midnight)(?:,?\s\(?(?:(?:\p{Lu}[\p{L}'’]*\s){1,3}|(?:the\s)?\p{Lu}[\p{L}]*['’]s\s)?(?:local|prevailing|standard)?\s?(?:[Tt]ime|TIME)\)?)?(?![\p{L}\p{N}])/gu;
 const YEAR = /(?<![\p{L}\p{N}$.,])(?:19|20)\d{2}(?![\p{N}])/gu;
 const MONTH = String.raw`(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)`;
 const DAY_MONTH = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${MONTH}\s(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?(?![\p{N}])(?!,?\s(?:19|20)\d\d)|(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\s(?:day\sof\s)?${MONTH}(?!,?\s(?:19|20)\d\d))`, 'gu');
@@ -43,6 +44,27 @@ function all(re: RegExp, text: string): ValueSpan[] {
 function withoutPeriod(text: string, s: ValueSpan): ValueSpan {
   const m = text.slice(s.start, s.end).match(/\s+period\W*$/iu);
   return m ? { start: s.start, end: s.end - m[0].length } : s;
+}
+
+/** "twelve (12) years and six months": two durations joined by "and" are one; "twenty-one days (21)" keeps its figure. */
+function joinedDurations(text: string, spans: ValueSpan[]): ValueSpan[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const out: ValueSpan[] = [];
+  for (const s of sorted) {
+    const last = out.at(-1);
+    if (last && /^,?\s+and\s+$/u.test(text.slice(last.end, s.start))) out.push({ start: last.start, end: s.end });
+    out.push(s);
+  }
+  return out.map((s) => {
+    const figure = text.slice(s.end).match(/^\s\(\d{1,4}\)/u);
+    return figure && /\p{L}$/u.test(text.slice(s.start, s.end)) && !/\(\d/u.test(text.slice(s.start, s.end)) ? { start: s.start, end: s.end + figure[0].length } : s;
+  });
+}
+
+/** "U.S. $302,000", "C$100,000": the currency's mark before the amount is the amount's. */
+function withCurrencyPrefix(text: string, s: ValueSpan): ValueSpan {
+  const m = text.slice(Math.max(0, s.start - 6), s.start).match(/(?:U\.S\.\s?|US\s|C|A|NZ|HK|S)$/u);
+  return m && text[s.start] === '$' ? { start: s.start - m[0].length, end: s.end } : s;
 }
 
 /** Entity spans of the types, their punctuation off ("six months," → "six months"). */
@@ -64,13 +86,15 @@ function entitySpansOf(text: string, spans: readonly Span[], types: readonly Ent
 }
 
 /** Every span of the leaf `text` that could be a value of `kind`. */
-export function valueSpans(kind: ValueKind, text: string, spans: readonly Span[], previous?: string): ValueSpan[] {
+export function valueSpans(kind: ValueKind, text: string, spans: readonly Span[], previous?: string, next?: string): ValueSpan[] {
   const entities = ENTITY_KINDS[kind] ? entitySpansOf(text, spans, ENTITY_KINDS[kind]!) : [];
   switch (kind) {
     case 'date':
       return [...entities, ...all(DAY_MONTH, text)];
     case 'duration':
-      return [...entities, ...all(HYPHEN_DURATION, text)].map((s) => withoutPeriod(text, s));
+      return joinedDurations(text, [...entities, ...all(HYPHEN_DURATION, text)].map((s) => withoutPeriod(text, s)));
+    case 'money':
+      return entities.map((s) => withCurrencyPrefix(text, s));
     case 'time':
       return all(TIME, text);
     case 'year':
@@ -84,7 +108,7 @@ export function valueSpans(kind: ValueKind, text: string, spans: readonly Span[]
     case 'party':
     case 'person': {
       const named = entitySpansOf(text, spans, ['Org', 'Person']);
-      return findParties(text, previous, named).map((p) => ({ start: p.start, end: p.end, roles: p.roles }));
+      return findParties(text, previous, named, next).map((p) => ({ start: p.start, end: p.end, roles: p.roles }));
     }
     default:
       return entities;

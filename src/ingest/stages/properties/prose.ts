@@ -18,7 +18,7 @@ import type { DocView, LeafInfo } from './view.js';
 import { bestRelated } from './word-forms.js';
 import WEIGHTS from './prose-weights.json' with { type: 'json' };
 
-export const FEATURES = ['bias', 'role', 'roleOther', 'before', 'near', 'after', 'first', 'only', 'noQualifier', 'unnamed'] as const;
+export const FEATURES = ['bias', 'role', 'roleOther', 'before', 'near', 'after', 'first', 'only', 'noQualifier', 'unnamed', 'otherKind'] as const;
 export type Feature = (typeof FEATURES)[number];
 export type Features = Record<Feature, number>;
 
@@ -32,12 +32,13 @@ const MAX_PROSE = 5;
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** Words of the sentence before `start` (nearest first), reaching into the previous leaf when the sentence starts there. */
-function wordsBefore(tokens: Token[], start: number, previous: Token[]): string[] {
+function wordsBefore(tokens: Token[], start: number, previous: Token[], after = -1): string[] {
   const out: string[] = [];
   let i = tokens.findIndex((t) => t.end > start);
   if (i < 0) i = tokens.length;
   const walk = (list: Token[], from: number): boolean => {
     for (let k = from; k >= 0 && out.length < BEFORE_WORDS; k--) {
+      if (list === tokens && list[k]!.end <= after) return false;
       const t = list[k]!.text;
       if (t === '.' || t === ';') return false;
       if (/[\p{L}\p{N}]/u.test(t)) out.push(t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''));
@@ -48,11 +49,11 @@ function wordsBefore(tokens: Token[], start: number, previous: Token[]): string[
   return out;
 }
 
-function wordsAfter(tokens: Token[], end: number): string[] {
+function wordsAfter(tokens: Token[], end: number, before = Infinity): string[] {
   const out: string[] = [];
   for (const t of tokens) {
     if (t.start < end) continue;
-    if (t.text === '.' || t.text === ';' || out.length >= AFTER_WORDS) break;
+    if (t.text === '.' || t.text === ';' || out.length >= AFTER_WORDS || t.start >= before) break;
     if (/[\p{L}\p{N}]/u.test(t.text)) out.push(t.text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''));
   }
   return out;
@@ -85,6 +86,11 @@ function roleScore(role: readonly string[], roles: readonly string[][] | undefin
   return best;
 }
 
+/** The next leaf goes on with this one's sentence: no full stop here, a lower-case word or a bracket there. */
+function continues(text: string, next: string): boolean {
+  return !/[.!?;]["”')]*$/u.test(text) && /^(?:[\p{Ll}(]|as\s|its\s)/u.test(next);
+}
+
 export interface ScoredSpan {
   info: LeafInfo;
   span: ValueSpan;
@@ -95,22 +101,31 @@ export interface ScoredSpan {
 
 /** Every candidate span of the label's kind in body text, with its features. */
 export function proseSpans(view: DocView, kind: LabelKind): ScoredSpan[] {
-  if (!kind.kind) return [];
+  const kinds = [...(kind.kind ? [kind.kind] : []), ...kind.others];
+  if (!kinds.length) return [];
   const out: ScoredSpan[] = [];
   let previousTokens: Token[] = [];
   let previousText: string | undefined;
+  const prose = (info: LeafInfo | undefined): boolean => !!info && (info.kind === 'paragraph' || info.kind === 'heading') && (!info.role || info.role === 'body');
   for (const info of view.leaves) {
-    if ((info.kind !== 'paragraph' && info.kind !== 'heading') || (info.role && info.role !== 'body')) {
+    if (!prose(info)) {
       previousTokens = [];
       previousText = undefined;
       continue;
     }
     const text = info.leaf.text;
     const tokens = tokenize(text);
-    for (const span of valueSpans(kind.kind, text, info.leaf.spans ?? [], previousText)) {
+    const following = view.leaves[info.index + 1];
+    const next = prose(following) && continues(text, following!.leaf.text) ? following!.leaf.text : undefined;
+    const nextTokens = next !== undefined ? tokenize(`${text} ${next}`) : tokens;
+    const spans = kinds.flatMap((k, i) => valueSpans(k, text, info.leaf.spans ?? [], previousText, next).map((span) => ({ span, other: i > 0 || !kind.kind })));
+    for (const { span, other } of spans) {
       if (span.end <= span.start) continue;
-      const before = wordsBefore(tokens, span.start, previousTokens);
-      const after = wordsAfter(tokens, span.end);
+      // The words between two values of one kind are the later one's: "commencing on X and ending on Y".
+      const peers = spans.filter((p) => p.other === other && (p.span.end <= span.start || p.span.start >= span.end));
+      const after0 = Math.max(-1, ...peers.filter((p) => p.span.end <= span.start).map((p) => p.span.end));
+      const before = wordsBefore(tokens, span.start, after0 >= 0 ? [] : previousTokens, after0);
+      const after = wordsAfter(nextTokens, span.end);
       const role = roleScore(kind.role, span.roles);
       const features: Features = {
         bias: 1,
@@ -123,6 +138,7 @@ export function proseSpans(view: DocView, kind: LabelKind): ScoredSpan[] {
         only: 0,
         noQualifier: kind.qualifiers.length ? 0 : 1,
         unnamed: kind.kind === 'party' && !span.roles?.length ? 1 : 0,
+        otherKind: other ? 1 : 0,
       };
       const cue = role ? span.roles!.map((r) => r.join(' ')).join(', ') : kind.qualifiers.filter((q) => bestRelated(q, [...before, ...after]) > 0).join(' ');
       out.push({ info, span, features, cue });
@@ -130,9 +146,12 @@ export function proseSpans(view: DocView, kind: LabelKind): ScoredSpan[] {
     previousTokens = tokens;
     previousText = text;
   }
-  const distinct = new Set(out.map((s) => s.info.leaf.text.slice(s.span.start, s.span.end).toLowerCase()));
-  if (out[0]) out[0].features.first = 1;
-  if (distinct.size === 1) for (const s of out) s.features.only = 1;
+  // First and only among the label's own kind where the text has values of it, else among all.
+  const own = out.filter((s) => !s.features.otherKind);
+  const pool = own.length ? own : out;
+  const distinct = new Set(pool.map((s) => s.info.leaf.text.slice(s.span.start, s.span.end).toLowerCase()));
+  if (pool[0]) pool[0].features.first = 1;
+  if (distinct.size === 1) for (const s of pool) s.features.only = 1;
   return out;
 }
 
