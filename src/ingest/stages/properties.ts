@@ -82,6 +82,8 @@ const BLANK_FIELD_CAP = 0.45;
 /** A candidate this sure comes from the property's own label, beside a value: it outweighs a blank copy of the label. */
 const LABELLED = 0.85;
 const MAX_OTHERS = 5;
+/** Finds that rest on a value's kind and the words around it, not on a label beside it: a blank copy of the label outweighs them. */
+const GUESSES: ReadonlySet<Evidence['kind']> = new Set(['typed', 'prose']);
 
 /**
  * Finds each property's value in one document's structure. Deterministic, no network. Evidence, in
@@ -99,7 +101,7 @@ export function extractProperties(structure: StructureModel, properties: Propert
     if (learned) found = applyLearning(view, found, learned);
     let ranked = rankCandidates(found);
     const blank = Math.max(...labelled.map((f) => f.blank));
-    if (blank >= EXACT_LABEL_SCORE && !found.some((c) => c.confidence >= LABELLED)) {
+    if (blank >= EXACT_LABEL_SCORE && !found.some((c) => c.confidence >= LABELLED && !GUESSES.has(c.evidence.kind))) {
       ranked = ranked.map((c) => ({ ...c, confidence: Math.min(c.confidence, BLANK_FIELD_CAP) }));
     }
     const best = ranked[0] && ranked[0].confidence >= BEST_THRESHOLD ? ranked[0] : null;
