@@ -70,6 +70,8 @@ export interface LabelKind {
   others: ValueKind[];
   /** Lower-case words that say which value of that kind: "termination notice" for "Termination Notice Period". */
   qualifiers: string[];
+  /** The word that named the kind ("date", "period"), when it is not a party's role or "name". */
+  head: string | null;
   /** For parties: the role words ("administrative agent"), the label's words before its head "Name". */
   role: string[];
 }
@@ -97,5 +99,5 @@ export function labelKind(label: string): LabelKind {
   let others = ALSO[head] ?? [];
   if (kind === 'money' && qualifiers.some((w) => TIME_WORDS.has(w))) others = ['duration', 'date', 'time'];
   if (kind === null) others = ['money', 'percent', 'duration', 'date', 'time', 'count'];
-  return { kind, others: others.filter((k) => k !== kind), qualifiers, role };
+  return { kind, others: others.filter((k) => k !== kind), qualifiers, role, head: kind !== 'party' && head ? head : null };
 }

@@ -1,8 +1,9 @@
 import type { Box } from '../../structure.js';
-import type { Candidate, DocsetKnowledge, Evidence } from '../properties.js';
+import type { Candidate, DocsetKnowledge, Evidence, ValueAnchor } from '../properties.js';
 import { candidateAt, evidenceLabel, trimValue } from './found.js';
 import { shapesAlike, valueShape } from './labels.js';
 import { locate } from './locate.js';
+import { findParties } from './parties.js';
 import type { DocView } from './view.js';
 
 /** What the docset's known values of one property say about where and how the next one is written. */
@@ -86,6 +87,14 @@ export function applyLearning(view: DocView, candidates: Candidate[], learned: L
   return adjusted;
 }
 
+/** The first role the text gives a party at the anchor ("customer"), or undefined. */
+function roleAt(view: DocView, anchor: ValueAnchor): string | undefined {
+  const info = view.leaves[anchor.leaf]!;
+  const next = view.leaves[anchor.leaf + 1]?.leaf.text;
+  const mention = findParties(info.leaf.text, view.leaves[anchor.leaf - 1]?.leaf.text, [], next).find((m) => m.start <= anchor.start && m.end >= anchor.end - 1 && m.roles.length);
+  return mention?.roles[0]!.join(' ');
+}
+
 /** `Label: value` in one leaf: the label just before the value. */
 const LABEL_BEFORE = /([^:]{1,60}):\s*$/u;
 
@@ -101,9 +110,11 @@ export function evidenceOfValue(view: DocView, value: string): Evidence | null {
   const labelText =
     anchor.labelLeaf !== undefined ? view.leaves[anchor.labelLeaf]!.leaf.text : text.slice(0, anchor.start).match(LABEL_BEFORE)?.[1];
   const location = view.location(anchor.leaf);
+  // In running text, the role the sentence gives the value (`Beta Foods LLC (the "Customer")`) is its label.
+  const role = labelText ? undefined : roleAt(view, anchor);
   return {
     kind: 'learned',
-    ...(labelText ? { labelText: evidenceLabel(labelText) } : {}),
+    ...(labelText ? { labelText: evidenceLabel(labelText) } : role ? { labelText: role } : {}),
     ...(location ? { page: location.page, box: location.boundingBox } : {}),
     shape: valueShape(value),
   };

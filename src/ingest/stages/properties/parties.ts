@@ -224,7 +224,7 @@ function nameStarts(tokens: Token[]): number[] {
   const out: number[] = [0];
   tokens.forEach((t, i) => {
     const w = lower(t);
-    if (w === ':' || w === 'means' || w === 'appeared' || (w === ',' && lower(tokens[i - 1]) === 'i') || w === 'between' || w === 'and' || w === 'with' || w === '_') out.push(i + 1);
+    if (w === ':' || w === 'means' || w === 'appeared' || w === 'c/o' || (w === ',' && lower(tokens[i - 1]) === 'i') || w === 'between' || w === 'and' || w === 'with' || w === '_') out.push(i + 1);
     if (w === 'mean' && lower(tokens[i - 1]) === 'shall') out.push(i + 1);
   });
   return out;
@@ -244,6 +244,8 @@ function nameEnds(tokens: Token[]): number[] {
 /** A name has a word of two letters or more, is not only role or title words, and not one letter. */
 function plausibleName(words: readonly Token[]): boolean {
   if (!words.some((t) => /\p{L}{2}/u.test(t.text))) return false;
+  // "Dayton Ohio 45402": a place and its postal code, not a party.
+  if (/^\d{5}(?:-\d{4})?$/u.test(words.at(-1)!.text)) return false;
   const plain = words.map((t) => t.text.toLowerCase().replace(/[^\p{L}]/gu, ''));
   return !plain.every((w) => PARTY_NOUNS.has(w) || TITLE_WORDS.has(w) || NOT_NAME_WORDS.has(w) || (w.endsWith('s') && PARTY_NOUNS.has(w.slice(0, -1))));
 }

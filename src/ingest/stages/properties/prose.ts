@@ -18,7 +18,7 @@ import type { DocView, LeafInfo } from './view.js';
 import { bestRelated } from './word-forms.js';
 import WEIGHTS from './prose-weights.json' with { type: 'json' };
 
-export const FEATURES = ['bias', 'role', 'roleOther', 'before', 'near', 'after', 'first', 'only', 'noQualifier', 'unnamed', 'otherKind'] as const;
+export const FEATURES = ['bias', 'role', 'roleOther', 'before', 'near', 'after', 'first', 'only', 'noQualifier', 'unnamed', 'otherKind', 'head', 'otherEvent'] as const;
 export type Feature = (typeof FEATURES)[number];
 export type Features = Record<Feature, number>;
 
@@ -74,8 +74,17 @@ function coverage(qualifiers: readonly string[], window: readonly string[]): num
   return sum / qualifiers.length;
 }
 
+/** A role learned from the docset's known values counts as the label's own, less a little. */
+const LEARNED_ROLE = 0.97;
+
 /** How well a party's roles meet the label's role words (0..1): "administrative agent" for "Agent Name" → 1. */
-function roleScore(role: readonly string[], roles: readonly string[][] | undefined): number {
+function roleScore(role: readonly string[], roles: readonly string[][] | undefined, learned: readonly string[][] = []): number {
+  let best = roleMatch(role, roles);
+  for (const alias of learned) best = Math.max(best, LEARNED_ROLE * roleMatch(alias, roles));
+  return best;
+}
+
+function roleMatch(role: readonly string[], roles: readonly string[][] | undefined): number {
   if (!role.length || !roles?.length) return 0;
   let best = 0;
   for (const r of roles) {
@@ -91,6 +100,18 @@ function continues(text: string, next: string): boolean {
   return !/[.!?;]["”')]*$/u.test(text) && /^(?:[\p{Ll}(]|as\s|its\s)/u.test(next);
 }
 
+/** Words for what happens on a date or within a period: the event a value belongs to. */
+const EVENTS = ['terminate', 'termination', 'expire', 'expiration', 'commence', 'commencement', 'mature', 'maturity', 'amend', 'amendment', 'effective', 'execute', 'execution', 'close', 'closing', 'renew', 'renewal', 'vest', 'vesting', 'notice', 'cure', 'pay', 'payment', 'deliver', 'delivery', 'resign', 'retire', 'grant', 'revoke'];
+
+/** 1 when the words just before a value name an event the label does not ("shall terminate on" for an Agreement Date). */
+function otherEvent(qualifiers: readonly string[], near: readonly string[]): number {
+  for (const w of near) {
+    if (!EVENTS.some((e) => bestRelated(e, [w]) >= 0.9)) continue;
+    if (!qualifiers.some((q) => bestRelated(q, [w]) > 0)) return 1;
+  }
+  return 0;
+}
+
 export interface ScoredSpan {
   info: LeafInfo;
   span: ValueSpan;
@@ -100,7 +121,7 @@ export interface ScoredSpan {
 }
 
 /** Every candidate span of the label's kind in body text, with its features. */
-export function proseSpans(view: DocView, kind: LabelKind): ScoredSpan[] {
+export function proseSpans(view: DocView, kind: LabelKind, learnedRoles: readonly string[][] = []): ScoredSpan[] {
   const kinds = [...(kind.kind ? [kind.kind] : []), ...kind.others];
   if (!kinds.length) return [];
   const out: ScoredSpan[] = [];
@@ -126,7 +147,7 @@ export function proseSpans(view: DocView, kind: LabelKind): ScoredSpan[] {
       const after0 = Math.max(-1, ...peers.filter((p) => p.span.end <= span.start).map((p) => p.span.end));
       const before = wordsBefore(tokens, span.start, after0 >= 0 ? [] : previousTokens, after0);
       const after = wordsAfter(nextTokens, span.end);
-      const role = roleScore(kind.role, span.roles);
+      const role = kind.kind === 'party' ? roleScore(kind.role, span.roles, learnedRoles) : 0;
       const features: Features = {
         bias: 1,
         role,
@@ -139,6 +160,9 @@ export function proseSpans(view: DocView, kind: LabelKind): ScoredSpan[] {
         noQualifier: kind.qualifiers.length ? 0 : 1,
         unnamed: kind.kind === 'party' && !span.roles?.length ? 1 : 0,
         otherKind: other ? 1 : 0,
+        // The label's head word governing the value: "dated" for a Date, "notice" for a Notice Period.
+        head: kind.head ? coverage([kind.head], before.slice(0, 4)) : 0,
+        otherEvent: otherEvent(kind.qualifiers, before.slice(0, 4)),
       };
       const cue = role ? span.roles!.map((r) => r.join(' ')).join(', ') : kind.qualifiers.filter((q) => bestRelated(q, [...before, ...after]) > 0).join(' ');
       out.push({ info, span, features, cue });
@@ -164,7 +188,7 @@ export function proseScore(features: Features, weights: Record<string, number> =
 /** Candidates from running text for a property, surest first. */
 export function proseCandidates(view: DocView, query: PropertyQuery): Candidate[] {
   const kind = labelKind(query.def.label);
-  const scored = proseSpans(view, kind)
+  const scored = proseSpans(view, kind, query.aliases)
     .map((s) => ({ s, confidence: proseScore(s.features) }))
     .sort((a, b) => b.confidence - a.confidence)
     .slice(0, MAX_PROSE);

@@ -1,0 +1,171 @@
+/**
+ * Values from prose: the label's kind, word forms, parties and their roles, and extraction from
+ * running text, on sentences written for these tests (not rows of the CSL data).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { analyzeDocument } from '../../src/ingest/analyze.js';
+import { readDocument } from '../../src/ingest/formats/index.js';
+import { evidenceOfManualValue, extractProperties, type DocsetKnowledge, type PropertyDef } from '../../src/ingest/stages/properties.js';
+import { labelKind } from '../../src/ingest/stages/properties/label-kind.js';
+import { findParties } from '../../src/ingest/stages/properties/parties.js';
+import { relatedWords } from '../../src/ingest/stages/properties/word-forms.js';
+import type { StructureModel } from '../../src/ingest/structure.js';
+
+async function structureOf(text: string): Promise<StructureModel> {
+  const model = await readDocument(Buffer.from(text, 'utf8'), 'txt');
+  return (await analyzeDocument(model, { ocrBudgetMs: 0 })).structure;
+}
+
+const def = (label: string, id = 'p'): PropertyDef => ({ id, label, labelId: label.replace(/[^A-Za-z0-9]/g, '') });
+const noKnowledge = (): DocsetKnowledge => ({ byProperty: new Map() });
+
+async function valueOf(text: string, label: string, knowledge = noKnowledge()) {
+  const [r] = extractProperties(await structureOf(text), [def(label)], knowledge);
+  return r!;
+}
+
+describe('label kinds', () => {
+  test('the head word names the kind; the other words say which one', () => {
+    assert.deepEqual(labelKind('Effective Date'), { kind: 'date', others: [], qualifiers: ['effective'], role: [], head: 'date' });
+    assert.equal(labelKind('Cure Period').kind, 'duration');
+    assert.deepEqual(labelKind('Termination Notice Period').qualifiers, ['termination', 'notice']);
+    assert.equal(labelKind('Annual Salary').kind, 'money');
+    assert.equal(labelKind('Interest Rate').kind, 'percent');
+    assert.equal(labelKind('Wire Cutoff Time').kind, 'time');
+    assert.equal(labelKind('Plan Name').kind, 'plan');
+    assert.equal(labelKind('Job Title').kind, 'title');
+  });
+
+  test('a role noun, or a name, asks for a party with that role', () => {
+    assert.deepEqual(labelKind('Administrative Agent Name').role, ['administrative', 'agent']);
+    assert.deepEqual(labelKind('Tenant').role, ['tenant']);
+    // An agent noun no list names: "-or", "-ee", "-er".
+    assert.equal(labelKind('Indemnitor').kind, 'party');
+    assert.equal(labelKind('Escrow Holder').kind, 'party');
+    // Words that only end like agent nouns do not.
+    assert.notEqual(labelKind('Flight Conducted Under').kind, 'party');
+    assert.notEqual(labelKind('Purchase Order').kind, 'party');
+  });
+
+  test('kinds a value may also take: a time limit is a duration, a deadline may be a time of day', () => {
+    assert.ok(labelKind('Restoration Time Limit').others.includes('duration'));
+    assert.ok(labelKind('Inspection Deadline').others.includes('time'));
+    assert.ok(labelKind('Commitment Increase').others.includes('money'), 'no kind word: every point value');
+  });
+});
+
+describe('word forms', () => {
+  test('derivations and near-synonyms meet; opposite parties do not', () => {
+    for (const [a, b] of [
+      ['terminate', 'termination'],
+      ['notify', 'notice'],
+      ['revoke', 'revocation'],
+      ['commencing', 'commencement'],
+      ['matures', 'maturity'],
+    ]) {
+      assert.ok(relatedWords(a!, b!) >= 0.9, `${a} ~ ${b}`);
+    }
+    assert.ok(relatedWords('lessee', 'tenant') >= 0.8);
+    assert.ok(relatedWords('paid', 'payment') >= 0.8);
+    assert.equal(relatedWords('employer', 'employee'), 0);
+    assert.equal(relatedWords('lessor', 'lessee'), 0);
+    assert.equal(relatedWords('notary', 'note'), 0);
+  });
+});
+
+describe('parties and their roles', () => {
+  const roles = (text: string, next?: string) =>
+    Object.fromEntries(findParties(text, undefined, [], next).map((p) => [text.slice(p.start, p.end), p.roles.map((r) => r.join(' '))]));
+
+  test('defined terms, with descriptions between the name and its term', () => {
+    assert.deepEqual(roles('This Lease is made by and between Harbor Point Holdings, LLC, a Maryland limited liability company ("Landlord"), and Bright Owl Bakery Inc., an Oregon corporation ("Tenant").'), {
+      'Harbor Point Holdings, LLC': ['landlord'],
+      'Bright Owl Bakery Inc.': ['tenant'],
+    });
+  });
+
+  test('`as` and `its` after a name, several roles at once, and a role on the next line', () => {
+    assert.deepEqual(roles('FIRST CORAL BANK, N.A., individually, as a Lender, as Issuing Bank and as Swing Line Lender'), {
+      'FIRST CORAL BANK, N.A.': ['lender', 'issuing bank', 'swing line lender'],
+    });
+    assert.deepEqual(roles('By: Mesa Verde GP LLC, its general partner, a Nevada limited liability company'), { 'Mesa Verde GP LLC': ['general partner', 'signatory'] });
+    assert.deepEqual(roles('NORTHWIND TRUST COMPANY,', 'as Collateral Agent'), { 'NORTHWIND TRUST COMPANY': ['collateral agent'] });
+  });
+
+  test('a label or a definition before a name, and who signs', () => {
+    assert.deepEqual(roles('Guarantor: Amos Quill Enterprises, Inc.'), { 'Amos Quill Enterprises, Inc.': ['guarantor'] });
+    assert.deepEqual(roles('"Servicer" means Copperline Loan Services LLC and its successors.'), { 'Copperline Loan Services LLC': ['servicer'] });
+    assert.deepEqual(roles('I, Marta J. Ellison, hereby release all claims.'), { 'Marta J. Ellison': ['signatory'] });
+    assert.deepEqual(roles('Title: Senior Vice President ORCHARD CAPITAL PARTNERS, as Agent'), { 'ORCHARD CAPITAL PARTNERS': ['agent'] });
+  });
+
+  test('a defined term names the party that opens its clause, past the address between', () => {
+    assert.deepEqual(roles('and c/o Linden Yard Partners, LLC, 12 Mill Road, Suite 4, Dayton Ohio 45402 ("Sublandlord"), and'), { 'Linden Yard Partners, LLC': ['sublandlord'] });
+  });
+});
+
+describe('values from prose', () => {
+  const CONTRACT =
+    'This Services Agreement (this "Agreement") is entered into as of March 3, 2025 by and between Quarry Lane Software, Inc., a Delaware corporation (the "Company"), ' +
+    'and Northgate Analytics LLC, a Colorado limited liability company (the "Consultant"). The Company shall pay each invoice within forty-five (45) days after receipt. ' +
+    'Either party may terminate this Agreement upon sixty (60) days\' prior written notice, and the Consultant shall have ten (10) business days to cure any breach. ' +
+    'This Agreement shall terminate on December 31, 2027 unless renewed.\n';
+
+  test('the party whose role the label names, by its defined term', async () => {
+    assert.equal((await valueOf(CONTRACT, 'Company Name')).best?.value, 'Quarry Lane Software, Inc.');
+    assert.equal((await valueOf(CONTRACT, 'Consultant')).best?.value, 'Northgate Analytics LLC');
+  });
+
+  test('dates and durations by the words that govern them, whole and without punctuation', async () => {
+    assert.equal((await valueOf(CONTRACT, 'Agreement Date')).best?.value, 'March 3, 2025');
+    assert.equal((await valueOf(CONTRACT, 'Termination Date')).best?.value, 'December 31, 2027');
+    assert.equal((await valueOf(CONTRACT, 'Payment Deadline')).best?.value, 'forty-five (45) days');
+    assert.equal((await valueOf(CONTRACT, 'Termination Notice Period')).best?.value, 'sixty (60) days');
+    assert.equal((await valueOf(CONTRACT, 'Cure Period')).best?.value, 'ten (10) business days');
+  });
+
+  test('each value keeps its evidence: how it was found, the words that named it, page and box', async () => {
+    const r = await valueOf(CONTRACT, 'Consultant');
+    assert.equal(r.best?.evidence.kind, 'prose');
+    assert.equal(r.best?.evidence.labelText, 'consultant');
+    assert.ok(r.best!.location && r.best!.location.page === 1 && r.best!.location.boundingBox.width > 0);
+    assert.ok(r.best!.confidence >= 0.6 && r.best!.confidence <= 1);
+  });
+
+  test('times of day with their zone, amounts with their currency mark', async () => {
+    const text = 'Funds must be received by 2:30 p.m., Chicago time on the Closing Date. The Executive will receive an annual base salary of U.S. $410,000, payable monthly.\n';
+    assert.equal((await valueOf(text, 'Funding Cutoff Time')).best?.value, '2:30 p.m., Chicago time');
+    assert.equal((await valueOf(text, 'Annual Salary')).best?.value, 'U.S. $410,000');
+  });
+
+  test('nothing is named where the text gives no value of the kind', async () => {
+    const r = await valueOf('The parties shall cooperate in good faith on all matters arising hereunder.\n', 'Effective Date');
+    assert.equal(r.best, null);
+  });
+
+  test('a docset learns a role from values set by hand: after three, the others follow', async () => {
+    const names = [
+      ['Pinecrest Mills Corp.', 'Harlow Foods LLC'],
+      ['Ridgeway Metals Inc.', 'Saltmarsh Grocers LLC'],
+      ['Tallow Creek Farms Co.', 'Birchwood Markets Inc.'],
+      ['Ironbridge Dairy Corp.', 'Kestrel Provisions LLC'],
+      ['Mapleton Grain Inc.', 'Oakhurst Pantry LLC'],
+    ] as const;
+    const docs = await Promise.all(
+      names.map(([supplier, customer]) =>
+        structureOf(`This Supply Agreement is made by and between ${supplier}, a Delaware corporation (the "Supplier"), and ${customer}, a Texas company (the "Customer").\n`),
+      ),
+    );
+    const label = def('Counterparty');
+    const right = (knowledge: DocsetKnowledge) => docs.slice(3).filter((d, i) => extractProperties(d, [label], knowledge)[0]!.best?.value === names[i + 3]![1]).length;
+    const before = right(noKnowledge());
+    const knowledge: DocsetKnowledge = { byProperty: new Map([[label.id, []]]) };
+    for (let i = 0; i < 3; i++) {
+      knowledge.byProperty.get(label.id)!.push({ value: names[i]![1], source: 'manual', evidence: evidenceOfManualValue(docs[i]!, names[i]![1]) });
+    }
+    assert.equal(knowledge.byProperty.get(label.id)![0]!.evidence?.labelText, 'customer', 'the hand-set value teaches its role');
+    assert.equal(before, 0, 'unlearned, "Counterparty" names neither role');
+    assert.equal(right(knowledge), 2, 'learned, the other documents get their customer');
+  });
+});
