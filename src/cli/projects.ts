@@ -74,12 +74,20 @@ function safeName(name: string): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function publishedVersion(c: Client, project: string, wait: number | undefined): Promise<string> {
+/**
+ * The latest version's number. A project has one from the start: "0", holding only what was uploaded
+ * into it until the first version is published; `--wait` waits for a published one (1 or later).
+ */
+async function latestVersion(c: Client, project: string, wait: number | undefined): Promise<string> {
   const deadline = Date.now() + (wait ?? 0) * 1000;
   for (;;) {
     const pr = await c.get(`/projects/${encodeURIComponent(project)}`);
-    if (pr.artifacts.version) return pr.artifacts.version;
-    if (wait === undefined) throw new CliFailure(`project ${project} has published no version yet (--wait SECONDS waits for one)`);
+    const version = String(pr.artifacts.version ?? '0');
+    if (version !== '0') return version;
+    if (wait === undefined) {
+      note(`project ${project} has published no version yet: exporting version 0 (its uploads; --wait SECONDS waits for a published one)`);
+      return version;
+    }
     if (Date.now() > deadline) throw new CliFailure(`project ${project} published no version within ${wait} s`);
     await sleep(1000);
   }
@@ -103,7 +111,7 @@ export async function exportProject(args: string[]): Promise<number> {
   const wait = intFlag('wait', p.values.wait, 1);
   const c = p.client();
   const project = p.positionals[0]!;
-  if (version === 'latest') version = await publishedVersion(c, project, wait);
+  if (version === 'latest') version = await latestVersion(c, project, wait);
   const { items } = await c.all<Json>(`/projects/${encodeURIComponent(project)}/artifacts/${version}`, 'artifacts', { limit: 100 });
   const dir = p.values.out as string;
   const written: Json[] = [];

@@ -48,7 +48,10 @@ function artifactEvent(s: Repos, type: string, a: ArtifactRecord, docsetId: stri
 
 /**
  * The versioned files of projects: generated ones (read-only, recorded a version at a time) and
- * uploaded ones. `latest` resolves to the newest version everywhere a version is named.
+ * uploaded ones. A project has a version from the moment it exists: `0`, which holds uploads only,
+ * until the first one is published. `latest` resolves to the newest version everywhere a version is
+ * named. Each new version carries the uploads of the version before it (same ids, shared bytes), so
+ * what a user uploaded into `latest` stays under `latest` when a report is regenerated.
  */
 export class ArtifactService {
   constructor(
@@ -63,34 +66,34 @@ export class ArtifactService {
     return p;
   }
 
-  /** The version a path names: `latest` (null when nothing is published yet) or a published number; else 404. */
-  private resolveVersion(p: StoredProject, version: string): number | null {
-    if (version === 'latest') return p.latestVersion > 0 ? p.latestVersion : null;
-    const n = /^[1-9][0-9]{0,8}$/.test(version) ? Number(version) : NaN;
-    if (!(n >= 1 && n <= p.latestVersion)) throw new DomainError('not-found', `Project ${p.id} has no version ${JSON.stringify(version)}${p.latestVersion ? ` (latest is ${p.latestVersion})` : ' (nothing is published yet)'}.`);
+  /** The version a path names: `latest` (the newest, `0` before the first is published) or an existing number; else 404. */
+  private resolveVersion(p: StoredProject, version: string): number {
+    if (version === 'latest') return p.latestVersion;
+    const n = /^(0|[1-9][0-9]{0,8})$/.test(version) ? Number(version) : NaN;
+    if (!(n >= 0 && n <= p.latestVersion)) {
+      throw new DomainError('not-found', `Project ${p.id} has no version ${JSON.stringify(version)} (its versions are 0 to ${p.latestVersion}, or latest).`);
+    }
     return n;
   }
 
-  /** Resolves `latest` to a number for a cursor; null when nothing is published. */
-  async versionNumber(workspaceId: string, projectId: string, version: string): Promise<number | null> {
+  /** Resolves `latest` to a number (for a cursor, which keeps listing the version it began with). */
+  async versionNumber(workspaceId: string, projectId: string, version: string): Promise<number> {
     return this.resolveVersion(await this.project(this.store, workspaceId, projectId), version);
   }
 
   async list(workspaceId: string, projectId: string, version: string, filter: ArtifactFilter, page: PageRequest): Promise<Page<ArtifactRecord>> {
     const n = await this.versionNumber(workspaceId, projectId, version);
-    if (n === null) return { items: [], nextAfter: null };
     return this.store.artifacts.list(projectId, n, filter, page);
   }
 
   async listPartitioned(workspaceId: string, projectId: string, version: string, filter: ArtifactFilter, page: PartitionPageRequest): Promise<PartitionPage<ArtifactRecord>> {
     const n = await this.versionNumber(workspaceId, projectId, version);
-    if (n === null) return { items: [], nextAfter: null };
     return this.store.artifacts.listPartitioned(projectId, n, filter, page);
   }
 
   async get(workspaceId: string, projectId: string, version: string, artifactId: string): Promise<ArtifactRecord> {
     const n = await this.versionNumber(workspaceId, projectId, version);
-    const a = n === null ? undefined : await this.store.artifacts.get(projectId, n, artifactId);
+    const a = await this.store.artifacts.get(projectId, n, artifactId);
     if (!a) throw notFound('Artifact', artifactId);
     return a;
   }
@@ -104,10 +107,10 @@ export class ArtifactService {
     const removed = await this.store.tx(async (s) => {
       const p = await this.project(s, workspaceId, projectId);
       const n = this.resolveVersion(p, version);
-      const a = n === null ? undefined : await s.artifacts.get(projectId, n, artifactId);
+      const a = await s.artifacts.get(projectId, n, artifactId);
       if (!a) throw notFound('Artifact', artifactId);
       if (a.isReadOnly) throw new DomainError('forbidden', 'artifact is read-only: generated artifacts change only with a new version.');
-      await s.artifacts.delete(a.id);
+      await s.artifacts.delete(a);
       await artifactEvent(s, ARTIFACT_DELETED, a, p.docsetId, Date.now());
       return a;
     });
@@ -117,14 +120,14 @@ export class ArtifactService {
   /** Checks an upload before any byte is stored: 404 for the project, version or document, 415 for the extension. */
   async prepareUpload(workspaceId: string, projectId: string, version: string, fileName: string, documentId: string | null): Promise<void> {
     validateUploadName(fileName);
-    const p = await this.project(this.store, workspaceId, projectId);
-    if (this.resolveVersion(p, version) === null) throw new DomainError('not-found', `Project ${projectId} has no version yet: artifacts are uploaded into a published version.`);
+    this.resolveVersion(await this.project(this.store, workspaceId, projectId), version);
     if (documentId !== null && !(await this.store.documents.get(workspaceId, documentId))) throw notFound('Document', documentId);
   }
 
   /**
-   * A user artifact (`isReadOnly: false`) in a version. Uploading the name (and document) of an
-   * earlier upload replaces its content; the name of a generated artifact is a 409.
+   * A user artifact (`isReadOnly: false`) in a version (`latest`: the newest, `0` on a project that has
+   * published nothing yet). Uploading the name (and document) of an earlier upload replaces its
+   * content in that version; the name of a generated artifact of that version is a 409.
    */
   async upload(workspaceId: string, projectId: string, version: string, fileName: string, documentId: string | null, source: Readable): Promise<ArtifactRecord> {
     await this.prepareUpload(workspaceId, projectId, version, fileName, documentId);
@@ -138,19 +141,21 @@ export class ArtifactService {
     let committedKey: string | null = null;
     try {
       const { artifact, replacedKey } = await this.store.tx(async (s) => {
+        // Takes turns with recordVersion: the upload lands in the version it names as it is now.
+        await s.projects.lock(projectId);
         const p = await this.project(s, workspaceId, projectId);
         const n = this.resolveVersion(p, version);
-        if (n === null) throw new DomainError('not-found', `Project ${projectId} has no version yet.`);
         if (documentId !== null && !(await s.documents.get(workspaceId, documentId))) throw notFound('Document', documentId);
         const now = Date.now();
-        const existing = await s.artifacts.byName(projectId, n, fileName, documentId);
-        if (existing?.isReadOnly) throw new DomainError('conflict', `Version ${n} has a generated artifact named "${fileName}"; give the upload another name.`);
+        const named = await s.artifacts.named(projectId, n, fileName, documentId);
+        if (named.some((a) => a.isReadOnly)) throw new DomainError('conflict', `Version ${n} has a generated artifact named "${fileName}"; give the upload another name.`);
+        const existing = named[0];
         const id = existing?.id ?? newId();
         const key = `${blobKeyOf(projectId, id)}-${newId()}`;
         const contentType = artifactContentType(fileName);
         let record: ArtifactRecord;
         if (existing) {
-          await s.artifacts.replaceContent(existing.id, { size: staged.size, sha256: staged.sha256, blobKey: key, contentType }, now);
+          await s.artifacts.replaceContent(existing, { size: staged.size, sha256: staged.sha256, blobKey: key, contentType }, now);
           record = { ...existing, size: staged.size, sha256: staged.sha256, blobKey: key, contentType, updatedAt: now };
           await artifactEvent(s, ARTIFACT_MODIFIED, record, p.docsetId, now);
         } else {
@@ -176,7 +181,9 @@ export class ArtifactService {
    * A file is unchanged when its bytes equal the previous version's file of the same name and
    * document, or when it is a document's own file and neither that document's inputs nor the shared
    * ones changed (office files embed their creation time: their bytes always differ); an unchanged
-   * file keeps the previous bytes. Events say what was created, modified and dropped. Returns the
+   * file keeps the previous bytes. The previous version's uploads are carried into the new one as
+   * they are (same ids, same bytes, no events: nothing about them changed), also where a generated
+   * file now has an upload's name. Events say what was created, modified and dropped. Returns the
    * version, or null when the project changed meanwhile (deleted, or another version recorded).
    */
   async recordVersion(
@@ -189,9 +196,13 @@ export class ArtifactService {
     const shared: StagedBlob[] = [];
     try {
       const result = await this.store.tx(async (s) => {
+        // Takes turns with uploads into the latest version: none can slip in between the carry and the switch.
+        await s.projects.lock(p.id);
         const current = await s.projects.get(p.workspaceId, p.id);
         if (!current || current.latestVersion !== p.latestVersion) return null;
-        const previous = p.latestVersion > 0 ? (await s.artifacts.ofVersion(p.id, p.latestVersion)).filter((a) => a.isReadOnly) : [];
+        const previousAll = await s.artifacts.ofVersion(p.id, p.latestVersion);
+        const previous = previousAll.filter((a) => a.isReadOnly);
+        const carried = previousAll.filter((a) => !a.isReadOnly).map((a): ArtifactRecord => ({ ...a, version }));
         const before = p.latestVersion > 0 ? (await s.projects.version(p.id, p.latestVersion))?.inputHashes : undefined;
         const sameInputs = (documentId: string | null) =>
           documentId !== null && before !== undefined && before.common === inputs.inputHashes.common && before.documents[documentId] !== undefined && before.documents[documentId] === inputs.inputHashes.documents[documentId];
@@ -230,7 +241,7 @@ export class ArtifactService {
           if (!prev) events.push([ARTIFACT_CREATED, row]);
           else if (!unchanged) events.push([ARTIFACT_MODIFIED, row]);
         }
-        await s.artifacts.insertMany(rows);
+        await s.artifacts.insertMany([...rows, ...carried]);
         await s.projects.insertVersion({ projectId: p.id, version, inputsHash: inputs.inputsHash, inputHashes: inputs.inputHashes, documentCount: inputs.documentCount, createdAt: now });
         await s.projects.setLatestVersion(p.id, version, now);
         for (const [type, row] of events) await artifactEvent(s, type, row, p.docsetId, now);
@@ -239,7 +250,7 @@ export class ArtifactService {
           id: newId(),
           workspaceId: p.workspaceId,
           type: VERSION_PUBLISHED,
-          payload: { projectId: p.id, docsetId: p.docsetId, version: String(version), artifactCount: rows.length },
+          payload: { projectId: p.id, docsetId: p.docsetId, version: String(version), artifactCount: rows.length + carried.length },
           createdAt: now,
         });
         const clean = await s.projects.markClean(p.id, p.changedAt);

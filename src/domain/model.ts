@@ -171,7 +171,7 @@ export interface ProjectRecord {
   autoConfirmDocuments: boolean;
   /** The properties the project reports, in order (deleted properties drop out). */
   items: ProjectItem[];
-  /** The newest published version; 0 before the first. */
+  /** The newest version: 0 (uploads only) until the first is published, then 1, 2, … */
   latestVersion: number;
   createdAt: number;
   updatedAt: number;

@@ -245,16 +245,15 @@ export class ProjectService implements MembershipListener, ValueListener {
     await this.store.tx(async (s) => {
       const p = await this.stored(s, workspaceId, id);
       const now = Date.now();
-      if (p.latestVersion > 0) {
-        for (const a of await s.artifacts.ofVersion(id, p.latestVersion)) {
-          await s.events.insert({
-            id: newId(),
-            workspaceId,
-            type: ARTIFACT_DELETED,
-            payload: { projectId: id, docsetId: p.docsetId, version: String(a.version), artifactId: a.id, name: a.name, documentId: a.documentId },
-            createdAt: now,
-          });
-        }
+      // The latest version's files (on a project that published nothing: what was uploaded into version 0).
+      for (const a of await s.artifacts.ofVersion(id, p.latestVersion)) {
+        await s.events.insert({
+          id: newId(),
+          workspaceId,
+          type: ARTIFACT_DELETED,
+          payload: { projectId: id, docsetId: p.docsetId, version: String(a.version), artifactId: a.id, name: a.name, documentId: a.documentId },
+          createdAt: now,
+        });
       }
       await s.projects.delete(id);
     });

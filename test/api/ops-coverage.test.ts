@@ -297,8 +297,9 @@ describe('/ops coverage (SQLite, with workers)', () => {
       assert.deepEqual(await compare('ListProjects', { name: 'no such report' }, '/projects?name=no%20such%20report', 'projects'), []);
 
       const version = await until('version 1', async () => {
-        const v = (await c.get(`/projects/${pid}`)).json.artifacts?.version;
-        return v ? String(v) : undefined;
+        // "0" until the first version is published.
+        const v = (await c.get(`/projects/${pid}`)).json.artifacts.version;
+        return v !== '0' ? String(v) : undefined;
       }, 300_000);
       const all = (await collectPages(c, `/projects/${pid}/artifacts/${version}?limit=100`, 'artifacts')).items as Json[];
       const perDoc = all.filter((a) => a.document);

@@ -114,7 +114,7 @@ export function projectSuite(label: string, start: () => Promise<Quire>, teardow
       assertJson(r);
       return r.json;
     }
-    const versionOf = async (id: string) => Number((await project(id)).artifacts.version ?? 0);
+    const versionOf = async (id: string) => Number((await project(id)).artifacts.version);
     const atVersion = (id: string, v: number) => until(`project ${id} version ${v}`, async () => ((await versionOf(id)) >= v ? true : undefined));
     /** Waits for a first version, then until no new one appears for a while (extraction may refine values). */
     async function quiet(ids: string[]): Promise<void> {
@@ -443,7 +443,9 @@ export function projectSuite(label: string, start: () => Promise<Quire>, teardow
       assertJson(await c.get(`${base}/latest`));
       assertProblem(await c.get(`${base}/99`), 404);
       assertProblem(await c.get(`${base}/abc`), 404);
-      assertProblem(await c.get(`${base}/0`), 404);
+      // Version 0 (what the project held before its first version) exists; it had no uploads.
+      assert.deepEqual((await c.get(`${base}/0`)).json.artifacts, []);
+      assertProblem(await c.get(`${base}/00`), 404);
       assertProblem(await c.get(`/projects/nosuch/artifacts/latest`), 404);
 
       const byName = await c.get(`${base}/latest?name=report.csv`);
@@ -499,6 +501,89 @@ export function projectSuite(label: string, start: () => Promise<Quire>, teardow
       assertProblem(await c.get(mine.json.url), 404);
     });
 
+    test('the SDK flow on a new project: upload into latest, list by document.id and isReadOnly, retrieve, download, delete; published versions keep the upload under latest', async () => {
+      const ops = (operation: string, body: unknown) => c.post(`${q.origin}/ops/${operation}`, { json: body });
+      // A document still being processed holds version 1 back: the flow runs on version 0 first.
+      const ds = (await c.post('/docsets', { json: { name: 'sdk flow' } })).json;
+      const doc = (await c.upload({ path: NTSB[1]! }, { 'docset.id': ds.id })).json;
+      const created = await c.post('/projects', { json: { name: 'sdk flow', type: 'TabularReport', docset: { id: ds.id }, items: [{ label: 'Accident Number' }] } });
+      assertJson(created, 201);
+      const p = created.json;
+      assert.equal(p.artifacts.version, '0', 'a new project has a version: a string');
+      // As the SDK's projects.artifacts.contents.upload("latest", project_id=…, file=…, document_id=…) sends it.
+      const upload = (name: string, bytes: Buffer, documentId?: string) => {
+        const form = new FormData();
+        if (documentId) form.append('document.id', documentId);
+        form.append('file', new Blob([bytes]), name);
+        return c.post(`/projects/${p.id}/artifacts/latest/content`, { body: form });
+      };
+      const bytes = Buffer.from(JSON.stringify({ reference: 'checked', items: [1, 2, 3] }));
+      const mine = await upload('reference.json', bytes, doc.id);
+      assertJson(mine, 201);
+      const a = mine.json;
+      assert.equal(a.version, '0');
+      assert.equal(a.isReadOnly, false);
+      assert.deepEqual(a.document, { id: doc.id, url: `${q.api}/documents/${doc.id}` });
+      assert.equal(a.url, `${q.api}/projects/${p.id}/artifacts/0/${a.id}`);
+      const scratch = await upload('scratch.csv', Buffer.from('x,y\n'));
+      assertJson(scratch, 201);
+
+      const list = async (query = '', version = 'latest') => {
+        const r = await c.get(`/projects/${p.id}/artifacts/${version}${query}`);
+        assertJson(r);
+        return r.json.artifacts as any[];
+      };
+      assert.deepEqual((await list(`?document.id=${doc.id}`)).map((x) => x.id), [a.id]);
+      assert.deepEqual((await list(`?document%5Bid%5D=${doc.id}&isReadOnly=false`)).map((x) => x.id), [a.id]);
+      assert.deepEqual((await list('?isReadOnly=false')).map((x) => x.id).sort(), [a.id, scratch.json.id].sort());
+      assert.deepEqual(await list('?isReadOnly=true'), []);
+      assert.deepEqual((await c.get(`/projects/${p.id}/artifacts/latest/${a.id}`)).json, a);
+      const dl = await c.get(`${a.url}/content`, { headers: { accept: 'application/octet-stream' } });
+      assert.equal(dl.status, 200);
+      assert.ok(dl.buffer.equals(bytes), 'the exact bytes');
+      assert.equal((await c.del(scratch.json.url)).status, 204);
+      assertProblem(await c.get(scratch.json.url), 404);
+      assert.deepEqual((await list()).map((x) => x.id), [a.id]);
+      assert.equal((await project(p.id)).artifacts.version, '0', 'still nothing published: the flow above ran on version 0');
+
+      // The document is processed, its value extracted: version 1 is published, with the upload carried.
+      await atVersion(p.id, 1);
+      await quiet([p.id]);
+      const n = await versionOf(p.id);
+      const latest = await list();
+      const generated = latest.filter((x) => x.isReadOnly);
+      assert.deepEqual(generated.map((x) => x.name).sort(), ['report-values.xml', 'report.csv', 'report.xlsx']);
+      const carried = latest.filter((x) => !x.isReadOnly);
+      assert.deepEqual(carried.map((x) => x.id), [a.id], 'the upload is still under latest, by its id');
+      assert.deepEqual(carried[0], { ...a, version: String(n), url: `${q.api}/projects/${p.id}/artifacts/${n}/${a.id}`, downloadUrl: `${q.api}/projects/${p.id}/artifacts/${n}/${a.id}/content` });
+      assert.deepEqual((await list(`?isReadOnly=false&document.id=${doc.id}`)).map((x) => x.id), [a.id]);
+      assert.deepEqual((await list(`?isReadOnly=true&document.id=${doc.id}`)).map((x) => x.name), ['report-values.xml']);
+      const again = await c.get(`/projects/${p.id}/artifacts/latest/${a.id}/content`);
+      assert.equal(again.status, 200);
+      assert.ok(again.buffer.equals(bytes));
+      assert.ok((await c.get(`${a.url}/content`)).buffer.equals(bytes), 'version 0 still serves it too');
+      // Read-only rules as before: generated files 403, the upload deletable (below).
+      assertProblem(await c.del(generated[0].url), 403, /read-only/);
+      const viaOps = await ops('ListArtifacts', { projectId: p.id, isReadOnly: false });
+      assertJson(viaOps);
+      assert.deepEqual(viaOps.json.artifacts.map((x: any) => [x.id, x.version]), [[a.id, String(n)]]);
+      assert.ok(Buffer.from((await ops('DownloadArtifact', { projectId: p.id, artifactId: a.id })).json, 'base64').equals(bytes));
+
+      // Another version (a changed value): carried again; deleting it under latest leaves the older versions theirs.
+      const accident = (await c.get(`/docsets/${ds.id}/properties`)).json.properties.find((x: any) => x.label === 'Accident Number');
+      assertJson(await c.put(`/docsets/${ds.id}/properties/${accident.id}/documents/${doc.id}`, { json: { value: 'SDK-FLOW-1' } }));
+      await atVersion(p.id, n + 1);
+      await quiet([p.id]);
+      const m = await versionOf(p.id);
+      assert.deepEqual((await list('?isReadOnly=false')).map((x) => [x.id, x.version]), [[a.id, String(m)]]);
+      assert.equal((await c.del(`/projects/${p.id}/artifacts/latest/${a.id}`)).status, 204);
+      assert.deepEqual(await list('?isReadOnly=false'), []);
+      assertProblem(await c.get(`/projects/${p.id}/artifacts/latest/${a.id}`), 404);
+      assert.ok((await c.get(`/projects/${p.id}/artifacts/${n}/${a.id}/content`)).buffer.equals(bytes), `version ${n} keeps it`);
+      // Bytes shared by the older versions are not removed with the latest one's row.
+      assert.ok((await c.get(`${a.url}/content`)).buffer.equals(bytes));
+    });
+
     test('project CRUD, filters and a project with nothing published', async () => {
       const empty = (await c.post('/docsets', { json: { name: 'busy docset' } })).json;
       // A document still being processed holds version 1 back: `latest` is an empty list until then.
@@ -507,7 +592,7 @@ export function projectSuite(label: string, start: () => Promise<Quire>, teardow
       const none = await c.get(`/projects/${p.id}/artifacts/latest`);
       assertJson(none);
       assert.deepEqual(none.json.artifacts, []);
-      assert.equal(p.artifacts.version, null);
+      assert.equal(p.artifacts.version, '0');
 
       const typed = await c.get(`/projects?type=ExcelExport`);
       assert.ok(typed.json.projects.every((x: any) => x.type === 'ExcelExport'));

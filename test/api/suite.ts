@@ -628,6 +628,114 @@ export function apiSuite(
       });
     });
 
+    describe('a new project: version 0 takes uploads', () => {
+      const ops = (operation: string, body: unknown) => c.post(`${q.origin}/ops/${operation}`, { json: body });
+      const uploadArtifact = (projectId: string, version: string, name: string, bytes: Buffer | string, fields: Record<string, string> = {}) => {
+        const form = new FormData();
+        for (const [k, v] of Object.entries(fields)) form.append(k, v);
+        form.append('file', new Blob([bytes]), name);
+        return c.post(`/projects/${projectId}/artifacts/${version}/content`, { body: form });
+      };
+
+      test('a project has artifacts.version "0" from the start; uploads into latest (or "0") land there, listed, read, downloaded, deleted; REST and ops', async () => {
+        const ds = (await c.post('/docsets', { json: { name: 'new-project-uploads' } })).json;
+        const doc = (await c.upload({ bytes: 'a reference', name: 'ref.txt' }, { 'docset.id': ds.id })).json;
+        // No workers here: the project stays at version 0 (nothing is ever published).
+        const made = await c.post('/projects', { json: { name: 'fresh', type: 'TabularReport', docset: { id: ds.id }, items: [{ label: 'Party' }] } });
+        assertJson(made, 201);
+        const p = made.json;
+        assert.deepEqual(p.artifacts, { url: `${q.api}/projects/${p.id}/artifacts/latest`, version: '0' });
+        assert.equal((await c.get(`/projects/${p.id}`)).json.artifacts.version, '0');
+        assert.equal((await c.get(`/projects?docset.id=${ds.id}`)).json.projects[0].artifacts.version, '0');
+        assert.deepEqual((await c.get(`/projects/${p.id}/artifacts/latest`)).json, { artifacts: [], next: null });
+
+        const bytes = Buffer.from(JSON.stringify({ reviewed: true, by: 'Zoë' }));
+        const up = await uploadArtifact(p.id, 'latest', 'review.json', bytes, { 'document.id': doc.id });
+        assertJson(up, 201);
+        const a = up.json;
+        const url = `${q.api}/projects/${p.id}/artifacts/0/${a.id}`;
+        assert.deepEqual(
+          { ...a, createdAt: undefined, updatedAt: undefined },
+          {
+            id: a.id,
+            name: 'review.json',
+            version: '0',
+            size: bytes.length,
+            contentType: 'application/json',
+            isReadOnly: false,
+            document: { id: doc.id, url: `${q.api}/documents/${doc.id}` },
+            project: { id: p.id, url: `${q.api}/projects/${p.id}` },
+            createdAt: undefined,
+            updatedAt: undefined,
+            url,
+            downloadUrl: `${url}/content`,
+          },
+        );
+        assert.ok(!Number.isNaN(Date.parse(a.createdAt)));
+        // By the version's name too.
+        const csv = await uploadArtifact(p.id, '0', 'notes.csv', 'a,b\n1,2\n');
+        assertJson(csv, 201);
+        assert.equal(csv.json.version, '0');
+        assert.equal(csv.json.document, null);
+
+        const ids = (r: { json: { artifacts: { id: string }[] } }) => r.json.artifacts.map((x) => x.id).sort();
+        const both = [a.id, csv.json.id].sort();
+        for (const path of ['artifacts/latest', 'artifacts/0', 'artifacts?version=latest', 'artifacts?version=0', 'artifacts']) {
+          const r = await c.get(`/projects/${p.id}/${path}`);
+          assertJson(r);
+          assert.deepEqual(ids(r), both, path);
+        }
+        for (const f of ['document.id', 'document%5Bid%5D']) assert.deepEqual(ids(await c.get(`/projects/${p.id}/artifacts/latest?${f}=${doc.id}`)), [a.id], f);
+        assert.deepEqual(ids(await c.get(`/projects/${p.id}/artifacts/latest?isReadOnly=false`)), both);
+        assert.deepEqual(ids(await c.get(`/projects/${p.id}/artifacts/latest?isReadOnly=true`)), []);
+        const paged = await collectPages(c, `/projects/${p.id}/artifacts/latest?limit=1`, 'artifacts');
+        assert.deepEqual(paged.items.map((x) => x.id).sort(), both);
+        assert.ok(paged.urls.slice(1).every((u) => u.startsWith(`${q.api}/projects/${p.id}/artifacts/latest?`)));
+
+        const got = await c.get(`/projects/${p.id}/artifacts/latest/${a.id}`);
+        assertJson(got);
+        assert.deepEqual(got.json, a);
+        assert.deepEqual((await c.get(a.url)).json, a);
+        for (const u of [a.downloadUrl, `${q.api}/projects/${p.id}/artifacts/latest/${a.id}/content`, `${a.downloadUrl}?foo=1`]) {
+          const dl = await c.get(u, { headers: { accept: 'application/octet-stream' } });
+          assert.equal(dl.status, 200, u);
+          assert.ok(dl.buffer.equals(bytes), `${u}: the exact bytes`);
+          assert.match(dl.headers.get('content-type') ?? '', /^application\/json/);
+        }
+
+        // The operation-style interface on the same new project.
+        const listed = await ops('ListArtifacts', { projectId: p.id });
+        assertJson(listed);
+        assert.deepEqual(listed.json.artifacts.map((x: any) => x.id).sort(), both);
+        assert.deepEqual(listed.json.artifacts.find((x: any) => x.id === a.id), a);
+        assert.deepEqual((await ops('ListArtifacts', { projectId: p.id, documentId: doc.id })).json.artifacts.map((x: any) => x.id), [a.id]);
+        assert.deepEqual((await ops('ListArtifacts', { projectId: p.id, version: '0', isReadOnly: true })).json.artifacts, []);
+        const viaOps = await ops('DownloadArtifact', { projectId: p.id, artifactId: a.id });
+        assertJson(viaOps);
+        assert.ok(Buffer.from(viaOps.json, 'base64').equals(bytes));
+        assert.ok(Buffer.from((await ops('DownloadArtifact', { projectId: p.id, version: '0', artifactId: a.id })).json, 'base64').equals(bytes));
+        assert.equal((await ops('GetProject', { id: p.id })).json.artifacts.version, '0');
+
+        // Replace by name, delete: an upload stays deletable.
+        const replaced = await uploadArtifact(p.id, 'latest', 'notes.csv', 'a,b\n3,4\n');
+        assert.equal(replaced.json.id, csv.json.id);
+        assert.equal((await c.get(`${csv.json.url}/content`)).text, 'a,b\n3,4\n');
+        assert.equal((await c.del(csv.json.url, { headers: { 'content-type': 'application/json' } })).status, 204);
+        assertProblem(await c.get(csv.json.url), 404);
+        assert.deepEqual(ids(await c.get(`/projects/${p.id}/artifacts/latest`)), [a.id]);
+
+        // Versions that do not exist, and other workspaces: 404.
+        assertProblem(await c.get(`/projects/${p.id}/artifacts/1`), 404, /versions are 0 to 0/);
+        assertProblem(await uploadArtifact(p.id, '1', 'x.json', '{}'), 404);
+        for (const v of ['-1', '00', '01', 'abc', '1e3']) assertProblem(await c.get(`/projects/${p.id}/artifacts/${v}`), 404);
+        assertProblem(await other.get(`/projects/${p.id}/artifacts/latest/${a.id}`), 404);
+        assertProblem(await other.get(`/projects/${p.id}/artifacts/0`), 404);
+        const form = new FormData();
+        form.append('file', new Blob(['{}']), 'x.json');
+        assertProblem(await other.post(`/projects/${p.id}/artifacts/latest/content`, { body: form }), 404);
+      });
+    });
+
     describe('documents: list, filters, pagination', () => {
       let ds: any;
       let ids: string[] = [];

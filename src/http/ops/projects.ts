@@ -6,7 +6,7 @@ import { PROJECT_TYPES } from '../../reports/report.js';
 import { base64JsonString, defineOperation, field, listOperation, type Operation } from './framework.js';
 
 const ProjectIdField = field(Id, 'Project ID', 'The id of the project.');
-const VersionField = field(Type.String({ minLength: 1, maxLength: 20 }), 'Version', 'A published version ("1", "2", …) or `latest` (the default): the newest.');
+const VersionField = field(Type.String({ minLength: 1, maxLength: 20 }), 'Version', 'A version ("0" before the first is published, then "1", "2", …) or `latest` (the default): the newest.');
 const ProjectTypeField = field(Type.Union(PROJECT_TYPES.map((t) => Type.Literal(t))), 'Project Type', `Only projects of this type: ${PROJECT_TYPES.join(', ')}.`);
 
 interface ListProjectsBody {
@@ -41,7 +41,7 @@ const listProjects = listOperation<ListProjectsBody, ProjectFilter, ProjectRecor
 const getProject = defineOperation<{ id: string }>({
   id: 'GetProject',
   summary: 'Get a project',
-  description: 'One project by id (as `GET /v1preview1/projects/{id}`); `artifacts.version` is its latest published version.',
+  description: 'One project by id (as `GET /v1preview1/projects/{id}`); `artifacts.version` is its latest version (`"0"` until the first is published).',
   tag: 'Projects',
   scope: 'read:projects',
   body: Type.Object({ id: ProjectIdField }, { additionalProperties: false }),
@@ -65,7 +65,7 @@ const listArtifacts = listOperation<ListArtifactsBody, ArtifactListFilter, Artif
   id: 'ListArtifacts',
   summary: "List a project's artifacts",
   description:
-    'Lists the files of one version of a project that match every given filter (as `GET /v1preview1/projects/{projectId}/artifacts/{version}`). `latest` with nothing published yet answers an empty list; an unknown version is a 404.',
+    'Lists the files of one version of a project that match every given filter (as `GET /v1preview1/projects/{projectId}/artifacts/{version}`). `latest` on a project that has published nothing yet is its version `0`: what was uploaded into it, or an empty list; an unknown version is a 404.',
   tag: 'Artifacts',
   scope: 'read:projects',
   fields: {
@@ -90,7 +90,7 @@ const listArtifacts = listOperation<ListArtifactsBody, ArtifactListFilter, Artif
     ...(b.isReadOnly !== undefined ? { isReadOnly: b.isReadOnly } : {}),
   }),
   // `latest` is fixed on the first page: a version published meanwhile does not mix into the listing.
-  pin: async (ctx, f) => ({ ...f, version: String((await ctx.deps.artifacts.versionNumber(ctx.workspaceId, f.projectId, f.version)) ?? f.version) }),
+  pin: async (ctx, f) => ({ ...f, version: String(await ctx.deps.artifacts.versionNumber(ctx.workspaceId, f.projectId, f.version)) }),
   source: (ctx, { projectId, version, ...filter }) => (req) => ctx.deps.artifacts.listPartitioned(ctx.workspaceId, projectId, version, filter, req),
   toJson: toArtifactJson,
 });

@@ -19,7 +19,10 @@ import { tooLarge } from '../../domain/documents.js';
 import { FORM_LIMITS, formLimitError, fieldText } from '../form-limits.js';
 import { sendBytes } from './document-content.js';
 
-/** The filter a cursor carries: the artifact filter, the project and the version `latest` resolved to. */
+/**
+ * The filter a cursor carries: the artifact filter, the project and the version `latest` resolved to
+ * (null in cursors made before every project had a version: their list was empty).
+ */
 type ArtifactCursorFilter = ArtifactFilter & { projectId: string; version: number | null };
 
 const MULTIPART_OVERHEAD = 1024 * 1024;
@@ -52,7 +55,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
   }
 
   const listDescription =
-    '`latest` is the newest version; a project with nothing published yet answers an empty list. An unknown version: 404. Filters: `name`, `document.id` (or `document[id]`), `minSize`, `maxSize`, `isReadOnly`.';
+    '`latest` is the newest version: `0` on a project that has published nothing yet, which holds only what was uploaded into it (an empty list until then). An unknown version: 404. Filters: `name`, `document.id` (or `document[id]`), `minSize`, `maxSize`, `isReadOnly`.';
 
   const list = op({ summary: "List a version's artifacts", tag: 'Artifacts', scope: 'read:projects', errors: [400, 404], description: listDescription });
   app.get(
@@ -129,7 +132,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
     tag: 'Artifacts',
     scope: 'write:projects',
     errors: [400, 404, 409, 413, 415],
-    description: `multipart/form-data: optional text part \`document.id\`, then the part \`file\` (last). Extensions ${ARTIFACT_UPLOAD_EXTENSIONS.join(' ')}; at most 300 MB. The artifact is not read-only; uploading the same name (and document) again replaces its content; the name of a generated artifact is a 409. \`latest\` is the newest version (404 before the first).`,
+    description: `multipart/form-data: optional text part \`document.id\`, then the part \`file\` (last). Extensions ${ARTIFACT_UPLOAD_EXTENSIONS.join(' ')}; at most 300 MB. The artifact is not read-only; uploading the same name (and document) again replaces its content; the name of a generated artifact is a 409. \`latest\` is the newest version: \`0\` on a new project. Every version the project publishes afterwards carries the uploads of the one before (same id), so an upload stays under \`latest\`.`,
   });
   app.post(
     '/projects/:projectId/artifacts/:version/content',

@@ -15,7 +15,9 @@ export const ProjectSchema = Type.Object(
     artifacts: Type.Object(
       {
         url: Type.String({ format: 'uri', description: 'The artifacts of the latest version (`…/artifacts/latest`); append `?name=…`' }),
-        version: Type.Union([Type.String(), Type.Null()], { description: 'The latest published version ("1", "2", …); null before the first' }),
+        version: Type.String({
+          description: 'The latest version: "0" from the moment the project exists (it holds what is uploaded into it), then "1", "2", … as versions are published',
+        }),
       },
     ),
     items: Type.Array(Type.Object({ label: Type.String(), property: Ref }), { description: 'The docset properties the project reports, in order (extension)' }),
@@ -89,7 +91,7 @@ export function toProjectJson(p: ProjectRecord, base: string) {
     name: p.name,
     type: p.type,
     docset: { id: p.docsetId, url: docsetUrl },
-    artifacts: { url: `${url}/artifacts/latest`, version: p.latestVersion > 0 ? String(p.latestVersion) : null },
+    artifacts: { url: `${url}/artifacts/latest`, version: String(p.latestVersion) },
     items: p.items.map((i) => ({ label: i.label, property: { id: i.propertyId, url: `${docsetUrl}/properties/${i.propertyId}` } })),
     autoConfirmDocuments: p.autoConfirmDocuments,
     createdAt: new Date(p.createdAt).toISOString(),
@@ -122,7 +124,7 @@ export const ArtifactListSchema = Type.Object({ artifacts: Type.Array(Type.Ref('
 
 export const VersionParams = Type.Object({
   projectId: Id,
-  version: Type.String({ minLength: 1, maxLength: 20, description: 'A published version ("1", "2", …) or `latest`' }),
+  version: Type.String({ minLength: 1, maxLength: 20, description: 'A version ("0" before the first is published, then "1", "2", …) or `latest`: the newest' }),
 });
 export const ProjectParams = Type.Object({ projectId: Id });
 export const ArtifactParams = Type.Object({ projectId: Id, version: VersionParams.properties.version, artifactId: Id });

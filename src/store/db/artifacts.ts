@@ -57,11 +57,14 @@ export class ArtifactsRepo {
     return r && toRecord(r);
   }
 
-  async byName(projectId: string, version: number, name: string, documentId: string | null): Promise<ArtifactRecord | undefined> {
+  /**
+   * The artifacts of a version with this name and document: at most one generated and one uploaded
+   * (an upload carried into a version whose generated files took its name stays beside them).
+   */
+  async named(projectId: string, version: number, name: string, documentId: string | null): Promise<ArtifactRecord[]> {
     let q = this.db.selectFrom('artifacts').selectAll().where('project_id', '=', projectId).where('version', '=', version).where('name', '=', name);
     q = documentId === null ? q.where('document_id', 'is', null) : q.where('document_id', '=', documentId);
-    const r = await q.executeTakeFirst();
-    return r && toRecord(r);
+    return (await q.orderBy('id').execute()).map(toRecord);
   }
 
   /** Every artifact of a version (the publish job compares versions). */
@@ -98,16 +101,20 @@ export class ArtifactsRepo {
     return { items: kept.map(toRecord), nextAfter: more && last ? { pkey: Number(last.pkey), id: last.id } : null };
   }
 
-  async replaceContent(id: string, set: { size: number; sha256: string; blobKey: string; contentType: string }, now: number): Promise<void> {
+  /** New content for an artifact in one version (the same id in other versions keeps theirs). */
+  async replaceContent(a: { projectId: string; version: number; id: string }, set: { size: number; sha256: string; blobKey: string; contentType: string }, now: number): Promise<void> {
     await this.db
       .updateTable('artifacts')
       .set({ size: set.size, sha256: set.sha256, blob_key: set.blobKey, content_type: set.contentType, updated_at: now })
-      .where('id', '=', id)
+      .where('project_id', '=', a.projectId)
+      .where('version', '=', a.version)
+      .where('id', '=', a.id)
       .execute();
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('artifacts').where('id', '=', id).execute();
+  /** Removes an artifact from one version (a carried upload stays in the versions before). */
+  async delete(a: { projectId: string; version: number; id: string }): Promise<void> {
+    await this.db.deleteFrom('artifacts').where('project_id', '=', a.projectId).where('version', '=', a.version).where('id', '=', a.id).execute();
   }
 
   /** Whether any artifact row still refers to the blob (unchanged content is shared across versions). */

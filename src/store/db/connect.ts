@@ -20,6 +20,7 @@ import * as m0010 from './migrations/0010_partition_keys.js';
 import * as m0011 from './migrations/0011_point_reads.js';
 import * as m0012 from './migrations/0012_document_metadata.js';
 import * as m0013 from './migrations/0013_sample_versions.js';
+import * as m0014 from './migrations/0014_artifact_versions.js';
 
 export type Db = Kysely<Schema>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0011_point_reads': m0011,
   '0012_document_metadata': m0012,
   '0013_sample_versions': m0013,
+  '0014_artifact_versions': m0014,
 };
 
 // pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in

@@ -155,6 +155,15 @@ export class ProjectsRepo {
     await this.db.updateTable('projects').set({ dirty_at: null }).where('id', '=', id).execute();
   }
 
+  /**
+   * Holds the project's row until the transaction ends (PostgreSQL: its row lock; SQLite's
+   * transactions hold the database already), so recording a version and uploading into the latest
+   * one take turns: an upload lands in the version before (and is carried) or in the new one.
+   */
+  async lock(id: string): Promise<void> {
+    await this.db.updateTable('projects').set((eb) => ({ latest_version: eb.ref('latest_version') })).where('id', '=', id).execute();
+  }
+
   async setLatestVersion(id: string, version: number, now: number): Promise<void> {
     await this.db.updateTable('projects').set({ latest_version: version, updated_at: now }).where('id', '=', id).execute();
   }

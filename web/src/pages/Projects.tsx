@@ -5,12 +5,13 @@ import type { Artifact, Docset, Project } from '../api/types.js';
 const TYPES = ['TabularReport', 'Abstract', 'ExcelExport', 'SmartsheetExport', 'Chat'];
 
 function Artifacts({ project }: { project: Project }) {
-  const version = (project.artifacts as { version: string | null } | undefined)?.version ?? null;
+  // A project has a version from the start: "0", holding only what was uploaded into it, until its first is published.
+  const version = (project.artifacts as { version: string } | undefined)?.version ?? '0';
   const [list, setList] = useState<Artifact[]>([]);
   useEffect(() => {
-    if (version) get<{ artifacts: Artifact[] }>(`/projects/${project.id}/artifacts/${version}`).then((r) => setList(r.artifacts), () => undefined);
+    get<{ artifacts: Artifact[] }>(`/projects/${project.id}/artifacts/${version}`).then((r) => setList(r.artifacts), () => undefined);
   }, [project.id, version]);
-  if (!version) return <span class="hint">No version yet…</span>;
+  if (version === '0' && !list.length) return <span class="hint">No version yet…</span>;
   return (
     <ul class="artifacts">
       {list.map((a) => (
@@ -81,7 +82,7 @@ export function ProjectsPage() {
                 <tr key={p.id} data-project={p.name}>
                   <td>{p.name}</td>
                   <td>{p.type}</td>
-                  <td data-version>{(p.artifacts as { version: string | null }).version ?? '—'}</td>
+                  <td data-version>{(p.artifacts as { version: string }).version === '0' ? '—' : (p.artifacts as { version: string }).version}</td>
                   <td><Artifacts project={p} /></td>
                 </tr>
               ))}
