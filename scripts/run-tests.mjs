@@ -55,6 +55,7 @@ const FILES = [
   'test/api/uploads.test.ts',
   'test/api/s3-storage.test.ts',
   'test/api/webhooks.test.ts',
+  'test/api/should-retry.test.ts',
   'test/api/ops.test.ts',
   'test/api/ops-coverage.test.ts',
   'test/hostile/files.test.ts',

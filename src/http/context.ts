@@ -17,6 +17,7 @@ import type { PartitionedListings } from '../domain/listings.js';
 import type { WebhookService } from '../domain/webhooks.js';
 import type { ProjectService } from '../domain/projects.js';
 import type { ArtifactService } from '../domain/artifacts.js';
+import type { ChangeScope } from '../store/db/changes.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -53,6 +54,8 @@ export interface HttpDeps {
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** Of a request that may change state (not GET, HEAD, OPTIONS): whether it has committed anything. */
+    changes: ChangeScope | null;
   }
   interface FastifyContextConfig {
     /** The scope a route needs; 'any' = any valid key; undefined = no key needed. */

@@ -60,6 +60,9 @@ export function sendProblem(reply: FastifyReply, status: number, detail: string,
   // The SDK retries 409: say whether that helps. With retry-after the state will pass (pages being
   // made); without it a repeat would meet the same conflict.
   if (status === 409) reply.header('x-should-retry', headers['retry-after'] ? 'true' : 'false');
+  // It retries 5xx too: after this request committed a change, a repeat would make it twice (a second
+  // upload, a second create). Before any change (a database outage at the first query) it may.
+  else if (status >= 500 && reply.request.changes?.committed) reply.header('x-should-retry', 'false');
   return reply.code(status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
 }
 

@@ -43,6 +43,7 @@ import { opsRoutes } from './ops/index.js';
 import { sharedSerializers } from './serializers.js';
 import { SCOPES } from '../domain/scopes.js';
 import { invalid } from '../domain/errors.js';
+import { endChanges, trackChanges, type ChangeScope } from '../store/db/changes.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -106,6 +107,18 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
   securityHeaders(app);
   cors(app, deps.config.http.corsOrigins);
   app.decorateRequest('principal', null);
+  // A request that may change state runs as a unit of work: the store notes what it commits, so a
+  // failure answered afterwards carries `x-should-retry: false` (problems.ts). From preHandler on, after
+  // the body is read, so that the handler and everything it awaits run in it.
+  app.decorateRequest('changes', null);
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
+    const scope: ChangeScope = { committed: false };
+    request.changes = scope;
+    // 'close' comes once the response is sent, or the client went away: the unit of work ends.
+    reply.raw.once('close', endChanges);
+    trackChanges(scope, done);
+  });
   app.setErrorHandler(errorHandler);
   app.addHook('onSend', drainRefusedBody);
   app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `There is no route ${request.method} ${request.url.split('?')[0]}.`));

@@ -20,6 +20,7 @@ import { ClassificationRepo } from './classification.js';
 import { WebhooksRepo } from './webhooks.js';
 import { ProjectsRepo } from './projects.js';
 import { ArtifactsRepo } from './artifacts.js';
+import { CommitObserver, noteCommitted } from './changes.js';
 
 /** Every repository, bound to one connection or one transaction. */
 export class Repos {
@@ -75,7 +76,9 @@ export class Store extends Repos {
     readonly dialect: Dialect,
     private readonly pointReads: PointReads,
   ) {
-    super(db, pointReads);
+    // Outside transactions a successful write has committed: the observer tells the unit of work
+    // (src/store/db/changes.ts). Transactions run on the bare connection and tell it on commit.
+    super(db.withPlugin(new CommitObserver()), pointReads);
   }
 
   static async open(database: Config['database'], opts: { migrate: boolean } = { migrate: true }): Promise<Store> {
@@ -98,9 +101,25 @@ export class Store extends Repos {
     await sql`ANALYZE`.execute(this.db);
   }
 
-  /** Runs `fn` in one database transaction: all its writes commit together or not at all. */
-  tx<T>(fn: (repos: Repos) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => fn(new Repos(trx)));
+  /**
+   * Runs `fn` in one database transaction: all its writes commit together or not at all. The unit of
+   * work it runs in (an API request) learns of the commit; and of a failure of the COMMIT itself
+   * (a lost connection), after which the writes may or may not have been kept.
+   */
+  async tx<T>(fn: (repos: Repos) => Promise<T>): Promise<T> {
+    let committing = false;
+    try {
+      const result = await this.db.transaction().execute(async (trx) => {
+        const r = await fn(new Repos(trx));
+        committing = true;
+        return r;
+      });
+      noteCommitted();
+      return result;
+    } catch (err) {
+      if (committing) noteCommitted();
+      throw err;
+    }
   }
 
   async ping(): Promise<void> {
