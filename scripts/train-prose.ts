@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { analyzeDocument } from '../src/ingest/analyze.js';
 import { readDocument } from '../src/ingest/formats/index.js';
 import { labelKind } from '../src/ingest/stages/properties/label-kind.js';
-import { FEATURES, proseSpans, type Features } from '../src/ingest/stages/properties/prose.js';
+import { FEATURES, proseConfidence, proseSpans, type Features } from '../src/ingest/stages/properties/prose.js';
+import type { LabelKind } from '../src/ingest/stages/properties/label-kind.js';
 import { DocView } from '../src/ingest/stages/properties/view.js';
 import { sameValue, smallRows } from '../bench/lib/csl.js';
 import PRIOR_FILE from './prose-prior.json' with { type: 'json' };
@@ -26,7 +27,8 @@ const THRESHOLD = 0.6;
 const PASSES = 6;
 
 interface Example {
-  x: number[];
+  features: Features;
+  kind: LabelKind;
   y: number;
   row: number;
 }
@@ -37,13 +39,14 @@ let covered = 0;
 for (const [i, row] of rows.entries()) {
   const model = await readDocument(Buffer.from(row.text, 'utf8'), 'txt');
   const { structure } = await analyzeDocument(model, { ocrBudgetMs: 0 });
-  const spans = proseSpans(new DocView(structure), labelKind(row.label));
+  const kind = labelKind(row.label);
+  const spans = proseSpans(new DocView(structure), kind);
   let any = false;
   for (const s of spans) {
     const value = s.info.leaf.text.slice(s.span.start, s.span.end);
     const y = sameValue(value, row.chunk) ? 1 : 0;
     any ||= y === 1;
-    examples.push({ x: FEATURES.map((f) => (s.features as Features)[f]), y, row: i });
+    examples.push({ features: s.features, kind, y, row: i });
   }
   if (any) covered++;
 }
@@ -56,15 +59,15 @@ for (const [i, row] of rows.entries()) {
  */
 const PRIOR: Record<string, number> = PRIOR_WEIGHTS;
 const w = FEATURES.map((f) => PRIOR[f] ?? 0);
-const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 const byRow = new Map<number, Example[]>();
 for (const e of examples) byRow.set(e.row, [...(byRow.get(e.row) ?? []), e]);
 function rightAnswers(weights: number[]): number {
+  const named = Object.fromEntries(FEATURES.map((f, k) => [f, weights[k]!]));
   let right = 0;
   for (const list of byRow.values()) {
     let top: { p: number; y: number } | null = null;
     for (const e of list) {
-      const p = sigmoid(e.x.reduce((s, v, k) => s + v * weights[k]!, 0));
+      const p = proseConfidence(e.features, e.kind, named);
       if (!top || p > top.p) top = { p, y: e.y };
     }
     if (top && top.y === 1 && top.p >= THRESHOLD) right++;

@@ -22,6 +22,24 @@ export interface PropertyValue {
   confidence: number | null;
   location: Extraction['location'];
   candidates: Extraction['candidates'];
+  /** How an extracted value was found, for a person to check it; null for manual values and none. */
+  evidence: ValueEvidence | null;
+}
+
+/** What the API tells of an extracted value's evidence. */
+export interface ValueEvidence {
+  /** The finder: `form-cell`, `label-line`, `section`, `defined-term`, `prose` (its role or the words around it), `learned`, `typed`. */
+  method: string;
+  /** The words that named the value: the label beside it, its defined term or role ("tenant"), the label's words around it. */
+  cue: string | null;
+  /** The sentence or line the value stands in. */
+  text: string | null;
+}
+
+function evidenceOf(extraction: Extraction | null | undefined): ValueEvidence | null {
+  const e = extraction?.evidence as { kind?: unknown; labelText?: unknown; context?: unknown } | null | undefined;
+  if (!e || typeof e.kind !== 'string') return null;
+  return { method: e.kind, cue: typeof e.labelText === 'string' ? e.labelText : null, text: typeof e.context === 'string' ? e.context : null };
 }
 
 /** Recorded when a document's DGML changes: after ingestion, and when its property values change. */
@@ -37,12 +55,19 @@ export const MAX_VALUE_LENGTH = 10_000;
 
 export function effectiveValue(v: PropertyValueRecord | undefined): PropertyValue {
   if (v?.manualValue !== null && v?.manualValue !== undefined) {
-    return { value: v.manualValue, source: 'manual', confidence: 1, location: null, candidates: v.extraction?.candidates ?? [] };
+    return { value: v.manualValue, source: 'manual', confidence: 1, location: null, candidates: v.extraction?.candidates ?? [], evidence: null };
   }
   if (v?.extractedValue !== null && v?.extractedValue !== undefined) {
-    return { value: v.extractedValue, source: 'extracted', confidence: v.extraction?.confidence ?? null, location: v.extraction?.location ?? null, candidates: v.extraction?.candidates ?? [] };
+    return {
+      value: v.extractedValue,
+      source: 'extracted',
+      confidence: v.extraction?.confidence ?? null,
+      location: v.extraction?.location ?? null,
+      candidates: v.extraction?.candidates ?? [],
+      evidence: evidenceOf(v.extraction),
+    };
   }
-  return { value: null, source: null, confidence: null, location: null, candidates: v?.extraction?.candidates ?? [] };
+  return { value: null, source: null, confidence: null, location: null, candidates: v?.extraction?.candidates ?? [], evidence: null };
 }
 
 /**
@@ -197,7 +222,7 @@ export class PropertyService implements MembershipListener {
       const before = effectiveValue(await s.properties.value(propertyId, documentId)).value;
       await s.properties.setManual({ workspaceId, docsetId, propertyId, documentId }, value, evidence, Date.now());
       const after = effectiveValue(await s.properties.value(propertyId, documentId));
-      if (after.value !== before) await this.changed(s, workspaceId, docsetId, documentId);
+      if (after.value !== before) await this.corrected(s, workspaceId, docsetId, documentId);
       return { property, value: effectiveValue(await s.properties.value(propertyId, documentId)) };
     });
   }
@@ -214,9 +239,15 @@ export class PropertyService implements MembershipListener {
       const before = effectiveValue(await s.properties.value(property.id, documentId)).value;
       await s.properties.setManual({ workspaceId, docsetId, propertyId: property.id, documentId }, value, evidence, Date.now());
       const after = effectiveValue(await s.properties.value(property.id, documentId));
-      if (after.value !== before) await this.changed(s, workspaceId, docsetId, documentId);
+      if (after.value !== before) await this.corrected(s, workspaceId, docsetId, documentId);
       return { property, value: effectiveValue(await s.properties.value(property.id, documentId)) };
     });
+  }
+
+  /** A value set by hand changed: the document's DGML, and the docset's other documents learn from it (extraction runs again). */
+  private async corrected(s: Repos, workspaceId: string, docsetId: string, documentId: string): Promise<void> {
+    await this.changed(s, workspaceId, docsetId, documentId);
+    await this.queueExtraction(s, workspaceId, { docsetId });
   }
 
   // ---- driven by the document lifecycle (inside the caller's transaction): a MembershipListener ----

@@ -234,12 +234,12 @@ describe('docset properties', () => {
       const inForm = await read(formId);
       assert.deepEqual(inForm.texts.get('SupplierName'), [supplier], inForm.xml);
       assert.deepEqual(inForm.texts.get('TradeName'), [trade], inForm.xml);
-      // In running text a tag covers whole words (DGML readers join pieces with spaces), so the
-      // punctuation right after a value is inside it, as for a plain value (the Buyer).
+      // In running text a tag covers whole words and ends where the value does: the punctuation
+      // right after it stays outside (issue 45: clean spans, as Docugami's DGML writes them).
       const inProse = await read(proseId);
-      assert.deepEqual(inProse.texts.get('SupplierName'), [`${supplier},`], inProse.xml);
-      assert.deepEqual(inProse.texts.get('TradeName'), [`${trade}.`], inProse.xml);
-      assert.deepEqual(inProse.texts.get('Buyer'), ['Acme Supplies,'], inProse.xml);
+      assert.deepEqual(inProse.texts.get('SupplierName'), [supplier], inProse.xml);
+      assert.deepEqual(inProse.texts.get('TradeName'), [trade], inProse.xml);
+      assert.deepEqual(inProse.texts.get('Buyer'), ['Acme Supplies'], inProse.xml);
     }
   });
 

@@ -33,6 +33,17 @@ const valueFields = {
   confidence: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]),
   location: Location,
   candidates: Type.Array(Type.Object({ value: Type.String(), confidence: Type.Number(), location: Location }), { description: 'Other plausible values, best first' }),
+  evidence: Type.Union(
+    [
+      Type.Object({
+        method: Type.String({ description: '`form-cell`, `label-line`, `section`, `defined-term`, `prose` (the role its sentence gives it, or the label\'s words around it), `learned`, `typed`' }),
+        cue: Type.Union([Type.String(), Type.Null()], { description: 'The words that named the value: the label beside it, its defined term or role, the label\'s words around it' }),
+        text: Type.Union([Type.String(), Type.Null()], { description: 'The sentence or line the value stands in' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'Quire extension: how an extracted value was found (null for manual values and none)' },
+  ),
   document: Ref,
 };
 
@@ -86,6 +97,7 @@ export function toPropertyValueJson(p: PropertyRecord, documentId: string, v: Pr
     confidence: v.confidence,
     location: v.location,
     candidates: v.candidates,
+    evidence: v.evidence,
     document: { id: documentId, url: `${base}/documents/${documentId}` },
   };
 }

@@ -198,8 +198,8 @@ function boundingBox(b: Box): string {
 // ---- inline tags ----
 
 /**
- * The leaf's text with its spans as inline elements. Spans are widened to whole whitespace-separated
- * words (readers join text pieces with spaces, so a tag boundary inside a word splits it), and a span
+ * The leaf's text with its spans as inline elements. Spans are widened to whole words (readers join
+ * text pieces with spaces, so a tag boundary inside a word splits it), and a span
  * that would overlap another instead of nesting in it is dropped: the text is never lost.
  */
 function inlineXml(leaf: Leaf): string {
@@ -229,6 +229,9 @@ function inlineXml(leaf: Leaf): string {
   return xml + escapeText(text.slice(at));
 }
 
+const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
+
+/** Spans widened to whole words: a boundary may sit between a word and its punctuation (`<x>Jagel</x>, Germany`), never inside a word. */
 function wholeWordSpans(text: string, spans: readonly Span[]): Span[] {
   const out: Span[] = [];
   for (const s of spans) {
@@ -237,8 +240,8 @@ function wholeWordSpans(text: string, spans: readonly Span[]): Span[] {
     while (start < end && /\s/.test(text[start]!)) start++;
     while (end > start && /\s/.test(text[end - 1]!)) end--;
     if (start >= end) continue;
-    while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
-    while (end < text.length && !/\s/.test(text[end]!)) end++;
+    while (start > 0 && isWordChar(text[start - 1]) && isWordChar(text[start])) start--;
+    while (end < text.length && isWordChar(text[end - 1]) && isWordChar(text[end])) end++;
     out.push({ ...s, start, end });
   }
   // Outer spans first; equal ranges keep their given order (the first is the outer one).

@@ -43,6 +43,8 @@ export interface Evidence {
   box?: Box;
   /** A coarse description of the value's shape (e.g. "AAA00AA000"), for shape-based learning. */
   shape?: string;
+  /** The sentence (or line) the value stands in, as the document writes it: what a person checks it against. */
+  context?: string;
 }
 
 export interface Candidate {

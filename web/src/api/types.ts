@@ -33,6 +33,7 @@ export interface PropertyValue extends Property {
   source: 'extracted' | 'manual' | null;
   confidence: number | null;
   location: Location | null;
+  evidence: { method: string; cue: string | null; text: string | null } | null;
 }
 
 export interface Page { number: number; width?: number; height?: number; [k: string]: unknown }

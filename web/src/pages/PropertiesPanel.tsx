@@ -9,6 +9,7 @@ export function PropertiesPanel({ docsetId, documentId, onPick }: { docsetId: st
   const [editing, setEditing] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const [tick, setTick] = useState(0);
+  const [shown, setShown] = useState<string | null>(null);
   const load = () =>
     get<{ properties: PropertyValue[] }>(`/docsets/${docsetId}/document-properties/${documentId}`).then(
       (r) => setValues(r.properties),
@@ -52,7 +53,17 @@ export function PropertiesPanel({ docsetId, documentId, onPick }: { docsetId: st
             <span class="prop-label">{v.label}</span>
             {editing[v.id] === undefined ? (
               <>
-                <button type="button" class="link value" disabled={!v.location} onClick={() => onPick(v)} title={v.location ? `Show on page ${v.location.page}` : 'No location'}>
+                <button
+                  type="button"
+                  class="link value"
+                  disabled={!v.location && !v.evidence}
+                  aria-expanded={shown === v.id}
+                  onClick={() => {
+                    setShown(shown === v.id ? null : v.id);
+                    if (v.location) onPick(v);
+                  }}
+                  title={v.location ? `Show on page ${v.location.page}` : 'No location'}
+                >
                   {v.value ?? '—'}
                 </button>
                 {v.source && <span class={`badge source-${v.source}`}>{v.source}</span>}
@@ -67,6 +78,7 @@ export function PropertiesPanel({ docsetId, documentId, onPick }: { docsetId: st
                 <button type="submit">Save</button>
               </form>
             )}
+            {shown === v.id && v.evidence && <Evidence v={v} />}
           </li>
         ))}
       </ul>
@@ -79,3 +91,48 @@ export function PropertiesPanel({ docsetId, documentId, onPick }: { docsetId: st
     </section>
   );
 }
+
+/** How a value was found, to check it by: the finder, the words that named it, its sentence, page and confidence. */
+function Evidence({ v }: { v: PropertyValue }) {
+  const e = v.evidence!;
+  return (
+    <dl class="evidence" data-evidence={e.method}>
+      <dt>Found by</dt>
+      <dd>{METHODS[e.method] ?? e.method}</dd>
+      {e.cue && (
+        <>
+          <dt>Named by</dt>
+          <dd class="cue">“{e.cue}”</dd>
+        </>
+      )}
+      {e.text && (
+        <>
+          <dt>In</dt>
+          <dd class="sentence">{e.text}</dd>
+        </>
+      )}
+      {v.location && (
+        <>
+          <dt>Where</dt>
+          <dd>page {v.location.page}</dd>
+        </>
+      )}
+      {v.confidence !== null && (
+        <>
+          <dt>Confidence</dt>
+          <dd>{Math.round(v.confidence * 100)}%</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+const METHODS: Record<string, string> = {
+  'form-cell': 'a form cell beside its label',
+  'label-line': 'a "Label: value" line',
+  section: 'a section headed by the label',
+  'defined-term': 'a defined term in quotes',
+  prose: 'its role in the sentence',
+  learned: 'what the docset learned',
+  typed: 'its type',
+};

@@ -1,7 +1,5 @@
 import type { Candidate } from './candidate.js';
 
-const OPENING = /^[(["'“‘«{]*$/u;
-const CLOSING = /^[)\]"'”’».,;:!?}]*$/u;
 /** Longer runs without spaces hold no entity; the bound keeps snapping linear on adversarial text. */
 const LONGEST_TOKEN = 256;
 
@@ -23,17 +21,41 @@ function tokenEnd(text: string, at: number): number | null {
   return i === text.length || isSpace(text[i]) ? i : null;
 }
 
+const OPENING = /^[(["'“‘«{]*$/u;
+const CLOSING = /^[)\]"'”’».,;:!?}]*$/u;
+/** A full stop that is part of the value: an initial or an abbreviation ("N.A.", "Inc.", "Jr."). */
+const ABBREVIATION_DOT = /(?:(?:^|[\s.])\p{L}|\b(?:Inc|Corp|Ltd|Co|Jr|Sr|Bros|No|St|Ave|Blvd|Rd|Dr|Mr|Mrs|Ms|U\.S|p\.m|a\.m|P\.M|A\.M))\.$/u;
+
+/** `[start, end)` without the punctuation around it: quotes, a comma or full stop after it, brackets it does not close. */
+export function cleanEdges(text: string, start: number, end: number): { start: number; end: number } | null {
+  let s = start;
+  let e = end;
+  while (s < e && /[\s(\["'“‘«{]/u.test(text[s]!) && !(text[s] === '(' && text.slice(s, e).includes(')'))) s++;
+  for (;;) {
+    const last = text[e - 1];
+    if (e <= s || last === undefined) break;
+    if (/[\s"'”’»,;:!?\]}]/u.test(last)) e--;
+    else if (last === ')' && !text.slice(s, e - 1).includes('(')) e--;
+    else if (last === '.' && !ABBREVIATION_DOT.test(text.slice(s, e))) e--;
+    else break;
+  }
+  return e > s ? { start: s, end: e } : null;
+}
+
 /**
- * A candidate widened to whole whitespace-delimited tokens, when only opening punctuation precedes
- * it in its first token and only closing punctuation follows it in its last ("($1,000)," stays
- * whole); null when that would cut a word. Readers join a leaf's text pieces with spaces, so a tag
- * boundary inside a token would split a word in two.
+ * A candidate widened to whole words (never cutting a word or number in two) and cleared of the
+ * punctuation around it ("Widget Corp.," → "Widget Corp.", `("Widget Corp.")` → "Widget Corp."),
+ * so that a tag wraps exactly the value; null when a token is too long to hold one. Readers join a
+ * leaf's text pieces with spaces, so a boundary inside a word would split it; a boundary between a
+ * word and its punctuation is where Docugami's own DGML puts one too (`<docset:Location>Jagel</docset:Location>, Germany`).
  */
 export function snapToWords(text: string, c: Candidate): Candidate | null {
   if (c.end <= c.start) return null;
   const start = tokenStart(text, c.start);
   const end = tokenEnd(text, c.end);
   if (start === null || end === null) return null;
+  // Only punctuation may stand between the match and its token's edges ("($1,000)," yes, "$100.00/sf" no).
   if (!OPENING.test(text.slice(start, c.start)) || !CLOSING.test(text.slice(c.end, end))) return null;
-  return { start, end, type: c.type };
+  const clean = cleanEdges(text, start, end);
+  return clean ? { ...clean, type: c.type } : null;
 }

@@ -48,8 +48,26 @@ export function candidateAt(
     confidence: Math.max(0, Math.min(1, confidence)),
     location,
     anchor,
-    evidence: { ...evidence, ...(location ? { page: location.page, box: location.boundingBox } : {}), shape: valueShape(value) },
+    evidence: { ...evidence, ...(location ? { page: location.page, box: location.boundingBox } : {}), shape: valueShape(value), context: sentenceAround(text, range.start, range.end) },
   };
+}
+
+/** Longest context kept with a value; a longer sentence is cut around the value. */
+const CONTEXT_CHARS = 300;
+
+/** The sentence holding `[start, end)` of a leaf's text (a full stop before a capital or the leaf's edge bounds it). */
+export function sentenceAround(text: string, start: number, end: number): string {
+  const before = text.slice(0, start);
+  const opening = Math.max(0, ...[...before.matchAll(/[.;!?]["”’)]*\s+(?=[\p{Lu}("“])/gu)].map((m) => m.index + m[0].length));
+  const closing = text.slice(end).search(/[.;!?]["”’)]*(?:\s+[\p{Lu}("“]|\s*$)/u);
+  let from = opening;
+  let to = closing < 0 ? text.length : end + closing + 1;
+  if (to - from > CONTEXT_CHARS) {
+    const room = Math.max(0, CONTEXT_CHARS - (end - start));
+    from = Math.max(from, start - Math.floor(room / 2));
+    to = Math.min(to, end + Math.ceil(room / 2));
+  }
+  return normalizeSpace(`${from > opening ? '…' : ''}${text.slice(from, to)}${to < (closing < 0 ? text.length : end + closing + 1) ? '…' : ''}`);
 }
 
 /** The normalised label text kept in evidence. */

@@ -13,7 +13,7 @@ import { PARTY_NOUNS } from './label-kind.js';
 import { tokenize, type Token } from './tokens.js';
 
 const SUFFIXES = new Set(
-  ['inc', 'inc.', 'corp', 'corp.', 'co.', 'ltd', 'ltd.', 'llc', 'l.l.c.', 'lp', 'l.p.', 'llp', 'l.l.p.', 'pllc', 'plc', 'n.a.', 's.a.', 'ag', 'gmbh', 'b.v.', 'n.v.', 's.a.r.l.', 'incorporated', 'corporation', 'limited', 'company', 'trust', 'bank', 'branch', 'lllp', 'jr.', 'sr.', 'ii', 'iii', 'iv'],
+  ['inc', 'inc.', 'corp', 'corp.', 'co.', 'ltd', 'ltd.', 'llc', 'l.l.c.', 'lp', 'l.p.', 'llp', 'l.l.p.', 'pllc', 'plc', 'n.a.', 's.a.', 'ag', 'gmbh', 'b.v.', 'n.v.', 's.a.r.l.', 'incorporated', 'corporation', 'limited', 'company', 'trust', 'bank', 'branch', 'lllp', 'jr.', 'sr.', 'ii', 'iii', 'iv', 'p.c.', 'p.a.', 'pc', 'pa', 's.p.a.', 'spa', 'pty', 'pte', 'sarl', 'bv', 'nv', 'kg', 'se', 'ab', 'as', 'oy', 'l.p.a.', 'lpa', 'chtd', 'chartered', 'associates'],
 );
 /** Words of a job title: a name does not run back over them ("General Manager Taiwan Business Bank"). */
 const TITLE_WORDS = new Set(['manager', 'director', 'officer', 'president', 'secretary', 'treasurer', 'vice', 'chief', 'chairman', 'attorney', 'fact', 'signatory', 'authorized', 'partner', 'member', 'counsel', 'controller', 'principal', 'title', 'name', 'by', 'its', 'date', 'witness', 'notary', 'managing', 'senior', 'assistant', 'interim', 'deputy', 'executive', 'financial', 'operating']);
@@ -310,6 +310,8 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     const words = tokens.slice(from, last + 1).filter(isWord);
     if (!plausibleName(words)) continue;
     const roles = rolesAround(tokens, from, last, previous).filter((r) => !isAlias(r));
+    // One capitalised word opening a sentence is more often its verb or noun ("Deliver to Landlord …") than a name.
+    if (!roles.length && words.length === 1 && !allCaps(words[0]!) && (from === 0 || tokens[from - 1]!.text === '.')) continue;
     // After "Title:" stands a job title, not a party (unless it is a firm's name: "Title: JV JEFFERSONVILLE, LLC").
     if (roles.some((r) => r.length === 1 && r[0] === 'title') && !words.some(isSuffix)) continue;
     found.push({ start: tokens[from]!.start, end: nameEnd(tokens, from, last), roles, from, last });

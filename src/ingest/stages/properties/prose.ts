@@ -100,6 +100,11 @@ function continues(text: string, next: string): boolean {
   return !/[.!?;]["”')]*$/u.test(text) && /^(?:[\p{Ll}(]|as\s|its\s)/u.test(next);
 }
 
+/** "the State of Florida", "the City of Tempe": before a name, "<head> of" is part of it, not a label naming it. */
+function partOfName(kind: LabelKind, before: readonly string[]): boolean {
+  return (kind.kind === 'state' || kind.kind === 'address' || kind.kind === 'party') && before[0] === 'of' && bestRelated(kind.head ?? '', [before[1] ?? '']) > 0;
+}
+
 /** Words for what happens on a date or within a period: the event a value belongs to. */
 const EVENTS = ['terminate', 'termination', 'expire', 'expiration', 'commence', 'commencement', 'mature', 'maturity', 'amend', 'amendment', 'effective', 'execute', 'execution', 'close', 'closing', 'renew', 'renewal', 'vest', 'vesting', 'notice', 'cure', 'pay', 'payment', 'deliver', 'delivery', 'resign', 'retire', 'grant', 'revoke'];
 
@@ -161,7 +166,7 @@ export function proseSpans(view: DocView, kind: LabelKind, learnedRoles: readonl
         unnamed: kind.kind === 'party' && !span.roles?.length ? 1 : 0,
         otherKind: other ? 1 : 0,
         // The label's head word governing the value: "dated" for a Date, "notice" for a Notice Period.
-        head: kind.head ? coverage([kind.head], before.slice(0, 4)) : 0,
+        head: kind.head && !partOfName(kind, before) ? coverage([kind.head], before.slice(0, 4)) : 0,
         otherEvent: otherEvent(kind.qualifiers, before.slice(0, 4)),
       };
       const cue = role ? span.roles!.map((r) => r.join(' ')).join(', ') : kind.qualifiers.filter((q) => bestRelated(q, [...before, ...after]) > 0).join(' ');
@@ -185,11 +190,28 @@ export function proseScore(features: Features, weights: Record<string, number> =
   return sigmoid(z);
 }
 
+/** A candidate's confidence: its score, capped below the threshold when the text does not name it. */
+export function proseConfidence(features: Features, kind: LabelKind, weights: Record<string, number> = WEIGHTS.weights): number {
+  return Math.min(proseScore(features, weights), named(features) || alone(features, kind) ? 1 : UNNAMED_CAP);
+}
+
+/**
+ * A value the text does not name (no role, none of the label's words around it) is a guess however
+ * alone it is: a candidate, never the answer. Precision first: a document without the value gets none.
+ */
+const UNNAMED_CAP = 0.55;
+/** Kinds whose only value in a document is likely the one asked for (its only date, its only party); not counts, years, states. */
+const ALONE_KINDS: ReadonlySet<string> = new Set(['date', 'party', 'duration', 'money', 'percent', 'time']);
+/** The label's words around it, or its role; the head word alone ("the date of …") only for a label that is nothing more ("Date"). */
+const named = (f: Features): boolean => f.role > 0 || f.before > 0 || f.after > 0 || (f.head > 0 && f.noQualifier > 0);
+/** The document's only value of a kind that is rarely there by chance, and no other event or role claims it ("commencement is set for …", `(the "Supplier")`). */
+const alone = (f: Features, kind: LabelKind): boolean => f.only > 0 && f.otherKind === 0 && f.otherEvent === 0 && f.roleOther === 0 && ALONE_KINDS.has(kind.kind ?? '');
+
 /** Candidates from running text for a property, surest first. */
 export function proseCandidates(view: DocView, query: PropertyQuery): Candidate[] {
   const kind = labelKind(query.def.label);
   const scored = proseSpans(view, kind, query.aliases)
-    .map((s) => ({ s, confidence: proseScore(s.features) }))
+    .map((s) => ({ s, confidence: proseConfidence(s.features, kind) }))
     .sort((a, b) => b.confidence - a.confidence)
     .slice(0, MAX_PROSE);
   return scored.map(({ s, confidence }) => candidateAt(view, s.info.index, s.span, confidence, { kind: 'prose', ...(s.cue ? { labelText: s.cue } : {}) }));

@@ -16,15 +16,19 @@ function validAnchor(view: DocView, value: string, anchor: ValueAnchor | null): 
   return anchor.end <= last.leaf.text.length && comparable(value).startsWith(comparable(first.leaf.text.slice(anchor.start))) ? anchor : null;
 }
 
-/** `[start, end)` widened to whitespace-separated words. */
+/**
+ * `[start, end)` widened to whole words: a tag never splits a word, and ends where the value does
+ * (a comma after it stays outside, quotes a person typed as part of the value inside).
+ */
 function wholeWords(text: string, start: number, end: number): { start: number; end: number } | null {
   let s = Math.max(0, Math.min(start, text.length));
   let e = Math.max(s, Math.min(end, text.length));
   while (s < e && /\s/.test(text[s]!)) s++;
   while (e > s && /\s/.test(text[e - 1]!)) e--;
   if (s >= e) return null;
-  while (s > 0 && !/\s/.test(text[s - 1]!)) s--;
-  while (e < text.length && !/\s/.test(text[e]!)) e++;
+  const word = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
+  while (s > 0 && word(text[s - 1]) && word(text[s])) s--;
+  while (e < text.length && word(text[e - 1]) && word(text[e])) e++;
   return { start: s, end: e };
 }
 
