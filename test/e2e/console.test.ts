@@ -210,6 +210,15 @@ describe('browser console', { skip }, () => {
     for (const k of ['x', 'y', 'width', 'height'] as const) {
       assert.ok(Math.abs(hl[k] - expected[k]) <= 2, `highlight ${k} ${hl[k].toFixed(1)} vs the bounding box ${expected[k].toFixed(1)} (${JSON.stringify(b)})`);
     }
+    // The click also shows how the value was found, as the API tells it.
+    assert.ok(api.evidence, 'the value has its evidence');
+    const evidence = page.locator(`li[data-property="Accident Number"] dl.evidence[data-evidence="${api.evidence.method}"]`);
+    await evidence.waitFor();
+    const shown = await evidence.innerText();
+    if (api.evidence.cue) assert.ok(shown.includes(api.evidence.cue), `the cue "${api.evidence.cue}" in: ${shown}`);
+    if (api.evidence.text) assert.ok(shown.replace(/\s+/g, ' ').includes(api.evidence.text), `the sentence in: ${shown}`);
+    assert.match(shown, new RegExp(`page ${api.location.page}`));
+    assert.match(shown, new RegExp(`${Math.round(api.confidence * 100)}%`));
     await shot('highlight');
 
     await page.getByRole('button', { name: 'Edit Accident Number' }).click();
