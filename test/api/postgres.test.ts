@@ -19,7 +19,7 @@ if (!missing) {
       cluster = await startPgCluster();
       s3 = await startS3();
       const storageUrl = await s3.createBucket(BUCKET);
-      return startQuire({ databaseUrl: await cluster.createDatabase('quire_api'), args: ['serve', '--no-worker'], extraEnv: { ...s3.env, QUIRE_STORAGE_URL: storageUrl } });
+      return startQuire({ databaseUrl: await cluster.createDatabase('quire_api'), args: ['serve', '--no-worker'], extraEnv: { ...s3.env, QUIRE_STORAGE_URL: storageUrl, QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
     },
     async () => {
       await cluster?.stop();

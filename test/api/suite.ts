@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { CORPUS, type Quire } from '../helpers/quire.js';
 import { committedFiles, stagedFiles } from '../helpers/blob-files.js';
 import { assertJson, assertProblem, client, collectPages, multipartBody, rawMultipartUpload, type Client } from '../helpers/http.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { loadConfig } from '../../src/config.js';
 import { Store } from '../../src/store/db/index.js';
 
@@ -607,6 +608,52 @@ export function apiSuite(
         assert.equal(again.json.version, '1');
         const listed = (await c.get('/samples')).json.samples.find((x: any) => x.id === sample.id);
         assert.deepEqual([listed.description, listed.version], [sample.description, '1']);
+      });
+
+      test('webhooks: url is the webhook itself, webhookUrl its receiver; any non-empty secret up to 1024 characters, never returned, signs as given', async () => {
+        const rx = new WebhookReceiver();
+        await rx.listen();
+        try {
+          const secret = 's3cr3t-bars';
+          const receiver = rx.expect('/short-secret', secret);
+          const made = await c.post('/webhooks', { json: { target: 'Documents', url: receiver, secret } });
+          assertJson(made, 201);
+          const h = made.json;
+          assert.equal(h.url, `${q.api}/webhooks/${h.id}`);
+          assert.equal(h.webhookUrl, receiver);
+          assert.equal(h.hasSecret, true);
+          assert.ok(!made.text.includes(secret) && !('secret' in h), 'the secret is never returned');
+          const got = await c.get(h.url);
+          assertJson(got);
+          assert.deepEqual([got.json.url, got.json.webhookUrl], [h.url, receiver]);
+          assert.ok(!got.text.includes(secret));
+          const listed = (await c.get('/webhooks?target=Documents')).json.webhooks.find((x: any) => x.id === h.id);
+          assert.deepEqual([listed.url, listed.webhookUrl], [h.url, receiver]);
+          // The ping is signed with the short secret's UTF-8 bytes (verified by the standardwebhooks package).
+          const ping = await c.post(`/webhooks/${h.id}/test`);
+          assertJson(ping);
+          assert.equal(ping.json.delivered, true, ping.text);
+          assert.equal(rx.accepted.filter((r) => r.path === '/short-secret').length, 1);
+          assert.deepEqual(rx.invalid, []);
+
+          for (const ok of ['x', 'a b', '\u00e9'.repeat(1024), 'y'.repeat(1024), `whsec_${Buffer.from('short').toString('base64')}`]) {
+            const r = await c.post('/webhooks', { json: { target: 'Documents', url: rx.url('/any'), secret: ok } });
+            assertJson(r, 201);
+            assert.equal(r.json.hasSecret, true);
+            assert.ok(!('secret' in r.json));
+            if (ok.length > 3) assert.ok(!r.text.includes(ok), 'the secret is never returned');
+          }
+          for (const bad of ['', 'y'.repeat(1025), 'whsec_not*base64*at*all', 'whsec_']) {
+            assertProblem(await c.post('/webhooks', { json: { target: 'Documents', url: rx.url('/any'), secret: bad } }), 400, /secret|whsec_/);
+          }
+          assertProblem(await c.post('/webhooks', { json: { target: 'Documents', url: rx.url('/any'), secret: 7 } }), 400);
+          const none = await c.post('/webhooks', { json: { target: 'Documents', url: rx.url('/none') } });
+          assertJson(none, 201);
+          assert.equal(none.json.hasSecret, false);
+          assert.equal(none.json.webhookUrl, rx.url('/none'));
+        } finally {
+          await rx.close();
+        }
       });
 
       test('every Page carries document {id, url, downloadUrl}; so does the page list', async () => {
