@@ -220,8 +220,17 @@ class ReadCache {
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {
+  await migrate(db, (m) => m.migrateToLatest());
+}
+
+/** Up (or down) to the named migration: the tests of a migration's backfill start before it. */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  await migrate(db, (m) => m.migrateTo(name));
+}
+
+async function migrate(db: Db, run: (m: Migrator) => ReturnType<Migrator['migrateToLatest']>): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await run(new Migrator({ db, provider }));
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
