@@ -42,7 +42,12 @@ export type InlineTag =
   /** A generic entity (`dgc:Org`, …; dates become `dg:chunk xsi:type="date"`). */
   | { kind: 'entity'; type: EntityType }
   /** A docset property's value (`docset:{labelId}`), from the docset-intelligence issue. */
-  | { kind: 'property'; labelId: string; propertyId?: string };
+  | { kind: 'property'; labelId: string; propertyId?: string }
+  /**
+   * A value named by the role its context gives it, with no property defined (`docset:{name}`:
+   * `TenantName`, `TerminationDate`, `CurePeriod`). A property's value over the same words wins.
+   */
+  | { kind: 'label'; name: string };
 
 export interface Leaf {
   /** Whitespace-normalised text: single spaces, no leading or trailing space. */

@@ -178,7 +178,7 @@ test('existing spans are kept and never overlapped; new spans do not overlap eac
   tagEntities([{ type: 'paragraph', structure: 'p', role: 'body', leaf }]);
   assert.ok(leaf.spans?.includes(property));
   assert.deepEqual(
-    leaf.spans?.map((s) => [s.tag.kind === 'entity' ? s.tag.type : s.tag.labelId, bare(text.slice(s.start, s.end))]),
+    leaf.spans?.map((s) => [s.tag.kind === 'entity' ? s.tag.type : s.tag.kind === 'property' ? s.tag.labelId : s.tag.name, bare(text.slice(s.start, s.end))]),
     [['Address', '1564 E Broadway Rd, Tempe, Arizona 85282'], ['EffectiveDate', 'March 29th, 2019'], ['Money', '$100']],
   );
 });

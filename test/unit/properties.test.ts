@@ -215,7 +215,7 @@ test('tagProperties: an entity span crossing the value gives way, one inside it 
   ];
   const value = { labelId: 'Payment', value: 'on 5 May 2024 by', anchor: null };
   tagProperties(doc, [value]);
-  const shown = () => leaf.spans!.map((s) => [text.slice(s.start, s.end), s.tag.kind === 'entity' ? s.tag.type : s.tag.labelId]);
+  const shown = () => leaf.spans!.map((s) => [text.slice(s.start, s.end), s.tag.kind === 'entity' ? s.tag.type : s.tag.kind === 'property' ? s.tag.labelId : s.tag.name]);
   assert.deepEqual(shown(), [
     ['on 5 May 2024 by', 'Payment'],
     ['5 May 2024', 'Date'],

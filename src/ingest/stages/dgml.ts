@@ -249,8 +249,8 @@ function wholeWordSpans(text: string, spans: readonly Span[]): Span[] {
 }
 
 function inlineTag(s: Span): { openTag: string; tag: string } {
-  if (s.tag.kind === 'property') {
-    const tag = `docset:${ncName(s.tag.labelId, 'Property')}`;
+  if (s.tag.kind === 'property' || s.tag.kind === 'label') {
+    const tag = `docset:${ncName(s.tag.kind === 'property' ? s.tag.labelId : s.tag.name, 'Property')}`;
     return { openTag: `<${tag}>`, tag };
   }
   if (s.tag.type === 'Date') return { openTag: '<dg:chunk xsi:type="date">', tag: 'dg:chunk' };

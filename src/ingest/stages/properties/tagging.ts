@@ -42,7 +42,8 @@ function addSpan(leaf: Leaf, start: number, end: number, labelId: string, proper
   const kept = (leaf.spans ?? []).filter((s) => {
     const overlaps = s.start < range.end && s.end > range.start;
     if (!overlaps) return true;
-    if (s.tag.kind === 'property') return false;
+    // A property's value replaces any other property's, and a found label over the same words.
+    if (s.tag.kind === 'property' || s.tag.kind === 'label') return false;
     return s.start >= range.start && s.end <= range.end && (s.start > range.start || s.end < range.end);
   });
   const span: Span = { ...range, tag: { kind: 'property', labelId, ...(propertyId ? { propertyId } : {}) } };
