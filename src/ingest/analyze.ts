@@ -3,6 +3,7 @@ import { readPdfPages, type PdfEngine } from './formats/pdf.js';
 import type { StructureModel, StructureNode } from './structure.js';
 import { alignBoxes } from './stages/align.js';
 import { tagEntities } from './stages/entities.js';
+import { tagSemanticLabels } from './stages/semantic-labels.js';
 import { pdfStructure } from './stages/layout.js';
 import { needsOcr, recognisePages, stampedScan } from './stages/ocr.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
@@ -96,6 +97,8 @@ export async function analyzeDocument(model: DocumentModel, options: AnalyzeOpti
   timings.layoutMs = performance.now() - t;
   t = performance.now();
   tagEntities(nodes);
+  // Counted with the entities: the labels name the values the entity pass found.
+  tagSemanticLabels(nodes);
   timings.entitiesMs = performance.now() - t;
   const structure: StructureModel = {
     version: 1,

@@ -169,3 +169,55 @@ describe('values from prose', () => {
     assert.equal(right(knowledge), 2, 'learned, the other documents get their customer');
   });
 });
+
+describe('semantic labels', () => {
+  const named = async (text: string) => {
+    const structure = await structureOf(text);
+    const out: Record<string, string> = {};
+    for (const leaf of (await import('../../src/ingest/structure.js')).leaves(structure.nodes)) {
+      for (const s of leaf.spans ?? []) if (s.tag.kind === 'label') out[s.tag.name] = leaf.text.slice(s.start, s.end);
+    }
+    return out;
+  };
+
+  test('values named by the role, event or purpose their sentence gives them', async () => {
+    const labels = await named(
+      'This Services Agreement (this "Agreement") is entered into as of March 3, 2025 by and between Quarry Lane Software, Inc., a Delaware corporation (the "Company"), ' +
+        'and Northgate Analytics LLC (the "Consultant"). The Company shall pay each invoice within forty-five (45) days after receipt. ' +
+        'Either party may terminate this Agreement upon sixty (60) days prior written notice, and the Consultant shall have ten (10) business days to cure any breach. ' +
+        'This Agreement shall terminate on December 31, 2027. The Consultant shall receive a base salary of $410,000 per year.\n',
+    );
+    assert.deepEqual(labels, {
+      AgreementDate: 'March 3, 2025',
+      CompanyName: 'Quarry Lane Software, Inc.',
+      ConsultantName: 'Northgate Analytics LLC',
+      PaymentDeadline: 'forty-five (45) days',
+      TerminationNoticePeriod: 'sixty (60) days',
+      CurePeriod: 'ten (10) business days',
+      TerminationDate: 'December 31, 2027',
+      BaseSalary: '$410,000',
+    });
+  });
+
+  test('a signature block, a labelled line, notes falling due, a document dated', async () => {
+    const labels = await named('By: Mesa Verde GP LLC, its general partner\n\nCommencement Date for the Initial Premises: October 1, 2026\n\nThe 4.25% Senior Notes due June 1, 2031 are outstanding.\n\nReference is made to the Pledge Agreement dated as of May 5, 2024.\n');
+    assert.equal(labels.GeneralPartnerName, 'Mesa Verde GP LLC');
+    assert.equal(labels.CommencementDate, 'October 1, 2026');
+    assert.equal(labels.MaturityDate, 'June 1, 2031');
+    assert.equal(labels.PledgeAgreementDate, 'May 5, 2024');
+  });
+
+  test('nothing is named where the context does not say', async () => {
+    assert.deepEqual(await named('The meeting was held on June 3, 2025 with Orchard Analytics LLC and lasted 3 hours.\n'), {});
+  });
+});
+
+test('semantic labels: a user-defined property over the same words wins', async () => {
+  const { tagProperties } = await import('../../src/ingest/stages/properties.js');
+  const { leaves } = await import('../../src/ingest/structure.js');
+  const structure = await structureOf('This Lease is made by and between Harbor Point Holdings, LLC (the "Landlord") and Bright Owl Bakery Inc. (the "Tenant").\n');
+  const tags = () => [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).filter((s) => s.tag.kind !== 'entity').map((s) => [s.tag.kind === 'property' ? s.tag.labelId : s.tag.kind === 'label' ? s.tag.name : '', l.text.slice(s.start, s.end)]));
+  assert.deepEqual(tags(), [['LandlordName', 'Harbor Point Holdings, LLC'], ['TenantName', 'Bright Owl Bakery Inc.']]);
+  tagProperties(structure, [{ labelId: 'Lessee', value: 'Bright Owl Bakery Inc.', anchor: null }]);
+  assert.deepEqual(tags(), [['LandlordName', 'Harbor Point Holdings, LLC'], ['Lessee', 'Bright Owl Bakery Inc.']]);
+});

@@ -59,9 +59,13 @@ export function tagValues(structure: StructureModel, values: readonly ValueToTag
     const anchor = validAnchor(view, v.value, v.anchor) ?? locate(view, v.value);
     if (!anchor) continue;
     const last = anchor.lastLeaf ?? anchor.leaf;
+    // Values compare without the punctuation that ends them; a value that ends in some ("Inc.") keeps it in its tag.
+    const tail = v.value.trim().match(/[.,;:]+$/u)?.[0] ?? '';
     for (let i = anchor.leaf; i <= last; i++) {
       const leaf = view.leaves[i]!.leaf;
-      addSpan(leaf, i === anchor.leaf ? anchor.start : 0, i === last ? anchor.end : leaf.text.length, v.labelId, v.propertyId);
+      let end = i === last ? anchor.end : leaf.text.length;
+      if (i === last && tail && !leaf.text.slice(0, end).endsWith(tail) && leaf.text.startsWith(tail, end)) end += tail.length;
+      addSpan(leaf, i === anchor.leaf ? anchor.start : 0, end, v.labelId, v.propertyId);
     }
     if (anchor.labelLeaf !== undefined && view.leaves[anchor.labelLeaf]?.place) labelCells.set(anchor.labelLeaf, v.labelId);
   }

@@ -1,0 +1,240 @@
+/**
+ * Semantic labels: values in running text named by the role their context gives them, with no
+ * property defined, so that DGML says what each is (`<docset:TenantName>`, `<docset:TerminationDate>`,
+ * `<docset:CurePeriod>`), as Docugami's does. The name comes from the text only where it says:
+ * - a party's role (`(the "Company")`, `, as Administrative Agent`, `Tenant:`, `its general partner`) → `CompanyName`;
+ * - the event a date belongs to (`shall terminate on`, `commencing on`, `matures on`, `dated as of`) → `TerminationDate`;
+ * - what a period is for (`cure within`, `revoke within`, `days' notice`, `pay within`) → `CurePeriod`, `PaymentDeadline`;
+ * - the noun an amount or rate is of (`a base salary of`, `an interest rate of`) → `BaseSalary`.
+ * Nothing is named where the context does not say: a wrong name misleads every chunk that carries it.
+ * Deterministic, so one role gets one name in every document of a docset.
+ */
+import type { Leaf, StructureNode } from '../structure.js';
+import { valueSpans } from './properties/prose-spans.js';
+import { tokenize, type Token } from './properties/tokens.js';
+
+/** Verbs and nouns of the events dates belong to, to the noun a label names them by. */
+const DATE_EVENTS: [RegExp, string][] = [
+  [/^terminat/u, 'Termination'],
+  [/^expir/u, 'Expiration'],
+  [/^commenc/u, 'Commencement'],
+  [/^matur/u, 'Maturity'],
+  [/^amend/u, 'Amendment'],
+  [/^effective$/u, 'Effective'],
+  [/^execut/u, 'Execution'],
+  [/^clos(?:e|es|ed|ing)$/u, 'Closing'],
+  [/^renew/u, 'Renewal'],
+  [/^vest/u, 'Vesting'],
+  [/^resign/u, 'Resignation'],
+  [/^retire/u, 'Retirement'],
+  [/^appoint/u, 'Appointment'],
+  [/^grant/u, 'Grant'],
+  [/^deliver/u, 'Delivery'],
+  [/^settle/u, 'Settlement'],
+  [/^(?:begin|beginning|start|starting)$/u, 'Start'],
+];
+/** "dated", "entered into as of", "made as of", "accepted and agreed on": the date of the document that says it. */
+const DOCUMENT_DATED = /^(?:dated|entered|made|executed|agreed)$/u;
+/** Securities that fall "due" on their maturity: "Senior Notes due June 1, 2021". */
+const SECURITIES = /^(?:notes?|bonds?|debentures?|loans?|debt|obligations?)$/u;
+/** Documents a date may be "of": "this Lease, dated …" → `LeaseDate`. */
+const DOCUMENTS = new Set(['agreement', 'lease', 'sublease', 'amendment', 'indenture', 'note', 'guaranty', 'guarantee', 'plan', 'contract', 'letter', 'supplement', 'assignment', 'release', 'policy']);
+
+/** What a period is for: the word before (or, for notice, after) it, to its label. */
+const PERIOD_EVENTS: [RegExp, string][] = [
+  [/^cur(?:e|ed|es|ing)$/u, 'CurePeriod'],
+  [/^revo(?:ke|kes|ked|king|cation)$/u, 'RevocationPeriod'],
+  [/^consider(?:ation)?$/u, 'ConsiderationPeriod'],
+  [/^surviv/u, 'SurvivalPeriod'],
+  [/^(?:pay|paid|payment|payable|remit)$/u, 'PaymentDeadline'],
+  [/^(?:notice|notify|notification)$/u, 'NoticePeriod'],
+];
+
+/** Nouns an amount or rate is "of" that name it, as the words before `of`: "base salary", "purchase price". */
+const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'payment', 'compensation', 'allowance', 'rate', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer']);
+const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'or', 'its', 'his', 'her', 'their', 'any', 'such', 'this', 'that', 'total', 'sum', 'excess', 'up', 'at', 'least', 'not', 'more', 'than', 'less', 'by']);
+
+const pascal = (words: readonly string[]): string => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('');
+
+function lowerWords(tokens: readonly Token[]): string[] {
+  return tokens.filter((t) => /[\p{L}\p{N}]/u.test(t.text)).map((t) => t.text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''));
+}
+
+/** The clause's words just before a value, nearest first, up to the previous value or a sentence break. */
+function before(tokens: Token[], start: number, floor: number, max = 8): string[] {
+  const out: Token[] = [];
+  for (let i = tokens.length - 1; i >= 0 && out.length < max; i--) {
+    const t = tokens[i]!;
+    if (t.end > start) continue;
+    if (t.end <= floor || t.text === '.' || t.text === ';' || t.text === ',') break;
+    out.push(t);
+  }
+  return lowerWords(out);
+}
+
+function after(tokens: Token[], end: number, max = 4): string[] {
+  // The next value's words are its own: stop at a comma too.
+  const out: Token[] = [];
+  for (const t of tokens) {
+    if (t.start < end) continue;
+    if (t.text === '.' || t.text === ';' || out.length >= max) break;
+    out.push(t);
+  }
+  return lowerWords(out);
+}
+
+/** Head words a `Label:` before a value may end in, by the value's kind. */
+const LABEL_HEADS: Record<string, RegExp> = {
+  date: /^(?:date|day)$/u,
+  duration: /^(?:period|term|deadline|notice)$/u,
+  money: /^(?:amount|price|rent|fee|salary|deposit|premium|payment|value|cost)$/u,
+  percent: /^(?:rate|percentage|percent|interest)$/u,
+  party: /^(?:name|party|company|landlord|tenant|lender|borrower|agent|buyer|seller|purchaser|guarantor|employee|employer|trustee)$/u,
+};
+
+/** `Commencement Date for the Initial Premises: October 1, 2018`: the label the line gives the value, up to its first "for"/"of". */
+function labelBefore(tokens: Token[], start: number, kind: string): string | null {
+  const i = tokens.findIndex((t) => t.start >= start);
+  if (i < 2 || tokens[i - 1]!.text !== ':') return null;
+  const words: string[] = [];
+  for (let k = i - 2; k >= 0 && words.length < 8; k--) {
+    const t = tokens[k]!.text;
+    if (!/[\p{L}]/u.test(t) || t === ':') break;
+    words.unshift(t.toLowerCase());
+  }
+  const cut = words.findIndex((w) => /^(?:for|of|in|under|to)$/u.test(w));
+  const label = (cut > 0 ? words.slice(0, cut) : words).filter((w) => !/^(?:the|a|an|[ivx]+)$/u.test(w)).slice(-4);
+  return label.length && LABEL_HEADS[kind]?.test(label.at(-1)!) ? pascal(label) : null;
+}
+
+/** `Credit Agreement dated as of …`: the document the text names just before "dated", as written. */
+function documentDate(tokens: Token[], start: number): string | null {
+  let i = tokens.findIndex((t) => t.start >= start) - 1;
+  while (i >= 0 && /^(?:as|of|on)$/iu.test(tokens[i]!.text)) i--;
+  if (i < 1 || !/^dated$/iu.test(tokens[i]!.text)) return null;
+  let k = i - 1;
+  while (k >= 0 && /^[,()"“”']$/u.test(tokens[k]!.text)) k--;
+  const words: string[] = [];
+  for (; k >= 0 && words.length < 4 && /^\p{Lu}/u.test(tokens[k]!.text); k--) words.unshift(tokens[k]!.text.toLowerCase());
+  const document = words.at(-1);
+  if (!document || !DOCUMENTS.has(document)) return null;
+  // "this Agreement" stays `AgreementDate`; "Credit Agreement" names its own kind.
+  const named = words.filter((w) => !/^(?:this|the|such|said)$/u.test(w));
+  return `${pascal(named)}Date`;
+}
+
+function dateName(near: string[]): string | null {
+  for (const [i, w] of near.slice(0, 7).entries()) {
+    if (w === 'due' && near.slice(i + 1, i + 4).some((x) => SECURITIES.test(x))) return 'MaturityDate';
+    for (const [re, noun] of DATE_EVENTS) {
+      if (!re.test(w)) continue;
+      // "my commission expires": the noun the event is of.
+      const of = near[i + 1];
+      const prefix = of && /^(?:commission|lease|term|option|agreement|employment|offer|warrant)$/u.test(of) ? pascal([of]) : '';
+      return `${prefix}${noun}Date`;
+    }
+    if (DOCUMENT_DATED.test(w)) {
+      const document = near.slice(i + 1, i + 6).find((x) => DOCUMENTS.has(x));
+      return `${pascal([document ?? 'agreement'])}Date`;
+    }
+  }
+  return null;
+}
+
+function periodName(near: string[], next: string[]): string | null {
+  // "ten (10) days to cure", "forty-five (45) days within which to consider", "a seven (7) day revocation period".
+  for (let i = 0; i < next.length; i++) {
+    if (next[i] !== 'to' && !(next[i + 1] === 'period' && i === 0)) continue;
+    const verb = next[i] === 'to' ? next[i + 1] : next[i];
+    if (verb) for (const [re, name] of PERIOD_EVENTS) if (re.test(verb) && name !== 'NoticePeriod') return name;
+  }
+  const notice = next.slice(0, 3).some((w) => /^notice$/u.test(w));
+  const terminate = near.slice(0, 8).some((w) => /^terminat/u.test(w));
+  if (notice) return terminate ? 'TerminationNoticePeriod' : 'NoticePeriod';
+  for (const w of near.slice(0, 6)) {
+    for (const [re, name] of PERIOD_EVENTS) if (re.test(w)) return name === 'NoticePeriod' && terminate ? 'TerminationNoticePeriod' : name;
+  }
+  return null;
+}
+
+/** "a base salary of $410,000", "an interest rate equal to 5%": the noun phrase the value is of. */
+function amountName(near: string[]): string | null {
+  const link = near[0] === 'of' ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : -1;
+  if (link < 0) return null;
+  const words: string[] = [];
+  for (const w of near.slice(link, link + 3)) {
+    if (FUNCTION_WORDS.has(w) || /\d/u.test(w)) break;
+    words.unshift(w);
+  }
+  const head = words.at(-1);
+  return head && AMOUNT_HEADS.has(head) ? pascal(words) : null;
+}
+
+/** Roles that say who signs, not what the party is: a firm "By:" is the party's name only where nothing better names it. */
+const WEAK_ROLES = new Set(['by', 'name', 'signatory']);
+
+function partyName(roles: readonly string[][] | undefined): string | null {
+  if (!roles?.length) return null;
+  const strong = roles.find((r) => !WEAK_ROLES.has(r.join(' ')));
+  const role = strong ?? roles.find((r) => r[0] === 'signatory');
+  // "in its capacity as Stockholder Representative": the capacity is the role.
+  const words = role?.filter((w) => w !== 'capacity');
+  return words?.length ? `${pascal(words)}Name` : null;
+}
+
+/** The label spans of one leaf: each value whose context names it. */
+export function labelSpans(leaf: Leaf, previous?: string, next?: string): { start: number; end: number; name: string }[] {
+  const text = leaf.text;
+  const tokens = tokenize(text);
+  const spans = leaf.spans ?? [];
+  const out: { start: number; end: number; name: string }[] = [];
+  let floor = -1;
+  const values = [
+    ...valueSpans('party', text, spans, previous, next).map((s) => ({ ...s, kind: 'party' as const })),
+    ...valueSpans('date', text, spans).map((s) => ({ ...s, kind: 'date' as const })),
+    ...valueSpans('duration', text, spans).map((s) => ({ ...s, kind: 'duration' as const })),
+    ...valueSpans('money', text, spans).map((s) => ({ ...s, kind: 'money' as const })),
+    ...valueSpans('percent', text, spans).map((s) => ({ ...s, kind: 'percent' as const })),
+  ].sort((a, b) => a.start - b.start || b.end - a.end);
+  for (const v of values) {
+    if (out.some((o) => o.start < v.end && v.start < o.end)) continue;
+    const near = before(tokens, v.start, floor, 12);
+    const name =
+      labelBefore(tokens, v.start, v.kind) ??
+      (v.kind === 'party' ? partyName(v.roles) : v.kind === 'date' ? documentDate(tokens, v.start) ?? dateName(near) : v.kind === 'duration' ? periodName(near, after(tokens, v.end, 12)) : amountName(near));
+    floor = v.end;
+    if (name) out.push({ start: v.start, end: v.end, name });
+  }
+  return out;
+}
+
+/** Adds label spans to every body leaf of running text (not table cells: a form's values are named by their labels). */
+export function tagSemanticLabels(nodes: StructureNode[]): void {
+  const body = collectProse(nodes);
+  body.forEach((leaf, i) => {
+    const next = body[i + 1]?.text;
+    const continues = next !== undefined && !/[.!?;]["”')]*$/u.test(leaf.text) && /^(?:[\p{Ll}(]|as\s|its\s)/u.test(next);
+    const found = labelSpans(leaf, body[i - 1]?.text, continues ? next : undefined);
+    if (!found.length) return;
+    const existing = leaf.spans ?? [];
+    const added = found
+      .filter((f) => !existing.some((s) => s.tag.kind !== 'entity' && s.start < f.end && f.start < s.end))
+      .map((f) => ({ start: f.start, end: f.end, tag: { kind: 'label' as const, name: f.name } }));
+    // A label around the same words as an entity is the outer element: `<docset:EffectiveDate><dg:chunk xsi:type="date">…`.
+    leaf.spans = [...added, ...existing].sort((a, b) => a.start - b.start || b.end - a.end);
+  });
+}
+
+function collectProse(nodes: StructureNode[]): Leaf[] {
+  const out: Leaf[] = [];
+  const walk = (list: readonly StructureNode[]) => {
+    for (const n of list) {
+      if (n.type === 'paragraph') {
+        if (n.role === 'body') out.push(n.leaf);
+      } else if (n.type === 'section') walk(n.children);
+      else if (n.type === 'list') for (const item of n.items) walk(item.children);
+    }
+  };
+  walk(nodes);
+  return out;
+}
