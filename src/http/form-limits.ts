@@ -33,6 +33,12 @@ export function formLimitError(err: unknown, fileTooLarge: () => DomainError): D
  * by the multipart parser: it is the same text again, so a typed part and an untyped one with the
  * same bytes mean the same.
  */
-export function fieldText(part: { value: unknown }): string {
-  return typeof part.value === 'string' ? part.value : JSON.stringify(part.value) ?? '';
+export function fieldText(part: { fieldname: string; value: unknown }): string {
+  if (typeof part.value === 'string') return part.value;
+  try {
+    return JSON.stringify(part.value) ?? '';
+  } catch {
+    // Nested too deeply to write back (thousands of levels): no field of this API is anything like it.
+    throw new DomainError('invalid', `The form field "${part.fieldname}" sent as application/json is nested too deeply.`);
+  }
 }

@@ -409,6 +409,10 @@ export function apiSuite(
         const bad = await c.post('/documents/content', multipartBody([{ name: 'metadata', value: '{"metadata": [', type: 'application/json' }, { ...file, filename: 'typed-bad.txt' }]));
         assertProblem(bad, 400, /not valid JSON/);
         assertProblem(await c.post('/documents/content', multipartBody([{ name: 'metadata', value: '{"metadata": 5}', type: 'application/json' }, { ...file, filename: 'typed-bad.txt' }])), 400, /metadata/);
+        for (const depth of [5000, 20000]) {
+          const deep = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+          assertProblem(await c.post('/documents/content', multipartBody([{ name: 'metadata', value: deep, type: 'application/json' }, { ...file, filename: 'typed-bad.txt' }])), 400);
+        }
         assert.equal((await collectPages(c, '/documents?limit=100&name=typed-bad.txt', 'documents')).items.length, before);
 
         // A chunked upload session created with a typed metadata part: the finalized document has it.
