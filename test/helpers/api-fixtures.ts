@@ -1,8 +1,9 @@
 /**
  * Real resources of every kind in one workspace, made through the API (two documents processed in a
- * docset, a second docset, a project with published artifacts, a webhook with a delivery, an upload
- * session, a property), and the real value of each path parameter: what the generated-request tests
- * (test/hostile, test/security) put into URLs and bodies.
+ * docset, one with metadata, a second docset, a project with published artifacts, a second project
+ * with an artifact uploaded into `latest` right after it was created, a webhook with a delivery, an
+ * upload session, a property), and the real value of each path parameter: what the generated-request
+ * tests (test/hostile, test/security) put into URLs and bodies.
  */
 import { assertJson, until, type Client } from './http.js';
 
@@ -24,6 +25,14 @@ export interface Fixtures {
   version: string;
   /** A spare API key of the workspace (read:documents), made through the keys routes. */
   key: string;
+  /** A project whose `latest` got an upload the moment it existed (version 0), and that upload. */
+  freshProject: string;
+  upload: string;
+  /**
+   * Text only this workspace's answers may contain: the document's metadata value, the webhook's
+   * receiver URL and the uploaded artifact's name (the fields Document.metadata, Webhook.webhookUrl, Artifact.name).
+   */
+  markers: string[];
   /** Real REST cursors by path template, and ops tokens by operation id. */
   cursors: Map<string, string>;
 }
@@ -79,11 +88,13 @@ export async function createFixtures(c: Client, prefix: string): Promise<Fixture
   assertJson(ds, 201);
   const ds2 = await c.post('/docsets', { json: { name: `${prefix}-docset-2` } });
   assertJson(ds2, 201);
-  const hook = await c.post('/webhooks', { json: { target: 'Documents', url: 'http://127.0.0.1:9/hook' } });
+  const markers = [`${prefix}-metadata-marker`, `http://127.0.0.1:9/hook/${prefix}-receiver`, `${prefix}-uploaded.json`];
+  const hook = await c.post('/webhooks', { json: { target: 'Documents', url: markers[1], secret: 's3cr3t-bars' } });
   assertJson(hook, 201);
   const docs: string[] = [];
   for (const name of [`${prefix}-a.txt`, `${prefix}-b.txt`]) {
-    const up = await c.upload({ bytes: `A small text for ${name}.\n\nParty: Example Corp.\n`, name }, { 'docset.id': ds.json.id });
+    const metadata: Record<string, string> = docs.length === 0 ? { metadata: JSON.stringify({ metadata: [{ key: 'marker', value: markers[0]! }] }) } : {};
+    const up = await c.upload({ bytes: `A small text for ${name}.\n\nParty: Example Corp.\n`, name }, { 'docset.id': ds.json.id, ...metadata });
     assertJson(up, 201);
     docs.push(up.json.id);
   }
@@ -95,6 +106,14 @@ export async function createFixtures(c: Client, prefix: string): Promise<Fixture
   }
   const project = await c.post('/projects', { json: { name: `${prefix}-project`, type: 'TabularReport', 'docset.id': ds.json.id, items: [{ label: 'Party' }] } });
   assertJson(project, 201);
+  // As the SDK does: create a project, upload into its `latest` at once (version 0; later versions carry it).
+  const fresh = await c.post('/projects', { json: { name: `${prefix}-fresh-project`, type: 'Chat', docset: { id: ds2.json.id } } });
+  assertJson(fresh, 201);
+  const form = new FormData();
+  form.append('document.id', docs[0]!);
+  form.append('file', new Blob(['{"uploaded": true}']), markers[2]!);
+  const uploaded = await c.post(`/projects/${fresh.json.id}/artifacts/latest/content`, { body: form });
+  assertJson(uploaded, 201);
   const session = await c.post('/documents/uploads/session', { json: { fileName: `${prefix}-session.txt`, fileSize: 10 } });
   assertJson(session, 201);
   const spareKey = await c.post('/workspace/keys', { json: { name: `${prefix}-spare`, scopes: ['read:documents'] } });
@@ -136,6 +155,9 @@ export async function createFixtures(c: Client, prefix: string): Promise<Fixture
     artifact: artifacts[0]?.id ?? FAKE_ID,
     version: String(artifacts[0]?.version ?? 'latest'),
     key: spareKey.json.id,
+    freshProject: fresh.json.id,
+    upload: uploaded.json.id,
+    markers,
     cursors: new Map(),
   };
 }

@@ -5,7 +5,9 @@
  * overlong strings, invalid UTF-8, NUL, bad cursors and tokens, garbage path ids, wrong content
  * types, empty, huge and deeply nested bodies, missing, invalid and other-scope keys.
  *
- * Every answer must be a documented 2xx or a 4xx Problem JSON, never a 5xx or a hang; `/healthz`
+ * Every answer must be a documented 2xx or a 4xx Problem JSON, never a 5xx or a hang; a JSON 2xx of
+ * a REST route must have every field its response schema requires, of its type (so every field the
+ * description names is served: Document.metadata, Page.document, Webhook.webhookUrl, …); `/healthz`
  * answers between batches; the process survives and exits 0 on SIGTERM. Every violation is
  * collected and reported at once.
  */
@@ -13,7 +15,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startQuire, type Quire } from '../helpers/quire.js';
-import { assertJson, client, until, type Client } from '../helpers/http.js';
+import { assertJson, client, multipartBody, until, type Client } from '../helpers/http.js';
 import { FAKE_ID, createFixtures, realParam, type Fixtures } from '../helpers/api-fixtures.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -39,6 +41,8 @@ interface Req {
   body?: string | Buffer | FormData;
   /** 2xx statuses the description documents for the operation. */
   success: number[];
+  /** The JSON schema of each documented 2xx answer (REST), and how to resolve its references. */
+  answers?: { schemas: Record<number, Json>; resolve: (s: Json) => Json };
 }
 
 interface Violation {
@@ -51,10 +55,68 @@ interface Violation {
 const excerpt = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…(${s.length} chars)` : s);
 const short = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…(${s.length} chars)` : s);
 
+/** Where `value` falls short of schema `s` (a required field missing, a field of another type), or null. */
+function unlike(value: unknown, s: Json, resolve: (s: Json) => Json, at: string, depth = 0): string | null {
+  if (depth > 8) return null;
+  s = resolve(s);
+  const variants: Json[] | undefined = s.anyOf ?? s.oneOf;
+  if (variants) {
+    const misses = variants.map((v) => unlike(value, v, resolve, at, depth + 1));
+    return misses.some((m) => m === null) ? null : (misses.find((m) => m && !m.endsWith('is not null')) ?? misses[0]!);
+  }
+  if ('const' in s) return value === s.const ? null : `${at} is not ${JSON.stringify(s.const)}`;
+  if (s.enum) return s.enum.includes(value) ? null : `${at} = ${JSON.stringify(value)} is not one of ${s.enum.join(', ')}`;
+  const t = Array.isArray(s.type) ? (value === null && s.type.includes('null') ? 'null' : s.type.find((x: string) => x !== 'null')) : s.type;
+  switch (t ?? (s.properties ? 'object' : undefined)) {
+    case 'null':
+      return value === null ? null : `${at} is not null`;
+    case 'object': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return `${at} is not an object`;
+      const o = value as Record<string, unknown>;
+      for (const r of (s.required ?? []) as string[]) if (!(r in o)) return `${at}.${r} is missing`;
+      for (const [k, ps] of Object.entries((s.properties ?? {}) as Record<string, Json>)) {
+        const miss = k in o ? unlike(o[k], ps, resolve, `${at}.${k}`, depth + 1) : null;
+        if (miss) return miss;
+      }
+      return null;
+    }
+    case 'array': {
+      if (!Array.isArray(value)) return `${at} is not an array`;
+      for (const [i, v] of value.slice(0, 5).entries()) {
+        const miss = unlike(v, s.items ?? {}, resolve, `${at}[${i}]`, depth + 1);
+        if (miss) return miss;
+      }
+      return null;
+    }
+    case 'string':
+      return typeof value === 'string' ? null : `${at} is not a string`;
+    case 'integer':
+      return Number.isInteger(value) ? null : `${at} is not an integer`;
+    case 'number':
+      return typeof value === 'number' ? null : `${at} is not a number`;
+    case 'boolean':
+      return typeof value === 'boolean' ? null : `${at} is not a boolean`;
+    default:
+      return null;
+  }
+}
+
 /** Why an answer breaks the contract, or null. */
 function judge(req: Req, status: number, contentType: string, text: string): string | null {
   if (status >= 500) return 'server error';
-  if (status >= 200 && status < 300) return req.success.includes(status) ? null : `undocumented success status (documented: ${req.success.join(', ')})`;
+  if (status >= 200 && status < 300) {
+    if (!req.success.includes(status)) return `undocumented success status (documented: ${req.success.join(', ')})`;
+    const schema = req.answers?.schemas[status];
+    if (!schema || req.method === 'HEAD' || !/^application\/json/.test(contentType)) return null;
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return 'a JSON success whose body is not JSON';
+    }
+    const miss = unlike(body, schema, req.answers!.resolve, 'body');
+    return miss ? `the answer does not match its documented schema: ${miss}` : null;
+  }
   if (status === 304) return null;
   if (status < 400) return `unexpected status class`;
   if (req.method === 'HEAD') return null;
@@ -221,7 +283,8 @@ function realField(fx: Fixtures, context: string, name: string): string | undefi
   }
   if (name === 'url') return 'http://127.0.0.1:9/hook';
   if (name === 'target') return 'Documents';
-  if (name === 'secret') return 'a-secret-of-enough-length';
+  // A short secret, as hosted-service users have them (any non-empty string of at most 1024 characters).
+  if (name === 'secret') return 's3cr3t-bars';
   if (name === 'fileName') return 'fuzz.txt';
   if (name === 'base64Content') return Buffer.from('fuzz text\n').toString('base64');
   if (name === 'version') return fx.version;
@@ -278,6 +341,8 @@ interface Operation {
   success: number[];
   /** Deletes or detaches a real fixture when called with real ids. */
   destructive: boolean;
+  /** The JSON schemas of the documented 2xx answers (REST only). */
+  answerSchemas?: Record<number, Json>;
   context: string;
   resolve: (s: Json) => Json;
   isOps: boolean;
@@ -304,6 +369,11 @@ function restOperations(doc: Json, origin: string): Operation[] {
         success: Object.keys(o.responses ?? {})
           .map(Number)
           .filter((c) => c >= 200 && c < 300),
+        answerSchemas: Object.fromEntries(
+          Object.entries((o.responses ?? {}) as Record<string, Json>)
+            .filter(([c, r]) => Number(c) >= 200 && Number(c) < 300 && resolve(r).content?.['application/json']?.schema)
+            .map(([c, r]) => [Number(c), resolve(r).content['application/json'].schema]),
+        ),
         destructive: method === 'DELETE',
         context: path,
         resolve,
@@ -363,6 +433,8 @@ function requestsFor(op: Operation, fx: Fixtures, keys: Keys, real: boolean): Re
     url: op.url(realParams),
     headers: auth(keys.admin),
     success: op.success,
+    // A garbage path segment may name another route (`..` is resolved away): its answer is that route's.
+    ...(op.answerSchemas && !/^(HEAD with )?path \{|^HEAD with \{/.test(what) ? { answers: { schemas: op.answerSchemas, resolve: op.resolve } } : {}),
     ...over,
   });
   const bodyExample = op.body ? (example(op.body, op.resolve, fx, real ? op.context : 'none', '') as Record<string, unknown>) : undefined;
@@ -573,6 +645,28 @@ function requestsFor(op: Operation, fx: Fixtures, keys: Keys, real: boolean): Re
     order.append('byteOffset', '0');
     order.append('docset.id', fields['docset.id']);
     reqs.push(base('multipart: text field after the file', { body: order }));
+    // Text parts typed application/json (curl -F 'metadata=…;type=application/json'): the same rules as untyped ones.
+    const typed = (value: string | Buffer, type = 'application/json') => [
+      ...Object.entries(fields).map(([name, v]) => ({ name, value: v })),
+      { name: 'metadata', value, type },
+      { name: 'file', filename: 'fuzz.txt', value: txt },
+    ];
+    for (const [what, value, type] of [
+      ['valid', JSON.stringify({ metadata: [{ key: 'k', value: 'v' }] }), undefined],
+      ['valid, charset', JSON.stringify({ metadata: [{ key: 'k', value: 'v' }] }), 'application/json; charset=utf-8'],
+      ['not JSON', '{"metadata": [', undefined],
+      ['empty', '', undefined],
+      ['null', 'null', undefined],
+      ['a JSON string', JSON.stringify(JSON.stringify({ metadata: [] })), undefined],
+      ['a bare array', JSON.stringify([{ key: 'k', value: 'v' }]), undefined],
+      ['11 entries', JSON.stringify({ metadata: Array.from({ length: 11 }, (_, i) => ({ key: `k${i}`, value: 'v' })) }), undefined],
+      ['__proto__', '{"__proto__": {"x": 1}, "metadata": []}', undefined],
+      ['deep', deepObject(5000), undefined],
+      ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), undefined],
+    ] as [string, string | Buffer, string | undefined][]) {
+      const form = multipartBody(typed(value, type));
+      reqs.push(base(`multipart: metadata part typed JSON, ${what}`, { body: form.body, headers: { ...auth(keys.admin), ...form.headers } }));
+    }
     withRaw('JSON to a multipart route', JSON.stringify({ fileName: 'fuzz.txt', fileSize: 10 }), 'application/json');
     withRaw('JSON garbage to a multipart route', '{"fileName":', 'application/json');
   }

@@ -71,8 +71,14 @@ const NOT_IDS = new Set(['pageNumber', 'version']);
 
 const fill = (path: string, values: Record<string, string>) => path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(values[n] ?? FAKE_ID));
 
-/** Every id of a workspace's fixtures (what must never show up for the other workspace). */
-const idsOf = (fx: Fixtures) => [fx.document, fx.document2, fx.docset, fx.docset2, fx.project, fx.webhook, fx.session, fx.property, fx.delivery, fx.artifact, fx.key].filter((id) => id !== FAKE_ID);
+/**
+ * Every id of a workspace's fixtures, and the text of its fields (a document's metadata, a webhook's
+ * receiver, an uploaded artifact's name): what must never show up for the other workspace.
+ */
+const idsOf = (fx: Fixtures) =>
+  [fx.document, fx.document2, fx.docset, fx.docset2, fx.project, fx.webhook, fx.session, fx.property, fx.delivery, fx.artifact, fx.key, fx.freshProject, fx.upload, ...fx.markers].filter(
+    (id) => id !== FAKE_ID,
+  );
 
 describe('tenants and scopes, generated from the API descriptions', () => {
   let q: Quire;
@@ -186,6 +192,54 @@ describe('tenants and scopes, generated from the API descriptions', () => {
     for (const id of aIds) assert.ok(!text.includes(id));
   });
 
+  test("a new project's version 0 and its upload: B gets the unknown-id answer on every artifact route, and cannot upload into it", async () => {
+    const mismatches: string[] = [];
+    const form = () => {
+      const f = new FormData();
+      f.append('file', new Blob(['{"from": "B"}']), 'from-b.json');
+      return f;
+    };
+    const routes: [string, (p: string, a: string) => string, boolean][] = [
+      ['GET', (p) => `/projects/${p}/artifacts/latest`, false],
+      ['GET', (p) => `/projects/${p}/artifacts/0`, false],
+      ['GET', (p) => `/projects/${p}/artifacts?version=latest`, false],
+      ['GET', (p, a) => `/projects/${p}/artifacts/latest/${a}`, false],
+      ['GET', (p, a) => `/projects/${p}/artifacts/0/${a}/content`, false],
+      ['HEAD', (p, a) => `/projects/${p}/artifacts/latest/${a}/content`, false],
+      ['DELETE', (p, a) => `/projects/${p}/artifacts/latest/${a}`, false],
+      ['POST', (p) => `/projects/${p}/artifacts/latest/content`, true],
+    ];
+    for (const [method, path, multipart] of routes) {
+      const send = async (p: string, a: string) => {
+        const r = await fetch(`${q.api}${path(p, a)}`, { method, headers: { authorization: `Bearer ${keyB}` }, body: multipart ? form() : undefined });
+        let text = method === 'HEAD' ? '' : await r.text();
+        if (text && /problem\+json/.test(r.headers.get('content-type') ?? '')) {
+          const problem = JSON.parse(text);
+          delete problem.instance;
+          text = JSON.stringify(problem);
+        }
+        return { status: r.status, text: text.split(p).join('<id>').split(a).join('<id>') };
+      };
+      const real = await send(fxA.freshProject, fxA.upload);
+      const fake = await send(FAKE_ID, FAKE_ID);
+      if (real.status !== 404 || real.status !== fake.status || real.text !== fake.text) mismatches.push(`${method} ${path('{p}', '{a}')}: ${real.status} ${real.text.slice(0, 160)} vs unknown ${fake.status} ${fake.text.slice(0, 160)}`);
+      for (const id of idsOf(fxA)) if (real.text.includes(id)) mismatches.push(`${method} ${path('{p}', '{a}')}: names ${id} of A`);
+    }
+    for (const [op, body] of [
+      ['ListArtifacts', (p: string) => ({ projectId: p })],
+      ['DownloadArtifact', (p: string, a = FAKE_ID) => ({ projectId: p, artifactId: a })],
+    ] as const) {
+      const real = await call(q, keyB, 'POST', `/ops/${op}`, (body as (p: string, a?: string) => object)(fxA.freshProject, fxA.upload), [fxA.freshProject, fxA.upload]);
+      const fake = await call(q, keyB, 'POST', `/ops/${op}`, (body as (p: string, a?: string) => object)(FAKE_ID, FAKE_ID), [FAKE_ID]);
+      if (real.status !== 404 || real.problem !== fake.problem) mismatches.push(`${op}: ${real.status} ${real.problem} vs unknown ${fake.status} ${fake.problem}`);
+    }
+    assert.deepEqual(mismatches, []);
+    // A sees its own: the upload is under latest (whatever version the project is at now), with its bytes.
+    const mine = await a.get(`/projects/${fxA.freshProject}/artifacts/latest/${fxA.upload}/content`);
+    assert.equal(mine.status, 200);
+    assert.equal(mine.text, '{"uploaded": true}');
+  });
+
   test("afterwards every resource of A is still there and unchanged (B's deletes and writes did nothing)", async () => {
     for (const [path, field] of [
       [`/documents/${fxA.document}`, 'id'],
@@ -203,6 +257,9 @@ describe('tenants and scopes, generated from the API descriptions', () => {
     assert.equal((await a.get(`/docsets/${fxA.docset}`)).json.name, 'tenant-a-docset', "A's docset kept its name");
     assert.ok((await a.get('/workspace/keys?limit=100')).json.keys.some((k: { id: string }) => k.id === fxA.key), "A's spare key is still live");
     assert.equal((await a.get(`/projects/${fxA.project}/artifacts/${fxA.version}/${fxA.artifact}/content`)).status, 200);
+    assert.equal((await a.get(`/projects/${fxA.freshProject}/artifacts/latest/${fxA.upload}`)).json.name, fxA.markers[2]);
+    assert.deepEqual((await a.get(`/documents/${fxA.document}`)).json.metadata, [{ key: 'marker', value: fxA.markers[0] }]);
+    assert.equal((await a.get(`/webhooks/${fxA.webhook}`)).json.webhookUrl, fxA.markers[1]);
   });
 
   test('every route × every scope: 403 exactly when the documented scope is not granted', async () => {
