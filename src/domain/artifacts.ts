@@ -114,7 +114,8 @@ export class ArtifactService {
       await artifactEvent(s, ARTIFACT_DELETED, a, p.docsetId, Date.now());
       return a;
     });
-    if (!(await this.store.artifacts.blobInUse(removed.blobKey))) await this.blobs.delete(removed.blobKey).catch(() => undefined);
+    // Another version's row (the upload carried there, or kept from before) may still serve the bytes.
+    if (!(await this.store.artifacts.blobInUse(removed.blobKey).catch(() => true))) await this.blobs.delete(removed.blobKey).catch(() => undefined);
   }
 
   /** Checks an upload before any byte is stored: 404 for the project, version or document, 415 for the extension. */
@@ -167,7 +168,10 @@ export class ArtifactService {
         committedKey = key;
         return { artifact: record, replacedKey: existing?.blobKey ?? null };
       });
-      if (replacedKey && !(await this.store.artifacts.blobInUse(replacedKey))) await this.blobs.delete(replacedKey).catch(() => undefined);
+      // Committed: the row holds the new bytes now, whatever happens below.
+      committedKey = null;
+      // The replaced bytes go unless another version's row (a carried upload) still serves them; when that cannot be told, they stay.
+      if (replacedKey && !(await this.store.artifacts.blobInUse(replacedKey).catch(() => true))) await this.blobs.delete(replacedKey).catch(() => undefined);
       return artifact;
     } catch (e) {
       if (committedKey) await this.blobs.delete(committedKey).catch(() => undefined);
