@@ -250,6 +250,12 @@ describe('section names', () => {
   test('DGML.md examples and the rules', () => {
     assert.equal(sectionName('Choice of Law.'), 'ChoiceofLaw');
     assert.equal(sectionName('2020'), '_2020');
+    // Numbering is dropped, as Docugami's names are (issue 45).
+    assert.equal(sectionName('4. Hours of Operation'), 'HoursofOperation');
+    assert.equal(sectionName('7.1 Additional Rent – Sprinkler'), 'AdditionalRentSprinkler');
+    assert.equal(sectionName('(b) Late Charges'), 'LateCharges');
+    assert.equal(sectionName('IV. Remedies'), 'Remedies');
+    assert.equal(sectionName('Section 1 - Scope -- of work'), 'Section1ScopeofWork', 'a "Section N" heading keeps its words');
     assert.equal(sectionName('NON-DISCLOSURE AGREEMENT'), 'NON-DISCLOSUREAGREEMENT');
     assert.equal(sectionName('Exclusions from Confidential Information'), 'ExclusionsFromConfidentialInformation');
     assert.equal(sectionName("Tenant's Notice Address."), 'TenantsNoticeAddress');

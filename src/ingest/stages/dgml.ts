@@ -278,7 +278,10 @@ const MAX_NAME = 64;
  * with capitals, hyphens inside words kept, `_` before a leading digit, always a valid NCName.
  */
 export function sectionName(heading: string): string {
-  const words = xmlSafe(heading)
+  // "4. Hours of Operation" → `HoursofOperation`, "7.1 Additional Rent – Sprinkler" → `AdditionalRentSprinkler`,
+  // as Docugami names them: the numbering orders sections, it does not name them. A number alone ("2020") stays.
+  const unnumbered = heading.replace(/^\s*(?:\(?\d+(?:\.\d+)*[.)]?|\(?[a-z][.)]|\(?[ivxlc]+[.)]|[IVXLC]+\.|\(?[A-Z][.)])\s+(?=\S)/u, '');
+  const words = xmlSafe(unnumbered)
     .split(/\s+/)
     .map((w) => [...w].filter(isNameLetter).join('').replace(/-+/g, '-').replace(/^-|-$/g, ''))
     .filter(Boolean);

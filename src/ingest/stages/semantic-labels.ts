@@ -170,6 +170,11 @@ function amountName(near: string[]): string | null {
   return head && AMOUNT_HEADS.has(head) ? pascal(words) : null;
 }
 
+/** Cues of a party's role: a defined term, `as …`, `its …`, `Label:`, `means`, `I, …`, `appeared`. */
+const PARTY_CUE = /[(“"]|\bas\s|\bits\s|:|\bmeans\b|\bI,|\bappeared\b|\bacting\b/u;
+const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
+const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
+
 /** Roles that say who signs, not what the party is: a firm "By:" is the party's name only where nothing better names it. */
 const WEAK_ROLES = new Set(['by', 'name', 'signatory']);
 
@@ -185,17 +190,24 @@ function partyName(roles: readonly string[][] | undefined): string | null {
 /** The label spans of one leaf: each value whose context names it. */
 export function labelSpans(leaf: Leaf, previous?: string, next?: string): { start: number; end: number; name: string }[] {
   const text = leaf.text;
-  const tokens = tokenize(text);
   const spans = leaf.spans ?? [];
   const out: { start: number; end: number; name: string }[] = [];
   let floor = -1;
-  const values = [
-    ...valueSpans('party', text, spans, previous, next).map((s) => ({ ...s, kind: 'party' as const })),
-    ...valueSpans('date', text, spans).map((s) => ({ ...s, kind: 'date' as const })),
-    ...valueSpans('duration', text, spans).map((s) => ({ ...s, kind: 'duration' as const })),
-    ...valueSpans('money', text, spans).map((s) => ({ ...s, kind: 'money' as const })),
-    ...valueSpans('percent', text, spans).map((s) => ({ ...s, kind: 'percent' as const })),
-  ].sort((a, b) => a.start - b.start || b.end - a.end);
+  // Most leaves name nothing: only the kinds the leaf can hold are looked for (parties only beside a role's cue).
+  const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
+  const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent')[] = [];
+  if (PARTY_CUE.test(text) || (previous !== undefined && /:\s*$/u.test(previous))) kinds.push('party');
+  if (types.has('Date') || MONTH_CUE.test(text)) kinds.push('date');
+  if (types.has('TimeDuration') || HYPHEN_CUE.test(text)) kinds.push('duration');
+  if (types.has('Money')) kinds.push('money');
+  if (types.has('Percent')) kinds.push('percent');
+  if (!kinds.length) return [];
+  const values = kinds
+    .flatMap((kind) => valueSpans(kind, text, spans, kind === 'party' ? previous : undefined, kind === 'party' ? next : undefined).map((v) => ({ ...v, kind })))
+    .filter((v) => v.kind !== 'party' || v.roles?.length)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  if (!values.length) return [];
+  const tokens = tokenize(text);
   for (const v of values) {
     if (out.some((o) => o.start < v.end && v.start < o.end)) continue;
     const near = before(tokens, v.start, floor, 12);
