@@ -103,6 +103,7 @@ async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
       pages: services.pages,
       structure: services.structure,
       properties: services.properties,
+      labels: services.labels,
       samples: services.samples,
       projects: services.projects,
       artifacts: services.artifacts,

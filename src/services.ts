@@ -11,6 +11,7 @@ import { WorkspaceService } from './domain/workspace.js';
 import { PageService } from './domain/pages.js';
 import { StructureService } from './domain/structure.js';
 import { PropertyService } from './domain/properties.js';
+import { SemanticLabelService } from './domain/semantic-labels.js';
 import { evidenceOfManualValue } from './ingest/stages/properties.js';
 import { SampleService } from './domain/samples.js';
 import { ClassificationService } from './domain/classification.js';
@@ -40,6 +41,8 @@ export interface Services {
   pages: PageService;
   structure: StructureService;
   properties: PropertyService;
+  /** The labels found in docsets' documents (`GET …/docsets/{id}/labels`), and turning one into a property. */
+  labels: SemanticLabelService;
   samples: SampleService;
   projects: ProjectService;
   artifacts: ArtifactService;
@@ -104,6 +107,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     docsets,
     samples: new SampleService(store, documents, docsets, (workspaceId, docsetId, label) => properties.create(workspaceId, docsetId, { label })),
     properties,
+    labels: new SemanticLabelService(store, (key) => structure.structureAt(key), properties),
     projects,
     artifacts,
     webhooks,

@@ -7,6 +7,7 @@ import type { UploadSessionService } from '../domain/uploads.js';
 import type { PageService } from '../domain/pages.js';
 import type { StructureService } from '../domain/structure.js';
 import type { PropertyService } from '../domain/properties.js';
+import type { SemanticLabelService } from '../domain/semantic-labels.js';
 import type { SampleService } from '../domain/samples.js';
 import type { DocsetService } from '../domain/docsets.js';
 import type { MetadataService } from '../domain/metadata.js';
@@ -37,6 +38,7 @@ export interface HttpDeps {
   pages: PageService;
   structure: StructureService;
   properties: PropertyService;
+  labels: SemanticLabelService;
   samples: SampleService;
   projects: ProjectService;
   artifacts: ArtifactService;

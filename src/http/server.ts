@@ -21,6 +21,7 @@ import { uploadSessionRoutes } from './rest/upload-sessions.js';
 import { pageRoutes } from './rest/pages.js';
 import { documentStructureRoutes } from './rest/document-structure.js';
 import { propertyRoutes } from './rest/properties.js';
+import { labelRoutes } from './rest/labels.js';
 import { PropertySchema, PropertyValueSchema } from './schemas/properties.js';
 import { SampleCatalogEntrySchema, SampleSchema } from './schemas/samples.js';
 import { sampleRoutes } from './rest/samples.js';
@@ -187,6 +188,7 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
     pageRoutes(api, deps);
     documentStructureRoutes(api, deps);
     propertyRoutes(api, deps);
+    labelRoutes(api, deps);
     sampleRoutes(api, deps);
     metadataRoutes(api, deps);
     docsetRoutes(api, deps);

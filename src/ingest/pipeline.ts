@@ -11,6 +11,7 @@ import { ingestMetrics } from '../metrics.js';
 import { IngestError, type DocumentModel } from './model.js';
 import type { WorkerPool } from './worker-pool.js';
 import type { ClassificationFeatures } from './stages/classify.js';
+import type { LabelSummaryEntry } from './label-summary.js';
 import { expandZip, type ZipMember, type ZipSkipped } from './formats/zip.js';
 import { textTooLarge } from './formats/limits.js';
 
@@ -77,9 +78,9 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
       /**
        * Inside the transaction that makes a document Ready: it joins the docset it resembles most when
        * the upload named several, its words count in its docset's statistics, its property values get
-       * extracted.
+       * extracted; `labels` (the found labels the analysing thread summarised) are recorded.
        */
-      onReady?: (s: Repos, doc: DocumentRecord, features: ClassificationFeatures) => Promise<void>;
+      onReady?: (s: Repos, doc: DocumentRecord, features: ClassificationFeatures, labels: LabelSummaryEntry[] | undefined) => Promise<void>;
       /** Queues the `process` job in the transaction that settles the quota (absent: processed inline). */
       enqueueProcess?: (s: Repos, workspaceId: string, payload: ProcessPayload) => Promise<void>;
     },
@@ -271,7 +272,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
         .catch((err: unknown) => log.warn({ err }, 'progress not recorded'));
     };
     const processStarted = performance.now();
-    const { stored, timings, features } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal, onProgress);
+    const { stored, timings, features, labels } = await this.pool.analyze(model, this.options.ocrPageTimeoutMs, signal, onProgress);
     await recording;
     if (timings.ocrTimedOutPages.length) {
       log.warn({ pages: timings.ocrTimedOutPages, budgetMs: this.options.ocrPageTimeoutMs }, 'OCR ran past its per-page budget: those pages keep the text they had');
@@ -289,7 +290,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
         const now = Date.now();
         await s.ingest.setReady(doc.workspaceId, doc.id, { structureBlobKey: key, processing: { ...processing, durationMs: now - started, analysis }, now });
         await s.events.insert({ id: newId(), workspaceId: doc.workspaceId, type: DGML_EVENT, payload: { documentId: doc.id, docsetId: current.docsetId }, createdAt: now });
-        await this.options.onReady?.(s, { ...current, status: 'Ready' }, features);
+        await this.options.onReady?.(s, { ...current, status: 'Ready' }, features, labels);
         await this.blobs.commit(staged.tempKey, key);
         committed = true;
         return true;

@@ -9,6 +9,7 @@ import { readDocument } from './formats/index.js';
 import type { PdfEngine } from './formats/pdf.js';
 import { preloadPdfium, usePdfiumModule, type PdfiumModule } from './formats/pdfium.js';
 import { classificationFeatures, type ClassificationFeatures } from './stages/classify.js';
+import { summariseLabels, type LabelSummaryEntry } from './label-summary.js';
 import { IngestError, type DocumentModel } from './model.js';
 import { heapCrowded } from './thread-retire.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
@@ -19,7 +20,7 @@ export type ThreadRequest =
 
 export type ThreadResult =
   | { op: 'read'; model: DocumentModel }
-  | { op: 'analyze'; stored: StoredStructure; timings: AnalyzeTimings; features: ClassificationFeatures };
+  | { op: 'analyze'; stored: StoredStructure; timings: AnalyzeTimings; features: ClassificationFeatures; labels: LabelSummaryEntry[] };
 
 /**
  * A structure model as the blob store keeps it (gzip of its JSON), made in the analysing thread: a
@@ -49,7 +50,7 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
   const gz = gzipSync(JSON.stringify(structure), { level: 6 });
   const stored: StoredStructure = { gz, ocrPages: structure.ocrPages };
   const transfer = gz.byteOffset === 0 && gz.byteLength === gz.buffer.byteLength ? [gz.buffer as ArrayBuffer] : [];
-  return { result: { op: 'analyze', stored, timings, features: classificationFeatures(structure) }, transfer };
+  return { result: { op: 'analyze', stored, timings, features: classificationFeatures(structure), labels: summariseLabels(structure) }, transfer };
 }
 
 /** What a thread is started with (`workerData`). */

@@ -5,6 +5,7 @@ import { threadEntry } from './thread-entry.js';
 import type { AnalyzeTimings } from './analyze.js';
 import type { PdfEngine } from './formats/pdf.js';
 import type { ClassificationFeatures } from './stages/classify.js';
+import type { LabelSummaryEntry } from './label-summary.js';
 import { reclaimOcrSlots, sharedCounter, type OcrSlots } from './stages/ocr/slots.js';
 import type { StoredStructure, ThreadData, ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
 import { compiledPdfiumModule, type PdfiumCompile } from './formats/pdfium.js';
@@ -142,7 +143,7 @@ export class WorkerPool {
     ocrPageTimeoutMs: number,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
-  ): Promise<{ stored: StoredStructure; timings: AnalyzeTimings; features: ClassificationFeatures }> {
+  ): Promise<{ stored: StoredStructure; timings: AnalyzeTimings; features: ClassificationFeatures; labels?: LabelSummaryEntry[] }> {
     const timeoutMs = this.opts.timeoutMs + model.pages.length * ocrPageTimeoutMs;
     const ocrSlots: OcrSlots = { size: this.opts.ocrConcurrency ?? Math.max(1, os.availableParallelism()), free: this.ocrFree, held: sharedCounter(0) };
     try {

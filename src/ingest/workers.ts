@@ -22,7 +22,10 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   const pipeline = new IngestPipeline(store, blobs, pool, logger.child({ component: 'ingest' }), {
     ocrPageTimeoutMs: config.ingest.ocrPageTimeoutMs,
     createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
-    onReady: (s, doc, features) => services.docsets.documentProcessed(s, doc, features),
+    onReady: async (s, doc, features, labels) => {
+      await services.labels.recordReady(s, doc, labels);
+      await services.docsets.documentProcessed(s, doc, features);
+    },
     enqueueProcess: async (s, workspaceId, payload) => void (await queue.enqueue(PROCESS_JOB, payload, { workspaceId }, s)),
   });
   const extraction = new ExtractionJob(store, properties, services.structure, logger.child({ component: 'extract' }));

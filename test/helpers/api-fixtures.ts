@@ -19,6 +19,8 @@ export interface Fixtures {
   webhook: string;
   session: string;
   property: string;
+  /** A label found in the docset's documents (`GET /docsets/{id}/labels`), or FAKE_ID when none is. */
+  label: string;
   catalog: string;
   delivery: string;
   artifact: string;
@@ -53,6 +55,9 @@ export function realParam(fx: Fixtures, path: string, name: string): string {
       return fx.project;
     case 'propertyId':
       return fx.property;
+    case 'name':
+      if (prev === 'labels') return fx.label;
+      break;
     case 'sessionId':
       return fx.session;
     case 'deliveryId':
@@ -132,6 +137,8 @@ export async function createFixtures(c: Client, prefix: string): Promise<Fixture
     },
     60_000,
   ).catch(() => [] as Json[]);
+  const labels = await c.get(`/docsets/${ds.json.id}/labels`);
+  assertJson(labels);
   const deliveries = await until(
     'a webhook delivery',
     async () => {
@@ -150,6 +157,7 @@ export async function createFixtures(c: Client, prefix: string): Promise<Fixture
     webhook: hook.json.id,
     session: session.json.sessionId,
     property: firstOf(props.json) ?? FAKE_ID,
+    label: (labels.json.labels[0]?.name as string | undefined) ?? FAKE_ID,
     catalog: firstOf(catalog.json) ?? FAKE_ID,
     delivery: deliveries[0]?.id ?? FAKE_ID,
     artifact: artifacts[0]?.id ?? FAKE_ID,

@@ -66,8 +66,11 @@ async function call(q: Quire, key: string, method: string, path: string, body?: 
   return { status: r.status, problem, text };
 }
 
-/** Path parameters that are not ids of a workspace's resources (a page number, a version number). */
-const NOT_IDS = new Set(['pageNumber', 'version']);
+/**
+ * Path parameters that are not ids of a workspace's resources (a page number, a version number, a
+ * found label's name: `Party` may be found in both workspaces' docsets).
+ */
+const NOT_IDS = new Set(['pageNumber', 'version', 'name']);
 
 const fill = (path: string, values: Record<string, string>) => path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(values[n] ?? FAKE_ID));
 

@@ -20,6 +20,7 @@ import { ClassificationRepo } from './classification.js';
 import { WebhooksRepo } from './webhooks.js';
 import { ProjectsRepo } from './projects.js';
 import { ArtifactsRepo } from './artifacts.js';
+import { SemanticLabelsRepo } from './semantic-labels.js';
 import { CommitObserver, noteCommitted } from './changes.js';
 
 /** Every repository, bound to one connection or one transaction. */
@@ -40,6 +41,7 @@ export class Repos {
   readonly webhooks: WebhooksRepo;
   readonly projects: ProjectsRepo;
   readonly artifacts: ArtifactsRepo;
+  readonly semanticLabels: SemanticLabelsRepo;
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
 
@@ -61,6 +63,7 @@ export class Repos {
     this.webhooks = new WebhooksRepo(db);
     this.projects = new ProjectsRepo(db);
     this.artifacts = new ArtifactsRepo(db);
+    this.semanticLabels = new SemanticLabelsRepo(db);
     this.raw = new RawSqlRepo(db);
   }
 }

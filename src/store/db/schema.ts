@@ -305,7 +305,28 @@ export interface ArtifactsTable {
   updated_at: number;
 }
 
+/** A label found in a document's structure (`docset:{name}`, no property defined): one row per name. */
+export interface SemanticLabelsTable {
+  document_id: string;
+  workspace_id: string;
+  name: string;
+  /** The text of its first span in the document. */
+  example: string;
+  occurrences: number;
+}
+
+/** That a document's labels were summarised, and of which processing (its `processed_at` then). */
+export interface SemanticLabelScansTable {
+  document_id: string;
+  workspace_id: string;
+  processed_at: number;
+  label_count: number;
+  scanned_at: number;
+}
+
 export interface Database {
+  semantic_labels: SemanticLabelsTable;
+  semantic_label_scans: SemanticLabelScansTable;
   projects: ProjectsTable;
   project_documents: ProjectDocumentsTable;
   project_versions: ProjectVersionsTable;

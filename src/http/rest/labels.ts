@@ -1,0 +1,64 @@
+import type { App, HttpDeps } from '../context.js';
+import { principalOf } from '../context.js';
+import { op } from '../schemas/common.js';
+import { PropertySchema, toPropertyJson } from '../schemas/properties.js';
+import { DocsetLabelParams, DocsetLabelsParams, FoundLabelListSchema, ListLabelsQuery, toFoundLabelJson } from '../schemas/labels.js';
+
+const whatLabelsAre =
+  'Labels are the names Quire gives values by the role their context makes clear, with no property defined (`<docset:TenantName>`, `<docset:CurePeriod>` in DGML): the docset\'s schema as its documents show it.';
+
+/** Quire extensions: the labels found in a docset, and turning one into a property. */
+export function labelRoutes(app: App, deps: HttpDeps) {
+  const base = deps.config.apiBase;
+
+  const list = op({
+    summary: "List the labels found in a docset's documents (extension)",
+    tag: 'Properties',
+    scope: 'read:documents',
+    errors: [400, 404],
+    description: [
+      whatLabelsAre,
+      'Each name with how many of the docset\'s Ready documents have it, how many values it has, an example value and its document, and the docset property it is, if any; most documents first, then by name. Keyset pagination: follow `next`.',
+      'Each document\'s labels are summarised once, when it becomes Ready, so a list reads no document. Documents made Ready before Quire summarised labels are summarised on demand, a bounded number per call: `pendingDocuments` says how many are left (0 once every Ready document counts; call again until it is).',
+    ].join('\n\n'),
+  });
+  app.get(
+    '/docsets/:docsetId/labels',
+    { config: list.config, schema: { ...list.schema, params: DocsetLabelsParams, querystring: ListLabelsQuery, response: { 200: FoundLabelListSchema, ...list.problemResponses } } },
+    async (request) => {
+      const { workspace } = principalOf(request);
+      const { docsetId } = request.params;
+      const route = `docsets/${docsetId}/labels`;
+      const { filter, page } = deps.cursors.resolve<Record<string, never>>(request.query, route, workspace.id, () => ({}));
+      const result = await deps.labels.list(workspace.id, docsetId, page);
+      return {
+        labels: result.items.map((l) => toFoundLabelJson(l, docsetId, base)),
+        next: deps.cursors.nextUrl({ base, path: `/${route}`, route, workspaceId: workspace.id, filter, filterQuery: {}, limit: page.limit, nextAfter: result.nextAfter }),
+        pendingDocuments: result.pendingDocuments,
+      };
+    },
+  );
+
+  const toProperty = op({
+    summary: 'Turn a found label into a docset property (extension)',
+    tag: 'Properties',
+    scope: 'write:documents',
+    errors: [400, 404],
+    description: [
+      whatLabelsAre,
+      'Creates the docset property labelled with the name as a person writes it (`TenantName` -> "Tenant Name", `SARExpirationDate` -> "SAR Expiration Date", `_2020Rent` -> "2020 Rent"): 201 with the property; its values are then extracted from every Ready document (a job), as for `POST …/properties`. When the docset already has the property (its label id is the name, or the humanised name\'s), 200 with it and nothing changes. 404 when no Ready document of the docset has the label.',
+    ].join('\n\n'),
+  });
+  app.post(
+    '/docsets/:docsetId/labels/:name/property',
+    {
+      config: toProperty.config,
+      schema: { ...toProperty.schema, params: DocsetLabelParams, response: { 200: PropertySchema, 201: PropertySchema, ...toProperty.problemResponses } },
+    },
+    async (request, reply) => {
+      const { workspace } = principalOf(request);
+      const { property, created } = await deps.labels.toProperty(workspace.id, request.params.docsetId, request.params.name);
+      return reply.code(created ? 201 : 200).send(toPropertyJson(property, base));
+    },
+  );
+}

@@ -1,0 +1,79 @@
+import { leaves, type StructureModel } from './structure.js';
+
+/**
+ * What a document's found labels are (inline spans of kind `label`, `docset:{name}` in its DGML):
+ * each name once, with the text of its first span in document order and how many spans it has.
+ * Made where the structure is (the analysing thread, or a stored model read back), kept in the
+ * database, so a docset's labels are listed without reading any structure.
+ */
+export interface LabelSummaryEntry {
+  name: string;
+  /** The text of the name's first span, whitespace as in the leaf, at most MAX_EXAMPLE_LENGTH characters. */
+  example: string;
+  /** Spans of this name in the document. */
+  occurrences: number;
+}
+
+/** A name is at most this long (DGML element names are cut there too). */
+export const MAX_LABEL_NAME_LENGTH = 200;
+/** Examples are cut to this many characters (a clause-sized span is an example, not a copy). */
+export const MAX_EXAMPLE_LENGTH = 500;
+/** Distinct names kept per document; a document naming more keeps its first ones. */
+export const MAX_LABELS_PER_DOCUMENT = 1000;
+
+// An XML NCName as DGML writes it: a letter or "_" first, then letters, digits, marks, ".", "-", "_".
+const NAME = /^[\p{L}_][\p{L}\p{Nd}\p{M}._-]*$/u;
+
+/** Whether `name` can be a found label's name (an XML NCName of at most MAX_LABEL_NAME_LENGTH characters). */
+export function isLabelName(name: string): boolean {
+  return name.length > 0 && name.length <= MAX_LABEL_NAME_LENGTH && NAME.test(name);
+}
+
+/** The found labels of a structure, in the order each name first appears. */
+export function summariseLabels(structure: Pick<StructureModel, 'nodes'>): LabelSummaryEntry[] {
+  const byName = new Map<string, LabelSummaryEntry>();
+  for (const leaf of leaves(structure.nodes)) {
+    if (!leaf.spans?.length) continue;
+    // Spans in text order: the first one of a name is its example.
+    const spans = leaf.spans.length > 1 ? [...leaf.spans].sort((a, b) => a.start - b.start || b.end - a.end) : leaf.spans;
+    for (const span of spans) {
+      if (span.tag.kind !== 'label') continue;
+      const name = span.tag.name;
+      if (typeof name !== 'string' || !isLabelName(name)) continue;
+      const seen = byName.get(name);
+      if (seen) {
+        seen.occurrences++;
+        continue;
+      }
+      if (byName.size >= MAX_LABELS_PER_DOCUMENT) continue;
+      const text = leaf.text.slice(Math.max(0, span.start), Math.max(0, span.end)).trim();
+      if (!text) continue;
+      byName.set(name, { name, example: [...text].slice(0, MAX_EXAMPLE_LENGTH).join(''), occurrences: 1 });
+    }
+  }
+  return [...byName.values()];
+}
+
+/**
+ * A found label's name as a person writes it, for a property label: words split where the case
+ * changes ("TenantName" -> "Tenant Name"), acronyms kept ("SARExpirationDate" -> "SAR Expiration
+ * Date"), the `_` DGML puts before a leading digit dropped ("_2020Rent" -> "2020 Rent"), other
+ * underscores read as spaces. Its label id (src/domain/labels.ts) is the name again for names made
+ * of letters and digits.
+ */
+export function humaniseLabelName(name: string): string {
+  let s = name;
+  // The safe-name prefix before a digit; any other leading "_" is part of the name.
+  if (/^_+\p{Nd}/u.test(s)) s = s.replace(/^_+/, '');
+  s = s
+    .replace(/(?<=\S)_+(?=\S)/g, ' ')
+    // lower or digit, then upper: "tN" -> "t N", "0R" -> "0 R"
+    .replace(/(?<=[\p{Ll}\p{Nd}])(?=\p{Lu})/gu, ' ')
+    // an acronym, then a capitalised word: "RE" + "xp" -> "R Exp"
+    .replace(/(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu, ' ')
+    // lower, then a digit: "Rent2020" -> "Rent 2020"
+    .replace(/(?<=\p{Ll})(?=\p{Nd})/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return s || name;
+}

@@ -1,0 +1,351 @@
+/**
+ * Found labels (inline spans of kind `label`, `docset:{name}` in DGML) without the ingest stage that
+ * makes them: structures built by hand. The summary of one structure (first example, span counts,
+ * names that cannot be element names left out); humanised names for properties; and the docset
+ * labels service on SQLite and PostgreSQL: summaries recorded in the Ready transaction, the docset
+ * list (counts, order, pages, Ready members of this docset and workspace only, a document processed
+ * again counts with its new labels only), on-demand summaries of documents that have none (bounded
+ * per call, `pendingDocuments`), rows deleted with their document, and turning a label into a
+ * property (created, then returned; 404 for a label the docset does not have; 400 for a bad name).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { humaniseLabelName, isLabelName, MAX_EXAMPLE_LENGTH, summariseLabels } from '../../src/ingest/label-summary.js';
+import type { Leaf, Span, StructureModel, StructureNode } from '../../src/ingest/structure.js';
+import { labelIdOf, validateLabel } from '../../src/domain/labels.js';
+import { Store } from '../../src/store/db/index.js';
+import { WorkspaceService } from '../../src/domain/workspace.js';
+import { PropertyService } from '../../src/domain/properties.js';
+import { SemanticLabelService } from '../../src/domain/semantic-labels.js';
+import { DomainError } from '../../src/domain/errors.js';
+import type { DocumentRecord } from '../../src/domain/model.js';
+import { onBothDatabases } from '../helpers/postgres.js';
+
+/** A leaf whose `[value]` parts (`[TenantName:Bright Owl Bakery Inc.]`) are label spans. */
+function leaf(marked: string, extra: Span[] = []): Leaf {
+  let text = '';
+  const spans: Span[] = [];
+  for (const part of marked.split(/(\[[^\]]+\])/)) {
+    const m = /^\[([^:]+):(.+)\]$/.exec(part);
+    if (!m) {
+      text += part;
+      continue;
+    }
+    spans.push({ start: text.length, end: text.length + m[2]!.length, tag: { kind: 'label', name: m[1]! } });
+    text += m[2]!;
+  }
+  return { text, boxes: [], spans: [...spans, ...extra] };
+}
+
+const para = (marked: string, extra: Span[] = []): StructureNode => ({ type: 'paragraph', structure: 'p', role: 'body', leaf: leaf(marked, extra) });
+const model = (nodes: StructureNode[]): StructureModel => ({ version: 1, pages: [{ number: 1, width: 2550, height: 3300 }], paginated: true, nodes, ocrPages: [] });
+
+function lease(landlord: string, tenant: string, cure?: string): StructureModel {
+  const nodes: StructureNode[] = [
+    para(`This Lease is made by and between [LandlordName:${landlord}], a Delaware limited liability company ("Landlord"), and [TenantName:${tenant}], a California corporation ("Tenant").`),
+  ];
+  if (cure) nodes.push(para(`Tenant shall cure within [CurePeriod:${cure}] after notice.`));
+  return model(nodes);
+}
+
+describe('found labels: the summary of a structure', () => {
+  test('each name once, in first-appearance order, with its first span as example and its span count', () => {
+    const s = model([
+      { type: 'section', level: 1, heading: leaf('Lease with [TenantName:Acme Corp.]'), children: [para('Rent is [MonthlyBaseRent:$4,000] a month; [TenantName:Acme] pays it.')] },
+      { type: 'list', ordered: true, style: 'decimal', items: [{ marker: null, children: [para('Cure within [CurePeriod:ten (10) days].')] }] },
+      {
+        type: 'table',
+        source: 'form',
+        boxes: [],
+        rows: [{ boxes: [], cells: [{ leaf: leaf('Tenant'), colspan: 1, rowspan: 1, role: 'label', boxes: [] }, { leaf: leaf('[TenantName:Acme Corp]'), colspan: 1, rowspan: 1, role: 'value', boxes: [] }] }],
+      },
+    ]);
+    assert.deepEqual(summariseLabels(s), [
+      { name: 'TenantName', example: 'Acme Corp.', occurrences: 3 },
+      { name: 'MonthlyBaseRent', example: '$4,000', occurrences: 1 },
+      { name: 'CurePeriod', example: 'ten (10) days', occurrences: 1 },
+    ]);
+  });
+
+  test('spans of other kinds are not labels; a label inside an entity counts; spans out of order are read in text order', () => {
+    const text = 'Signed on April 1, 2026 by Jane Doe.';
+    const at = (w: string) => [text.indexOf(w), text.indexOf(w) + w.length] as const;
+    const [ds, de] = at('April 1, 2026');
+    const [ps, pe] = at('Jane Doe');
+    const s = model([
+      {
+        type: 'paragraph',
+        structure: 'p',
+        role: 'body',
+        leaf: {
+          text,
+          boxes: [],
+          spans: [
+            { start: ps, end: pe, tag: { kind: 'label', name: 'SignatoryName' } },
+            { start: ps, end: pe, tag: { kind: 'entity', type: 'Person' } },
+            { start: ds, end: de, tag: { kind: 'entity', type: 'Date' } },
+            { start: ds, end: de, tag: { kind: 'label', name: 'SignatureDate' } },
+            { start: ds, end: de, tag: { kind: 'property', labelId: 'EffectiveDate' } },
+          ],
+        },
+      },
+    ]);
+    assert.deepEqual(
+      summariseLabels(s).map((l) => [l.name, l.example]),
+      [
+        ['SignatureDate', 'April 1, 2026'],
+        ['SignatoryName', 'Jane Doe'],
+      ],
+    );
+  });
+
+  test('names that cannot be element names and empty spans are left out; long examples are cut', () => {
+    const long = 'word '.repeat(200).trim();
+    const s = model([para(`[2020Rent:x] [Bad Name:y] [:z] [A:${long}]`), { type: 'paragraph', structure: 'p', role: 'body', leaf: { text: 'a  b', boxes: [], spans: [{ start: 1, end: 3, tag: { kind: 'label', name: 'Blank' } }] } }]);
+    const got = summariseLabels(s);
+    assert.deepEqual(got.map((l) => l.name), ['A']);
+    assert.equal(got[0]!.example.length, MAX_EXAMPLE_LENGTH);
+    assert.ok(isLabelName('_2020Rent') && isLabelName('Über-Größe.2') && !isLabelName('2020Rent') && !isLabelName('a:b') && !isLabelName('x'.repeat(201)));
+  });
+
+  test('a structure without labels has an empty summary', () => {
+    assert.deepEqual(summariseLabels(model([para('Nothing is named here.')])), []);
+    assert.deepEqual(summariseLabels(model([])), []);
+  });
+});
+
+describe('found labels: names as property labels', () => {
+  const cases: [string, string][] = [
+    ['TenantName', 'Tenant Name'],
+    ['_2020Rent', '2020 Rent'],
+    ['SARExpirationDate', 'SAR Expiration Date'],
+    ['CurePeriod', 'Cure Period'],
+    ['ManagingMemberName', 'Managing Member Name'],
+    ['EffectiveDate', 'Effective Date'],
+    ['HTMLVersion', 'HTML Version'],
+    ['Rent2020', 'Rent 2020'],
+    ['Q3Revenue', 'Q3 Revenue'],
+    ['Tenant_Name', 'Tenant Name'],
+    ['_Reserved', '_Reserved'],
+    ['Mietbeginn', 'Mietbeginn'],
+    ['ÄnderungsDatum', 'Änderungs Datum'],
+    ['IRS', 'IRS'],
+    ['Section2.1Heading', 'Section 2.1 Heading'],
+  ];
+  for (const [name, label] of cases) {
+    test(`${name} -> "${label}"`, () => {
+      assert.equal(humaniseLabelName(name), label);
+      assert.equal(validateLabel(label), label, 'a valid property label');
+    });
+  }
+
+  test('the label id of the humanised name is the name, for names of letters and digits', () => {
+    for (const name of ['TenantName', '_2020Rent', 'SARExpirationDate', 'Q3Revenue', 'Section2.1Heading', 'ÄnderungsDatum']) assert.equal(labelIdOf(humaniseLabelName(name)), name);
+  });
+});
+
+function docRecord(workspaceId: string, id: string, docsetId: string | null, processedAt: number): DocumentRecord {
+  return {
+    id, workspaceId, docsetId, docsetCandidates: [], name: `${id}.txt`, format: 'txt', contentType: 'text/plain', size: 10, sha256: 'a'.repeat(64),
+    blobKey: `blob-${id}`, status: 'Processing', pageCount: 1, isSample: false, error: null, createdAt: processedAt, updatedAt: processedAt, processedAt: null,
+  };
+}
+
+onBothDatabases('found labels: the docset service', 'quire_semantic_labels', (dialect, database, teardown) => {
+  describe(`found labels: the docset service (${dialect})`, () => {
+    let store: Store;
+    let labels: SemanticLabelService;
+    let ws: string;
+    let other: string;
+    /** The structures "stored" under their blob keys, and how many times each was read. */
+    const blobs = new Map<string, StructureModel>();
+    const reads = new Map<string, number>();
+    let clock = 1_700_000_000_000;
+
+    /** A document made Ready in `docsetId` the way the pipeline does it: setReady, then the summary in the same transaction. */
+    async function ready(workspaceId: string, id: string, docsetId: string | null, structure: StructureModel, opts: { summarise?: boolean } = {}) {
+      const now = ++clock;
+      const key = `structures/${id}/${now}`;
+      blobs.set(key, structure);
+      if (!(await store.documents.get(workspaceId, id))) {
+        await store.documents.insert(docRecord(workspaceId, id, docsetId, now));
+        if (docsetId) await store.docsets.adjustCount(workspaceId, docsetId, 1, now);
+      }
+      await store.tx(async (s) => {
+        await s.ingest.setReady(workspaceId, id, { structureBlobKey: key, processing: { format: 'txt' }, now });
+        await labels.recordReady(s, { workspaceId, id }, opts.summarise === false ? undefined : summariseLabels(structure));
+      });
+    }
+
+    async function docset(workspaceId: string, id: string) {
+      await store.docsets.insert({ id, workspaceId, name: id, isSample: false, documentCount: 0, createdAt: clock, updatedAt: clock });
+    }
+
+    const all = async (workspaceId: string, docsetId: string, limit = 100) => {
+      const items = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await labels.list(workspaceId, docsetId, { limit, ...(after !== undefined ? { after } : {}) });
+        items.push(...page.items);
+        if (page.nextAfter === null) return { items, pendingDocuments: page.pendingDocuments };
+        after = page.nextAfter;
+      }
+    };
+
+    before(async () => {
+      store = await Store.open(await database());
+      const workspaces = new WorkspaceService(store);
+      ws = (await workspaces.ensureDefault()).id;
+      other = (await workspaces.create('other')).id;
+      const properties = new PropertyService(store);
+      labels = new SemanticLabelService(
+        store,
+        async (key) => {
+          reads.set(key, (reads.get(key) ?? 0) + 1);
+          const s = blobs.get(key);
+          if (!s) throw new Error(`no blob ${key}`);
+          return s;
+        },
+        properties,
+        { backfillPerCall: 2, backfillConcurrency: 2 },
+      );
+      await docset(ws, 'leases');
+      await docset(ws, 'empty');
+      await docset(other, 'theirs');
+      await ready(ws, 'lease-1', 'leases', lease('Harbor Point Holdings, LLC', 'Bright Owl Bakery Inc.', 'thirty (30) days'));
+      await ready(ws, 'lease-2', 'leases', lease('Cedar Row Properties LP', 'Meridian Dental Group, P.C.'));
+      await ready(ws, 'lease-3', 'leases', model([para('Landlord: [LandlordName:Granite Bay Realty Corp.]; its agent [AgentName:Pat Lee] and [AgentName:Sam Roe].')]));
+      await ready(ws, 'loose', null, lease('Nowhere LLC', 'Nobody Inc.'));
+      await ready(other, 'their-lease', 'theirs', lease('Secret Holdings LLC', 'Hidden Tenant Inc.'));
+    });
+
+    after(async () => {
+      await store?.close();
+      await teardown();
+    });
+
+    test('the docset lists each name with its document count, most documents first, then by name; examples from the first document by id', async () => {
+      const { items, pendingDocuments } = await all(ws, 'leases');
+      assert.equal(pendingDocuments, 0);
+      assert.deepEqual(
+        items.map((l) => [l.name, l.label, l.documentCount, l.occurrences]),
+        [
+          ['LandlordName', 'Landlord Name', 3, 3],
+          ['TenantName', 'Tenant Name', 2, 2],
+          ['AgentName', 'Agent Name', 1, 2],
+          ['CurePeriod', 'Cure Period', 1, 1],
+        ],
+      );
+      assert.deepEqual(items[0]!.example, { value: 'Harbor Point Holdings, LLC', documentId: 'lease-1' });
+      assert.deepEqual(items[2]!.example, { value: 'Pat Lee', documentId: 'lease-3' });
+      assert.ok(items.every((l) => l.property === null));
+      assert.equal(reads.size, 0, 'no structure was read: every document was summarised when it became Ready');
+    });
+
+    test('pages of one, two and three give the same labels in the same order', async () => {
+      const whole = (await all(ws, 'leases')).items.map((l) => l.name);
+      for (const limit of [1, 2, 3]) assert.deepEqual((await all(ws, 'leases', limit)).items.map((l) => l.name), whole, `limit ${limit}`);
+      const first = await labels.list(ws, 'leases', { limit: 4 });
+      assert.equal(first.nextAfter, null, 'no next page after the last item');
+      await assert.rejects(labels.list(ws, 'leases', { limit: 2, after: 'not json' }), (e: unknown) => e instanceof DomainError && e.kind === 'invalid');
+    });
+
+    test('an empty docset lists nothing; another workspace\'s docset and an unknown one are 404', async () => {
+      assert.deepEqual((await all(ws, 'empty')).items, []);
+      for (const id of ['theirs', 'nope']) {
+        await assert.rejects(labels.list(ws, id, { limit: 10 }), (e: unknown) => e instanceof DomainError && e.kind === 'not-found');
+        await assert.rejects(labels.toProperty(ws, id, 'TenantName'), (e: unknown) => e instanceof DomainError && e.kind === 'not-found');
+      }
+      const theirs = (await all(other, 'theirs')).items;
+      assert.deepEqual(theirs.map((l) => [l.name, l.documentCount]), [['LandlordName', 1], ['TenantName', 1]]);
+      assert.ok(!JSON.stringify((await all(ws, 'leases')).items).includes('Secret'), "nothing of the other workspace's document");
+    });
+
+    test('a document processed again counts with its new labels only; one that leaves the docset no longer counts', async () => {
+      await ready(ws, 'lease-2', 'leases', model([para('Guarantor: [GuarantorName:Olive Tree Capital].')]));
+      let items = (await all(ws, 'leases')).items;
+      assert.deepEqual(items.map((l) => [l.name, l.documentCount]), [['LandlordName', 2], ['AgentName', 1], ['CurePeriod', 1], ['GuarantorName', 1], ['TenantName', 1]]);
+      assert.ok(await store.documents.moveDocset(ws, 'lease-2', 'leases', 'empty', ++clock));
+      items = (await all(ws, 'leases')).items;
+      assert.ok(!items.some((l) => l.name === 'GuarantorName'));
+      assert.deepEqual((await all(ws, 'empty')).items.map((l) => l.name), ['GuarantorName']);
+      assert.ok(await store.documents.moveDocset(ws, 'lease-2', 'empty', 'leases', ++clock));
+    });
+
+    test('documents without a summary are summarised on demand, a bounded number per call, and read once', async () => {
+      await docset(ws, 'old');
+      for (let i = 1; i <= 5; i++) await ready(ws, `old-${i}`, 'old', lease(`Old Landlord ${i} LLC`, `Old Tenant ${i} Inc.`), { summarise: false });
+      // A document that is not Ready is neither listed nor pending.
+      await store.documents.insert({ ...docRecord(ws, 'old-processing', 'old', ++clock), status: 'Processing' });
+      const counts: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const page = await labels.list(ws, 'old', { limit: 10 });
+        counts.push(page.pendingDocuments);
+        assert.equal(page.items.find((l) => l.name === 'TenantName')?.documentCount ?? 0, Math.min(5, 2 * (i + 1)));
+      }
+      assert.deepEqual(counts, [3, 1, 0]);
+      const oldReads = [...reads].filter(([k]) => k.includes('/old-'));
+      assert.equal(oldReads.length, 5);
+      assert.ok(oldReads.every(([, n]) => n === 1), 'each structure read once');
+      const again = await labels.list(ws, 'old', { limit: 10 });
+      assert.equal(again.pendingDocuments, 0);
+      assert.equal([...reads].filter(([k]) => k.includes('/old-')).reduce((n, [, r]) => n + r, 0), 5, 'no structure read once all are summarised');
+    });
+
+    test('an unreadable structure stays pending and does not fail the list', async () => {
+      await docset(ws, 'broken');
+      await ready(ws, 'broken-1', 'broken', lease('A LLC', 'B Inc.'), { summarise: false });
+      await ready(ws, 'fine-1', 'broken', lease('C LLC', 'D Inc.'));
+      const key = (await store.documents.get(ws, 'broken-1'))!.structureBlobKey!;
+      blobs.delete(key);
+      const page = await labels.list(ws, 'broken', { limit: 10 });
+      assert.equal(page.pendingDocuments, 1);
+      assert.deepEqual(page.items.map((l) => [l.name, l.documentCount]), [['LandlordName', 1], ['TenantName', 1]]);
+    });
+
+    test('a deleted document takes its labels with it', async () => {
+      await docset(ws, 'gone');
+      await ready(ws, 'gone-1', 'gone', lease('E LLC', 'F Inc.'));
+      assert.equal((await store.semanticLabels.ofDocument('gone-1')).rows.length, 2);
+      await store.tx(async (s) => {
+        await s.documents.delete(ws, 'gone-1');
+      });
+      assert.deepEqual(await store.semanticLabels.ofDocument('gone-1'), { processedAt: null, rows: [] });
+      assert.deepEqual((await all(ws, 'gone')).items, []);
+    });
+
+    test('a label becomes a property labelled with its humanised name, once; the list then links it', async () => {
+      const made = await labels.toProperty(ws, 'leases', 'TenantName');
+      assert.equal(made.created, true);
+      assert.equal(made.property.label, 'Tenant Name');
+      assert.equal(made.property.labelId, 'TenantName');
+      const again = await labels.toProperty(ws, 'leases', 'TenantName');
+      assert.deepEqual(again, { property: made.property, created: false });
+      const props = await store.properties.list(ws, 'leases');
+      assert.equal(props.filter((p) => p.labelId === 'TenantName').length, 1);
+      const listed = (await all(ws, 'leases')).items.find((l) => l.name === 'TenantName')!;
+      assert.equal(listed.property?.id, made.property.id);
+      // Concurrent requests make one property.
+      const both = await Promise.all([labels.toProperty(ws, 'leases', 'CurePeriod'), labels.toProperty(ws, 'leases', 'CurePeriod')]);
+      assert.deepEqual(both.map((b) => b.created).sort(), [false, true]);
+      assert.equal(both[0]!.property.id, both[1]!.property.id);
+    });
+
+    test('a property defined before under the same label id is the label\'s', async () => {
+      await store.properties.insert({ id: 'p-agent', workspaceId: ws, docsetId: 'leases', label: 'Agent Name', labelId: 'AgentName', createdAt: clock, updatedAt: clock });
+      const r = await labels.toProperty(ws, 'leases', 'AgentName');
+      assert.deepEqual([r.created, r.property.id], [false, 'p-agent']);
+    });
+
+    test('a name the docset does not have is 404, a malformed one 400', async () => {
+      for (const name of ['DepositAmount', 'GuarantorNames', 'TenantNam']) {
+        await assert.rejects(labels.toProperty(ws, 'leases', name), (e: unknown) => e instanceof DomainError && e.kind === 'not-found' && e.message.includes(name));
+      }
+      // In another workspace's docset only.
+      await assert.rejects(labels.toProperty(ws, 'leases', 'SecretName'), (e: unknown) => e instanceof DomainError && e.kind === 'not-found');
+      for (const name of ['2020Rent', 'Tenant Name', 'a:b', '', '<x>', 'x'.repeat(201)]) {
+        await assert.rejects(labels.toProperty(ws, 'leases', name), (e: unknown) => e instanceof DomainError && e.kind === 'invalid', JSON.stringify(name));
+      }
+    });
+  });
+});
