@@ -90,6 +90,8 @@ const LABEL_HEADS: Record<string, RegExp> = {
   money: /^(?:amount|price|rent|fee|salary|deposit|premium|payment|value|cost)$/u,
   percent: /^(?:rate|percentage|percent|interest)$/u,
   party: /^(?:name|party|company|landlord|tenant|lender|borrower|agent|buyer|seller|purchaser|guarantor|employee|employer|trustee)$/u,
+  time: /^time$/u,
+  plan: /^(?:plan|program)$/u,
 };
 
 /** `Commencement Date for the Initial Premises: October 1, 2018`: the label the line gives the value, up to its first "for"/"of". */
@@ -157,9 +159,34 @@ function periodName(near: string[], next: string[]): string | null {
   return null;
 }
 
+/** `9:00 a.m. on December 9, 2013 (the "Effective Time")`: the defined term right after a value names it. */
+function termAfter(tokens: Token[], end: number, kind: string): string | null {
+  let i = tokens.findIndex((t) => t.start >= end);
+  if (i < 0) return null;
+  // Past the rest of a value written on: "9:00 a.m. on December 9, 2013 (…)" names the time, not only the date.
+  if (tokens[i]?.text !== '(') return null;
+  i++;
+  if (/^(?:the|this|each|a)$/iu.test(tokens[i]?.text ?? '')) i++;
+  if (!/^["“]$/u.test(tokens[i]?.text ?? '')) return null;
+  const words: string[] = [];
+  for (i++; i < tokens.length && words.length < 6 && !/^["”]$/u.test(tokens[i]!.text); i++) {
+    if (!/[\p{L}\p{N}]/u.test(tokens[i]!.text)) return null;
+    words.push(tokens[i]!.text);
+  }
+  // Only a term of the value's own kind: `("Effective Date")` names a date, `(this "Agreement")` does not.
+  const named = words.length && /^["”]$/u.test(tokens[i]?.text ?? '') && /\p{Lu}/u.test(words[0]!) && LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase());
+  return named ? pascal(words) : null;
+}
+
+/** "payments received after 12:00 noon", "no later than 5:00 p.m.": a time is a deadline or a cut-off. */
+function timeName(near: string[]): string | null {
+  if (near.slice(0, 6).some((w) => /^(?:effective|effect)$/u.test(w))) return 'EffectiveTime';
+  return null;
+}
+
 /** "a base salary of $410,000", "an interest rate equal to 5%": the noun phrase the value is of. */
 function amountName(near: string[]): string | null {
-  const link = near[0] === 'of' ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : -1;
+  const link = near[0] === 'of' ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && AMOUNT_HEADS.has(near[0]) ? 0 : -1;
   if (link < 0) return null;
   const words: string[] = [];
   for (const w of near.slice(link, link + 3)) {
@@ -174,6 +201,8 @@ function amountName(near: string[]): string | null {
 const PARTY_CUE = /[(“"]|\bas\s|\bits\s|:|\bmeans\b|\bI,|\bappeared\b|\bacting\b/u;
 const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
 const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
+const TIME_CUE = /\d:\d\d|\d\s?[ap]\.?m\b|\bnoon\b/iu;
+const PLAN_CUE = /\b(?:Plan|Program)\b/u;
 
 /** Roles that say who signs, not what the party is: a firm "By:" is the party's name only where nothing better names it. */
 const WEAK_ROLES = new Set(['by', 'name', 'signatory']);
@@ -195,12 +224,14 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
   let floor = -1;
   // Most leaves name nothing: only the kinds the leaf can hold are looked for (parties only beside a role's cue).
   const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
-  const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent')[] = [];
+  const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan')[] = [];
   if (PARTY_CUE.test(text) || (previous !== undefined && /:\s*$/u.test(previous))) kinds.push('party');
   if (types.has('Date') || MONTH_CUE.test(text)) kinds.push('date');
   if (types.has('TimeDuration') || HYPHEN_CUE.test(text)) kinds.push('duration');
   if (types.has('Money')) kinds.push('money');
   if (types.has('Percent')) kinds.push('percent');
+  if (TIME_CUE.test(text)) kinds.push('time');
+  if (PLAN_CUE.test(text)) kinds.push('plan');
   if (!kinds.length) return [];
   const values = kinds
     .flatMap((kind) => valueSpans(kind, text, spans, kind === 'party' ? previous : undefined, kind === 'party' ? next : undefined).map((v) => ({ ...v, kind })))
@@ -212,7 +243,10 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
     if (out.some((o) => o.start < v.end && v.start < o.end)) continue;
     const near = before(tokens, v.start, floor, 12);
     const name =
+      (v.kind === 'party' ? null : termAfter(tokens, v.end, v.kind)) ??
       labelBefore(tokens, v.start, v.kind) ??
+      (v.kind === 'plan' ? 'PlanName' : null) ??
+      (v.kind === 'time' ? timeName(near) : null) ??
       (v.kind === 'party' ? partyName(v.roles) : v.kind === 'date' ? documentDate(tokens, v.start) ?? dateName(near) : v.kind === 'duration' ? periodName(near, after(tokens, v.end, 12)) : amountName(near));
     floor = v.end;
     if (name) out.push({ start: v.start, end: v.end, name });
