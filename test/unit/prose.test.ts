@@ -221,3 +221,10 @@ test('semantic labels: a user-defined property over the same words wins', async 
   tagProperties(structure, [{ labelId: 'Lessee', value: 'Bright Owl Bakery Inc.', anchor: null }]);
   assert.deepEqual(tags(), [['LandlordName', 'Harbor Point Holdings, LLC'], ['Lessee', 'Bright Owl Bakery Inc.']]);
 });
+
+test('semantic labels: a cure period before the notice that starts it', async () => {
+  const structure = await structureOf('If Tenant does not cure the failure within thirty (30) days after written notice from Landlord, Landlord may terminate this Lease.\n');
+  const { leaves } = await import('../../src/ingest/structure.js');
+  const names = [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).flatMap((s) => (s.tag.kind === 'label' ? [[s.tag.name, l.text.slice(s.start, s.end)]] : [])));
+  assert.deepEqual(names, [['CurePeriod', 'thirty (30) days']]);
+});

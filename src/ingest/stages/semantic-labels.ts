@@ -152,10 +152,11 @@ function periodName(near: string[], next: string[]): string | null {
   }
   const notice = next.slice(0, 3).some((w) => /^notice$/u.test(w));
   const terminate = near.slice(0, 8).some((w) => /^terminat/u.test(w));
-  if (notice) return terminate ? 'TerminationNoticePeriod' : 'NoticePeriod';
+  // "does not cure the failure within thirty (30) days after written notice": the purpose before it first.
   for (const w of near.slice(0, 6)) {
-    for (const [re, name] of PERIOD_EVENTS) if (re.test(w)) return name === 'NoticePeriod' && terminate ? 'TerminationNoticePeriod' : name;
+    for (const [re, name] of PERIOD_EVENTS) if (re.test(w) && name !== 'NoticePeriod') return name;
   }
+  if (notice || near.slice(0, 6).some((w) => PERIOD_EVENTS.at(-1)![0].test(w))) return terminate ? 'TerminationNoticePeriod' : 'NoticePeriod';
   return null;
 }
 
