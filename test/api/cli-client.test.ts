@@ -112,12 +112,17 @@ function chunkProxy(target: string) {
   let forwarded = 0;
   let completed = 0;
   let killAfter = Infinity;
+  /** Counts resets: a request held before one stops waiting (its client is gone). */
+  let generation = 0;
   let victim: import('node:child_process').ChildProcess | null = null;
   const server = http.createServer((req, res) => {
     const isChunk = /\/chunk$/.test(req.url ?? '');
     if (isChunk && forwarded >= killAfter) {
       // Held, never forwarded: once the chunks already forwarded are stored, the client dies.
-      void until('forwarded chunks stored', async () => (completed >= killAfter ? true : undefined), 30_000, 20).then(() => victim?.kill('SIGKILL'));
+      const held = generation;
+      void until('forwarded chunks stored', async () => (completed >= killAfter || generation !== held ? true : undefined), 30_000, 20).then(() => {
+        if (generation === held) victim?.kill('SIGKILL');
+      });
       return;
     }
     if (isChunk) forwarded++;
@@ -137,7 +142,7 @@ function chunkProxy(target: string) {
     get forwarded() {
       return forwarded;
     },
-    reset: () => ((forwarded = 0), (completed = 0)),
+    reset: () => ((forwarded = 0), (completed = 0), generation++),
   };
 }
 
