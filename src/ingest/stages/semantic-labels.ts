@@ -63,7 +63,7 @@ function lowerWords(tokens: readonly Token[]): string[] {
 /** The clause's words just before a value, nearest first, up to the previous value or a sentence break. */
 function before(tokens: Token[], start: number, floor: number, max = 8): string[] {
   const out: Token[] = [];
-  for (let i = tokens.length - 1; i >= 0 && out.length < max; i--) {
+  for (let i = firstAtOrAfter(tokens, start) - 1; i >= 0 && out.length < max; i--) {
     const t = tokens[i]!;
     if (t.end > start) continue;
     if (t.end <= floor || t.text === '.' || t.text === ';' || t.text === ',') break;
@@ -72,11 +72,22 @@ function before(tokens: Token[], start: number, floor: number, max = 8): string[
   return lowerWords(out);
 }
 
+/** The index of the first token starting at or after `at` (tokens are in text order). */
+function firstAtOrAfter(tokens: readonly Token[], at: number): number {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[mid]!.start < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function after(tokens: Token[], end: number, max = 4): string[] {
-  // The next value's words are its own: stop at a comma too.
   const out: Token[] = [];
-  for (const t of tokens) {
-    if (t.start < end) continue;
+  for (let i = firstAtOrAfter(tokens, end); i < tokens.length; i++) {
+    const t = tokens[i]!;
     if (t.text === '.' || t.text === ';' || out.length >= max) break;
     out.push(t);
   }
@@ -199,10 +210,10 @@ function amountName(near: string[]): string | null {
 }
 
 /** Cues of a party's role: a defined term, `as …`, `its …`, `Label:`, `means`, `I, …`, `appeared`. */
-const PARTY_CUE = /[(“"]|\bas\s|\bits\s|:|\bmeans\b|\bI,|\bappeared\b|\bacting\b/u;
+const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|\bas\s+(?:an?\s+|the\s+)?\p{L}|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\bappeared\s+\p{Lu}|\bacting\s|\(\p{Lu}\p{L}*\)/u;
 const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
 const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
-const TIME_CUE = /\d:\d\d|\d\s?[ap]\.?m\b|\bnoon\b/iu;
+const TIME_CUE = /\d:\d|[ap]\.?m\b|noon/iu;
 const PLAN_CUE = /\b(?:Plan|Program)\b/u;
 
 /** Roles that say who signs, not what the party is: a firm "By:" is the party's name only where nothing better names it. */
