@@ -84,6 +84,8 @@ const BLANK_FIELD_CAP = 0.45;
 /** A candidate this sure comes from the property's own label, beside a value: it outweighs a blank copy of the label. */
 const LABELLED = 0.85;
 const MAX_OTHERS = 5;
+/** How far below a labelled find a guess stays. */
+const OUTRANKED = 0.06;
 /** Finds that rest on a value's kind and the words around it, not on a label beside it: a blank copy of the label outweighs them. */
 const GUESSES: ReadonlySet<Evidence['kind']> = new Set(['typed', 'prose']);
 
@@ -101,6 +103,10 @@ export function extractProperties(structure: StructureModel, properties: Propert
     const labelled = [formCellFindings(view, query), labelLineFindings(view, query), sectionFindings(view, query)];
     let found = [...labelled.flatMap((f) => f.candidates), ...definedTermCandidates(view, query), ...proseCandidates(view, query)];
     if (learned) found = applyLearning(view, found, learned);
+    // The property's own label beside a value outranks any guess from the words around another one
+    // ("Agreement number: AG-1" over the "1" of "Agreement 1.").
+    const labelledBest = Math.max(0, ...found.filter((c) => !GUESSES.has(c.evidence.kind)).map((c) => c.confidence));
+    if (labelledBest >= LABELLED) found = found.map((c) => (GUESSES.has(c.evidence.kind) ? { ...c, confidence: Math.min(c.confidence, labelledBest - OUTRANKED) } : c));
     let ranked = rankCandidates(found);
     const blank = Math.max(...labelled.map((f) => f.blank));
     if (blank >= EXACT_LABEL_SCORE && !found.some((c) => c.confidence >= LABELLED && !GUESSES.has(c.evidence.kind))) {

@@ -31,7 +31,8 @@ const MONTH = String.raw`(?:January|February|March|April|May|June|July|August|Se
 const DAY_MONTH = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${MONTH}\s(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?(?![\p{N}])(?!,?\s(?:19|20)\d\d)|(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\s(?:day\sof\s)?${MONTH}(?!,?\s(?:19|20)\d\d))`, 'gu');
 const NUMBER_WORD = String.raw`(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|\d{1,3})`;
 const HYPHEN_DURATION = new RegExp(String.raw`(?<![\p{L}\p{N}-])(?:${NUMBER_WORD}(?:-${NUMBER_WORD})?)-(?:day|week|month|year|hour)(?![\p{L}])`, 'giu');
-const COUNT = /(?<![\p{L}\p{N}.,$])\d{1,3}(?:,\d{3})+(?![\p{N}]|\.\d)|(?<![\p{L}\p{N}.,$])\d+(?![\p{N}.,%]|\.\d)/gu;
+/** A count standing alone: not part of a code ("AG-1", "4.1", "2/3") or an amount. */
+const COUNT = /(?<![\p{L}\p{N}.,$\/-])\d{1,3}(?:,\d{3})+(?![\p{N}\/-]|\.\d)|(?<![\p{L}\p{N}.,$\/-])\d+(?![\p{N}.,%\/-]|\.\d)/gu;
 const TITLE_WORD = String.raw`(?:Chief|Senior|Executive|Vice|President|Managing|Director|Officer|Financial|Operating|Technology|Accounting|Legal|Marketing|Commercial|Information|General|Counsel|Secretary|Treasurer|Controller|Chairman|Manager|Assistant|Deputy|Principal|Partner|Associate|Head|Interim|Global|Corporate|Human|Resources|Regional|Group|of|and|&)`;
 const TITLE = new RegExp(String.raw`(?<![\p{L}])(?:${TITLE_WORD}\s){0,5}(?:President|Director|Officer|Counsel|Secretary|Treasurer|Controller|Chairman|Manager|Partner|Head)(?![\p{L}])|(?<![\p{L}])(?:president|director|officer|manager)(?![\p{L}])`, 'gu');
 const PLAN = /(?<![\p{L}\p{N}])(?:(?:19|20)\d{2}\s)?(?:[\p{Lu}][\p{L}'’&-]*\s){1,6}(?:Plan|Program)(?![\p{L}])/gu;
