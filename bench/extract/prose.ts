@@ -12,16 +12,14 @@
  *
  * Results: bench/results/prose-<timestamp>.json (git-ignored; rows are named by index, Text is not copied).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT } from '../../test/helpers/quire.js';
 import { entitySpans } from '../../src/ingest/stages/entities.js';
 import type { EntityType } from '../../src/ingest/structure.js';
 import { comparableValue, recurringLabels, RECURRING_ROWS, sameValue, smallRows, tokenF1, type SmallRow } from '../lib/csl.js';
 import { cleanUp } from '../lib/cleanup.js';
 import { gitState, machine, median, printTable } from '../lib/machine.js';
 import { pct, percentile, rate, sleep, startCslQuire, uploadText, waitSettled, type CslQuire, type ExtractJobLog } from '../lib/csl-quire.js';
+import { writeResults } from '../lib/results.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -38,7 +36,6 @@ if (!(LIMIT > 0)) throw new Error('--limit must be a positive number');
 /** How long one document may take to be Ready, and then to have its extraction run. */
 const TIMEOUT_MS = Number(flags['timeout-ms']);
 const POLL_MS = 25;
-const RESULTS_DIR = path.join(ROOT, 'bench/results');
 
 // ---------------------------------------------------------------------------------------------
 // The naive rule: the first value in the text of the type the label's last word names.
@@ -417,10 +414,7 @@ async function main() {
     labels: runs.map((r) => ({ label: r.label, definedAs: r.definedAs, docsetId: r.docsetId, error: r.error, rows: r.rows.length })),
     rows,
   };
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = path.join(RESULTS_DIR, `prose-${started.toISOString().replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
-  console.log(`\nresults: ${path.relative(ROOT, file)}`);
+  writeResults('prose', started, out);
 }
 
 try {

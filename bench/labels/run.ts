@@ -21,15 +21,13 @@
  * Results: bench/results/labels-<timestamp>.json (git-ignored; rows are named by index, Text is not copied).
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SaxesParser } from 'saxes';
-import { ROOT } from '../../test/helpers/quire.js';
 import { comparableLabel, comparableValue, largeRows, smallRows, type LargeRow, type SmallRow } from '../lib/csl.js';
 import { cleanUp } from '../lib/cleanup.js';
 import { gitState, machine, printTable } from '../lib/machine.js';
 import { lanes, pct, rate, squash, startCslQuire, uploadText, waitSettled, words, type CslQuire } from '../lib/csl-quire.js';
+import { writeResults } from '../lib/results.js';
 
 const DG = 'http://www.docugami.com/2021/dgml';
 const XHTML = 'http://www.w3.org/1999/xhtml';
@@ -265,7 +263,6 @@ const LIMIT = flags.limit === undefined ? Infinity : Number(flags.limit);
 if (!(LIMIT > 0)) throw new Error('--limit must be a positive number');
 const CONCURRENCY = Math.max(1, Number(flags.concurrency));
 const TIMEOUT_MS = Number(flags['timeout-ms']);
-const RESULTS_DIR = path.join(ROOT, 'bench/results');
 
 interface RowResult extends Partial<Reading> {
   row: number;
@@ -436,10 +433,7 @@ async function main() {
     summary,
     rows: results,
   };
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = path.join(RESULTS_DIR, `labels-${started.toISOString().replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
-  console.log(`\nresults: ${path.relative(ROOT, file)}`);
+  writeResults('labels', started, out);
 }
 
 try {
