@@ -10,6 +10,7 @@
  * Deterministic, so one role gets one name in every document of a docset.
  */
 import type { Leaf, StructureNode } from '../structure.js';
+import { continuation } from './properties/prose.js';
 import { valueSpans } from './properties/prose-spans.js';
 import { tokenize, type Token } from './properties/tokens.js';
 
@@ -237,7 +238,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
   // Most leaves name nothing: only the kinds the leaf can hold are looked for (parties only beside a role's cue).
   const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
   const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan')[] = [];
-  if (PARTY_CUE.test(text) || (previous !== undefined && /:\s*$/u.test(previous))) kinds.push('party');
+  if (PARTY_CUE.test(next === undefined ? text : `${text} ${next}`) || (previous !== undefined && /:\s*$/u.test(previous))) kinds.push('party');
   if (types.has('Date') || MONTH_CUE.test(text)) kinds.push('date');
   if (types.has('TimeDuration') || HYPHEN_CUE.test(text)) kinds.push('duration');
   if (types.has('Money')) kinds.push('money');
@@ -270,9 +271,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
 export function tagSemanticLabels(nodes: StructureNode[]): void {
   const body = collectProse(nodes);
   body.forEach((leaf, i) => {
-    const next = body[i + 1]?.text;
-    const continues = next !== undefined && !/[.!?;]["”')]*$/u.test(leaf.text) && /^(?:[\p{Ll}(]|as\s|its\s)/u.test(next);
-    const found = labelSpans(leaf, body[i - 1]?.text, continues ? next : undefined);
+    const found = labelSpans(leaf, body[i - 1]?.text, continuation([leaf.text, body[i + 1]?.text, body[i + 2]?.text], 0));
     if (!found.length) return;
     const existing = leaf.spans ?? [];
     const added = found

@@ -96,8 +96,24 @@ function roleMatch(role: readonly string[], roles: readonly string[][] | undefin
 }
 
 /** The next leaf goes on with this one's sentence: no full stop here, a lower-case word or a bracket there. */
-function continues(text: string, next: string): boolean {
+export function continues(text: string, next: string): boolean {
   return !/[.!?;]["”')]*$/u.test(text) && /^(?:[\p{Ll}(]|as\s|its\s)/u.test(next);
+}
+
+/** How many following lines a sentence is read over for a name's role (`X,` / `a Texas limited liability company,` / `its general partner`). */
+const FOLLOWING_LINES = 2;
+
+/** The text of the lines after `texts[i]` that go on with its sentence, joined, or undefined. */
+export function continuation(texts: readonly (string | undefined)[], i: number): string | undefined {
+  const parts: string[] = [];
+  let last = texts[i];
+  for (let k = i + 1; k <= i + FOLLOWING_LINES; k++) {
+    const next = texts[k];
+    if (last === undefined || next === undefined || !continues(last, next)) break;
+    parts.push(next);
+    last = next;
+  }
+  return parts.length ? parts.join(' ') : undefined;
 }
 
 /** "the State of Florida", "the City of Tempe": before a name, "<head> of" is part of it, not a label naming it. */
@@ -141,8 +157,8 @@ export function proseSpans(view: DocView, kind: LabelKind, learnedRoles: readonl
     }
     const text = info.leaf.text;
     const tokens = tokenize(text);
-    const following = view.leaves[info.index + 1];
-    const next = prose(following) && continues(text, following!.leaf.text) ? following!.leaf.text : undefined;
+    const texts = [0, 1, 2].map((d) => (d === 0 || prose(view.leaves[info.index + d]) ? view.leaves[info.index + d]?.leaf.text : undefined));
+    const next = continuation(texts, 0);
     const nextTokens = next !== undefined ? tokenize(`${text} ${next}`) : tokens;
     const spans = kinds.flatMap((k, i) => valueSpans(k, text, info.leaf.spans ?? [], previousText, next).map((span) => ({ span, other: i > 0 || !kind.kind })));
     for (const { span, other } of spans) {
