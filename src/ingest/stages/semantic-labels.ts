@@ -52,7 +52,12 @@ const PERIOD_EVENTS: [RegExp, string][] = [
 ];
 
 /** Nouns an amount or rate is "of" that name it, as the words before `of`: "base salary", "purchase price". */
-const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'payment', 'compensation', 'allowance', 'rate', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer']);
+/** Nouns that name an amount themselves ("base salary", "purchase price"). */
+const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine']);
+/** Nouns of things an amount measures: named with "Amount" ("a payment of $450" → `PaymentAmount`). */
+const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'advance', 'credit', 'reimbursement', 'severance', 'settlement', 'dividend', 'deductible', 'note', 'notes', 'facility']);
+/** Nouns that name a rate ("an interest rate of 5%"). */
+const RATE_HEADS = new Set(['rate', 'percentage', 'interest', 'margin', 'spread', 'discount', 'increase', 'threshold', 'ratio', 'yield']);
 const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'or', 'its', 'his', 'her', 'their', 'any', 'such', 'this', 'that', 'total', 'sum', 'excess', 'up', 'at', 'least', 'not', 'more', 'than', 'less', 'by']);
 
 const pascal = (words: readonly string[]): string => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('');
@@ -197,17 +202,23 @@ function timeName(near: string[]): string | null {
   return null;
 }
 
-/** "a base salary of $410,000", "an interest rate equal to 5%": the noun phrase the value is of. */
-function amountName(near: string[]): string | null {
-  const link = near[0] === 'of' ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && AMOUNT_HEADS.has(near[0]) ? 0 : -1;
+/** "a base salary of $410,000", "an interest rate equal to 5%", "a payment of $450": the noun phrase the value is of. */
+function amountName(near: string[], kind: 'money' | 'percent'): string | null {
+  const heads = kind === 'money' ? AMOUNT_HEADS : RATE_HEADS;
+  const link = near[0] === 'of' ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || AMOUNT_OF.has(near[0])) ? 0 : -1;
   if (link < 0) return null;
+  let at = link;
+  // "a base salary in the amount of $302,000": the noun before "in the amount of".
+  if (kind === 'money' && near[at] === 'amount' && near[at + 1] === 'the' && near[at + 2] === 'in') at += 3;
   const words: string[] = [];
-  for (const w of near.slice(link, link + 3)) {
+  for (const w of near.slice(at, at + 3)) {
     if (FUNCTION_WORDS.has(w) || /\d/u.test(w)) break;
     words.unshift(w);
   }
   const head = words.at(-1);
-  return head && AMOUNT_HEADS.has(head) ? pascal(words) : null;
+  if (!head) return null;
+  if (heads.has(head)) return pascal(words);
+  return kind === 'money' && AMOUNT_OF.has(head) ? `${pascal(words)}Amount` : null;
 }
 
 /** Cues of a party's role: a defined term, `as …`, `its …`, `Label:`, `means`, `I, …`, `appeared`. */
@@ -260,7 +271,15 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
       labelBefore(tokens, v.start, v.kind) ??
       (v.kind === 'plan' ? 'PlanName' : null) ??
       (v.kind === 'time' ? timeName(near) : null) ??
-      (v.kind === 'party' ? partyName(v.roles) : v.kind === 'date' ? documentDate(tokens, v.start) ?? dateName(near) : v.kind === 'duration' ? periodName(near, after(tokens, v.end, 12)) : amountName(near));
+      (v.kind === 'party'
+        ? partyName(v.roles)
+        : v.kind === 'date'
+          ? documentDate(tokens, v.start) ?? dateName(near)
+          : v.kind === 'duration'
+            ? periodName(near, after(tokens, v.end, 12))
+            : v.kind === 'money' || v.kind === 'percent'
+              ? amountName(near, v.kind)
+              : null);
     floor = v.end;
     if (name) out.push({ start: v.start, end: v.end, name });
   }
