@@ -42,7 +42,9 @@ describe('pages', () => {
   test('page list and page: sizes in 300-DPI pixels, absolute URLs', async () => {
     const r = await c.get(`/documents/${id}/pages`);
     assertJson(r);
-    assert.deepEqual(r.json.document, { id, url: `${q.api}/documents/${id}` });
+    // The page list's document and every page's, as the SDK's page model names them (issue 42).
+    const document = { id, url: `${q.api}/documents/${id}`, downloadUrl: `${q.api}/documents/${id}/content` };
+    assert.deepEqual(r.json.document, document);
     assert.equal(r.json.pages.length, 2);
     for (const [i, p] of r.json.pages.entries()) {
       assert.deepEqual(p, {
@@ -51,6 +53,7 @@ describe('pages', () => {
         height: 3300,
         url: `${q.api}/documents/${id}/pages/${i + 1}`,
         downloadUrl: `${q.api}/documents/${id}/pages/${i + 1}/content`,
+        document,
       });
     }
     assert.deepEqual((await c.get(`/documents/${id}/pages/2`)).json, r.json.pages[1]);
