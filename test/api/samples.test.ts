@@ -50,10 +50,16 @@ function samplesSuite(label: string, start: () => Promise<Quire>, teardown: () =
           id: set.id,
           name: set.name,
           description: set.description,
+          version: set.version,
           documentCount: set.generate().length,
           suggestedProperties: set.suggestedProperties.map((label) => ({ label })),
+          createdAt: set.createdAt,
+          updatedAt: set.updatedAt,
           url: `${q.api}/sample-catalog/${set.id}`,
         });
+        // The catalogue item's fields the API names (issue 42): a version and when it shipped and last changed.
+        assert.match(entry.version, /^\d+$/);
+        assert.ok(Date.parse(entry.createdAt) <= Date.parse(entry.updatedAt));
         assert.ok(entry.documentCount >= 6 && entry.suggestedProperties.length >= 3);
         const one = await c.get(`/sample-catalog/${entry.id}`);
         assertJson(one);
