@@ -81,56 +81,6 @@ function isBody(info: LeafInfo): boolean {
   return !info.role || info.role === 'body';
 }
 
-/** A value of the right type alone: a guess, unless it is the only one in the document or sits beside the label's words. */
-const TYPED_BASE = 0.4;
-const ONLY_ONE = 0.15;
-const NEAR_LABEL_WORDS = 0.15;
-/** The label's head word just before the value, `a term of two (2) years`, `rent of $5,000`: the prose names it. */
-const NAMED_BY_HEAD = 0.25;
-/** `<head> of|is|equal to|:` ending the text before a value. */
-const HEAD_BEFORE = /(\p{L}+)\s*(?:\s(of|is|equals|equal\s+to)|:)\s*$/u;
-/** Before a name, `<word> of` is more often part of it ("State of Florida", "City of Tempe") than a label naming it. */
-const PROPER_NAME_TYPES: readonly EntityType[] = ['USState', 'Org', 'Person'];
-/** How far before a value the label's own words count as "beside" it. */
-const NEAR = 80;
-const MAX_TYPED = 5;
-
-/**
- * Typed fallbacks: every entity of the types the label implies (a date for "Date", an amount for
- * "Fee", an organisation for "Landlord", a duration for "Term", a state for "Governing Law"), scored by
- * uniqueness, by the label's other words in front of it ("commencement" before a date, for
- * "Commencement Date") and by its head word just before it ("a period of five (5) years").
- */
-export function typedCandidates(view: DocView, query: PropertyQuery): Candidate[] {
-  if (!query.types.length) return [];
-  const typeWords = new Set(TYPE_WORDS.flatMap(([, list]) => list));
-  const specific = query.words.filter((w) => !typeWords.has(w));
-  const head = query.words.at(-1);
-  const found: { info: LeafInfo; span: Span; near: boolean; named: boolean }[] = [];
-  for (const info of view.leaves) {
-    if (!isBody(info)) continue;
-    for (const span of typedSpans(info, query.types)) {
-      const text = info.leaf.text.slice(Math.max(0, span.start - NEAR), span.start);
-      const before = labelWords(text);
-      const near = specific.length > 0 && specific.every((w) => before.includes(w));
-      const [, headWord, connector] = text.match(HEAD_BEFORE) ?? [];
-      const partOfName = connector === 'of' && span.tag.kind === 'entity' && PROPER_NAME_TYPES.includes(span.tag.type);
-      // The head word alone says nothing of a longer label's other words ("the date of …" for "Signing Date").
-      const named = headWord !== undefined && !partOfName && labelWords(headWord)[0] === head && (specific.length === 0 || near);
-      found.push({ info, span, near, named });
-    }
-  }
-  const distinct = new Set(found.map((f) => f.info.leaf.text.slice(f.span.start, f.span.end).toLowerCase()));
-  const out: Candidate[] = [];
-  for (const f of found) {
-    const range = trimValue(f.info.leaf.text, f.span.start, f.span.end);
-    if (!range) continue;
-    const confidence = TYPED_BASE + (distinct.size === 1 ? ONLY_ONE : 0) + (f.near ? NEAR_LABEL_WORDS : 0) + (f.named ? NAMED_BY_HEAD : 0);
-    out.push(candidateAt(view, f.info.index, range, confidence, { kind: 'typed' }));
-  }
-  return out.sort((a, b) => b.confidence - a.confidence).slice(0, MAX_TYPED);
-}
-
 /** `… 2023 ("Effective Date")`: the quoted term in brackets names the value just before them. */
 const IN_BRACKETS = 0.9;
 /** `… Jane Doe, an individual … ("Recipient")`: the value opens the clause the term closes. */
