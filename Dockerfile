@@ -50,7 +50,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# src/version.ts reads the version from package.json beside dist/.
+# src/runtime/version.ts reads the version from package.json beside dist/.
 COPY package.json ./
 # The embedded database and blobs (one-machine mode); unused with DATABASE_URL and an s3:// store.
 RUN mkdir -p /data && chown node:node /data

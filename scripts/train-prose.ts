@@ -10,12 +10,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzeDocument } from '../src/ingest/analyze.js';
-import { readDocument } from '../src/ingest/formats/index.js';
+import { analyzeDocument } from '../src/ingest/pipeline.js';
+import { readDocument } from '../src/ingest/readers/index.js';
 import { labelKind } from '../src/ingest/stages/properties/label-kind.js';
 import { FEATURES, proseConfidence, proseSpans, type Features } from '../src/ingest/stages/properties/prose.js';
 import type { LabelKind } from '../src/ingest/stages/properties/label-kind.js';
-import { DocView } from '../src/ingest/stages/properties/view.js';
+import { DocView } from '../src/document/view.js';
 import { sameValue, smallRows } from '../bench/lib/csl.js';
 import PRIOR_FILE from './prose-prior.json' with { type: 'json' };
 

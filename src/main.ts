@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import type { Services } from './services.js';
-import { parseScopes } from './domain/scopes.js';
+import { ConfigError, loadConfig, type Config } from './runtime/config.js';
+import type { Services } from './app/services.js';
+import { parseScopes } from './model/scopes.js';
 import { DomainError } from './domain/errors.js';
-import type { RunningWorkers } from './ingest/workers.js';
+import type { RunningWorkers } from './app/jobs.js';
 import { CLIENT_USAGE, isClientCommand, runClient } from './cli/index.js';
-import { tuneJit } from './jit.js';
+import { tuneJit } from './runtime/jit.js';
 
 const USAGE = `usage: quire <command>
   serve [--no-worker]                         run the API and ingestion workers (default command);
@@ -76,12 +76,12 @@ async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
   const logger = pino({ level: config.logLevel });
   // Loaded here, not at the top: client commands start without the server's modules.
   const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startWorkers }] = await Promise.all([
-    import('./services.js'),
+    import('./app/services.js'),
     import('./http/server.js'),
     import('./http/pagination.js'),
     import('./domain/secrets.js'),
     import('./store/db/cluster-lock.js'),
-    import('./ingest/workers.js'),
+    import('./app/jobs.js'),
   ]);
   const services = await openServices(config, logger);
   // Staged blobs of uploads that never completed (a crash): at start and hourly, one process of the cluster at a time.
@@ -148,7 +148,7 @@ async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
 async function worker(config: Config): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
-  const [{ openServices }, { startWorkers }] = await Promise.all([import('./services.js'), import('./ingest/workers.js')]);
+  const [{ openServices }, { startWorkers }] = await Promise.all([import('./app/services.js'), import('./app/jobs.js')]);
   const services = await openServices(config, logger);
   const workers = await startWorkers(services, logger);
   const metrics = config.metricsPort === null ? null : await (await import('./http/metrics-server.js')).serveMetrics(config.host, config.metricsPort);
@@ -169,7 +169,7 @@ async function worker(config: Config): Promise<void> {
 }
 
 async function withServices<T>(config: Config, fn: (s: Services) => Promise<T>): Promise<T> {
-  const { openServices } = await import('./services.js');
+  const { openServices } = await import('./app/services.js');
   const services = await openServices(config);
   try {
     return await fn(services);

@@ -6,9 +6,9 @@
  *
  *   npx tsx bench/extract/prose-inproc.ts [--split train|eval-dev] [--misses] [--label "Company Name"]
  */
-import { analyzeDocument } from '../../src/ingest/analyze.js';
-import { LEARN_FROM_CONFIDENCE } from '../../src/ingest/extraction.js';
-import { readDocument } from '../../src/ingest/formats/index.js';
+import { analyzeDocument } from '../../src/ingest/pipeline.js';
+import { LEARN_FROM_CONFIDENCE } from '../../src/ingest/jobs/extract.js';
+import { readDocument } from '../../src/ingest/readers/index.js';
 import { extractProperties, type DocsetKnowledge, type PropertyDef } from '../../src/ingest/stages/properties.js';
 import { recurringLabels, sameValue, smallRows, tokenF1, type SmallRow } from '../lib/csl.js';
 

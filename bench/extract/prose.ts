@@ -14,7 +14,7 @@
  */
 import { parseArgs } from 'node:util';
 import { entitySpans } from '../../src/ingest/stages/entities.js';
-import type { EntityType } from '../../src/ingest/structure.js';
+import type { EntityType } from '../../src/document/structure.js';
 import { comparableValue, recurringLabels, RECURRING_ROWS, sameValue, smallRows, tokenF1, type SmallRow } from '../lib/csl.js';
 import { cleanUp } from '../lib/cleanup.js';
 import { gitState, machine, median, printTable } from '../lib/machine.js';

@@ -12,12 +12,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzeDocument } from '../../src/ingest/analyze.js';
-import { LEARN_FROM_CONFIDENCE } from '../../src/ingest/extraction.js';
-import { readDocument } from '../../src/ingest/formats/index.js';
+import { analyzeDocument } from '../../src/ingest/pipeline.js';
+import { LEARN_FROM_CONFIDENCE } from '../../src/ingest/jobs/extract.js';
+import { readDocument } from '../../src/ingest/readers/index.js';
 import { renderSampleDocument, SAMPLE_CATALOG, sampleTruth } from '../../src/samples/index.js';
 import { BEST_THRESHOLD, evidenceOfManualValue, extractProperties, type DocsetKnowledge, type Evidence, type PropertyDef } from '../../src/ingest/stages/properties.js';
-import type { StructureModel } from '../../src/ingest/structure.js';
+import type { StructureModel } from '../../src/document/structure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** truth.json names documents from the directory that holds the repository and `shared/`. */

@@ -11,8 +11,8 @@
 // Environment: BENCH_CORPUS (../shared/corpus: every PDF under it).
 import fs from 'node:fs';
 import path from 'node:path';
-import { readPdfPages } from '../../src/ingest/formats/pdf.js';
-import { renderPdfiumGray } from '../../src/ingest/formats/pdfium.js';
+import { readPdfPages } from '../../src/ingest/readers/pdf/pdf.js';
+import { renderPdfiumGray } from '../../src/ingest/readers/pdf/pdfium.js';
 import { imageRules, outsideWords } from '../../src/ingest/stages/ocr/image-rules.js';
 import { pageLines, type Segment } from '../../src/ingest/stages/tables/rules.js';
 import { CORPUS, ROOT } from '../../test/helpers/quire.js';

@@ -15,10 +15,10 @@ import { pdfsUnder } from '../lib/corpus.js';
 
 checkDist();
 const dist = (m: string) => new URL(`../../dist/${m}`, import.meta.url).href;
-const { tuneJit } = (await import(dist('jit.js'))) as typeof import('../../src/jit.js');
-const { loadConfig } = (await import(dist('config.js'))) as typeof import('../../src/config.js');
-const pdfium = (await import(dist('ingest/formats/pdfium.js'))) as typeof import('../../src/ingest/formats/pdfium.js');
-const { analyzeDocument } = (await import(dist('ingest/analyze.js'))) as typeof import('../../src/ingest/analyze.js');
+const { tuneJit } = (await import(dist('runtime/jit.js'))) as typeof import('../../src/runtime/jit.js');
+const { loadConfig } = (await import(dist('runtime/config.js'))) as typeof import('../../src/runtime/config.js');
+const pdfium = (await import(dist('ingest/readers/pdf/pdfium.js'))) as typeof import('../../src/ingest/readers/pdf/pdfium.js');
+const { analyzeDocument } = (await import(dist('ingest/pipeline.js'))) as typeof import('../../src/ingest/pipeline.js');
 
 const config = loadConfig(process.env);
 tuneJit({ interruptBudget: config.ingest.jitInterruptBudget, initialOldSpaceMb: config.ingest.initialOldSpaceMb });

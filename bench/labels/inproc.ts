@@ -5,9 +5,9 @@
  *
  *   npx tsx bench/labels/inproc.ts [--split train|eval-dev] [--misses] [--wrong]
  */
-import { analyzeDocument } from '../../src/ingest/analyze.js';
-import { readDocument } from '../../src/ingest/formats/index.js';
-import { leaves } from '../../src/ingest/structure.js';
+import { analyzeDocument } from '../../src/ingest/pipeline.js';
+import { readDocument } from '../../src/ingest/readers/index.js';
+import { leaves } from '../../src/document/structure.js';
 import { comparableLabel, comparableValue, smallRows, type SmallRow } from '../lib/csl.js';
 
 const args = process.argv.slice(2);

@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readPdfPages, type PdfEngine } from '../../src/ingest/formats/pdf.js';
+import { readPdfPages, type PdfEngine } from '../../src/ingest/readers/pdf/pdf.js';
 import { CORPUS, ROOT } from '../../test/helpers/quire.js';
 import { envNumber, gitState, machine, median, printTable, waitForQuiet } from '../lib/machine.js';
 import { pdfsUnder } from '../lib/corpus.js';

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { Store } from '../../src/store/db/index.js';
 import { WorkspaceService } from '../../src/domain/workspace.js';
 import { blobKeyOf } from '../../src/domain/documents.js';
-import { partitionKeyOf } from '../../src/domain/partition.js';
+import { partitionKeyOf } from '../../src/model/partition.js';
 import { Rng } from '../../src/samples/prng.js';
 import { CORPUS, ROOT } from '../../test/helpers/quire.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';

@@ -21,8 +21,8 @@ import type net from 'node:net';
 import { parseArgs } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { Store } from '../../src/store/db/index.js';
-import { loadConfig } from '../../src/config.js';
-import { newId } from '../../src/domain/ids.js';
+import { loadConfig } from '../../src/runtime/config.js';
+import { newId } from '../../src/model/ids.js';
 import { ROOT, startQuire } from '../../test/helpers/quire.js';
 import { startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
 

@@ -3,10 +3,10 @@ import type { Repos, Store } from '../store/db/index.js';
 import type { InputHashes, StoredProject } from '../store/db/projects.js';
 import type { BlobStore, StagedBlob } from '../store/blobs/blob-store.js';
 import { BlobTooLargeError } from '../store/blobs/blob-store.js';
-import type { ArtifactFilter, ArtifactRecord, Page, PageRequest } from './model.js';
+import type { ArtifactFilter, ArtifactRecord, Page, PageRequest } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
-import { newId } from './ids.js';
-import type { PartitionPage, PartitionPageRequest } from './partition.js';
+import { newId } from '../model/ids.js';
+import type { PartitionPage, PartitionPageRequest } from '../model/partition.js';
 import { ARTIFACT_CREATED, ARTIFACT_DELETED, ARTIFACT_MODIFIED, VERSION_PUBLISHED } from './projects.js';
 
 /** Extensions a user may upload as an artifact. */

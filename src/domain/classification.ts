@@ -1,8 +1,8 @@
 import type { Repos, Store } from '../store/db/index.js';
-import type { DocumentRecord } from './model.js';
+import type { DocumentRecord } from '../model/records.js';
 import type { MembershipListener } from './docsets.js';
 import type { TermWeight } from '../store/db/classification.js';
-import { termsOf, type ClassificationFeatures } from '../ingest/stages/classify.js';
+import { termsOf, type ClassificationFeatures } from '../document/classify.js';
 
 /**
  * Classification of an upload into one of the docsets it named (`a|b|c`).

@@ -1,9 +1,9 @@
 import type { Repos, Store } from '../store/db/index.js';
-import type { DocsetFilter, DocsetRecord, DocumentFilter, DocumentRecord, Page, PageRequest } from './model.js';
+import type { DocsetFilter, DocsetRecord, DocumentFilter, DocumentRecord, Page, PageRequest } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
-import { newId } from './ids.js';
+import { newId } from '../model/ids.js';
 import type { ClassificationService } from './classification.js';
-import type { ClassificationFeatures } from '../ingest/stages/classify.js';
+import type { ClassificationFeatures } from '../document/classify.js';
 
 export const MAX_DOCSET_NAME = 255;
 const MAX_DOCUMENTS_PER_CREATE = 1000;

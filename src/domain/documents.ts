@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import type { Repos, Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import { BlobTooLargeError, type StagedBlob } from '../store/blobs/blob-store.js';
-import type { DocumentFilter, DocumentRecord, MetadataEntry, Page, PageRequest } from './model.js';
+import type { DocumentFilter, DocumentRecord, MetadataEntry, Page, PageRequest } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
-import { ALLOWED_EXTENSIONS, FORMATS, formatOfName, sniffFormat, type Format } from './formats.js';
-import { newId } from './ids.js';
+import { ALLOWED_EXTENSIONS, FORMATS, formatOfName, sniffFormat, type Format } from '../model/formats.js';
+import { newId } from '../model/ids.js';
 import { parseMetadataRequest } from './metadata.js';
 import type { Queue } from '../store/queue/queue.js';
 

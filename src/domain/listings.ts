@@ -1,6 +1,6 @@
 import type { Store } from '../store/db/index.js';
-import type { DocsetFilter, DocsetRecord, DocumentFilter, DocumentRecord } from './model.js';
-import { PARTITION_KEYS, type KeyRange, type PartitionPage, type PartitionPageRequest } from './partition.js';
+import type { DocsetFilter, DocsetRecord, DocumentFilter, DocumentRecord } from '../model/records.js';
+import { PARTITION_KEYS, type KeyRange, type PartitionPage, type PartitionPageRequest } from '../model/partition.js';
 import { notFound } from './errors.js';
 
 /** Reads one page of one key range of a filtered listing (a repository's `listPartitioned`). */

@@ -1,5 +1,5 @@
 import type { Store } from '../store/db/index.js';
-import type { MetadataEntry } from './model.js';
+import type { MetadataEntry } from '../model/records.js';
 import { invalid, notFound } from './errors.js';
 
 /** A document holds at most this many entries in all (the API's limit); a write cannot name more either. */

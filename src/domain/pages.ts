@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
-import type { DocumentRecord } from './model.js';
+import type { DocumentRecord } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
 
 export const DEFAULT_DPI = 300;

@@ -1,8 +1,8 @@
 import type { Repos, Store } from '../store/db/index.js';
 import type { Queue } from '../store/queue/queue.js';
-import type { DocumentRecord, Extraction, PropertyRecord, PropertyValueRecord } from './model.js';
+import type { DocumentRecord, Extraction, PropertyRecord, PropertyValueRecord } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
-import { newId } from './ids.js';
+import { newId } from '../model/ids.js';
 import { labelIdOf, validateLabel } from './labels.js';
 import type { MembershipListener } from './docsets.js';
 

@@ -3,10 +3,10 @@ import type { Repos, Store } from '../store/db/index.js';
 import { keysetPage } from '../store/db/keyset.js';
 import { SAMPLE_CATALOG, findSampleSet, renderSampleDocument, type SampleSet } from '../samples/index.js';
 import type { DocumentService } from './documents.js';
-import type { DocumentStatus, Page, PageRequest } from './model.js';
+import type { DocumentStatus, Page, PageRequest } from '../model/records.js';
 import { MAX_DOCSET_NAME, type DocsetService } from './docsets.js';
 import { notFound } from './errors.js';
-import { newId } from './ids.js';
+import { newId } from '../model/ids.js';
 
 export const SAMPLE_STATUSES = ['InProgress', 'Ready', 'Error'] as const;
 export type SampleStatus = (typeof SAMPLE_STATUSES)[number];

@@ -1,8 +1,8 @@
 import type { Repos, Store } from '../store/db/index.js';
 import type { DocsetLabelCount } from '../store/db/semantic-labels.js';
-import { humaniseLabelName, isLabelName, MAX_LABEL_NAME_LENGTH, summariseLabels, type LabelSummaryEntry } from '../ingest/label-summary.js';
-import type { StructureModel } from '../ingest/structure.js';
-import type { DocumentRecord, PageRequest, PropertyRecord } from './model.js';
+import { humaniseLabelName, isLabelName, MAX_LABEL_NAME_LENGTH, summariseLabels, type LabelSummaryEntry } from '../document/label-summary.js';
+import type { StructureModel } from '../document/structure.js';
+import type { DocumentRecord, PageRequest, PropertyRecord } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
 import { labelIdOf, validateLabel } from './labels.js';
 import type { PropertyService } from './properties.js';

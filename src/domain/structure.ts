@@ -2,13 +2,13 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
-import { cellsByLeafIndex, type StructureModel, type TableCell } from '../ingest/structure.js';
+import { cellsByLeafIndex, type StructureModel, type TableCell } from '../document/structure.js';
 import { tagProperties, type ValueAnchor, type ValueToTag } from '../ingest/stages/properties.js';
 import { effectiveValue } from './properties.js';
-import { renderDgml } from '../ingest/stages/dgml.js';
-import { renderMarkdown, renderText } from '../ingest/stages/text.js';
-import { QUIRE_VERSION } from '../version.js';
-import type { DocumentRecord } from './model.js';
+import { renderDgml } from '../document/writers/dgml.js';
+import { renderMarkdown, renderText } from '../document/writers/text.js';
+import { QUIRE_VERSION } from '../runtime/version.js';
+import type { DocumentRecord } from '../model/records.js';
 import { DomainError, notFound } from './errors.js';
 
 const gunzipAsync = promisify(gunzip);

@@ -4,10 +4,10 @@ import type { Store } from '../store/db/index.js';
 import type { BlobStore, StagedBlob } from '../store/blobs/blob-store.js';
 import { runAsLeader } from '../store/db/cluster-lock.js';
 import { BlobTooLargeError } from '../store/blobs/blob-store.js';
-import type { DocumentRecord } from './model.js';
+import type { DocumentRecord } from '../model/records.js';
 import { DomainError, conflict, invalid, notFound } from './errors.js';
 import { tooLarge, type DocumentService, type UploadIntent } from './documents.js';
-import { newId } from './ids.js';
+import { newId } from '../model/ids.js';
 
 /** A chunked (resumable) upload: validated up front, filled chunk by chunk, finalized once. */
 export interface UploadSessionRecord {

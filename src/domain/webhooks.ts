@@ -1,8 +1,8 @@
 import type { Store } from '../store/db/index.js';
-import type { Page, PageRequest } from './model.js';
+import type { Page, PageRequest } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
-import { hasScope, type Scope } from './scopes.js';
-import { newId } from './ids.js';
+import { hasScope, type Scope } from '../model/scopes.js';
+import { newId } from '../model/ids.js';
 import { DOCUMENT_ADDED, DOCUMENT_REMOVED } from './docsets.js';
 import { ARTIFACT_CREATED, ARTIFACT_DELETED, ARTIFACT_MODIFIED, VERSION_PUBLISHED } from './projects.js';
 

@@ -1,9 +1,9 @@
 import crypto, { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/db/index.js';
-import type { ApiKeyRecord, Page, PageRequest, WorkspaceRecord } from './model.js';
-import { newId } from './ids.js';
+import type { ApiKeyRecord, Page, PageRequest, WorkspaceRecord } from '../model/records.js';
+import { newId } from '../model/ids.js';
 import { DomainError, conflict, invalid, notFound } from './errors.js';
-import { SCOPES, type Scope } from './scopes.js';
+import { SCOPES, type Scope } from '../model/scopes.js';
 
 export const DEFAULT_WORKSPACE = 'default';
 

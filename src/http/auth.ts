@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WorkspaceService } from '../domain/workspace.js';
-import { hasScope } from '../domain/scopes.js';
+import { hasScope } from '../model/scopes.js';
 import { sendProblem } from './problems.js';
 import type { RateLimiter } from './rate-limit.js';
 

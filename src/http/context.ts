@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from '../config.js';
+import type { Config } from '../runtime/config.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { DocumentService } from '../domain/documents.js';
 import type { UploadSessionService } from '../domain/uploads.js';
@@ -12,7 +12,7 @@ import type { SampleService } from '../domain/samples.js';
 import type { DocsetService } from '../domain/docsets.js';
 import type { MetadataService } from '../domain/metadata.js';
 import type { Principal, WorkspaceService } from '../domain/workspace.js';
-import type { Scope } from '../domain/scopes.js';
+import type { Scope } from '../model/scopes.js';
 import type { Cursors } from './pagination.js';
 import type { PartitionedListings } from '../domain/listings.js';
 import type { WebhookService } from '../domain/webhooks.js';

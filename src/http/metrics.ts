@@ -1,8 +1,8 @@
 import client from 'prom-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ingestRegistry } from '../metrics.js';
+import { ingestRegistry } from '../runtime/metrics.js';
 
-/** Prometheus metrics of one process: request counts and latencies by route and status, and its ingestion (src/metrics.ts). */
+/** Prometheus metrics of one process: request counts and latencies by route and status, and its ingestion (src/runtime/metrics.ts). */
 export class HttpMetrics {
   readonly registry = new client.Registry();
   private readonly requests = new client.Counter({

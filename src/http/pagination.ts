@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError, invalid } from '../domain/errors.js';
-import type { PageRequest } from '../domain/model.js';
+import type { PageRequest } from '../model/records.js';
 
 export const DEFAULT_LIMIT = 30;
 export const MAX_LIMIT = 100;

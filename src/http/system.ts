@@ -1,6 +1,6 @@
 import type { App, HttpDeps } from './context.js';
 import type { HttpMetrics } from './metrics.js';
-import { op } from './schemas/common.js';
+import { op } from '../api/common.js';
 
 const PROBE_TIMEOUT_MS = 3000;
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { threadEntry } from './thread-entry.js';
+import { moduleBeside, threadEntry } from '../runtime/thread-entry.js';
 import type { RenderReply, RenderRequest } from './render-worker.js';
 
 export interface PageRendererOptions {
@@ -28,7 +28,7 @@ export class PageRenderer {
 
   private thread(): Worker {
     if (!this.worker) {
-      const entry = threadEntry('render-worker');
+      const entry = threadEntry(moduleBeside(import.meta.url, 'render-worker'));
       const worker = new Worker(entry.file, { eval: entry.eval, resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb }, stdout: false, stderr: false });
       worker.unref();
       worker.on('exit', () => {

@@ -4,13 +4,13 @@
 import v8 from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { parentPort, workerData } from 'node:worker_threads';
-import { analyzeDocument, type AnalyzeTimings } from './analyze.js';
-import { readDocument } from './formats/index.js';
-import type { PdfEngine } from './formats/pdf.js';
-import { preloadPdfium, usePdfiumModule, type PdfiumModule } from './formats/pdfium.js';
-import { classificationFeatures, type ClassificationFeatures } from './stages/classify.js';
-import { summariseLabels, type LabelSummaryEntry } from './label-summary.js';
-import { IngestError, type DocumentModel } from './model.js';
+import { analyzeDocument, type AnalyzeTimings } from './pipeline.js';
+import { readDocument } from './readers/index.js';
+import type { PdfEngine } from './readers/pdf/pdf.js';
+import { preloadPdfium, usePdfiumModule, type PdfiumModule } from './readers/pdf/pdfium.js';
+import { classificationFeatures, type ClassificationFeatures } from '../document/classify.js';
+import { summariseLabels, type LabelSummaryEntry } from '../document/label-summary.js';
+import { IngestError, type DocumentModel } from '../document/pages.js';
 import { heapCrowded } from './thread-retire.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
 

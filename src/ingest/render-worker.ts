@@ -1,6 +1,6 @@
 // The entry of the page-rendering thread: kept alive so pdfjs is loaded once; one request at a time.
 import { parentPort } from 'node:worker_threads';
-import { renderPage } from './formats/index.js';
+import { renderPage } from './readers/index.js';
 
 export interface RenderRequest {
   id: number;

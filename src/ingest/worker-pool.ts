@@ -1,14 +1,14 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { IngestError, type DocumentModel } from './model.js';
-import { threadEntry } from './thread-entry.js';
-import type { AnalyzeTimings } from './analyze.js';
-import type { PdfEngine } from './formats/pdf.js';
-import type { ClassificationFeatures } from './stages/classify.js';
-import type { LabelSummaryEntry } from './label-summary.js';
+import { IngestError, type DocumentModel } from '../document/pages.js';
+import { moduleBeside, threadEntry } from '../runtime/thread-entry.js';
+import type { AnalyzeTimings } from './pipeline.js';
+import type { PdfEngine } from './readers/pdf/pdf.js';
+import type { ClassificationFeatures } from '../document/classify.js';
+import type { LabelSummaryEntry } from '../document/label-summary.js';
 import { reclaimOcrSlots, sharedCounter, type OcrSlots } from './stages/ocr/slots.js';
 import type { StoredStructure, ThreadData, ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
-import { compiledPdfiumModule, type PdfiumCompile } from './formats/pdfium.js';
+import { compiledPdfiumModule, type PdfiumCompile } from './readers/pdf/pdfium.js';
 
 type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -181,7 +181,7 @@ export class WorkerPool {
   private spawn(name: LaneName): Worker {
     const lane = this.lanes[name];
     const nice = name === 'analyze' ? (this.opts.analysisNice ?? 10) : 0;
-    const entry = threadEntry(this.opts.entry ?? 'read-worker', { nice });
+    const entry = threadEntry(this.opts.entry ?? moduleBeside(import.meta.url, 'read-worker'), { nice });
     const worker = new Worker(entry.file, {
       eval: entry.eval,
       workerData: { pdfiumModule: compiledPdfiumModule(this.opts.pdfiumCompile ?? 'lazy') } satisfies ThreadData,

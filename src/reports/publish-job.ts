@@ -6,7 +6,7 @@ import type { ProjectService } from '../domain/projects.js';
 import type { ArtifactService, GeneratedArtifact } from '../domain/artifacts.js';
 import type { StructureService } from '../domain/structure.js';
 import type { ProjectType, ReportGenerator } from './report.js';
-import type { StructureModel } from '../ingest/structure.js';
+import type { StructureModel } from '../document/structure.js';
 
 /** No single generated file may exceed this (a guard against a runaway generator). */
 const MAX_ARTIFACT_BYTES = 1024 * 1024 * 1024;

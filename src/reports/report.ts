@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { StructureModel } from '../ingest/structure.js';
+import type { StructureModel } from '../document/structure.js';
 
 /** Project types: the eleven of the seed, plus two the official SDK knows. */
 export const PROJECT_TYPES = [

@@ -1,4 +1,4 @@
-import type { Section, StructureNode } from '../ingest/structure.js';
+import type { Section, StructureNode } from '../document/structure.js';
 
 /** The outermost sections: those not inside another section (top-level, even when a list or nothing wraps them). */
 export function topSections(nodes: readonly StructureNode[]): Section[] {

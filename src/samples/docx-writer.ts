@@ -1,5 +1,5 @@
 import { isNumericCell, type SampleBlock, type SampleDocumentContent } from './document.js';
-import { writeZip as zip } from '../ingest/formats/write/zip.js';
+import { writeZip as zip } from '../ingest/readers/write/zip.js';
 
 // A sample document as a real DOCX (WordprocessingML): Title, Heading 1/2 and Normal styles, bold
 // keys, and bordered tables with a repeated bold header row.

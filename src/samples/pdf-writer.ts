@@ -1,5 +1,5 @@
-import { textWidth, toWinAnsi } from '../ingest/formats/write/helvetica.js';
-import { LETTER, helveticaPdf } from '../ingest/formats/write/pdf.js';
+import { textWidth, toWinAnsi } from '../ingest/readers/write/helvetica.js';
+import { LETTER, helveticaPdf } from '../ingest/readers/write/pdf.js';
 import { isNumericCell, type SampleBlock, type SampleDocumentContent } from './document.js';
 
 // A sample document as a real PDF: US Letter pages, Helvetica, headings, wrapped paragraphs, bold

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, client, type Client } from '../helpers/http.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { Store } from '../../src/store/db/index.js';
 
 const KGRAG = path.join(CORPUS, 'kgrag');

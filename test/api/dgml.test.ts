@@ -16,9 +16,9 @@ import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, type Client } from '../helpers/http.js';
 import { readDgml } from '../helpers/dgml-reader.js';
 import { structureCounts } from '../helpers/dgml-counts.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { Store } from '../../src/store/db/index.js';
-import { leaves, wordsOf, type StructureModel } from '../../src/ingest/structure.js';
+import { leaves, wordsOf, type StructureModel } from '../../src/document/structure.js';
 
 const REF = path.join(CORPUS, 'reference-dgml');
 const REFERENCE_PAIRS = [

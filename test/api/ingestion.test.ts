@@ -11,7 +11,7 @@ import { makeZip } from '../helpers/zip.js';
 import { CORPUS, ROOT, freePort, startQuire, type Quire, type StartOptions } from '../helpers/quire.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import { assertJson, client, type Client } from '../helpers/http.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { Store } from '../../src/store/db/index.js';
 
 const NDA = path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf');

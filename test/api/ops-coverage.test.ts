@@ -13,14 +13,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SCOPES, hasScope, type Scope } from '../../src/domain/scopes.js';
-import { partitionKeyOf } from '../../src/domain/partition.js';
+import { SCOPES, hasScope, type Scope } from '../../src/model/scopes.js';
+import { partitionKeyOf } from '../../src/model/partition.js';
 import { partitionedPage, WHOLE_KEY_SPACE, type Continuation, type PartitionFetch } from '../../src/domain/listings.js';
 import { startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, collectPages, until, type Client } from '../helpers/http.js';
 import { FAKE_ID } from '../helpers/api-fixtures.js';
 import { makePdf } from '../helpers/pdf-objects.js';
-import { ALLOWED_EXTENSIONS } from '../../src/domain/formats.js';
+import { ALLOWED_EXTENSIONS } from '../../src/model/formats.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;

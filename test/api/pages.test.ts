@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, type Client } from '../helpers/http.js';
 import { imageOnlyPdf } from '../helpers/image-pdf.js';
-import { renderPdfPage } from '../../src/ingest/formats/render.js';
+import { renderPdfPage } from '../../src/ingest/readers/pdf/render.js';
 
 const NDA = path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf');
 

@@ -15,7 +15,7 @@ import mammoth from 'mammoth';
 import { startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, collectPages, rawMultipartUpload, type Client, until } from '../helpers/http.js';
 import { PROJECT_TYPES } from '../../src/reports/report.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { Store } from '../../src/store/db/index.js';
 import type { EventRecord } from '../../src/store/db/events.js';
 

@@ -10,7 +10,7 @@ import { CORPUS, type Quire } from '../helpers/quire.js';
 import { committedFiles, stagedFiles } from '../helpers/blob-files.js';
 import { assertJson, assertProblem, client, collectPages, multipartBody, rawMultipartUpload, type Client } from '../helpers/http.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { Store } from '../../src/store/db/index.js';
 
 const PDFS = [

@@ -13,7 +13,7 @@ import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, type Client, until } from '../helpers/http.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { Store } from '../../src/store/db/index.js';
 import type { EventRecord } from '../../src/store/db/events.js';
 

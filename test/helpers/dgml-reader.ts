@@ -16,7 +16,7 @@
  * It also checks what would break a reader: unprefixed elements and boxes it rejects.
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import type { Box } from '../../src/ingest/structure.js';
+import type { Box } from '../../src/document/structure.js';
 
 const XHTML = 'http://www.w3.org/1999/xhtml';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import pg from 'pg';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/runtime/config.js';
 import { freePort } from './quire.js';
 
 export interface PgCluster {

@@ -1,6 +1,6 @@
-import { writeZip, type ZipEntry } from '../../src/ingest/formats/write/zip.js';
+import { writeZip, type ZipEntry } from '../../src/ingest/readers/write/zip.js';
 
-export { crc32 } from '../../src/ingest/formats/write/zip.js';
+export { crc32 } from '../../src/ingest/readers/write/zip.js';
 
 /** ZIP fixtures: entries are stored unless they ask to be deflated. */
 export type ZipInput = ZipEntry;

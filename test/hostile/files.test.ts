@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { renderPdfPage } from '../../src/ingest/formats/render.js';
+import { renderPdfPage } from '../../src/ingest/readers/pdf/render.js';
 import { SaxesParser } from 'saxes';
 import { CORPUS, ROOT, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, type Client, type Res } from '../helpers/http.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { startQuire, type Quire } from '../helpers/quire.js';
 
 const auth = (q: Quire, key = q.key) => ({ authorization: `Bearer ${key}` });

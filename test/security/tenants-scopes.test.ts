@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SCOPES, hasScope, type Scope } from '../../src/domain/scopes.js';
+import { SCOPES, hasScope, type Scope } from '../../src/model/scopes.js';
 import { startQuire, type Quire } from '../helpers/quire.js';
 import { client, type Client } from '../helpers/http.js';
 import { FAKE_ID, createFixtures, realParam, type Fixtures } from '../helpers/api-fixtures.js';

@@ -13,7 +13,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { after, before, describe, test } from 'node:test';
 import { HeadObjectCommand, ListMultipartUploadsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/runtime/config.js';
 import { BlobTooLargeError, type BlobStore } from '../../src/store/blobs/blob-store.js';
 import { openBlobStore } from '../../src/store/blobs/index.js';
 import { FsBlobStore } from '../../src/store/blobs/fs.js';

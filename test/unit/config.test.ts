@@ -1,7 +1,7 @@
 import os from 'node:os';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/runtime/config.js';
 
 test('defaults: port 8080 on 127.0.0.1, SQLite and files under ./data', () => {
   const c = loadConfig({});

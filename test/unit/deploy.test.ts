@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/runtime/config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (rel: string) => fs.readFileSync(path.join(ROOT, rel), 'utf8');
@@ -219,8 +219,8 @@ test('Dockerfile: the runtime runs as a non-root user, exposes 8080, checks /hea
   assert.equal(env.get('HOST'), '0.0.0.0', 'in a container Quire must listen on every interface');
   assert.equal(env.get('QUIRE_DATA_DIR'), '/data');
   assert.ok(runtime.body.some((i) => i.keyword === 'VOLUME' && i.args.includes('/data')), 'no VOLUME /data');
-  // src/version.ts reads ../package.json at run time.
-  assert.match(read('src/version.ts'), /\.\.\/package\.json/);
+  // src/runtime/version.ts reads ../package.json at run time.
+  assert.match(read('src/runtime/version.ts'), /\.\.\/package\.json/);
   assert.ok(runtime.body.some((i) => i.keyword === 'COPY' && !flagsOf(i.args).flags.has('from') && /package\.json/.test(i.args)), 'package.json is not in the image');
 
   const hc = runtime.body.filter((i) => i.keyword === 'HEALTHCHECK');
@@ -382,12 +382,12 @@ test('compose: Quire accepts the environment of api and workers, and it points a
   }
 });
 
-test('compose: environment keys exist in src/config.ts, secrets are placeholders, every named volume is declared', () => {
-  const configSrc = read('src/config.ts');
+test('compose: environment keys exist in src/runtime/config.ts, secrets are placeholders, every named volume is declared', () => {
+  const configSrc = read('src/runtime/config.ts');
   for (const n of svcNames.filter((x) => services[x]!.image === services.api!.image)) {
     for (const key of Object.keys(envOf(services[n]!))) {
       if (key.startsWith('AWS_')) continue; // the AWS SDK's own chain
-      assert.match(configSrc, new RegExp(`\\b${key}\\b`), `${n}: ${key} is not read by src/config.ts`);
+      assert.match(configSrc, new RegExp(`\\b${key}\\b`), `${n}: ${key} is not read by src/runtime/config.ts`);
     }
   }
   for (const [n, s] of Object.entries(services)) {
@@ -433,12 +433,12 @@ test('compose: docker compose config (.ci/run installs docker-compose)', (t) => 
 // ---------------------------------------------------------------------------------------------------
 // docs/deploy.md
 
-test('docs and compose name only configuration variables that src/config.ts reads', () => {
-  const configSrc = read('src/config.ts');
+test('docs and compose name only configuration variables that src/runtime/config.ts reads', () => {
+  const configSrc = read('src/runtime/config.ts');
   const docs = read('docs/deploy.md');
   const named = new Set([...`${composeText}\n${docs}`.matchAll(/\bQUIRE_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0]));
   assert.ok(named.size >= 10, `only ${named.size} variables named`);
-  for (const v of named) assert.match(configSrc, new RegExp(`\\b${v}\\b`), `${v} is named in the docs or compose file but src/config.ts does not read it`);
+  for (const v of named) assert.match(configSrc, new RegExp(`\\b${v}\\b`), `${v} is named in the docs or compose file but src/runtime/config.ts does not read it`);
 });
 
 test('docs: the sizing figure is the measured one in bench/README.md, and the per-core rate follows from it', () => {

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { readPdfPages } from '../../src/ingest/formats/pdf.js';
-import { renderDgml, sectionName, type DgmlContext } from '../../src/ingest/stages/dgml.js';
-import { renderMarkdown, renderText } from '../../src/ingest/stages/text.js';
-import { leaves, wordsOf, type Box, type Leaf, type List, type Paragraph, type Section, type Span, type StructureModel, type StructureNode, type Table, type TableCell } from '../../src/ingest/structure.js';
+import { readPdfPages } from '../../src/ingest/readers/pdf/pdf.js';
+import { renderDgml, sectionName, type DgmlContext } from '../../src/document/writers/dgml.js';
+import { renderMarkdown, renderText } from '../../src/document/writers/text.js';
+import { leaves, wordsOf, type Box, type Leaf, type List, type Paragraph, type Section, type Span, type StructureModel, type StructureNode, type Table, type TableCell } from '../../src/document/structure.js';
 import { readDgml } from '../helpers/dgml-reader.js';
 import { CORPUS } from '../helpers/quire.js';
 

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import mammoth from 'mammoth';
-import { readPdfPages } from '../../src/ingest/formats/pdf.js';
-import type { PageModel } from '../../src/ingest/model.js';
+import { readPdfPages } from '../../src/ingest/readers/pdf/pdf.js';
+import type { PageModel } from '../../src/document/pages.js';
 import { entitySpans, tagEntities } from '../../src/ingest/stages/entities.js';
 import { matchesOf, regex, WORD_END, WORD_START } from '../../src/ingest/stages/entities/candidate.js';
-import { type EntityType, type Leaf, leaves, normalizeSpace, type Paragraph, type Span, type StructureNode, wordsOf } from '../../src/ingest/structure.js';
+import { type EntityType, type Leaf, leaves, normalizeSpace, type Paragraph, type Span, type StructureNode, wordsOf } from '../../src/document/structure.js';
 import { ENTITY_SAMPLE } from '../fixtures/entities-sample.js';
 import { CORPUS } from '../helpers/quire.js';
 

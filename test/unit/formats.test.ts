@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { formatOfName, sniffFormat } from '../../src/domain/formats.js';
+import { formatOfName, sniffFormat } from '../../src/model/formats.js';
 import { CORPUS } from '../helpers/quire.js';
 
 test('extensions: allowed ones (any case), none, and refused ones', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newId } from '../../src/domain/ids.js';
+import { newId } from '../../src/model/ids.js';
 
 test('ids are 16 base-36 characters, strictly increasing within a process, even in one millisecond', () => {
   const ids = Array.from({ length: 50_000 }, () => newId());

@@ -17,7 +17,7 @@ const HOT = `
  */
 function optimised(budget: number, where: 'main' | 'worker'): boolean {
   const run = where === 'main' ? HOT : `const { Worker } = await import('node:worker_threads'); new Worker(${JSON.stringify(HOT)}, { eval: true });`;
-  const script = `const { tuneJit } = await import('./src/jit.ts'); tuneJit({ interruptBudget: ${budget}, initialOldSpaceMb: 0 }); ${run}`;
+  const script = `const { tuneJit } = await import('./src/runtime/jit.ts'); tuneJit({ interruptBudget: ${budget}, initialOldSpaceMb: 0 }); ${run}`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--trace-opt', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 0, r.stderr);
   // The result goes to stderr: V8's trace writes to stdout's descriptor directly and may cut into a line there.
@@ -47,7 +47,7 @@ function fullCollections(initialOldSpaceMb: number): number {
     for (let i = 0; i < 700000; i++) kept.push({ a: i, b: 'x' + i, c: [i, i + 1] });
     setTimeout(() => { observer.disconnect(); parentPort.postMessage(full); }, 50);
   `;
-  const script = `const { tuneJit } = await import('./src/jit.ts'); tuneJit({ interruptBudget: 0, initialOldSpaceMb: ${initialOldSpaceMb} });
+  const script = `const { tuneJit } = await import('./src/runtime/jit.ts'); tuneJit({ interruptBudget: 0, initialOldSpaceMb: ${initialOldSpaceMb} });
     const { Worker } = await import('node:worker_threads');
     const w = new Worker(${JSON.stringify(work)}, { eval: true });
     w.on('message', (n) => { console.log('full', n); w.terminate(); });`;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { migrateTo, migrateToLatest, openDb } from '../../src/store/db/connect.js';
 import { Store } from '../../src/store/db/index.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/runtime/config.js';
 import { onBothDatabases } from '../helpers/postgres.js';
 
 onBothDatabases('migrations 0012-0014 on existing data', 'quire_migrations', (dialect, database, teardown) => {

@@ -3,13 +3,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { readDocument } from '../../src/ingest/formats/index.js';
-import { convertWithLibreOffice, findSoffice } from '../../src/ingest/formats/libreoffice.js';
+import { readDocument } from '../../src/ingest/readers/index.js';
+import { convertWithLibreOffice, findSoffice } from '../../src/ingest/readers/office/libreoffice.js';
 import { WorkerPool } from '../../src/ingest/worker-pool.js';
-import type { DocumentModel } from '../../src/ingest/model.js';
+import type { DocumentModel } from '../../src/document/pages.js';
 import { CORPUS } from '../helpers/quire.js';
 
-// A resident LibreOffice (src/ingest/formats/office-resident.ts), with the real LibreOffice.
+// A resident LibreOffice (src/ingest/readers/office/office-resident.ts), with the real LibreOffice.
 
 const soffice = findSoffice();
 const skip = soffice ? false : 'soffice is not on PATH (LibreOffice not installed)';
@@ -120,7 +120,7 @@ describe('a resident LibreOffice', { skip }, () => {
     const script = `
       import fs from 'node:fs';
       import { spawnSync } from 'node:child_process';
-      import { convertWithLibreOffice } from ${JSON.stringify(new URL('../../src/ingest/formats/libreoffice.ts', import.meta.url).href)};
+      import { convertWithLibreOffice } from ${JSON.stringify(new URL('../../src/ingest/readers/office/libreoffice.ts', import.meta.url).href)};
       await convertWithLibreOffice(fs.readFileSync(${JSON.stringify(path.join(CORPUS, NDA))}), 'docx', ${JSON.stringify(soffice)}, undefined, 'pdf', 600_000);
       const ps = spawnSync('ps', ['-eo', 'args=']).stdout.toString().split('\\n');
       console.log(JSON.stringify(ps.filter((l) => l.includes('soffice.bin') && l.includes('name=quire_' + process.pid + '_'))));

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { readPdfGeometry, readPdfPages } from '../../src/ingest/formats/pdf.js';
-import { pdfiumMemoryBytes, renderPdfiumGray, renderPdfiumGrayPng } from '../../src/ingest/formats/pdfium.js';
-import { renderPdfPage } from '../../src/ingest/formats/render.js';
-import type { PageModel } from '../../src/ingest/model.js';
+import { readPdfGeometry, readPdfPages } from '../../src/ingest/readers/pdf/pdf.js';
+import { pdfiumMemoryBytes, renderPdfiumGray, renderPdfiumGrayPng } from '../../src/ingest/readers/pdf/pdfium.js';
+import { renderPdfPage } from '../../src/ingest/readers/pdf/render.js';
+import type { PageModel } from '../../src/document/pages.js';
 import { makePdf } from '../helpers/pdf-objects.js';
 import { CORPUS, ROOT } from '../helpers/quire.js';
 
@@ -184,8 +184,8 @@ test('a PDF PDFium refuses is read by pdf.js, which a thread loads only then', (
   // A fresh process: this one has loaded pdf.js for the tests above.
   const script = `
     import fs from 'node:fs';
-    const { readPdfPages } = await import('./src/ingest/formats/pdf.ts');
-    const { readPdfiumPages, PdfiumCannotRead } = await import('./src/ingest/formats/pdfium.ts');
+    const { readPdfPages } = await import('./src/ingest/readers/pdf/pdf.ts');
+    const { readPdfiumPages, PdfiumCannotRead } = await import('./src/ingest/readers/pdf/pdfium.ts');
     const bytes = fs.readFileSync(process.env.PDF);
     const clean = await readPdfPages(new Uint8Array(bytes));
     const loadedForClean = globalThis.pdfjsWorker !== undefined;

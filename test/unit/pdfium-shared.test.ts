@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { compiledPdfiumModule, type PdfiumModule } from '../../src/ingest/formats/pdfium.js';
-import { threadEntry } from '../../src/ingest/thread-entry.js';
+import { compiledPdfiumModule, type PdfiumModule } from '../../src/ingest/readers/pdf/pdfium.js';
+import { threadEntry } from '../../src/runtime/thread-entry.js';
 import { CORPUS } from '../helpers/quire.js';
 
 const FILE = path.join(CORPUS, 'kgrag/sec-10-q/2022 Q3 AAPL.pdf');

@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { Store } from '../../src/store/db/index.js';
 import { KeptRows } from '../../src/store/db/kept-rows.js';
 import { WorkspaceService } from '../../src/domain/workspace.js';
-import type { DocumentRecord } from '../../src/domain/model.js';
-import type { Config } from '../../src/config.js';
+import type { DocumentRecord } from '../../src/model/records.js';
+import type { Config } from '../../src/runtime/config.js';
 import { onBothDatabases } from '../helpers/postgres.js';
 
 // The point lookups (API key with its workspace, document by id) keep what they read between

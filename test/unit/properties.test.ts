@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { analyzeDocument } from '../../src/ingest/analyze.js';
-import { readDocument } from '../../src/ingest/formats/index.js';
-import { renderDgml } from '../../src/ingest/stages/dgml.js';
+import { analyzeDocument } from '../../src/ingest/pipeline.js';
+import { readDocument } from '../../src/ingest/readers/index.js';
+import { renderDgml } from '../../src/document/writers/dgml.js';
 import { tagEntities } from '../../src/ingest/stages/entities.js';
 import { BEST_THRESHOLD, evidenceOfManualValue, extractProperties, tagProperties, type DocsetKnowledge, type ExtractedValue, type PropertyDef } from '../../src/ingest/stages/properties.js';
 import { makeQuery, labelScore } from '../../src/ingest/stages/properties/query.js';
-import { cellsByLeafIndex, leaves, type Leaf, type StructureModel, type TableCell } from '../../src/ingest/structure.js';
+import { cellsByLeafIndex, leaves, type Leaf, type StructureModel, type TableCell } from '../../src/document/structure.js';
 import { CORPUS } from '../helpers/quire.js';
 
 const NTSB_FINAL = path.join(CORPUS, 'reference-dgml/20071210X01921.pdf');

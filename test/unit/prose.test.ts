@@ -4,13 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { analyzeDocument } from '../../src/ingest/analyze.js';
-import { readDocument } from '../../src/ingest/formats/index.js';
+import { analyzeDocument } from '../../src/ingest/pipeline.js';
+import { readDocument } from '../../src/ingest/readers/index.js';
 import { evidenceOfManualValue, extractProperties, type DocsetKnowledge, type PropertyDef } from '../../src/ingest/stages/properties.js';
 import { labelKind } from '../../src/ingest/stages/properties/label-kind.js';
 import { findParties } from '../../src/ingest/stages/properties/parties.js';
 import { relatedWords } from '../../src/ingest/stages/properties/word-forms.js';
-import type { StructureModel } from '../../src/ingest/structure.js';
+import type { StructureModel } from '../../src/document/structure.js';
 
 async function structureOf(text: string): Promise<StructureModel> {
   const model = await readDocument(Buffer.from(text, 'utf8'), 'txt');
@@ -174,7 +174,7 @@ describe('semantic labels', () => {
   const named = async (text: string) => {
     const structure = await structureOf(text);
     const out: Record<string, string> = {};
-    for (const leaf of (await import('../../src/ingest/structure.js')).leaves(structure.nodes)) {
+    for (const leaf of (await import('../../src/document/structure.js')).leaves(structure.nodes)) {
       for (const s of leaf.spans ?? []) if (s.tag.kind === 'label') out[s.tag.name] = leaf.text.slice(s.start, s.end);
     }
     return out;
@@ -214,7 +214,7 @@ describe('semantic labels', () => {
 
 test('semantic labels: a user-defined property over the same words wins', async () => {
   const { tagProperties } = await import('../../src/ingest/stages/properties.js');
-  const { leaves } = await import('../../src/ingest/structure.js');
+  const { leaves } = await import('../../src/document/structure.js');
   const structure = await structureOf('This Lease is made by and between Harbor Point Holdings, LLC (the "Landlord") and Bright Owl Bakery Inc. (the "Tenant").\n');
   const tags = () => [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).filter((s) => s.tag.kind !== 'entity').map((s) => [s.tag.kind === 'property' ? s.tag.labelId : s.tag.kind === 'label' ? s.tag.name : '', l.text.slice(s.start, s.end)]));
   assert.deepEqual(tags(), [['LandlordName', 'Harbor Point Holdings, LLC'], ['TenantName', 'Bright Owl Bakery Inc.']]);
@@ -224,7 +224,7 @@ test('semantic labels: a user-defined property over the same words wins', async 
 
 test('semantic labels: a cure period before the notice that starts it', async () => {
   const structure = await structureOf('If Tenant does not cure the failure within thirty (30) days after written notice from Landlord, Landlord may terminate this Lease.\n');
-  const { leaves } = await import('../../src/ingest/structure.js');
+  const { leaves } = await import('../../src/document/structure.js');
   const names = [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).flatMap((s) => (s.tag.kind === 'label' ? [[s.tag.name, l.text.slice(s.start, s.end)]] : [])));
   assert.deepEqual(names, [['CurePeriod', 'thirty (30) days']]);
 });

@@ -8,7 +8,7 @@ import { TableQueue } from '../../src/store/queue/table-queue.js';
 import { PgBossQueue } from '../../src/store/queue/pgboss-queue.js';
 import type { Job } from '../../src/store/queue/queue.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/runtime/config.js';
 
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { SAMPLE_CATALOG, findSampleSet, renderSampleDocument, sampleTruth, type SampleDocument } from '../../src/samples/index.js';
-import { crc32, writeZip as zip } from '../../src/ingest/formats/write/zip.js';
-import { expandZip, readDocument } from '../../src/ingest/formats/index.js';
-import { leaves, normalizeSpace, type StructureNode } from '../../src/ingest/structure.js';
+import { crc32, writeZip as zip } from '../../src/ingest/readers/write/zip.js';
+import { expandZip, readDocument } from '../../src/ingest/readers/index.js';
+import { leaves, normalizeSpace, type StructureNode } from '../../src/document/structure.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 

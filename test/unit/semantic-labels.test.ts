@@ -10,15 +10,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { humaniseLabelName, isLabelName, MAX_EXAMPLE_LENGTH, summariseLabels } from '../../src/ingest/label-summary.js';
-import type { Leaf, Span, StructureModel, StructureNode } from '../../src/ingest/structure.js';
+import { humaniseLabelName, isLabelName, MAX_EXAMPLE_LENGTH, summariseLabels } from '../../src/document/label-summary.js';
+import type { Leaf, Span, StructureModel, StructureNode } from '../../src/document/structure.js';
 import { labelIdOf, validateLabel } from '../../src/domain/labels.js';
 import { Store } from '../../src/store/db/index.js';
 import { WorkspaceService } from '../../src/domain/workspace.js';
 import { PropertyService } from '../../src/domain/properties.js';
 import { SemanticLabelService } from '../../src/domain/semantic-labels.js';
 import { DomainError } from '../../src/domain/errors.js';
-import type { DocumentRecord } from '../../src/domain/model.js';
+import type { DocumentRecord } from '../../src/model/records.js';
 import { onBothDatabases } from '../helpers/postgres.js';
 
 /** A leaf whose `[value]` parts (`[TenantName:Bright Owl Bakery Inc.]`) are label spans. */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { readPdfPages } from '../../src/ingest/formats/pdf.js';
-import type { PageModel } from '../../src/ingest/model.js';
+import { readPdfPages } from '../../src/ingest/readers/pdf/pdf.js';
+import type { PageModel } from '../../src/document/pages.js';
 import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
-import { normalizeSpace, wordsOf, type Table } from '../../src/ingest/structure.js';
+import { normalizeSpace, wordsOf, type Table } from '../../src/document/structure.js';
 import { cleanItemText } from '../../src/ingest/stages/layout/text.js';
 
 const REFERENCE = '../shared/corpus/reference-dgml';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { isForbiddenAddress, refuseLiteralUrl } from '../../src/events/ssrf.js';
-import { signature } from '../../src/events/sender.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { isForbiddenAddress, refuseLiteralUrl } from '../../src/webhooks/ssrf.js';
+import { signature } from '../../src/webhooks/sender.js';
+import { ConfigError, loadConfig } from '../../src/runtime/config.js';
 import { hookMatches } from '../../src/domain/webhooks.js';
 
 test('SSRF guard: private, loopback, link-local, metadata, multicast and reserved addresses are refused, IPv4 and IPv6', () => {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import v8 from 'node:v8';
 import { gunzipSync } from 'node:zlib';
 import { ReaderCrashedError, WorkerPool } from '../../src/ingest/worker-pool.js';
-import { IngestError, type DocumentModel } from '../../src/ingest/model.js';
+import { IngestError, type DocumentModel } from '../../src/document/pages.js';
 import { heapCrowded } from '../../src/ingest/thread-retire.js';
 
 const entry = new URL('./fixtures/misbehaving-reader.ts', import.meta.url);

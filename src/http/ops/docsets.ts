@@ -1,8 +1,8 @@
 import Type from 'typebox';
-import { Id } from '../schemas/common.js';
-import { toDocumentJson } from '../schemas/documents.js';
-import { toDocsetJson } from '../schemas/docsets.js';
-import type { DocsetFilter, DocsetRecord, DocumentFilter, DocumentRecord } from '../../domain/model.js';
+import { Id } from '../../api/common.js';
+import { toDocumentJson } from '../../api/documents.js';
+import { toDocsetJson } from '../../api/docsets.js';
+import type { DocsetFilter, DocsetRecord, DocumentFilter, DocumentRecord } from '../../model/records.js';
 import { defineOperation, field, listOperation, type Operation } from './framework.js';
 import { documentFilterFields, documentFilterOf, type DocumentFilterBody } from './documents.js';
 

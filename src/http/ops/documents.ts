@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { Id } from '../schemas/common.js';
-import { toDocumentJson } from '../schemas/documents.js';
-import { DOCUMENT_STATUSES, type DocumentFilter, type DocumentRecord, type DocumentStatus } from '../../domain/model.js';
+import { Id } from '../../api/common.js';
+import { toDocumentJson } from '../../api/documents.js';
+import { DOCUMENT_STATUSES, type DocumentFilter, type DocumentRecord, type DocumentStatus } from '../../model/records.js';
 import { MAX_VALUE_LENGTH } from '../../domain/metadata.js';
 import { invalid } from '../../domain/errors.js';
 import { defineOperation, field, listOperation, type Operation } from './framework.js';

@@ -7,7 +7,7 @@ import type { HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../pagination.js';
 import { invalid } from '../../domain/errors.js';
-import type { Scope } from '../../domain/scopes.js';
+import type { Scope } from '../../model/scopes.js';
 import { WHOLE_KEY_SPACE, partitionedPage, type PartitionFetch } from '../../domain/listings.js';
 import { PartitionTokens, rangeJson } from './tokens.js';
 

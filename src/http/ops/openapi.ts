@@ -1,5 +1,5 @@
 import type { Operation } from './framework.js';
-import { SCOPES } from '../../domain/scopes.js';
+import { SCOPES } from '../../model/scopes.js';
 
 type Json = Record<string, any>;
 

@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { Id, NonNegative } from '../schemas/common.js';
-import { toArtifactJson, toProjectJson } from '../schemas/projects.js';
-import type { ArtifactFilter, ArtifactRecord, ProjectFilter, ProjectRecord } from '../../domain/model.js';
+import { Id, NonNegative } from '../../api/common.js';
+import { toArtifactJson, toProjectJson } from '../../api/projects.js';
+import type { ArtifactFilter, ArtifactRecord, ProjectFilter, ProjectRecord } from '../../model/records.js';
 import { PROJECT_TYPES } from '../../reports/report.js';
 import { base64JsonString, defineOperation, field, listOperation, type Operation } from './framework.js';
 

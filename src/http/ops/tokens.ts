@@ -1,7 +1,7 @@
 import type { Cursors } from '../pagination.js';
 import { invalid } from '../../domain/errors.js';
 import type { Continuation } from '../../domain/listings.js';
-import { PARTITION_KEYS, partitionHex, type KeyRange } from '../../domain/partition.js';
+import { PARTITION_KEYS, partitionHex, type KeyRange } from '../../model/partition.js';
 
 /** What a continuation token carries besides the workspace and operation the cursor signs. */
 interface TokenFilter<F> {

@@ -1,9 +1,9 @@
 import { PassThrough, type Readable } from 'node:stream';
 import Type from 'typebox';
-import { toDocumentJson } from '../schemas/documents.js';
+import { toDocumentJson } from '../../api/documents.js';
 import { DomainError } from '../../domain/errors.js';
 import { tooLarge, type UploadIntent } from '../../domain/documents.js';
-import { ALLOWED_EXTENSIONS, FORMATS, sniffFormat } from '../../domain/formats.js';
+import { ALLOWED_EXTENSIONS, FORMATS, sniffFormat } from '../../model/formats.js';
 import type { StagedBlob } from '../../store/blobs/blob-store.js';
 import { defineOperation, field, validateBody, type OpContext, type Operation } from './framework.js';
 import { readStreamedObject, SinkClosedError } from './json-stream.js';

@@ -1,6 +1,6 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { op } from '../schemas/common.js';
+import { op } from '../../api/common.js';
 import {
   ArtifactListSchema,
   ArtifactParams,
@@ -11,8 +11,8 @@ import {
   artifactFilterFromQuery,
   artifactFilterToQuery,
   toArtifactJson,
-} from '../schemas/projects.js';
-import type { ArtifactFilter } from '../../domain/model.js';
+} from '../../api/projects.js';
+import type { ArtifactFilter } from '../../model/records.js';
 import { ARTIFACT_UPLOAD_EXTENSIONS } from '../../domain/artifacts.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { tooLarge } from '../../domain/documents.js';

@@ -1,10 +1,10 @@
 import Type from 'typebox';
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { Id, IdParams, op } from '../schemas/common.js';
-import { DocumentListSchema, ListDocsetDocumentsQuery, documentFilterFromQuery, documentFilterToQuery, toDocumentJson } from '../schemas/documents.js';
-import { toDocsetJson } from '../schemas/docsets.js';
-import type { DocumentFilter } from '../../domain/model.js';
+import { Id, IdParams, op } from '../../api/common.js';
+import { DocumentListSchema, ListDocsetDocumentsQuery, documentFilterFromQuery, documentFilterToQuery, toDocumentJson } from '../../api/documents.js';
+import { toDocsetJson } from '../../api/docsets.js';
+import type { DocumentFilter } from '../../model/records.js';
 
 const MemberParams = Type.Object({ docsetId: Id, documentId: Id });
 

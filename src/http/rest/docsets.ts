@@ -1,8 +1,8 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { IdParams, op } from '../schemas/common.js';
-import { CreateDocsetBody, DocsetListSchema, RenameDocsetBody, ListDocsetsQuery, docsetFilterFromQuery, docsetFilterToQuery, toDocsetJson } from '../schemas/docsets.js';
-import type { DocsetFilter } from '../../domain/model.js';
+import { IdParams, op } from '../../api/common.js';
+import { CreateDocsetBody, DocsetListSchema, RenameDocsetBody, ListDocsetsQuery, docsetFilterFromQuery, docsetFilterToQuery, toDocsetJson } from '../../api/docsets.js';
+import type { DocsetFilter } from '../../model/records.js';
 
 export function docsetRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;

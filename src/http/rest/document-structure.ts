@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { IdParams, op } from '../schemas/common.js';
-import { DocsetDocumentParams } from '../schemas/structure.js';
+import { IdParams, op } from '../../api/common.js';
+import { DocsetDocumentParams } from '../../api/structure.js';
 
 const notReady = 'Available once the document is Ready: before that 409 with `retry-after`; a document that ended in Error or OverQuota has none (409).';
 const xmlResponse = { description: 'DGML (../docs: DGML.md)', content: { 'application/xml': { schema: { type: 'string' } } } };

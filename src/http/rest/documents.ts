@@ -1,8 +1,8 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { IdParams, op } from '../schemas/common.js';
-import { DocumentListSchema, ListDocumentsQuery, documentFilterFromQuery, documentFilterToQuery, toDocumentJson } from '../schemas/documents.js';
-import type { DocumentFilter, DocumentRecord } from '../../domain/model.js';
+import { IdParams, op } from '../../api/common.js';
+import { DocumentListSchema, ListDocumentsQuery, documentFilterFromQuery, documentFilterToQuery, toDocumentJson } from '../../api/documents.js';
+import type { DocumentFilter, DocumentRecord } from '../../model/records.js';
 
 export function documentRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;

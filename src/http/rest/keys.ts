@@ -1,7 +1,7 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { IdParams, op } from '../schemas/common.js';
-import { ApiKeyListSchema, CreateKeyBody, CreatedApiKeySchema, ListKeysQuery, toApiKeyJson } from '../schemas/keys.js';
+import { IdParams, op } from '../../api/common.js';
+import { ApiKeyListSchema, CreateKeyBody, CreatedApiKeySchema, ListKeysQuery, toApiKeyJson } from '../../api/keys.js';
 
 const EXTENSION = 'Quire extension (not in the Docugami API).';
 

@@ -1,8 +1,8 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { op } from '../schemas/common.js';
-import { PropertySchema, toPropertyJson } from '../schemas/properties.js';
-import { DocsetLabelParams, DocsetLabelsParams, FoundLabelListSchema, ListLabelsQuery, toFoundLabelJson } from '../schemas/labels.js';
+import { op } from '../../api/common.js';
+import { PropertySchema, toPropertyJson } from '../../api/properties.js';
+import { DocsetLabelParams, DocsetLabelsParams, FoundLabelListSchema, ListLabelsQuery, toFoundLabelJson } from '../../api/labels.js';
 
 const whatLabelsAre =
   'Labels are the names Quire gives values by the role their context makes clear, with no property defined (`<docset:TenantName>`, `<docset:CurePeriod>` in DGML): the docset\'s schema as its documents show it.';

@@ -1,9 +1,9 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { IdParams, op } from '../schemas/common.js';
-import { MetadataBody, MetadataResponse } from '../schemas/metadata.js';
+import { IdParams, op } from '../../api/common.js';
+import { MetadataBody, MetadataResponse } from '../../api/metadata.js';
 import { parseMetadataRequest } from '../../domain/metadata.js';
-import type { MetadataEntry } from '../../domain/model.js';
+import type { MetadataEntry } from '../../model/records.js';
 
 export function metadataRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { IdParams, op } from '../schemas/common.js';
-import { PageContentQuery, PageListSchema, PageParams, PageSchema, toPageDocumentJson, toPageJson } from '../schemas/pages.js';
+import { IdParams, op } from '../../api/common.js';
+import { PageContentQuery, PageListSchema, PageParams, PageSchema, toPageDocumentJson, toPageJson } from '../../api/pages.js';
 import { DEFAULT_DPI } from '../../domain/pages.js';
 
 export function pageRoutes(app: App, deps: HttpDeps) {

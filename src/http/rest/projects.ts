@@ -1,6 +1,6 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { IdParams, op } from '../schemas/common.js';
+import { IdParams, op } from '../../api/common.js';
 import {
   CreateProjectBody,
   ListProjectsQuery,
@@ -10,8 +10,8 @@ import {
   projectFilterFromQuery,
   projectFilterToQuery,
   toProjectJson,
-} from '../schemas/projects.js';
-import type { ProjectFilter } from '../../domain/model.js';
+} from '../../api/projects.js';
+import type { ProjectFilter } from '../../model/records.js';
 import { PROJECT_TYPES } from '../../reports/report.js';
 
 const versioning =

@@ -1,6 +1,6 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { op } from '../schemas/common.js';
+import { op } from '../../api/common.js';
 import {
   DocsetParams,
   DocumentPropertiesParams,
@@ -15,7 +15,7 @@ import {
   ValueBody,
   toPropertyJson,
   toPropertyValueJson,
-} from '../schemas/properties.js';
+} from '../../api/properties.js';
 
 const labelRules =
   'Labels follow XML 1.0 name rules (letters, digits, `.`, `-`, `_`, `:`), except that spaces and a leading digit are allowed; anything else is a 400 naming the character. The label id (`Accident Number` -> `AccidentNumber`, `2nd Party` -> `_2ndParty`) is unique in a docset: a second label with the same id is a 409.';

@@ -1,6 +1,6 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { IdParams, op } from '../schemas/common.js';
+import { IdParams, op } from '../../api/common.js';
 import {
   CreateSampleBody,
   ListSampleCatalogQuery,
@@ -13,7 +13,7 @@ import {
   sampleFilterToQuery,
   toCatalogEntryJson,
   toSampleJson,
-} from '../schemas/samples.js';
+} from '../../api/samples.js';
 import type { CatalogFilter, SampleFilter } from '../../domain/samples.js';
 import type { SampleSet } from '../../samples/index.js';
 

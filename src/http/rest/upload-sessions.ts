@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { op } from '../schemas/common.js';
-import { UploadResponseSchema, toDocumentJson } from '../schemas/documents.js';
+import { op } from '../../api/common.js';
+import { UploadResponseSchema, toDocumentJson } from '../../api/documents.js';
 import {
   SessionParams,
   UploadChunkResponseSchema,
@@ -11,9 +11,9 @@ import {
   toChunkJson,
   toSessionCreatedJson,
   toSessionStateJson,
-} from '../schemas/uploads.js';
+} from '../../api/uploads.js';
 import { DomainError, invalid } from '../../domain/errors.js';
-import { ALLOWED_EXTENSIONS } from '../../domain/formats.js';
+import { ALLOWED_EXTENSIONS } from '../../model/formats.js';
 import type { UploadChunkRecord } from '../../domain/uploads.js';
 import { formLimitError, fieldText } from '../form-limits.js';
 

@@ -1,6 +1,6 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { op } from '../schemas/common.js';
+import { op } from '../../api/common.js';
 import {
   CreateWebhookBody,
   DeliveryListSchema,
@@ -15,7 +15,7 @@ import {
   toTestResultJson,
   toWebhookJson,
   type WebhookListFilter,
-} from '../schemas/webhooks.js';
+} from '../../api/webhooks.js';
 
 // The scope depends on the webhook's target, known only from the body or the stored webhook, so the
 // routes admit any valid key and the service checks (403 when the key lacks it).

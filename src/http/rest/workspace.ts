@@ -1,7 +1,7 @@
 import type { App, HttpDeps } from '../context.js';
 import { principalOf } from '../context.js';
-import { op } from '../schemas/common.js';
-import { WorkspaceSchema, toWorkspaceJson } from '../schemas/workspace.js';
+import { op } from '../../api/common.js';
+import { WorkspaceSchema, toWorkspaceJson } from '../../api/workspace.js';
 
 export function workspaceRoutes(app: App, deps: HttpDeps) {
   const get = op({

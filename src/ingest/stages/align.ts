@@ -1,5 +1,5 @@
-import type { PageModel, TextItem } from '../model.js';
-import { boxesPerPage, leaves, wordsOf, type Box, type Leaf, type StructureNode } from '../structure.js';
+import type { PageModel, TextItem } from '../../document/pages.js';
+import { boxesPerPage, leaves, wordsOf, type Box, type Leaf, type StructureNode } from '../../document/structure.js';
 
 /** How far ahead in the rendition a leaf word is looked for (words the rendition adds: numbers, headers). */
 const LOOK_AHEAD = 64;

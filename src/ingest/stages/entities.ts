@@ -1,5 +1,5 @@
-import type { EntityType, Leaf, Span, StructureNode } from '../structure.js';
-import { leaves } from '../structure.js';
+import type { EntityType, Leaf, Span, StructureNode } from '../../document/structure.js';
+import { leaves } from '../../document/structure.js';
 import type { Candidate } from './entities/candidate.js';
 import { findEmails, findPhones } from './entities/contacts.js';
 import { findDates } from './entities/dates.js';

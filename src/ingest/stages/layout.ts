@@ -1,5 +1,5 @@
-import type { PageModel } from '../model.js';
-import { wordsOf, type StructureNode, type Table } from '../structure.js';
+import type { PageModel } from '../../document/pages.js';
+import { wordsOf, type StructureNode, type Table } from '../../document/structure.js';
 import { groupBlocks } from './layout/blocks.js';
 import { joinCarriedTables } from './layout/carried-tables.js';
 import { findFootnotes, findFurniture } from './layout/furniture.js';

@@ -1,8 +1,8 @@
-import { withEngine, type PdfEngine } from '../formats/pdf.js';
-import { renderPdfiumGray } from '../formats/pdfium.js';
-import { MIN_DPI, renderPdfPageGray } from '../formats/render.js';
-import { grayPng } from '../formats/write/png.js';
-import { DPI, type PageModel, type Rule, type TextItem } from '../model.js';
+import { withEngine, type PdfEngine } from '../readers/pdf/pdf.js';
+import { renderPdfiumGray } from '../readers/pdf/pdfium.js';
+import { MIN_DPI, renderPdfPageGray } from '../readers/pdf/render.js';
+import { grayPng } from '../readers/write/png.js';
+import { DPI, type PageModel, type Rule, type TextItem } from '../../document/pages.js';
 import { measureSkew, rotateImage } from './ocr/deskew.js';
 import { imageRules, outsideWords, type GrayImage } from './ocr/image-rules.js';
 import { latticeRules } from './tables/grid.js';

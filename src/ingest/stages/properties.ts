@@ -1,14 +1,14 @@
-import type { Box, StructureModel } from '../structure.js';
+import type { Box, StructureModel } from '../../document/structure.js';
 import { formCellFindings } from './properties/form-cells.js';
 import { labelLineFindings } from './properties/label-lines.js';
 import { applyLearning, evidenceOfValue, learnedFor } from './properties/learning.js';
 import { EXACT_LABEL_SCORE, makeQuery } from './properties/query.js';
 import { rankCandidates } from './properties/ranking.js';
 import { sectionFindings } from './properties/sections.js';
-import { tagValues } from './properties/tagging.js';
+import { tagValues } from '../../document/tag.js';
 import { proseCandidates } from './properties/prose.js';
 import { definedTermCandidates } from './properties/typed.js';
-import { DocView } from './properties/view.js';
+import { DocView } from '../../document/view.js';
 
 /** A docset property as extraction sees it. */
 export interface PropertyDef {

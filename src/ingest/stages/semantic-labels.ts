@@ -9,7 +9,7 @@
  * Nothing is named where the context does not say: a wrong name misleads every chunk that carries it.
  * Deterministic, so one role gets one name in every document of a docset.
  */
-import type { Leaf, StructureNode } from '../structure.js';
+import type { Leaf, StructureNode } from '../../document/structure.js';
 import { continuation } from './properties/prose.js';
 import { valueSpans } from './properties/prose-spans.js';
 import { tokenize, type Token } from './properties/tokens.js';

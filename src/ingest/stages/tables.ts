@@ -1,5 +1,5 @@
-import type { PageModel } from '../model.js';
-import type { Table } from '../structure.js';
+import type { PageModel } from '../../document/pages.js';
+import type { Table } from '../../document/structure.js';
 import { alignedTables } from './tables/aligned.js';
 import { buildTable, type TableDraft } from './tables/draft.js';
 import { keyValueForms, markFormRoles } from './tables/form.js';

@@ -5,8 +5,8 @@
  * Pages scanned upside down (OCR tells, see ocr.ts). The layout reads such a page turned upright,
  * and its boxes are turned back to the page as it is (DGML boxes match its image).
  */
-import type { PageModel, Rule, TextDirection, TextItem } from '../model.js';
-import type { Box, StructureNode } from '../structure.js';
+import type { PageModel, Rule, TextDirection, TextItem } from '../../document/pages.js';
+import type { Box, StructureNode } from '../../document/structure.js';
 import { detectTables, type PageTables } from './tables.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { threadEntry } from '../../ingest/thread-entry.js';
+import { moduleBeside, threadEntry } from '../../runtime/thread-entry.js';
 
 export type SinkRequest =
   | { op: 'open'; id: number; file: string }
@@ -48,7 +48,7 @@ class SinkThread {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const entry = threadEntry(new URL(`./file-sink-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+    const entry = threadEntry(moduleBeside(import.meta.url, 'file-sink-thread'));
     const w = new Worker(entry.file, { eval: entry.eval, stdout: false, stderr: false });
     w.on('message', (r: SinkReply) => this.handlers.get(r.id)?.(r));
     // A thread that dies fails every sink it held; the next sink starts a new one.

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeysTable, Database } from './schema.js';
-import type { ApiKeyRecord, Page, PageRequest, WorkspaceRecord } from '../../domain/model.js';
+import type { ApiKeyRecord, Page, PageRequest, WorkspaceRecord } from '../../model/records.js';
 import { keysetPage } from './keyset.js';
 import { toWorkspaceRecord } from './workspaces.js';
 import { precompiled } from './precompiled.js';

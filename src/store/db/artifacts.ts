@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
 import type { ArtifactsTable, Database } from './schema.js';
-import type { ArtifactFilter, ArtifactRecord, Page, PageRequest } from '../../domain/model.js';
-import type { PartitionPage, PartitionPageRequest } from '../../domain/partition.js';
-import { partitionKeyOf } from '../../domain/partition.js';
+import type { ArtifactFilter, ArtifactRecord, Page, PageRequest } from '../../model/records.js';
+import type { PartitionPage, PartitionPageRequest } from '../../model/partition.js';
+import { partitionKeyOf } from '../../model/partition.js';
 
 function toRecord(r: Selectable<ArtifactsTable>): ArtifactRecord {
   return {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Migration, type MigrationProvider } from 'kysely';
-import type { Config } from '../../config.js';
+import type { Config } from '../../runtime/config.js';
 import type { Database as Schema } from './schema.js';
 import { SqlitePointReads, type PointReads } from './point-reads.js';
 import { PgPointReads } from './point-reads-pg.js';

@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
 import { partitionPage } from './partitions.js';
-import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '../../domain/partition.js';
+import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '../../model/partition.js';
 import type { Database, DocsetsTable } from './schema.js';
-import type { DocsetFilter, DocsetRecord, Page, PageRequest } from '../../domain/model.js';
+import type { DocsetFilter, DocsetRecord, Page, PageRequest } from '../../model/records.js';
 
 function toRecord(r: Selectable<DocsetsTable>): DocsetRecord {
   return {

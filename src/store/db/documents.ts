@@ -1,11 +1,11 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
 import { partitionPage } from './partitions.js';
-import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '../../domain/partition.js';
+import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '../../model/partition.js';
 import { precompiled } from './precompiled.js';
 import type { PointReads } from './point-reads.js';
 import type { Database, DocumentsTable } from './schema.js';
-import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, DocumentStatus, MetadataEntry, Page, PageRequest } from '../../domain/model.js';
+import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, DocumentStatus, MetadataEntry, Page, PageRequest } from '../../model/records.js';
 
 type Row = Selectable<DocumentsTable>;
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Config } from '../../config.js';
+import type { Config } from '../../runtime/config.js';
 import { migrateToLatest, openDb, type Dialect } from './connect.js';
 import type { Database } from './schema.js';
 import type { PointReads } from './point-reads.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { DocumentProgress, DocumentStatus } from '../../domain/model.js';
+import type { DocumentProgress, DocumentStatus } from '../../model/records.js';
 
 export interface PageRow {
   number: number;

@@ -1,4 +1,4 @@
-import type { Page } from '../../domain/model.js';
+import type { Page } from '../../model/records.js';
 
 /** Turns `limit + 1` rows read in id order into one page: the extra row only says that more follow. */
 export function keysetPage<R, T extends { id: string }>(rows: R[], limit: number, map: (row: R) => T): Page<T> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { MetadataEntry } from '../../domain/model.js';
+import type { MetadataEntry } from '../../model/records.js';
 
 export class MetadataRepo {
   constructor(private readonly db: Kysely<Database>) {}

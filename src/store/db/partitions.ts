@@ -1,4 +1,4 @@
-import type { PartitionPage } from '../../domain/partition.js';
+import type { PartitionPage } from '../../model/partition.js';
 
 /**
  * Turns `limit + 1` rows read in (pkey, id) order into one page of a key range: the extra row only

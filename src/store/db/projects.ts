@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
 import type { Database, ProjectsTable } from './schema.js';
-import type { Page, PageRequest, ProjectFilter } from '../../domain/model.js';
-import type { PartitionPage, PartitionPageRequest } from '../../domain/partition.js';
+import type { Page, PageRequest, ProjectFilter } from '../../model/records.js';
+import type { PartitionPage, PartitionPageRequest } from '../../model/partition.js';
 
 /** A project as stored: items are property ids (their labels live with the properties). */
 export interface StoredProject {

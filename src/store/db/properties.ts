@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PropertiesTable, PropertyValuesTable } from './schema.js';
-import type { Extraction, PropertyRecord, PropertyValueRecord } from '../../domain/model.js';
+import type { Extraction, PropertyRecord, PropertyValueRecord } from '../../model/records.js';
 
 function toProperty(r: Selectable<PropertiesTable>): PropertyRecord {
   return {

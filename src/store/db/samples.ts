@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
 import type { Database, SamplesTable } from './schema.js';
-import type { Page, PageRequest } from '../../domain/model.js';
+import type { Page, PageRequest } from '../../model/records.js';
 import { FAILED_DOCUMENT_STATUSES, SETTLED_DOCUMENT_STATUSES, type SampleFilter, type SampleRecord } from '../../domain/samples.js';
 
 type Row = Selectable<SamplesTable> & { documents: number; pending: number; failed: number };

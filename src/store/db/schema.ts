@@ -29,7 +29,7 @@ export interface DocsetsTable {
   document_count: number;
   created_at: number;
   updated_at: number;
-  /** Partition key of the id (src/domain/partition.ts); null only in rows no insert has set it for. */
+  /** Partition key of the id (src/model/partition.ts); null only in rows no insert has set it for. */
   pkey: number | null;
 }
 
@@ -63,7 +63,7 @@ export interface DocumentsTable {
   structure_blob_key: string | null;
   /** JSON `{candidates, chosen}`: how an upload naming several docsets was classified. */
   classification: string | null;
-  /** Partition key of the id (src/domain/partition.ts); null only in rows no insert has set it for. */
+  /** Partition key of the id (src/model/partition.ts); null only in rows no insert has set it for. */
   pkey: number | null;
   /** JSON `[{key, value}]`, the same entries as its `document_metadata` rows, written with them; null: none. */
   metadata: string | null;

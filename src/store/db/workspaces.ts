@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WorkspacesTable } from './schema.js';
-import type { WorkspaceRecord } from '../../domain/model.js';
+import type { WorkspaceRecord } from '../../model/records.js';
 
 export function toWorkspaceRecord(r: Selectable<WorkspacesTable>): WorkspaceRecord {
   return {

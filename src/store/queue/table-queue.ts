@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Repos, Store } from '../db/index.js';
-import { newId } from '../../domain/ids.js';
+import { newId } from '../../model/ids.js';
 import { ClaimTokens } from './claim-token.js';
 import type { EnqueueOptions, Job, JobHandler, Queue } from './queue.js';
 import { DEFAULT_QUEUE_OPTIONS, errorMessage, JobRunner, type Claim, type QueueOptions } from './runner.js';

@@ -1,4 +1,4 @@
-import type { EntityType } from '../../structure.js';
+import type { EntityType } from '../../../document/structure.js';
 
 /** A recogniser's proposal, in character offsets of the leaf text; snapped to whole words later. */
 export interface Candidate {

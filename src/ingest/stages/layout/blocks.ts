@@ -3,11 +3,11 @@
  * change of font size or weight, a line that starts with a list marker or heading number, a first-line
  * indent after a finished sentence, or a jump to another column or page (unless the sentence runs on).
  */
-import { wordsOf, type ParagraphRole } from '../../structure.js';
+import { wordsOf, type ParagraphRole } from '../../../document/structure.js';
 import { FOOTNOTE_MARK_RE } from './furniture.js';
 import { FIELD_LABEL_RE } from './headings.js';
 import { isCentredTitle, type FlowElement, type Line } from './lines.js';
-import { parseHeadingNumber, parseMarker } from '../../markers.js';
+import { parseHeadingNumber, parseMarker } from '../../../document/markers.js';
 
 export type Block =
   /**

@@ -1,4 +1,4 @@
-import { isFurniture, type Box, type ParagraphRole, type Table, type TableCell, type TableRow } from '../../structure.js';
+import { isFurniture, type Box, type ParagraphRole, type Table, type TableCell, type TableRow } from '../../../document/structure.js';
 import { isFigure } from '../tables/stacked-headings.js';
 import type { FlowElement, Line } from './lines.js';
 import { joinAtBreak, type Vocabulary } from './text.js';

@@ -3,8 +3,8 @@
  * many pages, or word for word in one place atop a few) and page numbers. They stay in the structure
  * as their own paragraphs, out of the body text.
  */
-import type { PageModel } from '../../model.js';
-import type { ParagraphRole } from '../../structure.js';
+import type { PageModel } from '../../../document/pages.js';
+import type { ParagraphRole } from '../../../document/structure.js';
 import type { Line } from './lines.js';
 
 /**

@@ -3,7 +3,7 @@
  * or a bold (or, after a number, capitalised) lead-in at the start of a block, as contracts write
  * "1.1 Landlord. Menlo Group…" and "Disclosing Party: Widget Corp.…".
  */
-import { wordsOf } from '../../structure.js';
+import { wordsOf } from '../../../document/structure.js';
 import { rangeText, type TextRange } from './leaf.js';
 import { isCentredTitle } from './lines.js';
 

@@ -1,5 +1,5 @@
 /** Leaves from ranges of line text: the text joined across line breaks (mending hyphenated words) and one box per page. */
-import { boxesPerPage, normalizeSpace, type Box, type Leaf } from '../../structure.js';
+import { boxesPerPage, normalizeSpace, type Box, type Leaf } from '../../../document/structure.js';
 import type { Line } from './lines.js';
 import { joinAtBreak, type Vocabulary } from './text.js';
 

@@ -3,8 +3,8 @@
  * right, with spaces where the gap between two items is a word space. Tables found earlier take
  * their place in the same order, by their box.
  */
-import { isTagText, type PageModel, type TextItem } from '../../model.js';
-import type { Table } from '../../structure.js';
+import { isTagText, type PageModel, type TextItem } from '../../../document/pages.js';
+import type { Table } from '../../../document/structure.js';
 import { readingOrder, type Rect } from './reading-order.js';
 import { cleanItemText, spacedApart } from './text.js';
 

@@ -4,14 +4,14 @@
  * (1. > 1.1 > 1.1.1) or their indent. As in the reference DGML, a numbered block that leads with a
  * heading ("1.1 Landlord. Menlo Group…") is a list item holding a section.
  */
-import type { Leaf, List, ListItem, Paragraph, Section, StructureNode } from '../../structure.js';
-import { isFurniture, wordsOf } from '../../structure.js';
+import type { Leaf, List, ListItem, Paragraph, Section, StructureNode } from '../../../document/structure.js';
+import { isFurniture, wordsOf } from '../../../document/structure.js';
 import { TOC_ENTRY_RE, type Block } from './blocks.js';
 import { findHeading, STANDALONE_BONUS, type HeadingSplit } from './headings.js';
 import { makeLeaf, rangesFrom, wholeLines, type TextRange } from './leaf.js';
 import type { Vocabulary } from './text.js';
 import type { Line } from './lines.js';
-import { parseHeadingNumber, parseMarker, type Marker } from '../../markers.js';
+import { parseHeadingNumber, parseMarker, type Marker } from '../../../document/markers.js';
 
 type Frame =
   | { kind: 'root'; children: StructureNode[] }

@@ -3,7 +3,7 @@
  * drawing operators, so its rules are found in its pixels, as long, thin runs darker than what lies
  * beside them; the ruled-table finder then reads them as it reads a PDF's drawn rules.
  */
-import type { Rule } from '../../model.js';
+import type { Rule } from '../../../document/pages.js';
 
 /** A grayscale image, one byte a pixel (0 black), row after row. */
 export interface GrayImage {

@@ -2,7 +2,7 @@ import type { Candidate } from '../properties.js';
 import { candidateAt, evidenceLabel, trimValue, type Findings } from './found.js';
 import { labelScore, MIN_LABEL_SCORE, type PropertyQuery } from './query.js';
 import { namePart } from './typed.js';
-import type { DocView, LeafInfo } from './view.js';
+import type { DocView, LeafInfo } from '../../../document/view.js';
 
 /** A cell the table stage marked as a label, or that reads like one ("Seats:"). */
 function isLabelCell(info: LeafInfo): boolean {

@@ -1,7 +1,7 @@
 import type { Candidate, Evidence } from '../properties.js';
-import { normalizeSpace } from '../../structure.js';
+import { normalizeSpace } from '../../../document/structure.js';
 import { labelWords, valueShape } from './labels.js';
-import type { DocView } from './view.js';
+import type { DocView } from '../../../document/view.js';
 
 /** What a finder reports: candidates, and how clearly the document says the field is empty (an exact label with a blank value). */
 export interface Findings {

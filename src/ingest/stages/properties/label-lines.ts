@@ -2,7 +2,7 @@ import type { Candidate } from '../properties.js';
 import { candidateAt, evidenceLabel, trimValue, type Findings } from './found.js';
 import { EXACT_LABEL_SCORE, labelScore, MIN_LABEL_SCORE, type PropertyQuery } from './query.js';
 import { typedPart } from './typed.js';
-import type { DocView, LeafInfo } from './view.js';
+import type { DocView, LeafInfo } from '../../../document/view.js';
 
 /** Labels are short: the words before a colon tried as a label, at most this many. */
 const MAX_LABEL_WORDS = 6;

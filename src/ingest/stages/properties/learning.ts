@@ -1,10 +1,10 @@
-import type { Box } from '../../structure.js';
+import type { Box } from '../../../document/structure.js';
 import type { Candidate, DocsetKnowledge, Evidence, ValueAnchor } from '../properties.js';
 import { candidateAt, evidenceLabel, trimValue } from './found.js';
 import { shapesAlike, valueShape } from './labels.js';
-import { locate } from './locate.js';
+import { locate } from '../../../document/locate.js';
 import { findParties } from './parties.js';
-import type { DocView } from './view.js';
+import type { DocView } from '../../../document/view.js';
 
 /** What the docset's known values of one property say about where and how the next one is written. */
 export interface Learned {

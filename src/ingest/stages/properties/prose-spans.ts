@@ -4,7 +4,7 @@
  * when a label asks for them (times of day, years, counts, job titles, plan names, dates without a
  * year, durations written "six-month").
  */
-import type { EntityType, Span } from '../../structure.js';
+import type { EntityType, Span } from '../../../document/structure.js';
 import type { ValueKind } from './label-kind.js';
 import { findParties } from './parties.js';
 

@@ -14,7 +14,7 @@ import { labelKind, type LabelKind } from './label-kind.js';
 import { valueSpans, type ValueSpan } from './prose-spans.js';
 import type { PropertyQuery } from './query.js';
 import { tokenize, type Token } from './tokens.js';
-import type { DocView, LeafInfo } from './view.js';
+import type { DocView, LeafInfo } from '../../../document/view.js';
 import { bestRelated } from './word-forms.js';
 import WEIGHTS from './prose-weights.json' with { type: 'json' };
 

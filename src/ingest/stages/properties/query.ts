@@ -1,4 +1,4 @@
-import type { EntityType } from '../../structure.js';
+import type { EntityType } from '../../../document/structure.js';
 import type { PropertyDef } from '../properties.js';
 import { bareLabel, labelWords, matchLabel } from './labels.js';
 import { expectedTypes } from './typed.js';

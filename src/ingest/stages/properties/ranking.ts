@@ -1,5 +1,5 @@
 import type { Candidate } from '../properties.js';
-import { comparable as key } from './locate.js';
+import { comparable as key } from '../../../document/locate.js';
 
 /** Each further leaf a value is found in leaves this share of the doubt (two exact form cells: 0.94 → 0.95). */
 const AGREEMENT = 0.8;

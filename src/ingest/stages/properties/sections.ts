@@ -2,7 +2,7 @@ import type { Candidate } from '../properties.js';
 import { candidateAt, evidenceLabel, trimValue, type Findings } from './found.js';
 import { labelScore, MIN_LABEL_SCORE, type PropertyQuery } from './query.js';
 import { typedPart } from './typed.js';
-import type { DocView, LeafInfo, SectionInfo } from './view.js';
+import type { DocView, LeafInfo, SectionInfo } from '../../../document/view.js';
 
 /** A heading that ends with a colon is a label ("Disclosing Party:"), its body the value. */
 const LABEL_HEADING = 0.9;

@@ -1,9 +1,9 @@
-import type { EntityType, Span } from '../../structure.js';
+import type { EntityType, Span } from '../../../document/structure.js';
 import type { Candidate } from '../properties.js';
 import { candidateAt, trimValue } from './found.js';
 import { labelWords, matchLabel } from './labels.js';
 import { EXACT_LABEL_SCORE, type PropertyQuery } from './query.js';
-import type { DocView, LeafInfo } from './view.js';
+import type { DocView, LeafInfo } from '../../../document/view.js';
 
 /** Label words that say what kind of value the property holds. */
 const TYPE_WORDS: [EntityType[], string[]][] = [

@@ -1,5 +1,5 @@
-import { isTagText, type PageModel } from '../../model.js';
-import { normalizeSpace } from '../../structure.js';
+import { isTagText, type PageModel } from '../../../document/pages.js';
+import { normalizeSpace } from '../../../document/structure.js';
 import { bandsBetween, type CellDraft, type TableDraft } from './draft.js';
 import { pageLines, type Segment } from './rules.js';
 import type { Rect } from './geometry.js';

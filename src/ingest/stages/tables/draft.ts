@@ -1,5 +1,5 @@
-import type { PageModel, TextItem } from '../../model.js';
-import { normalizeSpace, type Box, type Table, type TableCell, type TableRow } from '../../structure.js';
+import type { PageModel, TextItem } from '../../../document/pages.js';
+import { normalizeSpace, type Box, type Table, type TableCell, type TableRow } from '../../../document/structure.js';
 import { centerY, type Rect } from './geometry.js';
 import { cleanItemText, joinAtBreak, spacedApart } from '../layout/text.js';
 

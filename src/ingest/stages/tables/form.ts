@@ -1,4 +1,4 @@
-import type { PageModel } from '../../model.js';
+import type { PageModel } from '../../../document/pages.js';
 import { bandsBetween, readingText, type CellDraft, type TableDraft } from './draft.js';
 import type { Segment } from './rules.js';
 import { phrases, textLines, type Phrase, type TextLine } from './text-lines.js';

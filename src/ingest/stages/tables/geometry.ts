@@ -1,4 +1,4 @@
-import type { TextItem } from '../../model.js';
+import type { TextItem } from '../../../document/pages.js';
 
 /** An axis-aligned rectangle in page pixels (300 DPI, top-left origin). */
 export interface Rect {

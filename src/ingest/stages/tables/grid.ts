@@ -1,4 +1,4 @@
-import type { PageModel, Rule } from '../../model.js';
+import type { PageModel, Rule } from '../../../document/pages.js';
 import type { CellDraft, TableDraft } from './draft.js';
 import { labelValueEdges } from './form.js';
 import { centerX, centerY } from './geometry.js';

@@ -1,5 +1,5 @@
-import type { PageModel } from '../../model.js';
-import { parseHeadingNumber, parseMarker } from '../../markers.js';
+import type { PageModel } from '../../../document/pages.js';
+import { parseHeadingNumber, parseMarker } from '../../../document/markers.js';
 import { bandsBetween, type CellDraft, type TableDraft } from './draft.js';
 import { isLabel, PHRASE_GAP } from './form.js';
 import { phrases, textLines, type Phrase, type TextLine } from './text-lines.js';

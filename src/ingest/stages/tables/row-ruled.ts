@@ -1,4 +1,4 @@
-import { isTagText, type PageModel, type TextItem } from '../../model.js';
+import { isTagText, type PageModel, type TextItem } from '../../../document/pages.js';
 import type { CellDraft, TableDraft } from './draft.js';
 import { JOIN_TOLERANCE, pageLines, type Segment } from './rules.js';
 import { CELL_GAP, cellLefts, cellWords, isTitleType, MAX_MEDIAN_WORDS, median, phraseColumns, phrases, textLines, type Column, type Phrase, type TextLine } from './text-lines.js';

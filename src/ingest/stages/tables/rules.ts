@@ -1,4 +1,4 @@
-import type { Rule } from '../../model.js';
+import type { Rule } from '../../../document/pages.js';
 
 /**
  * A horizontal (`pos` = y, `start`/`end` along x) or vertical (`pos` = x, `start`/`end` along y)

@@ -1,5 +1,5 @@
-import type { PageModel } from '../../model.js';
-import { normalizeSpace } from '../../structure.js';
+import type { PageModel } from '../../../document/pages.js';
+import { normalizeSpace } from '../../../document/structure.js';
 import { centerY } from './geometry.js';
 
 /** A gap wider than this many line heights separates two cells of a line. */

@@ -1,5 +1,5 @@
-import type { PageModel } from '../../model.js';
-import { normalizeSpace } from '../../structure.js';
+import type { PageModel } from '../../../document/pages.js';
+import { normalizeSpace } from '../../../document/structure.js';
 import { joinRows, type CellDraft, type TableDraft } from './draft.js';
 import { UNFINISHED_RE } from './label-column.js';
 import { JOIN_TOLERANCE, pageLines } from './rules.js';

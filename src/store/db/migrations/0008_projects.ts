@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('items', 'text', (c) => c.notNull())
     /** 0 until the first version is published. */
     .addColumn('latest_version', 'integer', (c) => c.notNull())
-    /** Partition key of the id (src/domain/partition.ts), for partitioned continuation. */
+    /** Partition key of the id (src/model/partition.ts), for partitioned continuation. */
     .addColumn('pkey', 'integer', (c) => c.notNull())
     /** Set when an input changed and no version reflects it yet; cleared by the publish job. */
     .addColumn('dirty_at', 'bigint')

@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { partitionKeyOf } from '../../../domain/partition.js';
+import { partitionKeyOf } from '../../../model/partition.js';
 
 const TABLES = ['documents', 'docsets'] as const;
 /** Rows backfilled per statement: one UPDATE … CASE per batch instead of one per row. */
 const BATCH = 500;
 
-// The partition key of every document and docset (src/domain/partition.ts), beside the id, so a key
+// The partition key of every document and docset (src/model/partition.ts), beside the id, so a key
 // range of a partitioned listing is an index scan. The key is a hash of the id that SQL cannot compute
 // portably, so existing rows are backfilled from here. Nullable only because SQLite cannot add a NOT
 // NULL column without a default; every insert sets it.

@@ -1,0 +1,60 @@
+import type { Logger } from 'pino';
+import type { Services } from './services.js';
+import { INGEST_JOB } from '../domain/documents.js';
+import { IngestPipeline, PROCESS_JOB } from '../ingest/jobs/ingest.js';
+import { ExtractionJob } from '../ingest/jobs/extract.js';
+import { EXTRACT_JOB } from '../domain/properties.js';
+import { WorkerPool } from '../ingest/worker-pool.js';
+import { PUBLISH_JOB } from '../domain/projects.js';
+import { PublishJob } from '../reports/publish-job.js';
+import { GENERATORS } from '../reports/index.js';
+
+export interface RunningWorkers {
+  /** Stops claiming; lets running documents finish within `deadlineMs`, then releases their jobs. */
+  stop(deadlineMs: number): Promise<void>;
+}
+
+/** Starts this process's ingestion workers: `config.ingest.concurrency` documents at once. */
+export async function startWorkers(services: Services, logger: Logger): Promise<RunningWorkers> {
+  const { config, store, blobs, queue, documents, properties } = services;
+  const pool = new WorkerPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, officeIdleMs: config.ingest.officeIdleMs });
+  pool.warm();
+  const pipeline = new IngestPipeline(store, blobs, pool, logger.child({ component: 'ingest' }), {
+    ocrPageTimeoutMs: config.ingest.ocrPageTimeoutMs,
+    createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
+    onReady: async (s, doc, features, labels) => {
+      await services.labels.recordReady(s, doc, labels);
+      await services.docsets.documentProcessed(s, doc, features);
+    },
+    enqueueProcess: async (s, workspaceId, payload) => void (await queue.enqueue(PROCESS_JOB, payload, { workspaceId }, s)),
+  });
+  const extraction = new ExtractionJob(store, properties, services.structure, logger.child({ component: 'extract' }));
+  const recovered = (await queue.recoverLocal?.([INGEST_JOB, PROCESS_JOB, EXTRACT_JOB, PUBLISH_JOB])) ?? 0;
+  const inFlight = await store.ingest.countInFlight();
+  if (inFlight || recovered) {
+    logger.info({ documents: inFlight, resumedNow: recovered }, 'documents left mid-ingestion resume (at once if their process is gone from this host, else once their job lease expires)');
+  }
+  queue.work(INGEST_JOB, pipeline, { concurrency: config.ingest.concurrency });
+  queue.work(PROCESS_JOB, pipeline.processJob, { concurrency: config.ingest.concurrency });
+  queue.work(EXTRACT_JOB, extraction, { concurrency: 1 });
+  const publish = new PublishJob(
+    services.projects,
+    services.artifacts,
+    services.structure,
+    blobs,
+    GENERATORS,
+    { debounceMs: config.projects.debounceMs, settleRetryMs: 1000, settleMaxMs: config.projects.settleMaxMs },
+    logger.child({ component: 'publish' }),
+    config.apiBase,
+  );
+  queue.work(PUBLISH_JOB, publish, { concurrency: 1 });
+  logger.info({ concurrency: config.ingest.concurrency }, 'ingestion workers started');
+  await services.webhookDispatcher.start();
+  return {
+    stop: async (deadlineMs) => {
+      await services.webhookDispatcher.stop();
+      await queue.stop(deadlineMs);
+      await pool.close();
+    },
+  };
+}

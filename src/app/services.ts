@@ -1,0 +1,130 @@
+import type { Logger } from 'pino';
+import type { Config } from '../runtime/config.js';
+import { Store } from '../store/db/index.js';
+import { openBlobStore } from '../store/blobs/index.js';
+import type { BlobStore } from '../store/blobs/blob-store.js';
+import { DocumentService } from '../domain/documents.js';
+import { UploadSessionService } from '../domain/uploads.js';
+import { DocsetService } from '../domain/docsets.js';
+import { MetadataService } from '../domain/metadata.js';
+import { WorkspaceService } from '../domain/workspace.js';
+import { PageService } from '../domain/pages.js';
+import { StructureService } from '../domain/structure.js';
+import { PropertyService } from '../domain/properties.js';
+import { SemanticLabelService } from '../domain/semantic-labels.js';
+import { evidenceOfManualValue } from '../ingest/stages/properties.js';
+import { SampleService } from '../domain/samples.js';
+import { ClassificationService } from '../domain/classification.js';
+import { PartitionedListings } from '../domain/listings.js';
+import { ProjectService } from '../domain/projects.js';
+import { ArtifactService } from '../domain/artifacts.js';
+import { PageRenderer } from '../ingest/page-renderer.js';
+import type { Queue } from '../store/queue/queue.js';
+import { TableQueue } from '../store/queue/table-queue.js';
+import { PgBossQueue } from '../store/queue/pgboss-queue.js';
+import { WebhookService } from '../domain/webhooks.js';
+import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { refuseLiteralUrl } from '../webhooks/ssrf.js';
+
+/** The composition root: one store, one blob store, and the domain services over them. */
+export interface Services {
+  config: Config;
+  store: Store;
+  blobs: BlobStore;
+  /** Durable jobs (pg-boss on PostgreSQL, the `jobs` table on SQLite); workers are started separately (src/app/jobs.ts). */
+  queue: Queue;
+  documents: DocumentService;
+  uploads: UploadSessionService;
+  docsets: DocsetService;
+  metadata: MetadataService;
+  workspaces: WorkspaceService;
+  pages: PageService;
+  structure: StructureService;
+  properties: PropertyService;
+  /** The labels found in docsets' documents (`GET …/docsets/{id}/labels`), and turning one into a property. */
+  labels: SemanticLabelService;
+  samples: SampleService;
+  projects: ProjectService;
+  artifacts: ArtifactService;
+  webhooks: WebhookService;
+  /** Webhook fan-out and delivery; started with the workers (src/app/jobs.ts). */
+  webhookDispatcher: WebhookDispatcher;
+  partitions: PartitionedListings;
+  close(): Promise<void>;
+}
+
+export async function openServices(config: Config, logger?: Logger): Promise<Services> {
+  const store = await Store.open(config.database);
+  const blobs = await openBlobStore(config.storage);
+  const workspaces = new WorkspaceService(store);
+  await workspaces.ensureDefault();
+  if (config.bootstrapKey) await workspaces.ensureBootstrapKey(config.bootstrapKey);
+  // Durable jobs: pg-boss on PostgreSQL, the `jobs` table on SQLite (same Queue semantics).
+  const queueOptions = { leaseMs: config.ingest.leaseMs, pollMs: config.ingest.pollMs, retryBaseMs: config.ingest.retryBaseMs };
+  const queue: Queue =
+    config.database.kind === 'postgres'
+      ? new PgBossQueue(store, { ...queueOptions, connectionString: config.database.url }, logger)
+      : new TableQueue(store, queueOptions, logger);
+  const classification = new ClassificationService(store);
+  const structure = new StructureService(store, blobs);
+  const properties = new PropertyService(store, queue, async (doc, value) => evidenceOfManualValue(await structure.structureOf(doc), value));
+  const artifacts = new ArtifactService(store, blobs, config.maxUploadBytes);
+  const projects = new ProjectService(
+    store,
+    properties,
+    { debounceMs: config.projects.debounceMs, settleRetryMs: 1000, settleMaxMs: config.projects.settleMaxMs },
+    queue,
+    config.apiBase,
+    (projectId) => artifacts.deleteProjectBlobs(projectId),
+  );
+  properties.onValuesChanged(projects);
+  const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue, [
+    (s, doc) => classification.removeDocument(doc.workspaceId, doc.id, s),
+    (s, doc) => projects.documentDeleted(s, doc),
+  ]);
+  const docsets = new DocsetService(store, [properties, classification, projects], classification);
+  const uploads = new UploadSessionService(store, blobs, documents, {
+    chunkBytes: config.uploadChunkBytes,
+    ttlMs: config.uploadSessionTtlSeconds * 1000,
+    maxUploadBytes: config.maxUploadBytes,
+  });
+  const renderer = new PageRenderer({ timeoutMs: 120_000, memoryMb: 1024 });
+  const webhookDispatcher = new WebhookDispatcher(store, queue, config, logger?.child({ component: 'webhooks' }));
+  const webhooks = new WebhookService(store, {
+    refuseUrl: (url) => refuseLiteralUrl(url, config.webhooks),
+    ping: (hook) => webhookDispatcher.ping(hook),
+    schedule: (s, hook) => webhookDispatcher.schedule(s, hook),
+    wake: () => queue.wake(),
+  });
+  const pages = new PageService(store, blobs, (pdf, page, dpi) => renderer.render(pdf, page, dpi));
+  return {
+    config,
+    store,
+    blobs,
+    queue,
+    documents,
+    uploads,
+    docsets,
+    samples: new SampleService(store, documents, docsets, (workspaceId, docsetId, label) => properties.create(workspaceId, docsetId, { label })),
+    properties,
+    labels: new SemanticLabelService(store, (key) => structure.structureAt(key), properties),
+    projects,
+    artifacts,
+    webhooks,
+    webhookDispatcher,
+    metadata: new MetadataService(store),
+    partitions: new PartitionedListings(store),
+    workspaces,
+    pages,
+    structure,
+    close: async () => {
+      uploads.stopSweeper();
+      await webhookDispatcher.stop();
+      webhookDispatcher.close();
+      await renderer.close();
+      await queue.stop(0); // already stopped by the workers, if any; closes pg-boss's connections
+      await store.close();
+      blobs.close?.();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { withDeadline } from '../../child-deadline.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PROFILE_SETTINGS, residentOffice, type ResidentOffice } from './office-resident.js';
+
+export const SOFFICE_TIMEOUT_MS = 120_000;
+
+/** The `soffice` executable on PATH, or null. */
+export function findSoffice(): string | null {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, 'soffice');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** Whether `unshare -rn` starts a process here in new user and network namespaces (cached per PATH). */
+const isolation = new Map<string, boolean>();
+export function canIsolateNetwork(): boolean {
+  const key = process.env.PATH ?? '';
+  let ok = isolation.get(key);
+  if (ok === undefined) {
+    ok = spawnSync('unshare', ['-rn', 'true'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
+    isolation.set(key, ok);
+  }
+  return ok;
+}
+
+/**
+ * Converts an office document to PDF (or to DOCX) with LibreOffice. With `residentIdleMs` > 0 the
+ * conversion is handed to this thread's resident LibreOffice (`office-resident.ts`), started if
+ * needed and stopped after that long idle; otherwise, or if the resident ends under it, a
+ * LibreOffice of its own converts it, in a private profile directory so parallel conversions do not
+ * share (and lock) one. Throws on failure or after the timeout (the process group is killed, and a
+ * resident that was converting is stopped).
+ */
+export async function convertWithLibreOffice(
+  bytes: Buffer,
+  ext: string,
+  soffice: string,
+  timeoutMs = SOFFICE_TIMEOUT_MS,
+  to: 'pdf' | 'docx' = 'pdf',
+  residentIdleMs = 0,
+): Promise<Buffer> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'quire-soffice-'));
+  try {
+    const input = path.join(dir, `input.${ext}`);
+    const outDir = path.join(dir, 'out');
+    await fs.promises.writeFile(input, bytes);
+    const convert = (profileArg: string) => runSoffice(soffice, [profileArg, '--headless', '--norestore', ...conversion(ext, to), '--outdir', outDir, input], timeoutMs);
+    const resident = residentIdleMs > 0 ? await residentOffice(soffice, canIsolateNetwork(), residentIdleMs) : null;
+    if (resident) {
+      const done = resident.begin();
+      try {
+        await convert(resident.profileArg);
+        return await readOutput(outDir, to);
+      } catch (err) {
+        if (err instanceof ConversionTimeout) resident.stop();
+        // A failure while the resident lives is the document's; one that ended it is tried again alone.
+        if (err instanceof ConversionTimeout || !(await endedSoon(resident))) throw err;
+      } finally {
+        done();
+      }
+    }
+    const profile = path.join(dir, 'profile');
+    await fs.promises.mkdir(path.join(profile, 'user'), { recursive: true });
+    await fs.promises.writeFile(path.join(profile, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
+    await fs.promises.rm(outDir, { recursive: true, force: true });
+    await convert(`-env:UserInstallation=${pathToFileURL(profile).href}`);
+    return await readOutput(outDir, to);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The `--convert-to` arguments. An HTML page is opened as a Writer document: opened as a web page
+ * (LibreOffice's default), its PDF starts with a blank page and leaves out the page's first block.
+ */
+function conversion(ext: string, to: 'pdf' | 'docx'): string[] {
+  if (ext === 'html' && to === 'pdf') return ['--infilter=HTML (StarWriter)', '--convert-to', 'pdf:writer_pdf_Export'];
+  return ['--convert-to', to];
+}
+
+class ConversionTimeout extends Error {}
+
+/** Whether a resident LibreOffice has ended, or does within a moment (its exit may trail the failure it caused). */
+async function endedSoon(resident: ResidentOffice): Promise<boolean> {
+  await Promise.race([resident.exited, new Promise((r) => setTimeout(r, 200))]);
+  return !resident.alive;
+}
+
+async function readOutput(outDir: string, to: string): Promise<Buffer> {
+  const out = path.join(outDir, `input.${to}`);
+  if (!fs.existsSync(out)) throw new Error(`LibreOffice wrote no ${to.toUpperCase()}`);
+  return await fs.promises.readFile(out);
+}
+
+/** Runs `soffice` with `args`, without a network where possible; rejects on failure or after `timeoutMs`. */
+function runSoffice(soffice: string, args: string[], timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    // Its own process group, so that the kill also reaches LibreOffice's child (soffice.bin).
+    // The OS deadline (a little later than the timer below) also holds when this thread is terminated.
+    const isolated = canIsolateNetwork();
+    const [command, commandArgs] = withDeadline(isolated ? 'unshare' : soffice, isolated ? ['-rn', soffice, ...args] : args, timeoutMs + 2_000);
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let stderr = '';
+    let timedOut = false;
+    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) reject(new ConversionTimeout(`LibreOffice timed out after ${timeoutMs} ms`));
+      else if (code === 0) resolve();
+      else reject(new Error(`LibreOffice exited with ${code}: ${stderr.trim()}`));
+    });
+  });
+}

@@ -1,0 +1,198 @@
+import { normalizeSpace, wordsOf, type List, type ListStyle, type StructureNode, type Table } from '../../../document/structure.js';
+import { SectionTree, headingLabel, headingRank, leafOf, newList, paragraphOf, type Block } from '../blocks.js';
+import { htmlStructure } from '../html/html.js';
+import { looksLikeMarkdown, markdownHtml } from './markdown.js';
+import { splitTextTable } from './text-tables.js';
+
+/** Text of a plain-text file: UTF-8/UTF-16 by BOM, else UTF-8 when valid, else Latin-1. */
+export function decodeText(bytes: Buffer): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    const body = Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1)));
+    return body.swap16().toString('utf16le');
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return bytes.toString('latin1');
+  }
+}
+
+function textLines(text: string): string[] {
+  return text.replace(/\r\n?/g, '\n').replace(/\f/g, '\n').split('\n');
+}
+
+/** One block per line: a text file's line breaks are its layout (tabs stop every 8 columns). */
+export function readTxt(text: string): Block[] {
+  const lines = textLines(text);
+  while (lines.length && !lines[lines.length - 1]!.trim()) lines.pop();
+  return lines.map((line) => ({ kind: 'line', text: expandTabs(line).trimEnd() }));
+}
+
+function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  for (const ch of line) out += ch === '\t' ? ' '.repeat(TAB_STOP - (out.length % TAB_STOP)) : ch;
+  return out;
+}
+
+const TAB_STOP = 8;
+
+/**
+ * The structure of a text file: paragraphs are separated by blank lines. A run of lines longer than
+ * a paragraph usually is (a file saved from Word, one paragraph a line and no blank lines; text
+ * copied out of a PDF) is cut into paragraphs where a line ends short of the file's width. A file
+ * written in Markdown is read by its marks: "#" headings, lists, tables, paragraphs.
+ */
+export function txtStructure(text: string): StructureNode[] {
+  const lines = textLines(text);
+  if (looksLikeMarkdown(lines)) return htmlStructure(markdownHtml(lines));
+  const groups: string[][] = [];
+  let group: string[] = [];
+  for (const line of lines) {
+    if (line.trim()) group.push(line);
+    else if (group.length) {
+      groups.push(group);
+      group = [];
+    }
+  }
+  if (group.length) groups.push(group);
+  const width = wrapWidth(groups);
+  // A table laid out with spaces is a table; the lines around it in its group read as text.
+  const blocks = groups.flatMap((g): (string[] | Table)[] => {
+    const split = splitTextTable(g);
+    return split ? [split.before, split.table, split.after].filter((b) => !Array.isArray(b) || b.length > 0) : [g];
+  });
+  return textStructure(blocks.flatMap((g) => (Array.isArray(g) && g.length > LONGEST_GROUP ? paragraphsOf(g, width) : [g])));
+}
+
+/** Blank-line groups longer than this are not one paragraph each. */
+const LONGEST_GROUP = 8;
+/** Text wrapped wider than this is not wrapped: each line is a paragraph. */
+const WIDEST_WRAP = 200;
+/**
+ * A line that had room for the next word within this share of the width ended on purpose when it
+ * ends a sentence or a clause, or is shorter than half the width (a title, a label, an address line);
+ * otherwise it is a line of text copied out of a page set in a proportional font, shorter only
+ * because its letters were wider.
+ */
+const SHORT_LINE = 0.8;
+const HALF_LINE = 0.5;
+const ENDS_CLAUSE = /[.:;!?)"”’]$/;
+
+/**
+ * The width the file's lines are wrapped at (the 90th percentile of their lengths), or null when they
+ * are not wrapped. Counted by length, not sorted: a file may have millions of lines.
+ */
+function wrapWidth(groups: readonly string[][]): number | null {
+  const counts = new Uint32Array(WIDEST_WRAP + 2);
+  let lines = 0;
+  for (const group of groups) {
+    for (const line of group) {
+      counts[Math.min(line.trimEnd().length, WIDEST_WRAP + 1)]!++;
+      lines++;
+    }
+  }
+  if (lines === 0) return null;
+  const rank = Math.floor(0.9 * (lines - 1));
+  let seen = 0;
+  for (let width = 0; width <= WIDEST_WRAP; width++) {
+    seen += counts[width]!;
+    if (seen > rank) return width;
+  }
+  return null;
+}
+
+/** A group's lines as paragraphs: a line ends one when the next word would have fitted on it (see SHORT_LINE). */
+function paragraphsOf(lines: readonly string[], width: number | null): string[][] {
+  if (width === null) return lines.map((l) => [l]);
+  const out: string[][] = [];
+  let current: string[] = [];
+  lines.forEach((line, i) => {
+    current.push(line);
+    const next = lines[i + 1];
+    const nextWord = next?.trim().split(/\s/, 1)[0] ?? '';
+    const length = line.trimEnd().length;
+    const roomLeft = length + 1 + nextWord.length <= SHORT_LINE * width;
+    if (next === undefined || (roomLeft && (ENDS_CLAUSE.test(line.trimEnd()) || length <= HALF_LINE * width))) {
+      out.push(current);
+      current = [];
+    }
+  });
+  return out;
+}
+
+const HEADING_MAX_WORDS = 12;
+const HEADING_MAX_CHARS = 100;
+const LIST_MARKER = /^(?:[-*•‣◦▪●–]|\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)])(?=\s)/i;
+
+/**
+ * Sections, paragraphs and lists from groups of lines (a text file's blank-line paragraphs, a Word
+ * file's paragraphs). A group's first line is a heading when it is short, does not end a sentence,
+ * is numbered ("1.", "2.1", "ARTICLE I", "Section 2") or ALL CAPS, and text follows it; lines that
+ * start with a list marker ("-", "•", "1.", "(a)") are list items, the lines after one its body.
+ */
+export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
+  const sections = new SectionTree();
+  let list: List | null = null;
+  groups.forEach((lines, g) => {
+    if (!Array.isArray(lines)) {
+      sections.container.push(lines);
+      list = null;
+      return;
+    }
+    let i = 0;
+    const hasBody = lines.length > 1 || g + 1 < groups.length;
+    const heading = hasBody ? headingKind(lines[0]!) : null;
+    if (heading) {
+      sections.openSection(headingRank(heading), leafOf(normalizeSpace(lines[0]!)), true, { titleOnly: heading.kind === 'caps' });
+      list = null;
+      i = 1;
+    }
+    while (i < lines.length) {
+      let end = i + 1;
+      while (end < lines.length && !LIST_MARKER.test(lines[end]!.trim())) end++;
+      const text = normalizeSpace(lines.slice(i, end).join(' '));
+      const marker = LIST_MARKER.exec(text);
+      if (marker) {
+        const style = markerStyle(marker[0]);
+        if (!list || list.style !== style) {
+          list = newList(style);
+          sections.container.push(list);
+        }
+        const body = text.slice(marker[0].length).trim();
+        list.items.push({ marker: leafOf(marker[0]), children: body ? [paragraphOf(body)] : [] });
+      } else {
+        sections.container.push(paragraphOf(text));
+        list = null;
+      }
+      i = end;
+    }
+  });
+  return sections.finish();
+}
+
+function headingKind(line: string): { kind: string; depth: number } | null {
+  const text = normalizeSpace(line);
+  if (text.length > HEADING_MAX_CHARS || wordsOf(text).length > HEADING_MAX_WORDS) return null;
+  const label = headingLabel(text);
+  if (label) {
+    const title = text.slice(label.length).trim();
+    if (title && (!/^\p{Lu}/u.test(title) || /[.;,:]$/.test(title))) return null;
+    return { kind: label.kind, depth: label.depth };
+  }
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  if (letters.length >= 2 && !/\p{Ll}/u.test(letters) && !/[.;,]$/.test(text) && !LIST_MARKER.test(text)) return { kind: 'caps', depth: 1 };
+  return null;
+}
+
+function markerStyle(marker: string): ListStyle {
+  const symbol = marker.replace(/[().]/g, '');
+  if (/^\d+$/.test(symbol)) return 'decimal';
+  if (/^(?:[ivxlc]{2,}|i)$/.test(symbol)) return 'lower-roman';
+  if (/^(?:[IVXLC]{2,}|I)$/.test(symbol)) return 'upper-roman';
+  if (/^[a-z]$/.test(symbol)) return 'lower-alpha';
+  if (/^[A-Z]$/.test(symbol)) return 'upper-alpha';
+  return 'circle';
+}
