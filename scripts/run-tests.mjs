@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runs the whole suite with node:test through tsx. Node 20 does not expand globs, so the files are
 // listed here. The run fails when no test ran, and, under QUIRE_TEST_REQUIRE_ALL=1, when any skipped.
-import { spawn } from 'node:child_process';
+// First of all, the import rules of .dependency-cruiser.cjs (docs/architecture.md): a broken layer
+// fails the run before any test starts.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +84,13 @@ for (const f of files) {
     console.error(`test file missing: ${f}`);
     process.exit(1);
   }
+}
+
+const DEPCRUISE = path.join('node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const layers = spawnSync(process.execPath, [DEPCRUISE, 'src', 'web', '--config', '.dependency-cruiser.cjs'], { stdio: 'inherit' });
+if (layers.status !== 0) {
+  console.error('the import rules of .dependency-cruiser.cjs are broken (docs/architecture.md): no test ran');
+  process.exit(1);
 }
 
 const summaryFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quire-tests-')), 'summary.json');

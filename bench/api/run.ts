@@ -31,9 +31,10 @@ import Libsql from 'libsql';
 import pg from 'pg';
 import { Store } from '../../src/store/db/index.js';
 import { WorkspaceService } from '../../src/domain/workspace.js';
-import { blobKeyOf } from '../../src/domain/documents.js';
+import { originalKeyOf } from '../../src/store/blobs/keys.js';
 import { FORMATS } from '../../src/model/formats.js';
-import { DOCUMENT_STATUSES, type DocumentRecord, type DocumentStatus } from '../../src/model/records.js';
+import { DOCUMENT_STATUSES, type DocumentStatus } from '../../src/model/lifecycle.js';
+import type { DocumentRecord } from '../../src/model/records.js';
 import { Rng } from '../../src/samples/prng.js';
 import { ROOT, freePort, startQuire } from '../../test/helpers/quire.js';
 import { startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
@@ -76,10 +77,8 @@ const RESULTS_DIR = path.join(ROOT, 'bench/results');
 // ---------------------------------------------------------------------------------------------
 // Clean-up: everything started is stopped, every temp dir removed, also on Ctrl-C.
 
-
 // ---------------------------------------------------------------------------------------------
 // Seeding
-
 
 // Most documents of a live workspace are processed; the rest spread over the other states.
 const STATUS_WEIGHTS: Record<DocumentStatus, number> = {
@@ -134,7 +133,7 @@ function* corpus(workspaceId: string, n: number): Generator<DocumentRecord> {
       // Log-uniform from 1 KB to 50 MB.
       size: Math.round(Math.exp(Math.log(1e3) + rand() * (Math.log(5e7) - Math.log(1e3)))),
       sha256: createHash('sha256').update(`doc-${i}`).digest('hex'),
-      blobKey: blobKeyOf({ workspaceId, id }),
+      blobKey: originalKeyOf({ workspaceId, id }),
       status,
       pageCount: status === 'New' || status === 'Ingesting' ? null : pages,
       isSample: false,

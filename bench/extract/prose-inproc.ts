@@ -9,7 +9,8 @@
 import { analyzeDocument } from '../../src/ingest/pipeline.js';
 import { LEARN_FROM_CONFIDENCE } from '../../src/ingest/jobs/extract.js';
 import { readDocument } from '../../src/ingest/readers/index.js';
-import { extractProperties, type DocsetKnowledge, type PropertyDef } from '../../src/ingest/stages/properties.js';
+import { extractProperties } from '../../src/ingest/stages/properties.js';
+import type { DocsetKnowledge, PropertyDef } from '../../src/document/properties.js';
 import { recurringLabels, sameValue, smallRows, tokenF1, type SmallRow } from '../lib/csl.js';
 
 const args = process.argv.slice(2);

@@ -16,7 +16,8 @@ import { analyzeDocument } from '../../src/ingest/pipeline.js';
 import { LEARN_FROM_CONFIDENCE } from '../../src/ingest/jobs/extract.js';
 import { readDocument } from '../../src/ingest/readers/index.js';
 import { renderSampleDocument, SAMPLE_CATALOG, sampleTruth } from '../../src/samples/index.js';
-import { BEST_THRESHOLD, evidenceOfManualValue, extractProperties, type DocsetKnowledge, type Evidence, type PropertyDef } from '../../src/ingest/stages/properties.js';
+import { BEST_THRESHOLD, evidenceOfManualValue, extractProperties } from '../../src/ingest/stages/properties.js';
+import type { DocsetKnowledge, Evidence, PropertyDef } from '../../src/document/properties.js';
 import type { StructureModel } from '../../src/document/structure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

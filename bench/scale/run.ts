@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { Store } from '../../src/store/db/index.js';
 import { WorkspaceService } from '../../src/domain/workspace.js';
-import { blobKeyOf } from '../../src/domain/documents.js';
+import { originalKeyOf } from '../../src/store/blobs/keys.js';
 import { partitionKeyOf } from '../../src/model/partition.js';
 import { Rng } from '../../src/samples/prng.js';
 import { CORPUS, ROOT } from '../../test/helpers/quire.js';
@@ -135,7 +135,7 @@ function* documentRows(workspaceId: string, n: number): Generator<string> {
     const size = Math.round(Math.exp(Math.log(1e3) + rng.next() * (Math.log(5e7) - Math.log(1e3))));
     const sha = createHash('sha256').update(`doc-${i}`).digest('hex');
     const error = status === 'Error' ? ['Processing failed', 'The document could not be parsed.'] : ['', ''];
-    yield [id, workspaceId, `report-${String(i).padStart(7, '0')}.pdf`, 'pdf', 'application/pdf', size, sha, blobKeyOf({ workspaceId, id }), status, pages, 0, ...error, createdAt, processedAt || createdAt, processedAt, partitionKeyOf(id)].join(',') + '\n';
+    yield [id, workspaceId, `report-${String(i).padStart(7, '0')}.pdf`, 'pdf', 'application/pdf', size, sha, originalKeyOf({ workspaceId, id }), status, pages, 0, ...error, createdAt, processedAt || createdAt, processedAt, partitionKeyOf(id)].join(',') + '\n';
   }
 }
 

@@ -1,7 +1,11 @@
 import Type from 'typebox';
 import type { Scope } from '../model/scopes.js';
-import { PROBLEM_CONTENT_TYPE } from '../http/problems.js';
-import { MAX_LIMIT } from '../http/pagination.js';
+import { ID_MAX_LENGTH, ID_PATTERN } from '../model/ids.js';
+
+/** The most items one page of a list holds (`limit`). */
+export const MAX_LIMIT = 100;
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export const ProblemSchema = Type.Object(
   {
@@ -14,7 +18,7 @@ export const ProblemSchema = Type.Object(
   { $id: 'Problem', additionalProperties: true, description: 'RFC 9457 problem details' },
 );
 
-export const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9A-Za-z_-]+$' });
+export const Id = Type.String({ minLength: 1, maxLength: ID_MAX_LENGTH, pattern: ID_PATTERN });
 export const IdParams = Type.Object({ id: Id });
 export const Timestamp = Type.String({ format: 'date-time' });
 

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
-import { DOCUMENT_STATUSES, type DocumentFilter, type DocumentRecord, type DocumentStatus } from '../model/records.js';
+import { DOCUMENT_STATUSES, type DocumentStatus } from '../model/lifecycle.js';
+import type { DocumentFilter, DocumentRecord } from '../model/records.js';
 import { invalid } from '../domain/errors.js';
 import { Cursor, Id, Limit, Next, NonNegative, PageCount, Timestamp } from './common.js';
 

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import type { ArtifactFilter, ArtifactRecord, ProjectFilter, ProjectRecord } from '../model/records.js';
-import { PROJECT_TYPES } from '../reports/report.js';
+import { PROJECT_TYPES } from '../model/projects.js';
 import { Cursor, Id, Limit, Next, NonNegative, Timestamp } from './common.js';
 
 const Ref = Type.Object({ id: Type.String(), url: Type.String({ format: 'uri' }) });

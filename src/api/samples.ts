@@ -1,6 +1,8 @@
 import Type, { type Static } from 'typebox';
 import { findSampleSet, type SampleSet } from '../samples/index.js';
-import { SAMPLE_STATUSES, type CatalogFilter, type SampleFilter, type SampleRecord } from '../domain/samples.js';
+import { SAMPLE_STATUSES } from '../model/lifecycle.js';
+import type { CatalogFilter } from '../domain/samples.js';
+import type { SampleFilter, SampleRecord } from '../model/records.js';
 import { Cursor, Id, Limit, Next, Timestamp } from './common.js';
 
 export const SampleStatusSchema = Type.Union([Type.Literal('InProgress'), Type.Literal('Ready'), Type.Literal('Error')], {

@@ -1,5 +1,7 @@
 import Type, { type Static } from 'typebox';
-import { EVENTS_BY_TARGET, WEBHOOK_TARGETS, type DeliveryWithAttempts, type SendResult, type WebhookRecord, type WebhookTarget } from '../domain/webhooks.js';
+import { EVENTS_BY_TARGET, WEBHOOK_TARGETS, type WebhookTarget } from '../model/events.js';
+import type { DeliveryWithAttempts, WebhookRecord } from '../model/records.js';
+import type { SendResult } from '../domain/webhooks.js';
 import { Cursor, Id, Limit, Next, Timestamp } from './common.js';
 
 const Target = Type.Union([Type.Literal('Documents'), Type.Literal('Docset'), Type.Literal('Project')], { description: 'Documents, Docset or Project.' });

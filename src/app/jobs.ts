@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
-import { INGEST_JOB } from '../domain/documents.js';
-import { IngestPipeline, PROCESS_JOB } from '../ingest/jobs/ingest.js';
+import { EXTRACT_JOB, INGEST_JOB, PROCESS_JOB, PUBLISH_JOB } from '../model/jobs.js';
+import { IngestPipeline } from '../ingest/jobs/ingest.js';
 import { ExtractionJob } from '../ingest/jobs/extract.js';
-import { EXTRACT_JOB } from '../domain/properties.js';
 import { WorkerPool } from '../ingest/worker-pool.js';
-import { PUBLISH_JOB } from '../domain/projects.js';
 import { PublishJob } from '../reports/publish-job.js';
 import { GENERATORS } from '../reports/index.js';
 

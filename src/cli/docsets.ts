@@ -2,8 +2,7 @@ import { parse } from './args.js';
 import { CliFailure, CliUsageError } from './errors.js';
 import type { Client } from './http.js';
 import { details, emit, note, table } from './output.js';
-
-const ID = /^[0-9A-Za-z_-]{1,64}$/;
+import { isId } from '../model/ids.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Docset = any;
@@ -13,7 +12,7 @@ type Docset = any;
  * With `create`, a name that does not exist yet is created (and said on stderr).
  */
 export async function resolveDocset(client: Client, nameOrId: string, opts: { create?: boolean } = {}): Promise<Docset> {
-  if (ID.test(nameOrId)) {
+  if (isId(nameOrId)) {
     const res = await client.raw('GET', `/docsets/${encodeURIComponent(nameOrId)}`, { accept: [404] });
     if (res.ok) return (await res.json()) as Docset;
     await res.arrayBuffer();

@@ -8,13 +8,14 @@ import { postMultipart } from './multipart.js';
 import { emit, humanBytes, table } from './output.js';
 import { Progress, progressMode, type Task } from './progress.js';
 import { dropState, readState, stateKey, writeState } from './upload-state.js';
+import { SETTLED_DOCUMENT_STATUSES } from '../model/lifecycle.js';
 
 const USAGE =
   'upload PATH… [--docset NAME|ID | --classify A,B,…] [--metadata K=V]… [--wait] [--wait-timeout SECONDS] [--chunk-threshold BYTES] [--parallel N] [--json]';
 
 /** What a folder contributes: the extensions the server takes (other files are skipped, hidden ones too). */
 const EXTENSIONS = new Set(['.pdf', '.docx', '.doc', '.txt', '.html', '.htm', '.zip']);
-const TERMINAL = new Set(['Ready', 'Error', 'OverQuota']);
+const TERMINAL: ReadonlySet<string> = new Set(SETTLED_DOCUMENT_STATUSES);
 /** Chunks of one file in flight at once. */
 const CHUNKS_IN_FLIGHT = 3;
 const CHUNK_ATTEMPTS = 4;

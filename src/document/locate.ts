@@ -1,4 +1,4 @@
-import type { ValueAnchor } from '../ingest/stages/properties.js';
+import type { ValueAnchor } from './properties.js';
 import { normalizeSpace } from './structure.js';
 import type { DocView, LeafInfo } from './view.js';
 

@@ -1,5 +1,5 @@
 import type { Leaf, Span, StructureModel } from './structure.js';
-import type { ValueAnchor, ValueToTag } from '../ingest/stages/properties.js';
+import type { ValueAnchor, ValueToTag } from './properties.js';
 import { comparable, locate } from './locate.js';
 import { DocView } from './view.js';
 
@@ -50,8 +50,12 @@ function addSpan(leaf: Leaf, start: number, end: number, labelId: string, proper
   leaf.spans = [span, ...kept].sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
-/** See `tagProperties` in ../properties.ts. */
-export function tagValues(structure: StructureModel, values: readonly ValueToTag[]): Map<number, string> {
+/**
+ * Adds `{kind: 'property'}` spans for the values to the structure's leaves (whole words; entity spans
+ * they overlap give way), and returns the label cells to tag as `docset:{labelId}-cell` (leaf index to
+ * labelId). A value without anchor is looked for by its text.
+ */
+export function tagProperties(structure: StructureModel, values: readonly ValueToTag[]): Map<number, string> {
   const view = new DocView(structure);
   const labelCells = new Map<number, string>();
   for (const v of values) {

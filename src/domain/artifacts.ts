@@ -7,7 +7,8 @@ import type { ArtifactFilter, ArtifactRecord, Page, PageRequest } from '../model
 import { DomainError, invalid, notFound } from './errors.js';
 import { newId } from '../model/ids.js';
 import type { PartitionPage, PartitionPageRequest } from '../model/partition.js';
-import { ARTIFACT_CREATED, ARTIFACT_DELETED, ARTIFACT_MODIFIED, VERSION_PUBLISHED } from './projects.js';
+import { ARTIFACT_CREATED, ARTIFACT_DELETED, ARTIFACT_MODIFIED, VERSION_PUBLISHED } from '../model/events.js';
+import { artifactKeyOf, projectPrefixOf, uploadedArtifactKeyOf } from '../store/blobs/keys.js';
 
 /** Extensions a user may upload as an artifact. */
 export const ARTIFACT_UPLOAD_EXTENSIONS = ['.xml', '.json', '.csv', '.xlsx', '.pdf', '.docx'] as const;
@@ -33,8 +34,6 @@ export interface GeneratedArtifact {
   documentId: string | null;
   staged: StagedBlob;
 }
-
-const blobKeyOf = (projectId: string, artifactId: string) => `projects/${projectId}/${artifactId}`;
 
 function artifactEvent(s: Repos, type: string, a: ArtifactRecord, docsetId: string, now: number) {
   return s.events.insert({
@@ -152,7 +151,7 @@ export class ArtifactService {
         if (named.some((a) => a.isReadOnly)) throw new DomainError('conflict', `Version ${n} has a generated artifact named "${fileName}"; give the upload another name.`);
         const existing = named[0];
         const id = existing?.id ?? newId();
-        const key = `${blobKeyOf(projectId, id)}-${newId()}`;
+        const key = uploadedArtifactKeyOf(projectId, id);
         const contentType = artifactContentType(fileName);
         let record: ArtifactRecord;
         if (existing) {
@@ -220,7 +219,7 @@ export class ArtifactService {
           prevByKey.delete(key);
           const id = newId();
           const unchanged = prev !== undefined && (prev.sha256 === g.staged.sha256 || sameInputs(g.documentId));
-          let content = { blobKey: blobKeyOf(p.id, id), size: g.staged.size, sha256: g.staged.sha256 };
+          let content = { blobKey: artifactKeyOf(p.id, id), size: g.staged.size, sha256: g.staged.sha256 };
           if (unchanged) {
             content = { blobKey: prev.blobKey, size: prev.size, sha256: prev.sha256 };
             shared.push(g.staged);
@@ -274,7 +273,7 @@ export class ArtifactService {
 
   /** Removes every blob of a deleted project. */
   async deleteProjectBlobs(projectId: string): Promise<void> {
-    await this.blobs.deletePrefix(`projects/${projectId}`);
+    await this.blobs.deletePrefix(projectPrefixOf(projectId));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Repos, Store } from '../store/db/index.js';
 import type { DocumentRecord } from '../model/records.js';
-import type { MembershipListener } from './docsets.js';
+import type { MembershipListener } from './membership.js';
 import type { TermWeight } from '../store/db/classification.js';
 import { termsOf, type ClassificationFeatures } from '../document/classify.js';
 

@@ -4,28 +4,14 @@ import { DomainError, invalid, notFound } from './errors.js';
 import { newId } from '../model/ids.js';
 import type { ClassificationService } from './classification.js';
 import type { ClassificationFeatures } from '../document/classify.js';
+import { DOCUMENT_ADDED, DOCUMENT_REMOVED } from '../model/events.js';
+import type { MembershipListener } from './membership.js';
 
 export const MAX_DOCSET_NAME = 255;
 const MAX_DOCUMENTS_PER_CREATE = 1000;
 
-/** Events recorded when a document joins or leaves a docset (webhooks deliver them). */
-export const DOCUMENT_ADDED = 'Docset.Document.Add';
-export const DOCUMENT_REMOVED = 'Docset.Document.Remove';
-
 function membershipEvent(s: Repos, type: string, workspaceId: string, documentId: string, docsetId: string, now: number): Promise<void> {
   return s.events.insert({ id: newId(), workspaceId, type, payload: { documentId, docsetId }, createdAt: now });
-}
-
-/**
- * What else changes when documents join or leave docsets (property values, classification
- * statistics): called inside the transaction that moves them.
- */
-export interface MembershipListener {
-  /** The document is now in `docsetId` (`doc` is its state before the move). */
-  joined?(s: Repos, doc: DocumentRecord, docsetId: string): Promise<void>;
-  left?(s: Repos, doc: DocumentRecord, docsetId: string): Promise<void>;
-  /** The docset is being deleted (its documents stay, in no docset). */
-  docsetDeleted?(s: Repos, workspaceId: string, docsetId: string): Promise<void>;
 }
 
 export class DocsetService {

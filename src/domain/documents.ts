@@ -5,12 +5,14 @@ import { BlobTooLargeError, type StagedBlob } from '../store/blobs/blob-store.js
 import type { DocumentFilter, DocumentRecord, MetadataEntry, Page, PageRequest } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
 import { ALLOWED_EXTENSIONS, FORMATS, formatOfName, sniffFormat, type Format } from '../model/formats.js';
-import { newId } from '../model/ids.js';
+import { isId, newId } from '../model/ids.js';
 import { parseMetadataRequest } from './metadata.js';
 import type { Queue } from '../store/queue/queue.js';
+import { DOCUMENT_CREATED, DOCUMENT_DELETED } from '../model/events.js';
+import { INGEST_JOB } from '../model/jobs.js';
+import { documentPrefixOf, originalKeyOf } from '../store/blobs/keys.js';
 
 export const MAX_NAME_LENGTH = 1024;
-const ID_SHAPE = /^[0-9A-Za-z_-]{1,64}$/;
 
 /** What an upload asks for, checked before any byte of it is stored. */
 export interface UploadIntent {
@@ -20,17 +22,6 @@ export interface UploadIntent {
   format: Format | null;
   docsetIds: string[];
   metadata: MetadataEntry[];
-}
-
-/** The durable job that ingests one document (payload `{documentId}`). */
-export const INGEST_JOB = 'ingest';
-
-export function documentPrefixOf(d: { workspaceId: string; id: string }): string {
-  return `workspaces/${d.workspaceId}/documents/${d.id}/`;
-}
-
-export function blobKeyOf(d: { workspaceId: string; id: string }): string {
-  return `${documentPrefixOf(d)}original`;
 }
 
 export class DocumentService {
@@ -50,7 +41,7 @@ export class DocumentService {
     await s.events.insert({
       id: newId(),
       workspaceId: doc.workspaceId,
-      type: 'Documents.Create',
+      type: DOCUMENT_CREATED,
       payload: { documentId: doc.id, name: doc.name, docsetId: doc.docsetId },
       createdAt: doc.createdAt,
     });
@@ -85,7 +76,7 @@ export class DocumentService {
     if (spec === undefined || spec.trim() === '') return [];
     const ids = [...new Set(spec.split('|').map((s) => s.trim()))];
     if (ids.some((id) => id === '')) throw invalid('docset.id contains an empty id.');
-    const malformed = ids.find((id) => !ID_SHAPE.test(id));
+    const malformed = ids.find((id) => !isId(id));
     if (malformed) throw notFound('Docset', malformed);
     const found = await this.store.docsets.existingIds(workspaceId, ids);
     const missing = ids.find((id) => !found.has(id));
@@ -140,7 +131,7 @@ export class DocumentService {
       contentType: format.contentType,
       size: staged.size,
       sha256: staged.sha256,
-      blobKey: blobKeyOf({ workspaceId: intent.workspaceId, id }),
+      blobKey: originalKeyOf({ workspaceId: intent.workspaceId, id }),
       status: 'New',
       pageCount: null,
       isSample: false,
@@ -204,7 +195,7 @@ export class DocumentService {
             contentType: format.contentType,
             size: staged[i]!.size,
             sha256: staged[i]!.sha256,
-            blobKey: blobKeyOf({ workspaceId: parent.workspaceId, id }),
+            blobKey: originalKeyOf({ workspaceId: parent.workspaceId, id }),
             status: 'New',
             pageCount: null,
             error: null,
@@ -252,7 +243,7 @@ export class DocumentService {
       for (const hook of this.onDelete) await hook(s, d);
       await s.ingest.deletePages(id);
       await s.documents.delete(workspaceId, id);
-      await s.events.insert({ id: newId(), workspaceId, type: 'Documents.Delete', payload: { documentId: id, name: d.name }, createdAt: Date.now() });
+      await s.events.insert({ id: newId(), workspaceId, type: DOCUMENT_DELETED, payload: { documentId: id, name: d.name }, createdAt: Date.now() });
       if (d.docsetId) await s.docsets.adjustCount(workspaceId, d.docsetId, -1, Date.now());
       return d;
     });

@@ -3,6 +3,7 @@ import type { Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import type { DocumentRecord } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
+import { pageImageKeyOf } from '../store/blobs/keys.js';
 
 export const DEFAULT_DPI = 300;
 export const MIN_DPI = 36;
@@ -19,10 +20,6 @@ export interface PageRecord {
 export type RenderPage = (pdf: Uint8Array, page: number, dpi: number) => Promise<Buffer>;
 
 const NOT_YET: ReadonlySet<string> = new Set(['New', 'Ingesting']);
-
-export function pageImageKey(doc: DocumentRecord, page: number, dpi: number): string {
-  return `workspaces/${doc.workspaceId}/documents/${doc.id}/pages/${page}-${dpi}.png`;
-}
 
 /** Pages of ingested documents, and their images: rendered on first request, then kept as blobs. */
 export class PageService {
@@ -59,7 +56,7 @@ export class PageService {
   async image(workspaceId: string, documentId: string, number: number, dpi: number): Promise<{ document: DocumentRecord; key: string; size: number }> {
     if (!Number.isInteger(dpi) || dpi < MIN_DPI || dpi > MAX_DPI) throw invalid(`dpi must be an integer from ${MIN_DPI} to ${MAX_DPI}.`);
     const { document } = await this.get(workspaceId, documentId, number);
-    const key = pageImageKey(document, number, dpi);
+    const key = pageImageKeyOf(document, number, dpi);
     let stat = await this.blobs.stat(key);
     if (!stat) {
       let pending = this.inFlight.get(key);

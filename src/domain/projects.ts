@@ -8,21 +8,13 @@ import { newId } from '../model/ids.js';
 import { validateLabel } from './labels.js';
 import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '../model/partition.js';
 import { effectiveValue, type PropertyService, type ValueListener } from './properties.js';
-import type { MembershipListener } from './docsets.js';
-import { PROJECT_TYPES, type ProjectType, type ReportDocument, type ReportItem, type ReportValue } from '../reports/report.js';
-
-/** The durable job that publishes a project's next version: payload `{projectId}`. */
-export const PUBLISH_JOB = 'publish';
+import type { MembershipListener } from './membership.js';
+import { PROJECT_TYPES, type ProjectType, type ReportDocument, type ReportItem, type ReportValue } from '../model/projects.js';
+import { ARTIFACT_DELETED } from '../model/events.js';
+import { PUBLISH_JOB } from '../model/jobs.js';
+import { IN_FLIGHT_DOCUMENT_STATUSES } from '../model/lifecycle.js';
 
 /** Events a project records (webhooks deliver them). */
-/** payload `{projectId, docsetId, version, artifactId, name, documentId}` */
-export const ARTIFACT_CREATED = 'Project.Artifacts.Create';
-/** payload as ARTIFACT_CREATED: an artifact regenerated with different content in a new version */
-export const ARTIFACT_MODIFIED = 'Project.Artifacts.Modify';
-/** payload as ARTIFACT_CREATED (the artifact of the previous version, or the deleted upload) */
-export const ARTIFACT_DELETED = 'Project.Artifacts.Delete';
-/** payload `{projectId, docsetId, version, artifactCount}` */
-export const VERSION_PUBLISHED = 'Project.Artifacts.Version';
 
 export const MAX_PROJECT_NAME = 255;
 export const MAX_ITEMS = 100;
@@ -59,7 +51,7 @@ export interface PublishInputs {
   inputHashes: InputHashes;
 }
 
-const IN_FLIGHT = new Set(['New', 'Ingesting', 'Ingested', 'Processing']);
+const IN_FLIGHT: ReadonlySet<string> = new Set(IN_FLIGHT_DOCUMENT_STATUSES);
 /** Types whose artifacts read the documents' structure (a reprocessed document changes them). */
 const READS_STRUCTURE = new Set<string>(['Abstract', 'AssistedAuthoring']);
 

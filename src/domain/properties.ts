@@ -4,10 +4,9 @@ import type { DocumentRecord, Extraction, PropertyRecord, PropertyValueRecord } 
 import { DomainError, invalid, notFound } from './errors.js';
 import { newId } from '../model/ids.js';
 import { labelIdOf, validateLabel } from './labels.js';
-import type { MembershipListener } from './docsets.js';
-
-/** The durable job that extracts property values: payload `{docsetId, documentId?}` (all Ready documents without one). */
-export const EXTRACT_JOB = 'extract';
+import type { MembershipListener } from './membership.js';
+import { DGML_EVENT } from '../model/events.js';
+import { EXTRACT_JOB } from '../model/jobs.js';
 
 export interface ExtractPayload {
   docsetId: string;
@@ -41,9 +40,6 @@ function evidenceOf(extraction: Extraction | null | undefined): ValueEvidence | 
   if (!e || typeof e.kind !== 'string') return null;
   return { method: e.kind, cue: typeof e.labelText === 'string' ? e.labelText : null, text: typeof e.context === 'string' ? e.context : null };
 }
-
-/** Recorded when a document's DGML changes: after ingestion, and when its property values change. */
-export const DGML_EVENT = 'Docset.Document.Dgml';
 
 /** Told, inside the transaction of the change, that values of a docset changed (documentId null: a property itself). */
 export interface ValueListener {

@@ -3,41 +3,10 @@ import type { Repos, Store } from '../store/db/index.js';
 import { keysetPage } from '../store/db/keyset.js';
 import { SAMPLE_CATALOG, findSampleSet, renderSampleDocument, type SampleSet } from '../samples/index.js';
 import type { DocumentService } from './documents.js';
-import type { DocumentStatus, Page, PageRequest } from '../model/records.js';
+import type { Page, PageRequest, SampleFilter, SampleRecord } from '../model/records.js';
 import { MAX_DOCSET_NAME, type DocsetService } from './docsets.js';
 import { notFound } from './errors.js';
 import { newId } from '../model/ids.js';
-
-export const SAMPLE_STATUSES = ['InProgress', 'Ready', 'Error'] as const;
-export type SampleStatus = (typeof SAMPLE_STATUSES)[number];
-
-/** Document statuses processing ends in; of those, the ones that make a sample `Error`. */
-export const SETTLED_DOCUMENT_STATUSES: readonly DocumentStatus[] = ['Ready', 'Error', 'OverQuota'];
-export const FAILED_DOCUMENT_STATUSES: readonly DocumentStatus[] = ['Error', 'OverQuota'];
-
-export interface SampleRecord {
-  id: string;
-  workspaceId: string;
-  /** The catalogue entry it was created from. */
-  catalogId: string;
-  /** That entry's version when it was created. */
-  catalogVersion: string;
-  /** Its docset's name when created. */
-  name: string;
-  docsetId: string;
-  suggestedProperties: string[];
-  /** `InProgress` while any of its documents is processing, then `Error` if any failed, else `Ready`. */
-  status: SampleStatus;
-  /** Its documents that still exist. */
-  documentCount: number;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface SampleFilter {
-  name?: string;
-  status?: SampleStatus;
-}
 
 export interface CatalogFilter {
   name?: string;

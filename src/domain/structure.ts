@@ -3,20 +3,22 @@ import { gunzip } from 'node:zlib';
 import type { Store } from '../store/db/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import { cellsByLeafIndex, type StructureModel, type TableCell } from '../document/structure.js';
-import { tagProperties, type ValueAnchor, type ValueToTag } from '../ingest/stages/properties.js';
+import { tagProperties } from '../document/tag.js';
+import type { ValueAnchor, ValueToTag } from '../document/properties.js';
 import { effectiveValue } from './properties.js';
 import { renderDgml } from '../document/writers/dgml.js';
 import { renderMarkdown, renderText } from '../document/writers/text.js';
 import { QUIRE_VERSION } from '../runtime/version.js';
 import type { DocumentRecord } from '../model/records.js';
 import { DomainError, notFound } from './errors.js';
+import { IN_FLIGHT_DOCUMENT_STATUSES } from '../model/lifecycle.js';
 
 const gunzipAsync = promisify(gunzip);
 
 /** The name of the `docset` namespace for documents outside any docset. */
 export const UNASSIGNED_DOCSET = 'Unassigned';
 
-const IN_FLIGHT: ReadonlySet<string> = new Set(['New', 'Ingesting', 'Ingested', 'Processing']);
+const IN_FLIGHT: ReadonlySet<string> = new Set(IN_FLIGHT_DOCUMENT_STATUSES);
 
 export type TextFormat = 'text' | 'markdown';
 

@@ -1,39 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Store } from '../store/db/index.js';
 import type { BlobStore, StagedBlob } from '../store/blobs/blob-store.js';
 import { runAsLeader } from '../store/db/cluster-lock.js';
 import { BlobTooLargeError } from '../store/blobs/blob-store.js';
-import type { DocumentRecord } from '../model/records.js';
+import type { DocumentRecord, UploadChunkRecord, UploadSessionRecord } from '../model/records.js';
 import { DomainError, conflict, invalid, notFound } from './errors.js';
 import { tooLarge, type DocumentService, type UploadIntent } from './documents.js';
 import { newId } from '../model/ids.js';
-
-/** A chunked (resumable) upload: validated up front, filled chunk by chunk, finalized once. */
-export interface UploadSessionRecord {
-  id: string;
-  workspaceId: string;
-  fileName: string;
-  fileSize: number;
-  chunkSize: number;
-  docsetIds: string[];
-  /** `{"metadata": [...]}` as validated at creation, or null. */
-  metadataJson: string | null;
-  /** The document the session became, once finalized. */
-  documentId: string | null;
-  createdAt: number;
-  updatedAt: number;
-  expiresAt: number;
-}
-
-export interface UploadChunkRecord {
-  sessionId: string;
-  byteOffset: number;
-  size: number;
-  blobKey: string;
-  sha256: string;
-  receivedAt: number;
-}
+import { uploadChunkKeyOf, uploadPrefixOf } from '../store/blobs/keys.js';
 
 export interface UploadSessionState {
   session: UploadSessionRecord;
@@ -46,11 +20,6 @@ export interface UploadSessionOptions {
   chunkBytes: number;
   ttlMs: number;
   maxUploadBytes: number;
-}
-
-/** Chunk blobs of a session live under this prefix until it is finalized or expires. */
-export function uploadPrefixOf(s: { workspaceId: string; id: string }): string {
-  return `workspaces/${s.workspaceId}/uploads/${s.id}`;
 }
 
 const SWEEP_BATCH = 100;
@@ -185,9 +154,7 @@ export class UploadSessionService {
       sessionId: session.id,
       byteOffset,
       size: staged.size,
-      // A fresh key per receipt: the row and the bytes it names always agree, even when a commit
-      // fails half-way; the superseded blob is deleted once the new row is in.
-      blobKey: `${uploadPrefixOf(session)}/${byteOffset}.${randomBytes(6).toString('hex')}`,
+      blobKey: uploadChunkKeyOf(session, byteOffset),
       sha256: staged.sha256,
       receivedAt: now,
     };

@@ -1,77 +1,13 @@
 import type { Store } from '../store/db/index.js';
-import type { Page, PageRequest } from '../model/records.js';
+import type { DeliveryWithAttempts, Page, PageRequest, WebhookRecord } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
 import { hasScope, type Scope } from '../model/scopes.js';
 import { newId } from '../model/ids.js';
-import { DOCUMENT_ADDED, DOCUMENT_REMOVED } from './docsets.js';
-import { ARTIFACT_CREATED, ARTIFACT_DELETED, ARTIFACT_MODIFIED, VERSION_PUBLISHED } from './projects.js';
-
-export const WEBHOOK_TARGETS = ['Documents', 'Docset', 'Project'] as const;
-export type WebhookTarget = (typeof WEBHOOK_TARGETS)[number];
-
-/** The events each target hears (seed section 6). */
-export const EVENTS_BY_TARGET: Record<WebhookTarget, readonly string[]> = {
-  Documents: ['Documents.Create', 'Documents.Delete'],
-  Docset: [DOCUMENT_ADDED, DOCUMENT_REMOVED, 'Docset.Document.Dgml'],
-  Project: [ARTIFACT_CREATED, ARTIFACT_MODIFIED, ARTIFACT_DELETED, VERSION_PUBLISHED],
-};
-
-/** The delivery job queue: one job per webhook at a time drains its due deliveries in order. */
-export const WEBHOOK_JOB = 'webhook';
+import { EVENTS_BY_TARGET, WEBHOOK_TARGETS, type WebhookTarget } from '../model/events.js';
 
 export const MAX_WEBHOOK_URL = 2048;
 export const MIN_SECRET = 1;
 export const MAX_SECRET = 1024;
-
-export interface WebhookRecord {
-  id: string;
-  workspaceId: string;
-  target: WebhookTarget;
-  targetId: string | null;
-  url: string;
-  events: string[];
-  secret: string | null;
-  createdAt: number;
-  disabledAt: number | null;
-  disabledReason: string | null;
-  failingSince: number | null;
-}
-
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
-
-export interface DeliveryAttempt {
-  attempt: number;
-  attemptedAt: number;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-  nextRetryAt: number | null;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  webhookId: string;
-  workspaceId: string;
-  eventId: string;
-  eventType: string;
-  state: DeliveryState;
-  attempts: number;
-  nextAttemptAt: number | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: number;
-  deliveredAt: number | null;
-}
-
-export interface DeliveryWithAttempts extends DeliveryRecord {
-  attemptLog: DeliveryAttempt[];
-}
-
-export interface WebhookFilter {
-  /** Only these targets (those the key may read). */
-  targets: WebhookTarget[];
-  targetId?: string;
-}
 
 /** The outcome of one HTTP attempt (also the answer of the test ping). */
 export interface SendResult {

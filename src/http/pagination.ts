@@ -3,7 +3,6 @@ import { DomainError, invalid } from '../domain/errors.js';
 import type { PageRequest } from '../model/records.js';
 
 export const DEFAULT_LIMIT = 30;
-export const MAX_LIMIT = 100;
 
 /** Everything needed to continue a list: which list, whose, with which filters, after which item. */
 interface CursorState<F> {

@@ -2,8 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 import { INVALID_JSON_FIELD } from './form-limits.js';
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+import { PROBLEM_CONTENT_TYPE } from '../api/common.js';
 
 const STATUS_OF: Record<DomainErrorKind, number> = {
   invalid: 400,

@@ -30,4 +30,14 @@ export function newId(): string {
   return time.toString(36).padStart(9, '0') + random.map((d) => ALPHABET[d]).join('');
 }
 
-export const ID_PATTERN = '^[0-9a-z]{1,64}$';
+/**
+ * What the API accepts as an id (path parameters, `docset.id`, `ids` lists): newId's ids, and the
+ * longer ones of other systems a client may carry over. The OpenAPI schema (src/api/common.ts) states it.
+ */
+export const ID_PATTERN = '^[0-9A-Za-z_-]+$';
+export const ID_MAX_LENGTH = 64;
+const ID_RE = new RegExp(ID_PATTERN);
+
+export function isId(s: string): boolean {
+  return s.length >= 1 && s.length <= ID_MAX_LENGTH && ID_RE.test(s);
+}

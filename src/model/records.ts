@@ -1,7 +1,6 @@
 /** The records the domain works with, independent of how they are stored or sent. */
-
-export const DOCUMENT_STATUSES = ['New', 'Ingesting', 'Ingested', 'Processing', 'Ready', 'Error', 'OverQuota'] as const;
-export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+import type { DocumentStatus, SampleStatus } from './lifecycle.js';
+import type { WebhookTarget } from './events.js';
 
 export interface WorkspaceRecord {
   id: string;
@@ -166,7 +165,7 @@ export interface ProjectRecord {
   workspaceId: string;
   docsetId: string;
   name: string;
-  /** One of PROJECT_TYPES (src/reports/report.ts). */
+  /** One of PROJECT_TYPES (src/model/projects.ts). */
   type: string;
   autoConfirmDocuments: boolean;
   /** The properties the project reports, in order (deleted properties drop out). */
@@ -206,4 +205,104 @@ export interface ArtifactFilter {
   minSize?: number;
   maxSize?: number;
   isReadOnly?: boolean;
+}
+
+export interface SampleRecord {
+  id: string;
+  workspaceId: string;
+  /** The catalogue entry it was created from. */
+  catalogId: string;
+  /** That entry's version when it was created. */
+  catalogVersion: string;
+  /** Its docset's name when created. */
+  name: string;
+  docsetId: string;
+  suggestedProperties: string[];
+  /** `InProgress` while any of its documents is processing, then `Error` if any failed, else `Ready`. */
+  status: SampleStatus;
+  /** Its documents that still exist. */
+  documentCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SampleFilter {
+  name?: string;
+  status?: SampleStatus;
+}
+
+/** A chunked (resumable) upload: validated up front, filled chunk by chunk, finalized once. */
+export interface UploadSessionRecord {
+  id: string;
+  workspaceId: string;
+  fileName: string;
+  fileSize: number;
+  chunkSize: number;
+  docsetIds: string[];
+  /** `{"metadata": [...]}` as validated at creation, or null. */
+  metadataJson: string | null;
+  /** The document the session became, once finalized. */
+  documentId: string | null;
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number;
+}
+
+export interface UploadChunkRecord {
+  sessionId: string;
+  byteOffset: number;
+  size: number;
+  blobKey: string;
+  sha256: string;
+  receivedAt: number;
+}
+
+export interface WebhookRecord {
+  id: string;
+  workspaceId: string;
+  target: WebhookTarget;
+  targetId: string | null;
+  url: string;
+  events: string[];
+  secret: string | null;
+  createdAt: number;
+  disabledAt: number | null;
+  disabledReason: string | null;
+  failingSince: number | null;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryAttempt {
+  attempt: number;
+  attemptedAt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  nextRetryAt: number | null;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  webhookId: string;
+  workspaceId: string;
+  eventId: string;
+  eventType: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+export interface DeliveryWithAttempts extends DeliveryRecord {
+  attemptLog: DeliveryAttempt[];
+}
+
+export interface WebhookFilter {
+  /** Only these targets (those the key may read). */
+  targets: WebhookTarget[];
+  targetId?: string;
 }

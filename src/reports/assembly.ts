@@ -1,4 +1,5 @@
-import type { ReportDocument, ReportGenerator, ReportInput } from './report.js';
+import type { ReportDocument } from '../model/projects.js';
+import type { ReportGenerator, ReportInput } from './report.js';
 import { documentPayload, jsonBuffer, valueOf } from './values.js';
 import { escapeAttr, escapeText, XML_DECLARATION } from './xml.js';
 

@@ -1,4 +1,5 @@
-import type { ReportDocument, ReportGenerator, ReportInput, ReportItem } from './report.js';
+import type { ReportDocument, ReportItem } from '../model/projects.js';
+import type { ReportGenerator, ReportInput } from './report.js';
 import { writeXlsx, type Cell, type Row } from './xlsx.js';
 
 /** Below this confidence an extracted value needs a person's look. */

@@ -5,7 +5,8 @@ import type { BlobStore } from '../store/blobs/blob-store.js';
 import type { ProjectService } from '../domain/projects.js';
 import type { ArtifactService, GeneratedArtifact } from '../domain/artifacts.js';
 import type { StructureService } from '../domain/structure.js';
-import type { ProjectType, ReportGenerator } from './report.js';
+import type { ProjectType } from '../model/projects.js';
+import type { ReportGenerator } from './report.js';
 import type { StructureModel } from '../document/structure.js';
 
 /** No single generated file may exceed this (a guard against a runaway generator). */

@@ -1,5 +1,6 @@
 import { toCsv } from './csv.js';
-import type { ArtifactSink, ReportDocument, ReportInput, ReportGenerator } from './report.js';
+import type { ArtifactSink, ReportInput, ReportGenerator } from './report.js';
+import type { ReportDocument } from '../model/projects.js';
 import { textTable, valueOf } from './values.js';
 import { escapeAttr, escapeText, XML_DECLARATION } from './xml.js';
 import { writeXlsx, type Row } from './xlsx.js';

@@ -1,4 +1,5 @@
-import type { ReportDocument, ReportInput, ReportItem, ReportValue } from './report.js';
+import type { ReportDocument, ReportItem, ReportValue } from '../model/projects.js';
+import type { ReportInput } from './report.js';
 
 /** The document's value for the item, or null. */
 export function valueOf(doc: ReportDocument, item: ReportItem): string | null {

@@ -5,7 +5,9 @@ import { runAsLeader } from '../store/db/cluster-lock.js';
 import type { AttemptOutcome, OutgoingDelivery, NewDelivery } from '../store/db/webhooks.js';
 import type { Job, JobHandler, Queue } from '../store/queue/queue.js';
 import { newId } from '../model/ids.js';
-import { hookMatches, WEBHOOK_JOB, type SendResult, type WebhookRecord } from '../domain/webhooks.js';
+import { hookMatches, type SendResult } from '../domain/webhooks.js';
+import type { WebhookRecord } from '../model/records.js';
+import { WEBHOOK_JOB } from '../model/jobs.js';
 import { renderEvent, renderPing } from './payload.js';
 import { WebhookSender, type SendOutcome } from './sender.js';
 

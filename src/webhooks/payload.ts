@@ -3,6 +3,7 @@ import type { EventRecord } from '../store/db/events.js';
 import type { DocumentRecord } from '../model/records.js';
 import { toDocumentJson } from '../api/documents.js';
 import { targetOfEvent } from '../domain/webhooks.js';
+import { DOCUMENT_DELETED, VERSION_PUBLISHED } from '../model/events.js';
 
 /** Bodies stay under this; a larger resource is sent as its ids and URLs only. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -34,7 +35,7 @@ export async function renderEvent(s: Repos, e: EventRecord, base: string): Promi
     switch (targetOfEvent(e.type)) {
       case 'Documents':
         // Documents.Delete: the document is gone; its id, name and former URL remain.
-        return e.type === 'Documents.Delete' ? minimalDocument : (document ?? minimalDocument);
+        return e.type === DOCUMENT_DELETED ? minimalDocument : (document ?? minimalDocument);
       case 'Docset': {
         const data: Payload = { document, docset };
         if (documentId && docset) data.dgmlUrl = `${docset.url}/documents/${documentId}/dgml`;
@@ -44,7 +45,7 @@ export async function renderEvent(s: Repos, e: EventRecord, base: string): Promi
         const projectId = str(p.projectId);
         const project = ref(projectId, urls.project);
         const version = p.version ?? null;
-        if (e.type === 'Project.Artifacts.Version') {
+        if (e.type === VERSION_PUBLISHED) {
           return {
             project,
             docset,

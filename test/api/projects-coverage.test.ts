@@ -14,7 +14,7 @@ import ExcelJS from 'exceljs';
 import mammoth from 'mammoth';
 import { startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, collectPages, rawMultipartUpload, type Client, until } from '../helpers/http.js';
-import { PROJECT_TYPES } from '../../src/reports/report.js';
+import { PROJECT_TYPES } from '../../src/model/projects.js';
 import { loadConfig } from '../../src/runtime/config.js';
 import { Store } from '../../src/store/db/index.js';
 import type { EventRecord } from '../../src/store/db/events.js';
@@ -47,7 +47,6 @@ function reportValues(xml: string): Map<string, string> {
   }
   return out;
 }
-
 
 describe('projects: issue 6 coverage (SQLite)', () => {
   let q: Quire;

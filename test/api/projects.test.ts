@@ -14,7 +14,7 @@ import { SaxesParser } from 'saxes';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, collectPages, type Client, until } from '../helpers/http.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
-import { PROJECT_TYPES } from '../../src/reports/report.js';
+import { PROJECT_TYPES } from '../../src/model/projects.js';
 import { loadConfig } from '../../src/runtime/config.js';
 import { Store } from '../../src/store/db/index.js';
 

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { analyzeDocument } from '../../src/ingest/pipeline.js';
 import { readDocument } from '../../src/ingest/readers/index.js';
-import { evidenceOfManualValue, extractProperties, type DocsetKnowledge, type PropertyDef } from '../../src/ingest/stages/properties.js';
+import { evidenceOfManualValue, extractProperties } from '../../src/ingest/stages/properties.js';
+import type { DocsetKnowledge, PropertyDef } from '../../src/document/properties.js';
 import { labelKind } from '../../src/ingest/stages/properties/label-kind.js';
 import { findParties } from '../../src/ingest/stages/properties/parties.js';
 import { relatedWords } from '../../src/ingest/stages/properties/word-forms.js';
@@ -213,7 +214,7 @@ describe('semantic labels', () => {
 });
 
 test('semantic labels: a user-defined property over the same words wins', async () => {
-  const { tagProperties } = await import('../../src/ingest/stages/properties.js');
+  const { tagProperties } = await import('../../src/document/tag.js');
   const { leaves } = await import('../../src/document/structure.js');
   const structure = await structureOf('This Lease is made by and between Harbor Point Holdings, LLC (the "Landlord") and Bright Owl Bakery Inc. (the "Tenant").\n');
   const tags = () => [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).filter((s) => s.tag.kind !== 'entity').map((s) => [s.tag.kind === 'property' ? s.tag.labelId : s.tag.kind === 'label' ? s.tag.name : '', l.text.slice(s.start, s.end)]));

@@ -16,16 +16,8 @@ import { clauseKey, stripNumbering } from '../../src/reports/clause-library.js';
 import { csvField } from '../../src/reports/csv.js';
 import { contentTypeOf, GENERATORS } from '../../src/reports/index.js';
 import { safeFileStem, uniqueFileNames } from '../../src/reports/names.js';
-import {
-  PROJECT_TYPES,
-  type ArtifactSink,
-  type ArtifactSpec,
-  type ProjectType,
-  type ReportDocument,
-  type ReportInput,
-  type ReportItem,
-  type ReportValue,
-} from '../../src/reports/report.js';
+import { PROJECT_TYPES, type ProjectType, type ReportDocument, type ReportItem, type ReportValue } from '../../src/model/projects.js';
+import type { ArtifactSink, ArtifactSpec, ReportInput } from '../../src/reports/report.js';
 import { sentences, summarize } from '../../src/reports/sections.js';
 import { escapeAttr, escapeText, xmlSafe } from '../../src/reports/xml.js';
 

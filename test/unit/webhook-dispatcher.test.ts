@@ -16,7 +16,8 @@ import { PgBossQueue } from '../../src/store/queue/pgboss-queue.js';
 import type { Queue } from '../../src/store/queue/queue.js';
 import { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { newId } from '../../src/model/ids.js';
-import { WEBHOOK_JOB, type WebhookRecord } from '../../src/domain/webhooks.js';
+import { WEBHOOK_JOB } from '../../src/model/jobs.js';
+import type { WebhookRecord } from '../../src/model/records.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 

@@ -1,7 +1,8 @@
 import Type from 'typebox';
 import { Id } from '../../api/common.js';
 import { toDocumentJson } from '../../api/documents.js';
-import { DOCUMENT_STATUSES, type DocumentFilter, type DocumentRecord, type DocumentStatus } from '../../model/records.js';
+import { DOCUMENT_STATUSES, type DocumentStatus } from '../../model/lifecycle.js';
+import type { DocumentFilter, DocumentRecord } from '../../model/records.js';
 import { MAX_VALUE_LENGTH } from '../../domain/metadata.js';
 import { invalid } from '../../domain/errors.js';
 import { defineOperation, field, listOperation, type Operation } from './framework.js';

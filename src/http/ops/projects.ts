@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { Id, NonNegative } from '../../api/common.js';
 import { toArtifactJson, toProjectJson } from '../../api/projects.js';
 import type { ArtifactFilter, ArtifactRecord, ProjectFilter, ProjectRecord } from '../../model/records.js';
-import { PROJECT_TYPES } from '../../reports/report.js';
+import { PROJECT_TYPES } from '../../model/projects.js';
 import { base64JsonString, defineOperation, field, listOperation, type Operation } from './framework.js';
 
 const ProjectIdField = field(Id, 'Project ID', 'The id of the project.');

@@ -12,7 +12,7 @@ import {
   toProjectJson,
 } from '../../api/projects.js';
 import type { ProjectFilter } from '../../model/records.js';
-import { PROJECT_TYPES } from '../../reports/report.js';
+import { PROJECT_TYPES } from '../../model/projects.js';
 
 const versioning =
   'Version "1" is published once the project exists and its documents are processed and extracted; a new version follows when the inputs change (a document joins or leaves, a value changes, the items change), a burst of changes making one version. Old versions stay readable.';

@@ -14,7 +14,8 @@ import {
   toCatalogEntryJson,
   toSampleJson,
 } from '../../api/samples.js';
-import type { CatalogFilter, SampleFilter } from '../../domain/samples.js';
+import type { CatalogFilter } from '../../domain/samples.js';
+import type { SampleFilter } from '../../model/records.js';
 import type { SampleSet } from '../../samples/index.js';
 
 export function sampleRoutes(app: App, deps: HttpDeps) {

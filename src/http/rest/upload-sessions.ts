@@ -14,7 +14,7 @@ import {
 } from '../../api/uploads.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { ALLOWED_EXTENSIONS } from '../../model/formats.js';
-import type { UploadChunkRecord } from '../../domain/uploads.js';
+import type { UploadChunkRecord } from '../../model/records.js';
 import { formLimitError, fieldText } from '../form-limits.js';
 
 /** Room for the multipart framing and the byteOffset field around a maximal chunk. */

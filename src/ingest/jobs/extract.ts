@@ -4,7 +4,8 @@ import type { Job, JobHandler } from '../../store/queue/queue.js';
 import type { DocumentRecord, Extraction, PropertyRecord, PropertyValueRecord } from '../../model/records.js';
 import type { ExtractPayload, PropertyService } from '../../domain/properties.js';
 import type { StructureService } from '../../domain/structure.js';
-import { extractProperties, type Candidate, type DocsetKnowledge, type Evidence, type PropertyDef } from '../stages/properties.js';
+import { extractProperties } from '../stages/properties.js';
+import type { Candidate, DocsetKnowledge, Evidence, PropertyDef } from '../../document/properties.js';
 
 /** Values at least this sure (or set by hand) teach the docset where its values sit. */
 export const LEARN_FROM_CONFIDENCE = 0.8;

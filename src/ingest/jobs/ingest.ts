@@ -6,7 +6,7 @@ import type { BlobStore } from '../../store/blobs/blob-store.js';
 import type { Job, JobHandler } from '../../store/queue/queue.js';
 import type { DocumentProgress, DocumentRecord, ProcessingDetails } from '../../model/records.js';
 import { newId } from '../../model/ids.js';
-import { DGML_EVENT } from '../../domain/properties.js';
+import { DGML_EVENT } from '../../model/events.js';
 import { ingestMetrics } from '../../runtime/metrics.js';
 import { IngestError, type DocumentModel } from '../../document/pages.js';
 import type { WorkerPool } from '../worker-pool.js';
@@ -14,6 +14,8 @@ import type { ClassificationFeatures } from '../../document/classify.js';
 import type { LabelSummaryEntry } from '../../document/label-summary.js';
 import { expandZip, type ZipMember, type ZipSkipped } from '../readers/zip/zip.js';
 import { textTooLarge } from '../readers/limits.js';
+import { ingestOwns, overQuotaReason, processOwns } from '../../domain/ingestion.js';
+import { renditionKeyOf, structureKeyOf } from '../../store/blobs/keys.js';
 
 /** How often the pages a document's analysis has read are recorded while it goes on. */
 const PROGRESS_EVERY_MS = 500;
@@ -21,13 +23,6 @@ const PROGRESS_EVERY_MS = 500;
 export interface IngestPayload {
   documentId: string;
 }
-
-/**
- * The `process` job: `Ingested` → `Processing` → `Ready`. A job of its own so that every uploaded
- * document reaches `Ingested` (page count, sizes, images) without waiting behind other documents'
- * OCR and layout: the worker pool serves reads before analyses.
- */
-export const PROCESS_JOB = 'process';
 
 export interface ProcessPayload {
   documentId: string;
@@ -37,17 +32,6 @@ export interface ProcessPayload {
 
 /** Read models kept in memory between the two jobs of a document, up to this many bytes of PDF. */
 const HANDOFF_BYTES = 256 * 1024 * 1024;
-
-export function renditionKeyOf(d: { workspaceId: string; id: string }): string {
-  return `workspaces/${d.workspaceId}/documents/${d.id}/rendition.pdf`;
-}
-
-export function structureKeyOf(d: { workspaceId: string; id: string }): string {
-  return `workspaces/${d.workspaceId}/documents/${d.id}/structure.json.gz`;
-}
-
-/** States after which a document's ingestion is over: a re-run of its job does nothing. */
-const SETTLED = new Set(['Ready', 'Error', 'OverQuota']);
 
 /** Creates the documents of a ZIP upload's members and settles the ZIP (the document service does). */
 export type ZipMembersHook = (doc: DocumentRecord, members: ZipMember[], skipped: ZipSkipped[]) => Promise<void>;
@@ -113,7 +97,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
   readonly processJob: JobHandler<ProcessPayload> = {
     run: async (job, signal) => {
       const doc = await this.store.documents.get(job.workspaceId, job.payload.documentId);
-      if (!doc || SETTLED.has(doc.status) || !['Ingested', 'Processing'].includes(doc.status)) return;
+      if (!doc || !processOwns(doc.status)) return;
       const log = this.logger.child({ document: doc.id, job: job.id, attempt: job.attempt });
       try {
         const progress = { stage: 'processing', pagesDone: 0, pagesTotal: doc.pageCount ?? null };
@@ -142,9 +126,8 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
 
   async run(job: Job<IngestPayload>, signal: AbortSignal): Promise<void> {
     const doc = await this.store.documents.get(job.workspaceId, job.payload.documentId);
-    if (!doc || SETTLED.has(doc.status)) return; // deleted meanwhile, or already done
-    // Ingested and Processing documents belong to their `process` job, queued with Ingested.
-    if ((doc.status === 'Ingested' || doc.status === 'Processing') && this.options.enqueueProcess) return;
+    // Deleted meanwhile, already done, or Ingested/Processing and so its `process` job's.
+    if (!doc || !ingestOwns(doc.status, this.options.enqueueProcess !== undefined)) return;
     const log = this.logger.child({ document: doc.id, job: job.id, attempt: job.attempt });
     try {
       await this.ingest(doc, signal, log);
@@ -219,15 +202,7 @@ export class IngestPipeline implements JobHandler<IngestPayload> {
         if (!ok) return 'gone'; // deleted meanwhile
         await s.ingest.replacePages(doc.id, model.pages.map((p) => ({ number: p.number, width: p.width, height: p.height })));
         const w = await s.workspaces.get(doc.workspaceId);
-        let reason: string | null = null;
-        if (w && pagesTotal > w.pageQuotaPerDocument) {
-          reason = `The document has ${pagesTotal} pages; documents are limited to ${w.pageQuotaPerDocument} pages in this workspace.`;
-        } else if (w) {
-          const used = await s.ingest.pagesUsedExcept(doc.workspaceId, doc.id);
-          if (used + pagesTotal > w.pageQuotaMax) {
-            reason = `The workspace has ${w.pageQuotaMax - used} of its ${w.pageQuotaMax} pages left; the document has ${pagesTotal}.`;
-          }
-        }
+        const reason = await overQuotaReason(w, pagesTotal, () => s.ingest.pagesUsedExcept(doc.workspaceId, doc.id));
         const now = Date.now();
         if (reason) await s.ingest.setOverQuota(doc.workspaceId, doc.id, reason, now);
         else if (this.options.enqueueProcess) await this.options.enqueueProcess(s, doc.workspaceId, { documentId: doc.id, startedAt: started });

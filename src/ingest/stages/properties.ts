@@ -1,72 +1,14 @@
-import type { Box, StructureModel } from '../../document/structure.js';
+import type { StructureModel } from '../../document/structure.js';
+import type { DocsetKnowledge, Evidence, ExtractedValue, PropertyDef } from '../../document/properties.js';
 import { formCellFindings } from './properties/form-cells.js';
 import { labelLineFindings } from './properties/label-lines.js';
 import { applyLearning, evidenceOfValue, learnedFor } from './properties/learning.js';
 import { EXACT_LABEL_SCORE, makeQuery } from './properties/query.js';
 import { rankCandidates } from './properties/ranking.js';
 import { sectionFindings } from './properties/sections.js';
-import { tagValues } from '../../document/tag.js';
 import { proseCandidates } from './properties/prose.js';
 import { definedTermCandidates } from './properties/typed.js';
 import { DocView } from '../../document/view.js';
-
-/** A docset property as extraction sees it. */
-export interface PropertyDef {
-  id: string;
-  /** As the user wrote it ("Accident Number"). */
-  label: string;
-  /** The DGML element name derived from the label ("AccidentNumber"). */
-  labelId: string;
-}
-
-/** Where a value sits in the structure: the leaf (index in `leaves()` order) and its characters. */
-export interface ValueAnchor {
-  leaf: number;
-  start: number;
-  end: number;
-  /** For form tables: the leaf of the label cell ("Accident Number:"), tagged `docset:{labelId}-cell`. */
-  labelLeaf?: number;
-  /** For values that run over several leaves (a whole section): the last one; `end` is then in it. */
-  lastLeaf?: number;
-}
-
-/**
- * How a value was found, kept with it so that other documents of the docset can prefer values found
- * the same way (step 4 of the issue: documents of one docset share a layout). Opaque to storage.
- */
-export interface Evidence {
-  kind: 'form-cell' | 'label-line' | 'section' | 'typed' | 'defined-term' | 'prose' | 'learned';
-  /** The label text as it appears in the document ("Accident Number:"), normalised. */
-  labelText?: string;
-  /** Page and position of the value, for position-based learning. */
-  page?: number;
-  box?: Box;
-  /** A coarse description of the value's shape (e.g. "AAA00AA000"), for shape-based learning. */
-  shape?: string;
-  /** The sentence (or line) the value stands in, as the document writes it: what a person checks it against. */
-  context?: string;
-}
-
-export interface Candidate {
-  value: string;
-  confidence: number;
-  location: { page: number; boundingBox: Box } | null;
-  anchor: ValueAnchor | null;
-  evidence: Evidence;
-}
-
-export interface ExtractedValue {
-  propertyId: string;
-  /** The best candidate, or null when nothing plausible was found. */
-  best: Candidate | null;
-  /** Other plausible values, best first (at most 5). */
-  candidates: Candidate[];
-}
-
-/** What the docset already knows: values set by hand or extracted with high confidence, with their evidence. */
-export interface DocsetKnowledge {
-  byProperty: Map<string, { value: string; source: 'extracted' | 'manual'; evidence: Evidence | null }[]>;
-}
 
 /**
  * Below this confidence there is no best value, only candidates. The property's own label (or a
@@ -124,22 +66,4 @@ export function extractProperties(structure: StructureModel, properties: Propert
  */
 export function evidenceOfManualValue(structure: StructureModel, value: string): Evidence | null {
   return evidenceOfValue(new DocView(structure), value);
-}
-
-/** A value to tag in the DGML: found by extraction (anchor known) or set by hand (located by its text). */
-export interface ValueToTag {
-  labelId: string;
-  /** Kept on the span (`InlineTag.propertyId`) when given. */
-  propertyId?: string;
-  value: string;
-  anchor: ValueAnchor | null;
-}
-
-/**
- * Adds `{kind: 'property'}` spans for the values to the structure's leaves (whole words; entity spans
- * they overlap give way), and returns the label cells to tag as `docset:{labelId}-cell` (leaf index to
- * labelId). A value without anchor is looked for by its text.
- */
-export function tagProperties(structure: StructureModel, values: ValueToTag[]): Map<number, string> {
-  return tagValues(structure, values);
 }

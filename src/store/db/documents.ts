@@ -5,7 +5,8 @@ import { partitionKeyOf, type PartitionPage, type PartitionPageRequest } from '.
 import { precompiled } from './precompiled.js';
 import type { PointReads } from './point-reads.js';
 import type { Database, DocumentsTable } from './schema.js';
-import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, DocumentStatus, MetadataEntry, Page, PageRequest } from '../../model/records.js';
+import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, MetadataEntry, Page, PageRequest } from '../../model/records.js';
+import type { DocumentStatus } from '../../model/lifecycle.js';
 
 type Row = Selectable<DocumentsTable>;
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { DocumentProgress, DocumentStatus } from '../../model/records.js';
+import type { DocumentProgress } from '../../model/records.js';
+import type { DocumentStatus } from '../../model/lifecycle.js';
 
 export interface PageRow {
   number: number;

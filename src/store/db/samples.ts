@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { keysetPage } from './keyset.js';
 import type { Database, SamplesTable } from './schema.js';
-import type { Page, PageRequest } from '../../model/records.js';
-import { FAILED_DOCUMENT_STATUSES, SETTLED_DOCUMENT_STATUSES, type SampleFilter, type SampleRecord } from '../../domain/samples.js';
+import type { Page, PageRequest, SampleFilter, SampleRecord } from '../../model/records.js';
+import { FAILED_DOCUMENT_STATUSES, SETTLED_DOCUMENT_STATUSES } from '../../model/lifecycle.js';
 
 type Row = Selectable<SamplesTable> & { documents: number; pending: number; failed: number };
 

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UploadChunksTable, UploadSessionsTable } from './schema.js';
-import type { UploadChunkRecord, UploadSessionRecord } from '../../domain/uploads.js';
+import type { UploadChunkRecord, UploadSessionRecord } from '../../model/records.js';
 
 function toSession(r: Selectable<UploadSessionsTable>): UploadSessionRecord {
   return {

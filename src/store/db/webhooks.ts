@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from './schema.js';
-import type { Page, PageRequest } from '../../model/records.js';
-import type { DeliveryAttempt, DeliveryRecord, DeliveryState, DeliveryWithAttempts, WebhookFilter, WebhookRecord, WebhookTarget } from '../../domain/webhooks.js';
+import type { DeliveryAttempt, DeliveryRecord, DeliveryState, DeliveryWithAttempts, Page, PageRequest, WebhookFilter, WebhookRecord } from '../../model/records.js';
+import type { WebhookTarget } from '../../model/events.js';
 import type { EventRecord } from './events.js';
 import { keysetPage } from './keyset.js';
 

@@ -1,4 +1,4 @@
-import type { Candidate } from '../properties.js';
+import type { Candidate } from '../../../document/properties.js';
 import { candidateAt, evidenceLabel, trimValue, type Findings } from './found.js';
 import { labelScore, MIN_LABEL_SCORE, type PropertyQuery } from './query.js';
 import { namePart } from './typed.js';

@@ -1,4 +1,4 @@
-import type { Candidate, Evidence } from '../properties.js';
+import type { Candidate, Evidence } from '../../../document/properties.js';
 import { normalizeSpace } from '../../../document/structure.js';
 import { labelWords, valueShape } from './labels.js';
 import type { DocView } from '../../../document/view.js';

@@ -1,5 +1,5 @@
 import type { Box } from '../../../document/structure.js';
-import type { Candidate, DocsetKnowledge, Evidence, ValueAnchor } from '../properties.js';
+import type { Candidate, DocsetKnowledge, Evidence, ValueAnchor } from '../../../document/properties.js';
 import { candidateAt, evidenceLabel, trimValue } from './found.js';
 import { shapesAlike, valueShape } from './labels.js';
 import { locate } from '../../../document/locate.js';

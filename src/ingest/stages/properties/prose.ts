@@ -8,7 +8,7 @@
  * (`npm run train:prose`, from the CSL `train` rows and generated sentences) and kept in
  * `prose-weights.json`.
  */
-import type { Candidate } from '../properties.js';
+import type { Candidate } from '../../../document/properties.js';
 import { candidateAt } from './found.js';
 import { labelKind, type LabelKind } from './label-kind.js';
 import { valueSpans, type ValueSpan } from './prose-spans.js';

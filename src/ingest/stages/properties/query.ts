@@ -1,7 +1,7 @@
 import type { EntityType } from '../../../document/structure.js';
-import type { PropertyDef } from '../properties.js';
+import type { PropertyDef } from '../../../document/properties.js';
 import { bareLabel, labelWords, matchLabel } from './labels.js';
-import { expectedTypes } from './typed.js';
+import { expectedTypes } from './label-types.js';
 
 /** A property as the finders look for it: its label's words, labels learned from the docset, the entity types its value should have. */
 export interface PropertyQuery {

@@ -1,4 +1,4 @@
-import type { Candidate } from '../properties.js';
+import type { Candidate } from '../../../document/properties.js';
 import { comparable as key } from '../../../document/locate.js';
 
 /** Each further leaf a value is found in leaves this share of the doubt (two exact form cells: 0.94 → 0.95). */
