@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../runtime/config.js';
+import type { Services } from './services.js';
+import { parseScopes } from '../model/scopes.js';
+
+/** A command line the admin commands cannot use: main.ts prints it with the usage text (exit 2). */
+export class UsageError extends Error {}
+
+async function withServices<T>(config: Config, fn: (s: Services) => Promise<T>): Promise<T> {
+  const { openServices } = await import('./services.js');
+  const services = await openServices(config);
+  try {
+    return await fn(services);
+  } finally {
+    await services.close();
+  }
+}
+
+function table(rows: Record<string, unknown>[]): string {
+  if (rows.length === 0) return '(none)';
+  const cols = Object.keys(rows[0]!);
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(cols), ...rows.map((r) => line(cols.map((c) => String(r[c] ?? ''))))].join('\n');
+}
+
+const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
+
+/** `quire migrate`: applies the database migrations and exits. */
+export async function migrate(config: Config): Promise<void> {
+  const { Store } = await import('../store/db/index.js');
+  const store = await Store.open(config.database);
+  await store.close();
+  console.log(`migrations applied (${config.database.kind})`);
+}
+
+/** `quire workspaces create|list|set-quota`. */
+export async function workspacesCommand(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
+  if (sub === 'create') {
+    const { values, positionals } = parseArgs({ args: rest, options: { type: { type: 'string' } }, allowPositionals: true });
+    const name = positionals[0];
+    if (!name || positionals.length > 1) throw new UsageError('workspaces create takes one NAME');
+    const w = await withServices(config, (s) => s.workspaces.create(name, { type: values.type }));
+    console.log(`created workspace ${w.name} (${w.id})`);
+    return;
+  }
+  if (sub === 'list') {
+    const list = await withServices(config, (s) => s.workspaces.list());
+    console.log(table(list.map((w) => ({ id: w.id, name: w.name, type: w.type, created: iso(w.createdAt) }))));
+    return;
+  }
+  if (sub === 'set-quota') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { pages: { type: 'string' }, 'pages-per-document': { type: 'string' }, users: { type: 'string' } },
+      allowPositionals: true,
+    });
+    const name = positionals[0];
+    if (!name || positionals.length > 1) throw new UsageError('workspaces set-quota takes one NAME');
+    const count = (flag: string, raw: string | undefined) => {
+      if (raw === undefined) return undefined;
+      if (!/^\d{1,15}$/.test(raw)) throw new UsageError(`--${flag} must be a non-negative integer`);
+      return Number(raw);
+    };
+    const quota = {
+      pageMax: count('pages', values.pages),
+      pagePerDocument: count('pages-per-document', values['pages-per-document']),
+      userMax: count('users', values.users),
+    };
+    if (Object.values(quota).every((v) => v === undefined)) {
+      throw new UsageError('workspaces set-quota needs --pages, --pages-per-document or --users');
+    }
+    const w = await withServices(config, (s) => s.workspaces.setQuota(name, quota));
+    console.log(`workspace ${w.name}: pages ${w.pageQuotaMax}, pages per document ${w.pageQuotaPerDocument}, users ${w.userQuotaMax}`);
+    return;
+  }
+  throw new UsageError('workspaces needs create NAME, list or set-quota NAME');
+}
+
+/** `quire keys create|list|revoke`. */
+export async function keysCommand(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
+  if (sub === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { workspace: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+    });
+    if (!values.workspace) throw new UsageError('keys create needs --workspace NAME');
+    if (!values.scopes) throw new UsageError('keys create needs --scopes a,b');
+    let scopes;
+    try {
+      scopes = parseScopes(values.scopes);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const { key, secret } = await withServices(config, (s) => s.workspaces.createKey(values.workspace!, scopes, values.name));
+    console.error(`created key ${key.id} in workspace ${values.workspace} with scopes ${key.scopes.join(',')}; it is shown only now:`);
+    console.log(secret);
+    return;
+  }
+  if (sub === 'list') {
+    const { values } = parseArgs({ args: rest, options: { workspace: { type: 'string' } } });
+    const keys = await withServices(config, (s) => s.workspaces.listKeys(values.workspace));
+    console.log(
+      table(
+        keys.map((k) => ({ id: k.id, workspace: k.workspaceId, name: k.name, prefix: `${k.keyPrefix}…`, scopes: k.scopes.join(','), created: iso(k.createdAt), revoked: iso(k.revokedAt) })),
+      ),
+    );
+    return;
+  }
+  if (sub === 'revoke') {
+    const id = rest[0];
+    if (!id || rest.length > 1) throw new UsageError('keys revoke takes one ID');
+    const key = await withServices(config, (s) => s.workspaces.revokeKey(id));
+    console.log(`revoked key ${key.id}`);
+    return;
+  }
+  throw new UsageError('keys needs create, list or revoke');
+}

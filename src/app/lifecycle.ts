@@ -1,0 +1,143 @@
+import pino from 'pino';
+import type { Config } from '../runtime/config.js';
+import type { RunningWorkers } from './jobs.js';
+
+/** A staged blob (an upload in progress) older than this was left by a crash. */
+const STAGED_MAX_AGE_MS = 60 * 60 * 1000;
+
+/** How long a stopping process lets running documents finish before releasing their jobs. */
+const WORKER_STOP_DEADLINE_MS = 20_000;
+
+/**
+ * SIGTERM/SIGINT handling from the first moment: a signal that arrives while the process is still
+ * starting is kept and acted on once it is ready, instead of killing it half-started.
+ */
+function onStopSignal(): { ready: (stop: (signal: string) => Promise<void>) => void } {
+  let pending: string | null = null;
+  let handler: ((signal: string) => Promise<void>) | null = null;
+  let stopping = false;
+  const fire = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    void handler!(signal);
+  };
+  const receive = (signal: string) => (handler ? fire(signal) : (pending = signal));
+  process.on('SIGTERM', () => receive('SIGTERM'));
+  process.on('SIGINT', () => receive('SIGINT'));
+  return {
+    ready: (stop) => {
+      handler = stop;
+      if (pending) fire(pending);
+    },
+  };
+}
+
+/** Waits for `work` at most `ms`; past that, says so and goes on (the exit must not hang on it). */
+async function bounded(work: Promise<unknown>, ms: number, onLate: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      onLate();
+      resolve();
+    }, ms);
+  });
+  await Promise.race([work.then(() => undefined), late]);
+  clearTimeout(timer);
+}
+
+/** `quire serve`: the API, and the ingestion workers unless `worker` is false, until SIGTERM. */
+export async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
+  const signals = onStopSignal();
+  const logger = pino({ level: config.logLevel });
+  const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startWorkers }] = await Promise.all([
+    import('./services.js'),
+    import('../http/server.js'),
+    import('../http/pagination.js'),
+    import('../domain/secrets.js'),
+    import('../store/db/cluster-lock.js'),
+    import('./jobs.js'),
+  ]);
+  const services = await openServices(config, logger);
+  // Staged blobs of uploads that never completed (a crash): at start and hourly, one process of the cluster at a time.
+  const sweepStaged = async () => {
+    const run = await runAsLeader(services.store, 'stagedBlobSweep', () => services.blobs.sweepStaged(STAGED_MAX_AGE_MS));
+    if (run.ran && run.value) logger.info({ swept: run.value }, 'removed staged blobs left by an earlier crash');
+  };
+  const onStagedError = (err: unknown) => logger.warn({ err }, 'staged blob sweep failed');
+  await sweepStaged().catch(onStagedError);
+  setInterval(() => void sweepStaged().catch(onStagedError), STAGED_MAX_AGE_MS).unref();
+  const onSweepError = (err: unknown) => logger.warn({ err }, 'upload session sweep failed');
+  const expiredUploads = await services.uploads.startSweeper(onSweepError).catch((err: unknown) => (onSweepError(err), 0));
+  if (expiredUploads) logger.info({ expiredUploads }, 'removed expired upload sessions');
+  const app = await buildServer(
+    {
+      config,
+      documents: services.documents,
+      uploads: services.uploads,
+      pages: services.pages,
+      structure: services.structure,
+      properties: services.properties,
+      labels: services.labels,
+      samples: services.samples,
+      projects: services.projects,
+      artifacts: services.artifacts,
+      docsets: services.docsets,
+      metadata: services.metadata,
+      workspaces: services.workspaces,
+      webhooks: services.webhooks,
+      cursors: new Cursors(await serverSecret(services.store, 'cursor')),
+      partitions: services.partitions,
+      probes: {
+        database: () => services.store.ping(),
+        storage: () => services.blobs.ping(),
+        queue: () => services.queue.ping(),
+      },
+    },
+    logger,
+  );
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ publicUrl: config.publicUrl, database: config.database.kind }, 'quire is serving');
+  const workers: RunningWorkers | null = opts.worker ? await startWorkers(services, logger) : null;
+
+  signals.ready(async (signal) => {
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.error('the service did not stop within 45 s; exiting');
+      process.exit(1);
+    }, 45_000);
+    force.unref();
+    // In-flight requests get 10 s; connections still open then are closed.
+    const httpClosed = bounded(app.close(), 10_000, () => {
+      logger.warn('HTTP connections still open after 10 s; closing them');
+      app.server.closeAllConnections();
+    });
+    await Promise.all([httpClosed, workers?.stop(WORKER_STOP_DEADLINE_MS)]);
+    await bounded(services.close(), 10_000, () => logger.warn('closing storage and queue took over 10 s; exiting anyway'));
+    logger.info('stopped');
+    process.exit(0);
+  });
+}
+
+/** Workers only: claims ingest jobs until SIGTERM, then lets running ones finish or releases them. */
+export async function worker(config: Config): Promise<void> {
+  const signals = onStopSignal();
+  const logger = pino({ level: config.logLevel });
+  const [{ openServices }, { startWorkers }] = await Promise.all([import('./services.js'), import('./jobs.js')]);
+  const services = await openServices(config, logger);
+  const workers = await startWorkers(services, logger);
+  const metrics = config.metricsPort === null ? null : await (await import('../http/metrics-server.js')).serveMetrics(config.host, config.metricsPort);
+  if (metrics) logger.info({ port: config.metricsPort }, 'metrics at GET /metrics');
+  signals.ready(async (signal) => {
+    metrics?.close();
+    logger.info({ signal }, 'shutting down: no new jobs; finishing running documents');
+    const force = setTimeout(() => {
+      logger.error('workers did not stop within 45 s; exiting');
+      process.exit(1);
+    }, 45_000);
+    force.unref();
+    await workers.stop(WORKER_STOP_DEADLINE_MS);
+    await bounded(services.close(), 10_000, () => logger.warn('closing storage and queue took over 10 s; exiting anyway'));
+    logger.info('stopped');
+    process.exit(0);
+  });
+}
