@@ -1,5 +1,4 @@
 import type { Leaf, StructureModel, StructureNode } from './structure.js';
-import { wordsOf } from './structure.js';
 
 /**
  * What a document says, for classification into a docset: its most frequent terms and the shape of

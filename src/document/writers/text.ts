@@ -1,4 +1,4 @@
-import type { List, ListItem, Paragraph, StructureModel, StructureNode, Table } from '../structure.js';
+import type { List, ListItem, StructureModel, StructureNode, Table } from '../structure.js';
 import { isFurniture } from '../structure.js';
 
 /*

@@ -30,11 +30,6 @@ export function endChanges(): void {
   if (open > 0 && --open === 0) scopes.disable();
 }
 
-/** The current unit of work, if any (workers' own jobs run outside one). */
-export function currentChanges(): ChangeScope | undefined {
-  return scopes.getStore();
-}
-
 export function noteCommitted(): void {
   const scope = scopes.getStore();
   if (scope) scope.committed = true;

@@ -6,7 +6,8 @@ import { ClaimTokens } from './claim-token.js';
 import type { EnqueueOptions, Job, JobHandler, Queue } from './queue.js';
 import { DEFAULT_QUEUE_OPTIONS, errorMessage, JobRunner, type Claim, type QueueOptions, type Worker } from './runner.js';
 
-export interface PgBossQueueOptions extends QueueOptions {
+/** Where pg-boss keeps its jobs. */
+interface Connection {
   /** The PostgreSQL database of the store (pg-boss keeps its jobs in its own schema there). */
   connectionString: string;
   /** pg-boss's schema; `pgboss` unless a test wants its own. */
@@ -82,7 +83,7 @@ export class PgBossQueue implements Queue {
 
   constructor(
     private readonly store: Store,
-    opts: Partial<QueueOptions> & { connectionString: string; schema?: string },
+    opts: Partial<QueueOptions> & Connection,
     private readonly logger?: Logger,
   ) {
     this.opts = { ...DEFAULT_QUEUE_OPTIONS, ...opts };

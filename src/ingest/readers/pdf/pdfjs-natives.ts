@@ -16,8 +16,3 @@ export function restoreNatives(): void {
   if (JSON.parse !== parse) Object.defineProperty(JSON, 'parse', { value: parse, writable: true, configurable: true, enumerable: false });
   if (JSON.stringify !== stringify) Object.defineProperty(JSON, 'stringify', { value: stringify, writable: true, configurable: true, enumerable: false });
 }
-
-/** Whether the engine's own versions are in place (for tests). */
-export function nativesInPlace(): boolean {
-  return Array.prototype.push === push && JSON.parse === parse && JSON.stringify === stringify;
-}

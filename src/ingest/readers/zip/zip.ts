@@ -82,16 +82,6 @@ async function eachEntry(
   });
 }
 
-/** Names of the entries of a ZIP archive (for DOCX checks), without inflating anything. */
-export async function zipEntryNames(bytes: Buffer): Promise<string[]> {
-  const zip = await open(bytes);
-  const names: string[] = [];
-  await eachEntry(zip, async (_e, name) => {
-    names.push(name);
-  });
-  return names;
-}
-
 /** The given entries of a ZIP archive (named, or chosen by name) as UTF-8 text (those present), inflated within the limits. */
 export async function zipTexts(bytes: Buffer, wanted: readonly string[] | ((name: string) => boolean)): Promise<Map<string, string>> {
   const out = new Map<string, string>();
