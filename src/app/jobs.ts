@@ -1,11 +1,16 @@
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
-import { EXTRACT_JOB, INGEST_JOB, PROCESS_JOB, PUBLISH_JOB } from '../model/jobs.js';
+import type { JobHandler } from '../store/queue/queue.js';
 import { IngestPipeline } from '../ingest/jobs/ingest.js';
 import { ExtractionJob } from '../ingest/jobs/extract.js';
 import { WorkerPool } from '../ingest/worker-pool.js';
 import { PublishJob } from '../reports/publish-job.js';
 import { GENERATORS } from '../reports/index.js';
+
+/** One queue this process serves, with its handler and how many of its jobs run at once. */
+function job<P>(queue: string, handler: JobHandler<P>, concurrency: number): { queue: string; handler: JobHandler<unknown>; concurrency: number } {
+  return { queue, handler: handler as JobHandler<unknown>, concurrency };
+}
 
 export interface RunningWorkers {
   /** Stops claiming; lets running documents finish within `deadlineMs`, then releases their jobs. */
@@ -24,17 +29,9 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       await services.labels.recordReady(s, doc, labels);
       await services.docsets.documentProcessed(s, doc, features);
     },
-    enqueueProcess: async (s, workspaceId, payload) => void (await queue.enqueue(PROCESS_JOB, payload, { workspaceId }, s)),
+    enqueueProcess: async (s, workspaceId, payload) => void (await queue.enqueue(IngestPipeline.processQueue, payload, { workspaceId }, s)),
   });
   const extraction = new ExtractionJob(store, properties, services.structure, logger.child({ component: 'extract' }));
-  const recovered = (await queue.recoverLocal?.([INGEST_JOB, PROCESS_JOB, EXTRACT_JOB, PUBLISH_JOB])) ?? 0;
-  const inFlight = await store.ingest.countInFlight();
-  if (inFlight || recovered) {
-    logger.info({ documents: inFlight, resumedNow: recovered }, 'documents left mid-ingestion resume (at once if their process is gone from this host, else once their job lease expires)');
-  }
-  queue.work(INGEST_JOB, pipeline, { concurrency: config.ingest.concurrency });
-  queue.work(PROCESS_JOB, pipeline.processJob, { concurrency: config.ingest.concurrency });
-  queue.work(EXTRACT_JOB, extraction, { concurrency: 1 });
   const publish = new PublishJob(
     services.projects,
     services.artifacts,
@@ -45,7 +42,19 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
     logger.child({ component: 'publish' }),
     config.apiBase,
   );
-  queue.work(PUBLISH_JOB, publish, { concurrency: 1 });
+  // Every job of the process, by queue name; the webhook dispatcher runs its own queue (webhooks/dispatcher.ts).
+  const jobs = [
+    job(IngestPipeline.queue, pipeline, config.ingest.concurrency),
+    job(IngestPipeline.processQueue, pipeline.processJob, config.ingest.concurrency),
+    job(ExtractionJob.queue, extraction, 1),
+    job(PublishJob.queue, publish, 1),
+  ];
+  const recovered = (await queue.recoverLocal?.(jobs.map((j) => j.queue))) ?? 0;
+  const inFlight = await store.ingest.countInFlight();
+  if (inFlight || recovered) {
+    logger.info({ documents: inFlight, resumedNow: recovered }, 'documents left mid-ingestion resume (at once if their process is gone from this host, else once their job lease expires)');
+  }
+  for (const j of jobs) queue.work(j.queue, j.handler, { concurrency: j.concurrency });
   logger.info({ concurrency: config.ingest.concurrency }, 'ingestion workers started');
   await services.webhookDispatcher.start();
   return {

@@ -8,6 +8,7 @@ import type { StructureService } from '../domain/structure.js';
 import type { ProjectType } from '../model/projects.js';
 import type { ReportGenerator } from './report.js';
 import type { StructureModel } from '../document/structure.js';
+import { PUBLISH_JOB } from '../model/jobs.js';
 
 /** No single generated file may exceed this (a guard against a runaway generator). */
 const MAX_ARTIFACT_BYTES = 1024 * 1024 * 1024;
@@ -24,6 +25,9 @@ export interface PublishJobOptions {
  * version; an unchanged input publishes nothing.
  */
 export class PublishJob implements JobHandler<{ projectId: string }> {
+  /** The queue it serves. */
+  static readonly queue = PUBLISH_JOB;
+
   constructor(
     private readonly projects: ProjectService,
     private readonly artifacts: ArtifactService,

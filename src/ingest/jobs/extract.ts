@@ -6,6 +6,7 @@ import type { ExtractPayload, PropertyService } from '../../domain/properties.js
 import type { StructureService } from '../../domain/structure.js';
 import { extractProperties } from '../stages/properties.js';
 import type { Candidate, DocsetKnowledge, Evidence, PropertyDef } from '../../document/properties.js';
+import { EXTRACT_JOB } from '../../model/jobs.js';
 
 /** Values at least this sure (or set by hand) teach the docset where its values sit. */
 export const LEARN_FROM_CONFIDENCE = 0.8;
@@ -47,6 +48,9 @@ function toExtraction(best: Candidate | null, others: Candidate[]): Extraction |
  * learning from the values the docset already knows, and records them (manual values stay).
  */
 export class ExtractionJob implements JobHandler<ExtractPayload> {
+  /** The queue it serves. */
+  static readonly queue = EXTRACT_JOB;
+
   constructor(
     private readonly store: Store,
     private readonly properties: PropertyService,

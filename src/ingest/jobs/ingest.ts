@@ -16,6 +16,7 @@ import { expandZip, type ZipMember, type ZipSkipped } from '../readers/zip/zip.j
 import { textTooLarge } from '../readers/limits.js';
 import { ingestOwns, overQuotaReason, processOwns } from '../../domain/ingestion.js';
 import { renditionKeyOf, structureKeyOf } from '../../store/blobs/keys.js';
+import { INGEST_JOB, PROCESS_JOB } from '../../model/jobs.js';
 
 /** How often the pages a document's analysis has read are recorded while it goes on. */
 const PROGRESS_EVERY_MS = 500;
@@ -51,6 +52,10 @@ async function readAll(stream: Readable): Promise<Buffer> {
  * a crash.
  */
 export class IngestPipeline implements JobHandler<IngestPayload> {
+  /** The queues it serves: its own `run`, and `processJob`'s. */
+  static readonly queue = INGEST_JOB;
+  static readonly processQueue = PROCESS_JOB;
+
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
