@@ -77,6 +77,8 @@ export interface Paragraph {
   structure: 'p' | 'div';
   role: ParagraphRole;
   leaf: Leaf;
+  /** What the paragraph is, as a clause (`LicenseFee`, `SecurityDeposit`): its DGML element's name. */
+  clause?: string;
 }
 
 /** A heading and everything under it until the next heading of the same or a higher level. */
@@ -102,6 +104,8 @@ export interface List {
   ordered: boolean;
   style: ListStyle;
   items: ListItem[];
+  /** What the list is, as a clause (`PermittedUse`): its DGML element's name. */
+  clause?: string;
 }
 
 export interface TableCell {
@@ -125,6 +129,8 @@ export interface Table {
   boxes: Box[];
   /** How the table was found, for diagnostics: ruled lines, aligned columns, a key/value form, or the format's own markup. */
   source: 'ruled' | 'aligned' | 'form' | 'native';
+  /** What the table is (`RentSchedule`): the name of a DGML element around it. */
+  clause?: string;
 }
 
 export type StructureNode = Section | Paragraph | List | Table;
@@ -138,6 +144,8 @@ export interface StructureModel {
   nodes: StructureNode[];
   /** Pages whose text came from OCR. */
   ocrPages: number[];
+  /** A short document without headings that is one clause as a whole: what it is (a DGML element around its blocks). */
+  clause?: string;
 }
 
 /** Every leaf in document order (headings, paragraphs, list markers and bodies, table cells). */

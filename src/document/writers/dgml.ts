@@ -29,7 +29,7 @@ export function renderDgml(model: StructureModel, ctx: DgmlContext): string {
   return (
     '\uFEFF<?xml version="1.0" encoding="utf-8"?>\n' +
     `<dg:chunk cp:version="${attr(ctx.version)}" ${declarations.join(' ')}>\n` +
-    writer.nodes(model.nodes).xml +
+    writer.clause(model.clause, 'structure="div"', writer.nodes(model.nodes)).xml +
     '</dg:chunk>\n'
   );
 }
@@ -53,6 +53,14 @@ class DgmlWriter {
     return { xml: parts.map((p) => p.xml).join(''), boxes: unionPerPage(parts) };
   }
 
+  /** Blocks that are one clause wrapped in an element named for it (`attrs`: its structure, if any). */
+  clause(name: string | undefined, attrs: string, inner: Rendered): Rendered {
+    if (!name || !inner.xml) return inner;
+    const tag = `docset:${ncName(name, 'Clause')}`;
+    const style = attrs ? this.style(inner.boxes) : '';
+    return { xml: `<${tag}${attrs ? ' ' + attrs : ''}${style}>\n${inner.xml}</${tag}>\n`, boxes: inner.boxes };
+  }
+
   private node(n: StructureNode): Rendered {
     switch (n.type) {
       case 'paragraph':
@@ -67,7 +75,8 @@ class DgmlWriter {
   }
 
   private paragraph(p: Paragraph): Rendered {
-    return this.leafChunk('dg:chunk', isFurniture(p.role) ? 'div' : p.structure, p.leaf);
+    if (isFurniture(p.role)) return this.leafChunk('dg:chunk', 'div', p.leaf);
+    return this.leafChunk(p.clause ? `docset:${ncName(p.clause, 'Clause')}` : 'dg:chunk', p.structure, p.leaf);
   }
 
   /** A leaf element: its text (with inline tags) and nothing structural inside. Empty leaves are dropped. */
@@ -100,7 +109,8 @@ class DgmlWriter {
     if (!items.length) return NOTHING;
     const boxes = unionPerPage(items);
     const structure = l.ordered ? 'ol' : 'ul';
-    const xml = `<dg:chunk structure="${structure}"${this.style(boxes, `list-style-type: ${l.style}; `)}>\n${items.map((i) => i.xml).join('')}</dg:chunk>\n`;
+    const tag = l.clause ? `docset:${ncName(l.clause, 'Clause')}` : 'dg:chunk';
+    const xml = `<${tag} structure="${structure}"${this.style(boxes, `list-style-type: ${l.style}; `)}>\n${items.map((i) => i.xml).join('')}</${tag}>\n`;
     return { xml, boxes };
   }
 
@@ -132,7 +142,8 @@ class DgmlWriter {
     const boxes = this.boxes(t.boxes.length ? t.boxes : rows.flatMap((r) => r.boxes));
     const style = this.style(boxes);
     const xml = `<xhtml:table structure="table"${style}>\n<xhtml:tbody structure="tbody"${style}>\n${rows.map((r) => r.xml).join('')}</xhtml:tbody>\n</xhtml:table>\n`;
-    return { xml, boxes };
+    // A named table sits in an element of that name without `structure`: readers still take the table as the chunk.
+    return this.clause(t.clause, '', { xml, boxes });
   }
 
   private cell(cell: TableCell): Rendered {
@@ -277,10 +288,13 @@ const MAX_NAME = 64;
  * The `docset` element name of a section from its heading: words stripped of punctuation and joined
  * with capitals, hyphens inside words kept, `_` before a leading digit, always a valid NCName.
  */
+/** A heading's numbering: "4.", "7.1", "42E.", "(a)", "iv.", "B.", "Section 8.1", "ARTICLE V". */
+export const HEADING_NUMBER = /^\s*(?:(?:Section|SECTION|Article|ARTICLE)\s+(?:\d+(?:\.\d+)*[A-Z]?|[IVXLC]+)[.:)]?|\(?\d+(?:\.\d+)*(?:[A-Z]\.|[.)])?|\(?[a-z][.)]|\(?[ivxlc]+[.)]|[IVXLC]+\.|\(?[A-Z][.)])\s+(?=\S)/u;
+
 export function sectionName(heading: string): string {
   // "4. Hours of Operation" → `HoursofOperation`, "7.1 Additional Rent – Sprinkler" → `AdditionalRentSprinkler`,
   // as Docugami names them: the numbering orders sections, it does not name them. A number alone ("2020") stays.
-  const unnumbered = heading.replace(/^\s*(?:\(?\d+(?:\.\d+)*[.)]?|\(?[a-z][.)]|\(?[ivxlc]+[.)]|[IVXLC]+\.|\(?[A-Z][.)])\s+(?=\S)/u, '');
+  const unnumbered = heading.replace(HEADING_NUMBER, '');
   const words = xmlSafe(unnumbered)
     .split(/\s+/)
     .map((w) => [...w].filter(isNameLetter).join('').replace(/-+/g, '-').replace(/^-|-$/g, ''))

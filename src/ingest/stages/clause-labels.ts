@@ -1,0 +1,188 @@
+/**
+ * Clause labels: a clause, list or table named for what it is, so that DGML says it
+ * (`<docset:LicenseFee structure="p">`, `<docset:SecurityDeposit structure="ol">`), as Docugami's does:
+ * - from its heading, run-in ("License Fee. In consideration…" → `LicenseFee`, "Hyperlipidemia:
+ *   Currently…" → `Hyperlipidemia`, "7.1 Tenant's Insurance. Tenant shall…" → `TenantsInsurance`) or
+ *   the whole text ("Representations and Warranties."), without numbering or punctuation;
+ * - failing one, from what it is about where that is clear (`SecurityDeposit`, `GoverningLaw`,
+ *   `TreatmentPlan`): a vocabulary of standard clause and section names with weights over the
+ *   clause's words (clause-weights.json, trained by scripts/train-clauses.ts), named only when sure.
+ * Sections are named by their headings already (`sectionName`); a short document without headings
+ * that is one clause as a whole is named around all its blocks. Nothing is named where it is not
+ * clear: a wrong name misleads every chunk that carries it.
+ */
+import type { List, Paragraph, StructureModel, StructureNode, Table } from '../../document/structure.js';
+import { isFurniture, leaves } from '../../document/structure.js';
+import { HEADING_NUMBER, sectionName } from '../../document/writers/dgml.js';
+import { topicName } from './clause-topics.js';
+
+/** Small words a heading may hold in lower case ("Grant of License and Reservation of Ownership"). */
+const CONNECTORS = new Set(['of', 'and', 'the', 'to', 'for', 'or', 'in', 'on', 'with', 'by', 'a', 'an', 'from', 'at', 'upon', 'under', 'under', 'as', 'per', 'vs', '&', '-', '–', '—', '/']);
+/** Words of a sentence, never of a heading ("Payment is due.", "Tenant agrees."). */
+const VERBS = new Set([
+  'is', 'are', 'was', 'were', 'be', 'been', 'being', 'shall', 'will', 'may', 'must', 'can', 'could', 'should', 'would', 'has', 'have', 'had',
+  'does', 'do', 'did', 'not', 'agrees', 'agree', 'means', 'mean', 'includes', 'include', 'hereby', 'herein', 'which', 'that', 'who', 'if',
+]);
+/** First words of sentences that are not headings ("This Agreement.", "Each party:"). */
+const SENTENCE_STARTS = new Set([
+  'the', 'this', 'that', 'these', 'those', 'each', 'any', 'all', 'if', 'in', 'such', 'it', 'we', 'you', 'our', 'your', 'notwithstanding',
+  'except', 'upon', 'for', 'as', 'at', 'no.', 'there', 'where', 'when', 'whereas', 'provided', 'subject', 'both', 'either', 'neither',
+]);
+/** Words before a colon or period that label a line, not a clause ("Note: …", "Inc."). */
+const NOT_HEADINGS = new Set([
+  'note', 'notes', 'nb', 'see', 're', 'attention', 'attn', 'subject', 'date', 'to', 'from', 'cc', 'comment', 'comments', 'example', 'e.g', 'i.e',
+  'mr', 'mrs', 'ms', 'dr', 'inc', 'corp', 'co', 'ltd', 'llc', 'no', 'st', 'jr', 'sr', 'etc', 'u.s', 'fig', 'figure', 'page', 'id', 'name', 'by', 'its', 'title',
+]);
+const MAX_HEADING_WORDS = 8;
+/** A text of this many words or fewer, set as a title, is a heading by itself. */
+const MAX_TITLE_WORDS = 10;
+/** A document of this many words or fewer without headings may be one clause as a whole. */
+const MAX_CLAUSE_WORDS = 600;
+
+const isCapitalised = (w: string): boolean => /^["“(']?[\p{Lu}]/u.test(w);
+const isAllCaps = (w: string): boolean => /\p{Lu}/u.test(w) && !/\p{Ll}/u.test(w);
+const bare = (w: string): string => w.toLowerCase().replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&]+$/gu, '');
+
+/** Label-like segments ("Location:", "Accident Number:") of a key/value form: a text with several is a form, not a clause with a heading. */
+function formLabels(text: string): number {
+  return text.match(/(?:^|\s)[\p{Lu}][\p{L}/&()'’.-]*(?:\s[\p{L}/&()'’.-]+){0,3}\s?:(?=\s)/gu)?.length ?? 0;
+}
+
+/** Words of a heading: capitalised, or small connectors; no verb; the first not a sentence's opening. */
+function headingWords(words: readonly string[]): boolean {
+  if (!words.length || words.length > MAX_HEADING_WORDS) return false;
+  if (!isCapitalised(words[0]!) || SENTENCE_STARTS.has(words[0]!.toLowerCase())) return false;
+  let letters = 0;
+  for (const w of words) {
+    const b = bare(w);
+    if (!b) continue;
+    if (VERBS.has(b)) return false;
+    if (!isCapitalised(w) && !CONNECTORS.has(b) && !/^[\p{Ll}]/u.test(w)) return false;
+    letters += b.replace(/[^\p{L}]/gu, '').length;
+  }
+  // Mostly capitalised: a sentence-case heading ("Limit on liability") has at most one lower-case content word.
+  const lowerContent = words.filter((w) => /^[\p{Ll}]/u.test(w) && !CONNECTORS.has(bare(w))).length;
+  if (lowerContent > 1) return false;
+  return letters >= 3;
+}
+
+/**
+ * The run-in heading a clause opens with, numbering off ("7.1 Tenant's Insurance. Tenant shall…" →
+ * "Tenant's Insurance"); of several in a row ("INSURANCE. 7.1 Tenant's Insurance. …") the last, the
+ * clause's own. Null when the text does not open with one.
+ */
+export function runInHeading(text: string): string | null {
+  let rest = text.trim();
+  let found: string | null = null;
+  for (let round = 0; round < 3; round++) {
+    rest = rest.replace(HEADING_NUMBER, '');
+    const words = rest.split(/\s+/);
+    let end = -1;
+    // "Heading. Next sentence" / "Heading: text"
+    for (let i = 0; i < Math.min(words.length - 1, MAX_HEADING_WORDS); i++) {
+      const w = words[i]!;
+      if (/[.:]$/.test(w) && !/\.\.$/.test(w)) {
+        end = i;
+        break;
+      }
+      if (/[,;]$/.test(w)) break;
+    }
+    let heading: string[] | null = null;
+    let after = '';
+    if (end >= 0) {
+      const candidate = words.slice(0, end + 1);
+      const last = bare(candidate.at(-1)!);
+      const next = words[end + 1] ?? '';
+      const colon = candidate.at(-1)!.endsWith(':');
+      const opensSentence = /^["“(‘'\d]|^[\p{Lu}]/u.test(next);
+      if (headingWords(candidate) && !NOT_HEADINGS.has(last) && !(candidate.length === 1 && NOT_HEADINGS.has(bare(candidate[0]!))) && opensSentence && !/^\p{L}\.$/u.test(candidate.at(-1)!) && !(colon && formLabels(rest) >= 3)) {
+        heading = candidate;
+        after = words.slice(end + 1).join(' ');
+      }
+    }
+    if (!heading) {
+      // "KEY TERMS The terms of …": capitals then a sentence.
+      let i = 0;
+      while (i < words.length && i < MAX_HEADING_WORDS && isAllCaps(words[i]!) && /\p{L}/u.test(words[i]!)) i++;
+      const next = words[i] ?? '';
+      if (i >= 1 && i < words.length && /^[\p{Lu}][\p{Ll}]/u.test(next) && words.slice(0, i).join('').replace(/[^\p{L}]/gu, '').length >= 4) {
+        const candidate = words.slice(0, i);
+        if (!candidate.some((w) => VERBS.has(bare(w))) && !SENTENCE_STARTS.has(bare(candidate[0]!))) {
+          heading = candidate;
+          after = words.slice(i).join(' ');
+        }
+      }
+    }
+    if (!heading || after.split(/\s+/).length < 2) break;
+    found = heading.join(' ').replace(/[.:]+$/, '');
+    rest = after;
+  }
+  return found;
+}
+
+/** A text that is a heading by itself ("Representations and Warranties.", "Wreckage and Impact Information"), numbering off. */
+export function titleText(text: string): string | null {
+  const t = text.trim().replace(HEADING_NUMBER, '').replace(/[.:]$/, '');
+  const words = t.split(/\s+/).filter(Boolean);
+  if (!words.length || words.length > MAX_TITLE_WORDS) return null;
+  if (/[.;:,]/.test(words.slice(0, -1).join(' ').replace(/\b\p{L}\.(?=\p{L})/gu, ''))) return null;
+  if (!words.every((w) => isCapitalised(w) || CONNECTORS.has(bare(w)) || /^[\p{Lu}\d$%().,–-]+$/u.test(w))) return null;
+  if (words.some((w) => VERBS.has(bare(w)))) return null;
+  if (!isCapitalised(words[0]!) || /\d/.test(t.replace(/\b\d+(?:st|nd|rd|th)\b/g, ''))) return null;
+  return t.replace(/[^\p{L}\p{N})]+$/u, '');
+}
+
+/** The name a clause's text gives itself or its topic gives it, or null. */
+export function clauseName(text: string, wholeText = text): string | null {
+  const heading = runInHeading(text) ?? titleText(text);
+  if (heading) {
+    const name = sectionName(heading);
+    if (name !== 'Section') return name;
+  }
+  return topicName(wholeText);
+}
+
+function blockText(n: Paragraph | List | Table): string {
+  return [...leaves([n])].map((l) => l.text).join(' ');
+}
+
+/**
+ * Names the clauses of a document: paragraphs, lists and tables outside a section that names them,
+ * and a short document without headings as a whole.
+ */
+export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): void {
+  const body = model.nodes.filter((n) => n.type !== 'paragraph' || !isFurniture(n.role));
+  const walk = (nodes: readonly StructureNode[], named: boolean): void => {
+    for (const n of nodes) {
+      if (n.type === 'section') {
+        // A section's only paragraph is its named body already.
+        walk(n.children, n.children.length === 1);
+        continue;
+      }
+      if (n.type === 'paragraph' && isFurniture(n.role)) continue;
+      if (named) continue;
+      let name: string | null;
+      if (n.type === 'list' && n.items.length > 1) {
+        // Each item is a clause of its own; the list is named by what it is about, never by its first item's heading.
+        for (const item of n.items) walk(item.children, false);
+        name = topicName(blockText(n));
+      } else if (n.type === 'list') {
+        // A list of one item ("9. Indemnification. Client will…") is that item's clause.
+        name = clauseName(blockText(n));
+      } else name = clauseName(n.type === 'paragraph' ? n.leaf.text : blockText(n));
+      if (name) n.clause = name;
+    }
+  };
+  walk(model.nodes, false);
+  if (body.length < 2 || body.some((n) => n.type === 'section')) return;
+  const words = body.reduce((sum, n) => sum + blockText(n as Paragraph | List | Table).split(/\s+/).length, 0);
+  if (words > MAX_CLAUSE_WORDS) return;
+  const first = body[0]!;
+  const firstText = first.type === 'paragraph' ? first.leaf.text : '';
+  const all = body.map((n) => blockText(n as Paragraph | List | Table)).join(' ');
+  const name = (firstText && (runInHeading(firstText) ?? titleText(firstText)) ? sectionName((runInHeading(firstText) ?? titleText(firstText))!) : null) ?? topicName(all);
+  if (!name) return;
+  model.clause = name;
+  // The blocks' own names under it that only repeat it go.
+  for (const n of body) if ((n as Paragraph).clause === name) delete (n as Paragraph).clause;
+}
