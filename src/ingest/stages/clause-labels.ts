@@ -139,7 +139,13 @@ export function clauseName(text: string, wholeText = text): string | null {
     const name = sectionName(heading);
     if (name !== 'Section') return name;
   }
-  return topicName(wholeText);
+  return topicLabel(wholeText);
+}
+
+/** The element name of what a text is about, or null. */
+function topicLabel(text: string): string | null {
+  const topic = topicName(text);
+  return topic ? sectionName(topic) : null;
 }
 
 function blockText(n: Paragraph | List | Table): string {
@@ -165,7 +171,7 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
       if (n.type === 'list' && n.items.length > 1) {
         // Each item is a clause of its own; the list is named by what it is about, never by its first item's heading.
         for (const item of n.items) walk(item.children, false);
-        name = topicName(blockText(n));
+        name = topicLabel(blockText(n));
       } else if (n.type === 'list') {
         // A list of one item ("9. Indemnification. Client will…") is that item's clause.
         name = clauseName(blockText(n));
@@ -180,7 +186,7 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   const first = body[0]!;
   const firstText = first.type === 'paragraph' ? first.leaf.text : '';
   const all = body.map((n) => blockText(n as Paragraph | List | Table)).join(' ');
-  const name = (firstText && (runInHeading(firstText) ?? titleText(firstText)) ? sectionName((runInHeading(firstText) ?? titleText(firstText))!) : null) ?? topicName(all);
+  const name = (firstText && (runInHeading(firstText) ?? titleText(firstText)) ? sectionName((runInHeading(firstText) ?? titleText(firstText))!) : null) ?? topicLabel(all);
   if (!name) return;
   model.clause = name;
   // The blocks' own names under it that only repeat it go.

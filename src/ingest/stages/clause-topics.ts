@@ -1,4 +1,98 @@
-/** What a clause is about, from a vocabulary of clause names with learned weights over its words. */
-export function topicName(_text: string): string | null {
-  return null;
+/**
+ * What a clause is about: the nearest of a vocabulary of standard clause and section names
+ * (`SecurityDeposit`, `GoverningLaw`, `TreatmentPlan`, …) by TF-IDF cosine over the clause's words and
+ * word pairs, named only when the nearest is near enough and clearly nearer than the next.
+ * The weights (clause-weights.json) are precompiled by scripts/train-clauses.ts (`npm run
+ * train:clauses`) from the written vocabulary (scripts/clause-vocabulary.ts), own examples and the
+ * `train` rows of the CSL large snippets; here a clause costs one pass over its words and one look-up
+ * per term.
+ */
+import WEIGHTS from './clause-weights.json' with { type: 'json' };
+
+export interface TopicWeights {
+  /** Class names as written ("Security Deposit"). */
+  classes: string[];
+  /** Inverse document frequency of each term. */
+  idf: Record<string, number>;
+  /** Term → [class index, weight in the class's unit vector] pairs. */
+  postings: Record<string, [number, number][]>;
+  /** Named when the best cosine is at least this… */
+  threshold: number;
+  /** …and beats the second best by this much. */
+  margin: number;
+}
+
+const STOP = new Set(
+  (
+    'a an the and or of to in on for by with at from as is are was were be been being this that these those it its shall will may must can ' +
+    'such any all each other than then there their them they he she his her we our you your not no nor but if so into upon under which who whom ' +
+    'whose what when where while also only both either neither hereof herein hereunder thereof therein said same per'
+  ).split(' '),
+);
+
+/** A word's form for matching: lower case, possessive and plural off. */
+function stem(word: string): string {
+  let w = word.toLowerCase().replace(/['’]s$/u, '').replace(/['’]/gu, '');
+  if (w.length > 3 && w.endsWith('ies')) w = w.slice(0, -3) + 'y';
+  else if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/u.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+/** Terms of a text: content words and adjacent content-word pairs, with counts. */
+export function topicTerms(text: string): Map<string, number> {
+  const terms = new Map<string, number>();
+  const words = (text.match(/[\p{L}][\p{L}\p{N}'’/-]*/gu) ?? []).map((w) => w.replace(/[-/]+$/u, ''));
+  let previous: string | null = null;
+  for (const raw of words) {
+    const lower = raw.toLowerCase();
+    if (STOP.has(lower)) {
+      previous = null;
+      continue;
+    }
+    const w = stem(raw);
+    if (!w) continue;
+    terms.set(w, (terms.get(w) ?? 0) + 1);
+    if (previous) {
+      const pair = `${previous} ${w}`;
+      terms.set(pair, (terms.get(pair) ?? 0) + 1);
+    }
+    previous = w;
+  }
+  return terms;
+}
+
+/** A text's unit TF-IDF vector (1 + log tf), over the terms the weights know. */
+export function topicVector(text: string, idf: Readonly<Record<string, number>>): Map<string, number> {
+  const v = new Map<string, number>();
+  let norm = 0;
+  for (const [t, n] of topicTerms(text)) {
+    const w = idf[t];
+    if (w === undefined) continue;
+    const x = (1 + Math.log(n)) * w;
+    v.set(t, x);
+    norm += x * x;
+  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (const [t, x] of v) v.set(t, x / norm);
+  return v;
+}
+
+/** Cosines of the text against every class, best first (only classes sharing a term). */
+export function topicScores(text: string, weights: TopicWeights = WEIGHTS as TopicWeights): { name: string; score: number }[] {
+  const scores = new Map<number, number>();
+  for (const [t, x] of topicVector(text, weights.idf)) {
+    for (const [c, w] of weights.postings[t] ?? []) scores.set(c, (scores.get(c) ?? 0) + x * w);
+  }
+  return [...scores].map(([c, score]) => ({ name: weights.classes[c]!, score })).sort((a, b) => b.score - a.score);
+}
+
+/** Fewer words than this say too little of what a clause is about. */
+const MIN_WORDS = 4;
+
+/** The name of what a clause is about, as written ("Security Deposit"), or null when that is not clear. */
+export function topicName(text: string, weights: TopicWeights = WEIGHTS as TopicWeights): string | null {
+  if (text.split(/\s+/).length < MIN_WORDS) return null;
+  const [best, second] = topicScores(text, weights);
+  if (!best || best.score < weights.threshold || best.score - (second?.score ?? 0) < weights.margin) return null;
+  return best.name;
 }

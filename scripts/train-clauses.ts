@@ -1,0 +1,134 @@
+/**
+ * Trains the clause-topic weights (src/ingest/stages/clause-topics.ts): one TF-IDF centroid per clause
+ * name, from
+ * - the written vocabulary (scripts/clause-vocabulary.ts: standard clause and section names with the
+ *   words and phrases that say a clause is about them, from general knowledge of the documents), and
+ * - the `train` rows of the CSL large snippets (../shared/corpus/contracts/csl-large-dev.csv; the
+ *   `eval-dev` rows are for measuring, never read here): a row's text joins the centroid of its label
+ *   (a vocabulary name, or a name of its own).
+ * The threshold and margin below which nothing is named are chosen by leave-one-out over the train
+ * rows (each row scored against centroids built without it), counting a wrong name against a right one.
+ * Writes src/ingest/stages/clause-weights.json.
+ *
+ *   npm run train:clauses
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { comparableLabel, largeRows } from '../bench/lib/csl.js';
+import { topicTerms, type TopicWeights } from '../src/ingest/stages/clause-topics.js';
+import { VOCABULARY } from './clause-vocabulary.js';
+
+const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'ingest', 'stages', 'clause-weights.json');
+/** Terms kept per class (the largest weights): the rest add little and weigh on the file. */
+const TERMS_PER_CLASS = 80;
+/** A wrong name costs this many right ones when the threshold is chosen: named when at least 1 in 6 would be right, about the precision of Docugami's own model, which names every clause. */
+const WRONG_COST = 0.2;
+
+interface Doc {
+  cls: number;
+  terms: Map<string, number>;
+  /** A train row's index, for leave-one-out. */
+  row?: number;
+}
+
+const classes: string[] = [];
+const classOf = new Map<string, number>();
+const docs: Doc[] = [];
+const addClass = (name: string): number => {
+  const key = comparableLabel(name);
+  let c = classOf.get(key);
+  if (c === undefined) {
+    c = classes.length;
+    classes.push(name);
+    classOf.set(key, c);
+  }
+  return c;
+};
+
+for (const line of VOCABULARY.split('\n')) {
+  if (!line.trim()) continue;
+  const [name, cues = ''] = line.split('|').map((s) => s.trim());
+  const c = addClass(name!);
+  // The name twice and each cue once: one document of what the clause is about.
+  const text = [name, name, ...cues.split(';').map((s) => s.trim())].join(' . ');
+  docs.push({ cls: c, terms: topicTerms(text) });
+}
+const rows = largeRows('train');
+for (const [i, row] of rows.entries()) {
+  if (!row.label.trim()) continue;
+  const c = addClass(row.label);
+  docs.push({ cls: c, terms: topicTerms(`${row.label} . ${row.text}`), row: i });
+}
+
+// Inverse class frequency: a term many clause names share says little about which one a clause is.
+const df = new Map<string, Set<number>>();
+for (const d of docs) for (const t of d.terms.keys()) (df.get(t) ?? df.set(t, new Set()).get(t)!).add(d.cls);
+const idf: Record<string, number> = {};
+for (const [t, set] of df) idf[t] = Math.log((classes.length + 1) / (set.size + 1)) + 1;
+
+function unit(terms: Map<string, number>): Map<string, number> {
+  const v = new Map<string, number>();
+  let norm = 0;
+  for (const [t, n] of terms) {
+    const x = (1 + Math.log(n)) * idf[t]!;
+    v.set(t, x);
+    norm += x * x;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (const [t, x] of v) v.set(t, x / norm);
+  return v;
+}
+
+/** Class centroids (unit vectors, top terms only), optionally without one train row. */
+function build(without?: number): TopicWeights {
+  const sums = classes.map(() => new Map<string, number>());
+  for (const d of docs) {
+    if (d.row !== undefined && d.row === without) continue;
+    for (const [t, x] of unit(d.terms)) sums[d.cls]!.set(t, (sums[d.cls]!.get(t) ?? 0) + x);
+  }
+  const postings: Record<string, [number, number][]> = {};
+  sums.forEach((sum, c) => {
+    const top = [...sum].sort((a, b) => b[1] - a[1]).slice(0, TERMS_PER_CLASS);
+    const norm = Math.sqrt(top.reduce((s, [, x]) => s + x * x, 0));
+    if (!norm) return;
+    for (const [t, x] of top) (postings[t] ??= []).push([c, Math.round((x / norm) * 1e4) / 1e4]);
+  });
+  return { classes, idf, postings, threshold: 0, margin: 0 };
+}
+
+// Leave-one-out over the train rows: best and second cosine of each row against the others.
+const loo: { ok: boolean; best: number; gap: number }[] = [];
+for (const [i, row] of rows.entries()) {
+  const w = build(i);
+  const scores = new Map<number, number>();
+  const v = unit(new Map([...topicTerms(row.text)].filter(([t]) => t in idf)));
+  for (const [t, x] of v) for (const [c, y] of w.postings[t] ?? []) scores.set(c, (scores.get(c) ?? 0) + x * y);
+  const ranked = [...scores].sort((a, b) => b[1] - a[1]);
+  if (!ranked.length) continue;
+  const [c, best] = ranked[0]!;
+  loo.push({ ok: comparableLabel(classes[c]!) === comparableLabel(row.label), best, gap: best - (ranked[1]?.[1] ?? 0) });
+}
+let choice = { threshold: 1, margin: 0, right: 0, wrong: 0, gain: 0 };
+for (let threshold = 0.05; threshold <= 0.8; threshold += 0.01) {
+  for (let margin = 0; margin <= 0.15; margin += 0.01) {
+    const named = loo.filter((r) => r.best >= threshold && r.gap >= margin);
+    const right = named.filter((r) => r.ok).length;
+    const wrong = named.length - right;
+    const gain = right - WRONG_COST * wrong;
+    if (gain > choice.gain) choice = { threshold: +threshold.toFixed(2), margin: +margin.toFixed(2), right, wrong, gain };
+  }
+}
+const built = build();
+// Only the terms some class weighs need an idf at run time.
+const usedIdf = Object.fromEntries(Object.keys(built.postings).map((t) => [t, Math.round(idf[t]! * 1e4) / 1e4]));
+const weights = { ...built, idf: usedIdf, threshold: choice.threshold, margin: choice.margin };
+fs.writeFileSync(OUT, JSON.stringify(weights) + '\n');
+const terms = Object.keys(weights.postings).length;
+console.log(`${classes.length} clause names (${VOCABULARY.trim().split('\n').length} written, the rest from ${rows.length} train rows), ${terms} terms`);
+console.log(`leave-one-out on train: threshold ${choice.threshold}, margin ${choice.margin}: ${choice.right} right, ${choice.wrong} wrong of ${rows.length}`);
+console.log(`wrote ${path.relative(process.cwd(), OUT)} (${(fs.statSync(OUT).size / 1024).toFixed(0)} KB)`);
+
+if (process.argv.includes('--verbose')) {
+  for (const r of loo.sort((a, b) => b.best - a.best).slice(0, 40)) console.log(r.ok ? 'RIGHT' : 'wrong', r.best.toFixed(3), r.gap.toFixed(3));
+}
