@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { comparableLabel, largeRows } from '../bench/lib/csl.js';
-import { topicTerms, type TopicWeights } from '../src/ingest/stages/clause-topics.js';
+import { topicTerms, type StoredTopicWeights } from '../src/ingest/stages/clause-topics.js';
 import { VOCABULARY } from './clause-vocabulary.js';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'ingest', 'stages', 'clause-weights.json');
@@ -80,21 +80,23 @@ function unit(terms: Map<string, number>): Map<string, number> {
   return v;
 }
 
-/** Class centroids (unit vectors, top terms only), optionally without one train row. */
-function build(without?: number): TopicWeights {
+type Postings = Map<string, [number, number][]>;
+
+/** Class centroids (unit vectors, top terms only), optionally without one train row: term → [class, weight] pairs. */
+function build(without?: number): Postings {
   const sums = classes.map(() => new Map<string, number>());
   for (const d of docs) {
     if (d.row !== undefined && d.row === without) continue;
     for (const [t, x] of unit(d.terms)) sums[d.cls]!.set(t, (sums[d.cls]!.get(t) ?? 0) + x);
   }
-  const postings: Record<string, [number, number][]> = {};
+  const postings: Postings = new Map();
   sums.forEach((sum, c) => {
     const top = [...sum].sort((a, b) => b[1] - a[1]).slice(0, TERMS_PER_CLASS);
     const norm = Math.sqrt(top.reduce((s, [, x]) => s + x * x, 0));
     if (!norm) return;
-    for (const [t, x] of top) (postings[t] ??= []).push([c, Math.round((x / norm) * 1e4) / 1e4]);
+    for (const [t, x] of top) (postings.get(t) ?? postings.set(t, []).get(t)!).push([c, Math.round((x / norm) * 1e4) / 1e4]);
   });
-  return { classes, idf, postings, threshold: 0, margin: 0 };
+  return postings;
 }
 
 // Leave-one-out over the train rows: best and second cosine of each row against the others.
@@ -103,7 +105,7 @@ for (const [i, row] of rows.entries()) {
   const w = build(i);
   const scores = new Map<number, number>();
   const v = unit(new Map([...topicTerms(row.text)].filter(([t]) => t in idf)));
-  for (const [t, x] of v) for (const [c, y] of w.postings[t] ?? []) scores.set(c, (scores.get(c) ?? 0) + x * y);
+  for (const [t, x] of v) for (const [c, y] of w.get(t) ?? []) scores.set(c, (scores.get(c) ?? 0) + x * y);
   const ranked = [...scores].sort((a, b) => b[1] - a[1]);
   if (!ranked.length) continue;
   const [c, best] = ranked[0]!;
@@ -120,12 +122,17 @@ for (let threshold = 0.05; threshold <= 0.8; threshold += 0.01) {
   }
 }
 const built = build();
-// Only the terms some class weighs need an idf at run time.
-const usedIdf = Object.fromEntries(Object.keys(built.postings).map((t) => [t, Math.round(idf[t]! * 1e4) / 1e4]));
-const weights = { ...built, idf: usedIdf, threshold: choice.threshold, margin: choice.margin };
+const terms = [...built.keys()];
+const weights: StoredTopicWeights = {
+  classes,
+  terms,
+  idf: terms.map((t) => Math.round(idf[t]! * 1e4) / 1e4),
+  postings: terms.map((t) => built.get(t)!.flat()),
+  threshold: choice.threshold,
+  margin: choice.margin,
+};
 fs.writeFileSync(OUT, JSON.stringify(weights) + '\n');
-const terms = Object.keys(weights.postings).length;
-console.log(`${classes.length} clause names (${VOCABULARY.trim().split('\n').length} written, the rest from ${rows.length} train rows), ${terms} terms`);
+console.log(`${classes.length} clause names (${VOCABULARY.trim().split('\n').length} written, the rest from ${rows.length} train rows), ${terms.length} terms`);
 console.log(`leave-one-out on train: threshold ${choice.threshold}, margin ${choice.margin}: ${choice.right} right, ${choice.wrong} wrong of ${rows.length}`);
 console.log(`wrote ${path.relative(process.cwd(), OUT)} (${(fs.statSync(OUT).size / 1024).toFixed(0)} KB)`);
 

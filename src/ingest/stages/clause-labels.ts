@@ -120,9 +120,25 @@ export function runInHeading(text: string): string | null {
   return found;
 }
 
-/** A text that is a heading by itself ("Representations and Warranties.", "Wreckage and Impact Information"), numbering off. */
+/** Headings that say where a clause is, not what it is ("3.1 General."): the clause is named by its topic instead. */
+const GENERIC_HEADINGS = new Set(['general', 'generally', 'miscellaneous', 'other', 'others', 'additional', 'introduction', 'overview', 'background', 'summary', 'provisions', 'general provisions', 'other provisions', 'additional provisions', 'continued', 'secondary', 'primary', 'exploratory']);
+/** Words of an organisation's name: a line of them names a party, not a clause. */
+const ORGANISATION = /\b(?:company|corporation|inc|llc|l\.l\.c|ltd|limited|bank|plc|lp|llp|co)\b\.?/iu;
+
+export function isGenericHeading(heading: string): boolean {
+  return GENERIC_HEADINGS.has(heading.toLowerCase().replace(/[^\p{L}\s]+/gu, '').trim());
+}
+
+/**
+ * A text that is a heading by itself ("Representations and Warranties.", "Wreckage and Impact
+ * Information"), numbering off; of a title with a qualifier after a dash or in parentheses ("Pollutant
+ * Cleanup and Removal – Annual Aggregate", "Employee Benefits Liability (Claims Made Coverage)") the head.
+ */
 export function titleText(text: string): string | null {
   const t = text.trim().replace(HEADING_NUMBER, '').replace(/[.:]$/, '');
+  if (ORGANISATION.test(t)) return null;
+  const head = t.replace(/\s*\([^)]*\)\s*$/u, '').split(/\s+[–—-]\s+/u)[0]!;
+  if (head !== t && head.split(/\s+/).length >= 2) return titleText(head);
   const words = t.split(/\s+/).filter(Boolean);
   if (!words.length || words.length > MAX_TITLE_WORDS) return null;
   if (/[.;:,]/.test(words.slice(0, -1).join(' ').replace(/\b\p{L}\.(?=\p{L})/gu, ''))) return null;
@@ -135,7 +151,7 @@ export function titleText(text: string): string | null {
 /** The name a clause's text gives itself or its topic gives it, or null. */
 export function clauseName(text: string, wholeText = text): string | null {
   const heading = runInHeading(text) ?? titleText(text);
-  if (heading) {
+  if (heading && !isGenericHeading(heading)) {
     const name = sectionName(heading);
     if (name !== 'Section') return name;
   }

@@ -7,20 +7,38 @@
  * `train` rows of the CSL large snippets; here a clause costs one pass over its words and one look-up
  * per term.
  */
-import WEIGHTS from './clause-weights.json' with { type: 'json' };
+import STORED from './clause-weights.json' with { type: 'json' };
 
-export interface TopicWeights {
+/** The weights as stored (clause-weights.json): arrays, so that loading and type-checking them stay cheap. */
+export interface StoredTopicWeights {
   /** Class names as written ("Security Deposit"). */
   classes: string[];
-  /** Inverse document frequency of each term. */
-  idf: Record<string, number>;
-  /** Term → [class index, weight in the class's unit vector] pairs. */
-  postings: Record<string, [number, number][]>;
+  /** The terms, with their inverse document frequency and postings at the same index. */
+  terms: string[];
+  idf: number[];
+  /** A term's classes and weights in the classes' unit vectors, flat: [class, weight, class, weight, …]. */
+  postings: number[][];
   /** Named when the best cosine is at least this… */
   threshold: number;
   /** …and beats the second best by this much. */
   margin: number;
 }
+
+export interface TopicWeights {
+  classes: string[];
+  /** Term → [inverse document frequency, flat postings]. */
+  terms: Map<string, { idf: number; postings: readonly number[] }>;
+  threshold: number;
+  margin: number;
+}
+
+export function loadTopicWeights(stored: StoredTopicWeights): TopicWeights {
+  const terms = new Map<string, { idf: number; postings: readonly number[] }>();
+  stored.terms.forEach((t, i) => terms.set(t, { idf: stored.idf[i]!, postings: stored.postings[i]! }));
+  return { classes: stored.classes, terms, threshold: stored.threshold, margin: stored.margin };
+}
+
+const WEIGHTS = loadTopicWeights(STORED as StoredTopicWeights);
 
 const STOP = new Set(
   (
@@ -62,11 +80,11 @@ export function topicTerms(text: string): Map<string, number> {
 }
 
 /** A text's unit TF-IDF vector (1 + log tf), over the terms the weights know. */
-export function topicVector(text: string, idf: Readonly<Record<string, number>>): Map<string, number> {
+export function topicVector(text: string, weights: TopicWeights): Map<string, number> {
   const v = new Map<string, number>();
   let norm = 0;
   for (const [t, n] of topicTerms(text)) {
-    const w = idf[t];
+    const w = weights.terms.get(t)?.idf;
     if (w === undefined) continue;
     const x = (1 + Math.log(n)) * w;
     v.set(t, x);
@@ -78,10 +96,11 @@ export function topicVector(text: string, idf: Readonly<Record<string, number>>)
 }
 
 /** Cosines of the text against every class, best first (only classes sharing a term). */
-export function topicScores(text: string, weights: TopicWeights = WEIGHTS as TopicWeights): { name: string; score: number }[] {
+export function topicScores(text: string, weights: TopicWeights = WEIGHTS): { name: string; score: number }[] {
   const scores = new Map<number, number>();
-  for (const [t, x] of topicVector(text, weights.idf)) {
-    for (const [c, w] of weights.postings[t] ?? []) scores.set(c, (scores.get(c) ?? 0) + x * w);
+  for (const [t, x] of topicVector(text, weights)) {
+    const p = weights.terms.get(t)!.postings;
+    for (let i = 0; i < p.length; i += 2) scores.set(p[i]!, (scores.get(p[i]!) ?? 0) + x * p[i + 1]!);
   }
   return [...scores].map(([c, score]) => ({ name: weights.classes[c]!, score })).sort((a, b) => b.score - a.score);
 }
@@ -90,7 +109,7 @@ export function topicScores(text: string, weights: TopicWeights = WEIGHTS as Top
 const MIN_WORDS = 4;
 
 /** The name of what a clause is about, as written ("Security Deposit"), or null when that is not clear. */
-export function topicName(text: string, weights: TopicWeights = WEIGHTS as TopicWeights): string | null {
+export function topicName(text: string, weights: TopicWeights = WEIGHTS): string | null {
   if (text.split(/\s+/).length < MIN_WORDS) return null;
   const [best, second] = topicScores(text, weights);
   if (!best || best.score < weights.threshold || best.score - (second?.score ?? 0) < weights.margin) return null;
