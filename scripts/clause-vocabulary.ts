@@ -243,4 +243,108 @@ Diabetes Management | diabetes; dm; glucose; insulin; hba1c; glycemic control; s
 Hyperlipidemia | hyperlipidemia; lipids; ldl; statin; cholesterol
 Stroke Management | stroke; infarct; tia; neurology consult; aspirin; cva
 Disposition | disposition; discharge; admit to; transfer
+Use of Premises | use of premises; use and occupy; premises shall be used solely; first class; operate the premises as
+Condition of Premises | as-is; condition of the premises; accept the premises; where-is; with all faults; landlord's work
+Landlord's Work | landlord's work; landlord shall perform; work to be performed by landlord; substantial completion
+Tenant's Work | tenant's work; tenant shall perform; tenant improvements; build-out; fit-out
+Tenant Improvements | tenant improvements; improvement allowance; allowance; construction of improvements
+Roof | roof; roof equipment; rooftop; on the roof of the building
+Fair Market Rent Determination | fair market rent; fair market value; appraiser; determination of rent; market rent
+Rent Abatement | abatement; rent shall abate; free rent; rent concession
+Rent Commencement | rent commencement date; rent shall commence
+Rent Credit | rent credit; credit against rent; credit against fixed rent
+Option to Purchase | option to purchase; purchase option; purchase price for the property
+Right of First Refusal | right of first refusal; right of first offer; first opportunity
+Expansion Option | expansion; expansion space; additional space
+Relocation | relocate; relocation; substitute premises
+Trade Fixtures | fixtures; trade fixtures; removal of fixtures; tenant's property; personal property
+Operating Expenses | operating expenses; operating costs; cam; common area maintenance; expense stop
+Lease Rider | rider; the provisions of this rider; made a part of the lease; incorporated into
+Building Maintenance | building maintenance; maintain the building; structural repairs; building systems
+Air Conditioning | air conditioning; hvac; heating ventilation; cooling
+Electricity | electricity; electric service; electric energy; submeter
+Sprinkler System | sprinkler; sprinkler system; fire suppression
+Grease Trap Maintenance | grease trap; grease; drain; plumbing; sewer line
+Access and Inspection | inspection; inspect; access to the premises; upon reasonable notice
+Tenant Covenants | tenant covenants; tenant covenants and agrees; tenant agrees
+Landlord Covenants | landlord covenants; landlord agrees; landlord shall
+Tenant Default | tenant default; default by tenant; tenant fails; tenant shall fail
+Landlord Default | landlord default; default by landlord; landlord fails
+Mortgagee Protection | mortgagee; lender; holder of any mortgage; notice to mortgagee
+Insurance Coverage Limits | limits of insurance; coverage limits; limit of insurance; each occurrence limit; aggregate limit
+Property Coverage Limits | property limits; building limit; business personal property limit; blanket limit
+Building Coverage Limits | building coverage; building limit; limits of insurance buildings
+Additional Coverages | additional coverages; coverage extensions; included in the coverage form
+Exclusions | exclusions; excluded; does not apply to; this insurance does not apply
+Terrorism Coverage | terrorism; certified acts of terrorism; tria; terrorism risk insurance act
+Windstorm or Hail | windstorm; hail; wind; named storm
+Utility Services Coverage | utility services; direct damage; interruption of utility service; power outage
+Spoilage Coverage | spoilage; refrigeration; perishable stock
+Crime Coverage | crime; employee dishonesty; theft; forgery; computer fraud
+Cyber Liability | cyber; data breach; network security; privacy liability
+Liquor Liability | liquor liability; alcoholic beverages; host liquor
+Professional Liability | professional liability; errors and omissions; professional services
+Property Damage Liability | property damage; legal liability; damage to premises rented; fire legal liability
+Schedule of Locations | schedule of locations; premises location; location number; building number; described premises
+Schedule of Forms | schedule of forms; forms applicable; form number; edition date
+Premium Summary | premium summary; total premium; estimated premium; premium breakdown
+Policy Period | policy period; effective date; expiration date; policy term; 12:01 a.m.
+Additional Insured | additional insured; additional insureds; name as additional insured
+Certificate of Insurance | certificate of insurance; certificate holder; evidence of insurance
+Notice Period for Claims | notice of claim; period to file claim; report a loss; notice period
+Home Medications | home medications; outpatient medications; continue home meds
+Prescribed Medications | prescribed; mg po; mg bid; mg daily; prescription; restart
+Current Medications | current medications; medications include; taking
+Plan of Care | plan of care; care plan; plan; goals
+Hypertension Management | hypertension; htn; blood pressure; lisinopril; amlodipine; hctz; beta blocker
+Coronary Artery Disease | cad; coronary artery disease; cardiac cath; stent; angina; lad
+Asthma Management | asthma; inhaler; albuterol; bronchodilator; wheezing
+Cardiac Disease History | cardiac disease; heart attack; mi; heart failure; chf
+Physical Examination Findings | physical examination; findings; exam; normal; no acute distress
+Neurological Exam Findings | neurological exam; alert and oriented; cn; motor; sensory; romberg; gait; dysarthria
+Mental Status | mental status; alert; oriented; mentation; cognition; mood
+Study Procedures | procedures; study procedures; at each visit; blood sampling; collected
+Sample Collection | blood samples; sample collection; sampling; collected at; pk samples
+Protocol Title | protocol; a study to evaluate; study title; protocol number
+Sponsor Information | sponsor; eli lilly; sponsor's; on behalf of the sponsor
+Study Rationale | rationale; study rationale; because; justification
+Background | background; introduction; previously; has been shown
+Benefit Risk Assessment | benefit; risk; benefit/risk; potential risks; risk assessment
+Screening | screening; screening visit; at screening; prior to enrollment
+Randomization | randomization; randomized; randomly assigned; allocation
+Blinding | blinding; blinded; double-blind; open-label; unblinding
+Dose Justification | dose justification; dose selection; the dose of; dose rationale
+Meals and Dietary Restrictions | meals; standardized meal; fasting; dietary; caffeine; mixed meal
+Pregnancy | pregnancy; pregnant; lactating; breastfeeding; women of childbearing potential
+Eligibility Criteria | eligible; eligibility; criteria; patients must; enrollment
+Early Termination of Study | early termination; stop the study; terminate the study; study discontinuation
+Data Protection | data protection; personal data; privacy; gdpr; data privacy
+Anti-Corruption | anti-corruption; bribery; fcpa; corrupt practices
+Export Control | export; export control; export administration regulations; ofac; sanctions
+Anti-Terrorism Compliance | anti-terrorism; embargo; sanctions; anti-money laundering; specially designated nationals; patriot act
+Insurance Certificates | certificate; certificates of insurance; deliver certificates; evidencing the coverage
+Records and Reports | records; reports; maintain records; recordkeeping; report to
+Non-Compete | non-compete; compete; competitive business; restrictive covenant
+Exclusivity | exclusive; exclusivity; exclusive supplier; sole source
+Most Favored Customer | most favored; no less favorable; best pricing
+Product Recall | recall; product recall; withdrawal of product; field correction
+Quality Control | quality; quality control; quality assurance; specifications; inspection
+Forecasts | forecast; rolling forecast; non-binding forecast; estimated requirements
+Product Quantity Limits | quantity; units; maximum quantity; shall not be obligated to supply more than
+Cost Adjustment | cost adjustment; adjust price; standard cost; price increase; once every twelve months
+Carrier Obligations | carrier shall; carrier; transportation; shipments; motor carrier; trucks
+Cargo Claims | claim for loss or damage; cargo claims; loss or damage to shipments; liability for cargo
+Bill of Lading | bill of lading; shipping document; receipt of goods
+Accessorial Charges | accessorial; detention; lumper; fuel surcharge
+Loan Repayment | repay; repayment; loan; installments of principal; amortization
+Prepayment | prepay; prepayment; voluntary prepayment; mandatory prepayment
+Commitment Fee | commitment fee; unused fee; facility fee
+Financial Statements | financial statements; audited; quarterly; annual reports; balance sheet
+Offering Summary | summary; offering circular; read as an introduction; the offering
+Denomination | denomination; denominations; integral multiples; minimum denomination
+Listing | listing; listed; stock exchange; tpex; admitted to trading
+Investor Representations | purchaser represents; investor represents; purchasing the notes for its own account; accredited investor
+No Redemption | not redeemable; no redemption; may not be redeemed prior to maturity
+Trustee | trustee; indenture trustee; paying agent; fiscal agent
+Underwriting | underwriters; underwriting; lead manager; co-managers; dealers; plan of distribution
 `;

@@ -148,13 +148,23 @@ export function titleText(text: string): string | null {
   return t.replace(/[^\p{L}\p{N})]+$/u, '');
 }
 
-/** The name a clause's text gives itself or its topic gives it, or null. */
+/** A definition: ("(g) "Modifications" means …", "The term "Gross Revenue" shall mean …") and the term it defines. */
+const DEFINITION = /^\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?(?:the\s+terms?\s+)?["“]([^"”]{2,60})["”]\s+(?:means|shall\s+mean|includes|shall\s+include|has\s+the\s+meaning|refers\s+to|is\s+defined)\b/iu;
+
+/** The term a clause defines ("Gross Revenue"), or null. */
+export function definedTerm(text: string): string | null {
+  return DEFINITION.exec(text)?.[1]?.trim() ?? null;
+}
+
+/** The name a clause's text gives itself (a heading, a term it defines) or its topic gives it, or null. */
 export function clauseName(text: string, wholeText = text): string | null {
   const heading = runInHeading(text) ?? titleText(text);
   if (heading && !isGenericHeading(heading)) {
     const name = sectionName(heading);
     if (name !== 'Section') return name;
   }
+  const term = definedTerm(text);
+  if (term) return sectionName(`${term} Definition`);
   return topicLabel(wholeText);
 }
 
