@@ -29,6 +29,7 @@ const FILES = [
   'test/unit/properties.test.ts',
   'test/unit/prose.test.ts',
   'test/unit/semantic-labels.test.ts',
+  'test/unit/clause-labels.test.ts',
   'test/unit/queue.test.ts',
   'test/unit/reports.test.ts',
   'test/unit/samples.test.ts',

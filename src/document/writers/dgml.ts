@@ -288,8 +288,8 @@ const MAX_NAME = 64;
  * The `docset` element name of a section from its heading: words stripped of punctuation and joined
  * with capitals, hyphens inside words kept, `_` before a leading digit, always a valid NCName.
  */
-/** A heading's numbering: "4.", "7.1", "42E.", "(a)", "iv.", "B.", "Section 8.1", "ARTICLE V". */
-export const HEADING_NUMBER = /^\s*(?:(?:Section|SECTION|Article|ARTICLE)\s+(?:\d+(?:\.\d+)*[A-Z]?|[IVXLC]+)[.:)]?|\(?\d+(?:\.\d+)*(?:[A-Z]\.|[.)])?|\(?[a-z][.)]|\(?[ivxlc]+[.)]|[IVXLC]+\.|\(?[A-Z][.)])\s+(?=\S)/u;
+/** A heading's numbering: "4.", "7.1", "42E.", "(a)", "iv.", "B." ("Section 1" is words of the heading, as in the reference DGML). */
+export const HEADING_NUMBER = /^\s*(?:\(?\d+(?:\.\d+)*(?:[A-Z]\.|[.)])?|\(?[a-z][.)]|\(?[ivxlc]+[.)]|[IVXLC]+\.|\(?[A-Z][.)])\s+(?=\S)/u;
 
 export function sectionName(heading: string): string {
   // "4. Hours of Operation" → `HoursofOperation`, "7.1 Additional Rent – Sprinkler" → `AdditionalRentSprinkler`,

@@ -34,6 +34,9 @@ const NOT_HEADINGS = new Set([
   'mr', 'mrs', 'ms', 'dr', 'inc', 'corp', 'co', 'ltd', 'llc', 'no', 'st', 'jr', 'sr', 'etc', 'u.s', 'fig', 'figure', 'page', 'id', 'name', 'by', 'its', 'title',
 ]);
 const MAX_HEADING_WORDS = 8;
+/** "Section 14.3 " before a clause's text: its number, not words of a run-in heading. */
+const SECTION_NUMBER = /^\s*(?:Section|SECTION|Article|ARTICLE)\s+\d+(?:\.\d+)*[A-Z]?[.:]?\s+(?=\S)/u;
+const unnumbered = (text: string): string => text.replace(SECTION_NUMBER, '').replace(HEADING_NUMBER, '');
 /** A text of this many words or fewer, set as a title, is a heading by itself. */
 const MAX_TITLE_WORDS = 10;
 /** A document of this many words or fewer without headings may be one clause as a whole. */
@@ -75,7 +78,7 @@ export function runInHeading(text: string): string | null {
   let rest = text.trim();
   let found: string | null = null;
   for (let round = 0; round < 3; round++) {
-    rest = rest.replace(HEADING_NUMBER, '');
+    rest = unnumbered(rest);
     const words = rest.split(/\s+/);
     let end = -1;
     // "Heading. Next sentence" / "Heading: text"
@@ -135,7 +138,7 @@ export function isGenericHeading(heading: string): boolean {
  * Cleanup and Removal – Annual Aggregate", "Employee Benefits Liability (Claims Made Coverage)") the head.
  */
 export function titleText(text: string): string | null {
-  const t = text.trim().replace(HEADING_NUMBER, '').replace(/[.:]$/, '');
+  const t = unnumbered(text.trim()).replace(/[.:]$/, '');
   if (ORGANISATION.test(t)) return null;
   const head = t.replace(/\s*\([^)]*\)\s*$/u, '').split(/\s+[–—-]\s+/u)[0]!;
   if (head !== t && head.split(/\s+/).length >= 2) return titleText(head);
@@ -209,10 +212,12 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   if (body.length < 2 || body.some((n) => n.type === 'section')) return;
   const words = body.reduce((sum, n) => sum + blockText(n as Paragraph | List | Table).split(/\s+/).length, 0);
   if (words > MAX_CLAUSE_WORDS) return;
-  const first = body[0]!;
-  const firstText = first.type === 'paragraph' ? first.leaf.text : '';
+  // Blocks with headings of their own after the first are clauses of their own: the document is not one.
+  const headed = body.map((n) => (n.type === 'paragraph' ? (runInHeading(n.leaf.text) ?? titleText(n.leaf.text)) : null));
+  if (headed.slice(1).some(Boolean)) return;
   const all = body.map((n) => blockText(n as Paragraph | List | Table)).join(' ');
-  const name = (firstText && (runInHeading(firstText) ?? titleText(firstText)) ? sectionName((runInHeading(firstText) ?? titleText(firstText))!) : null) ?? topicLabel(all);
+  const heading = headed[0];
+  const name = heading && !isGenericHeading(heading) ? sectionName(heading) : topicLabel(all);
   if (!name) return;
   model.clause = name;
   // The blocks' own names under it that only repeat it go.

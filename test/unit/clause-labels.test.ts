@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { clauseName, definedTerm, nameClauses, runInHeading, titleText } from '../../src/ingest/stages/clause-labels.js';
+import { topicName } from '../../src/ingest/stages/clause-topics.js';
+import { renderDgml, type DgmlContext } from '../../src/ingest/stages/dgml.js';
+import { tagSemanticLabels } from '../../src/ingest/stages/semantic-labels.js';
+import { leaves, wordsOf, type List, type Paragraph, type Span, type StructureModel, type StructureNode, type Table } from '../../src/ingest/structure.js';
+import { readDgml } from '../helpers/dgml-reader.js';
+
+const CTX: DgmlContext = { workspace: 'default', docsetName: 'Clauses', version: '0.1.0' };
+const para = (text: string, spans?: Span[]): Paragraph => ({ type: 'paragraph', structure: 'p', role: 'body', leaf: spans ? { text, boxes: [], spans } : { text, boxes: [] } });
+const model = (nodes: StructureNode[]): StructureModel => ({ version: 1, pages: [{ number: 1, width: 2550, height: 3300 }], paginated: false, nodes, ocrPages: [] });
+const list = (items: string[]): List => ({
+  type: 'list',
+  ordered: true,
+  style: 'lower-alpha',
+  items: items.map((text, i) => ({ marker: { text: `(${String.fromCharCode(97 + i)})`, boxes: [] }, children: [para(text)] })),
+});
+
+describe('clause labels: headings', () => {
+  test('run-in headings name their clause, numbering and punctuation off', () => {
+    assert.equal(runInHeading('License Fee. In consideration of the license granted, Licensee shall pay the fee below.'), 'License Fee');
+    assert.equal(runInHeading('Hyperlipidemia: Currently takes no statin; lipids to be rechecked in the morning.'), 'Hyperlipidemia');
+    assert.equal(runInHeading("7.1 Tenant's Insurance. Tenant shall obtain and keep in full force the following coverages:"), "Tenant's Insurance");
+    // Of several in a row, the last is the clause's own.
+    assert.equal(runInHeading("7. INSURANCE. 7.1 Tenant's Insurance. Tenant shall obtain and keep in full force the following coverages:"), "Tenant's Insurance");
+    assert.equal(runInHeading('Section 14.3 Claims. Shipper shall file any claim within nine months of delivery.'), 'Claims');
+    assert.equal(runInHeading('KEY TERMS The terms of the bonds offered are the following.'), 'KEY TERMS');
+    assert.equal(clauseName("7.1 Tenant's Insurance. Tenant shall obtain and keep in full force the following coverages:"), 'TenantsInsurance');
+    assert.equal(clauseName('12.4 Choice of Law. This Agreement is governed by the laws of Oregon.'), 'ChoiceofLaw');
+  });
+
+  test('sentences, notes, abbreviations and forms are not headings', () => {
+    assert.equal(runInHeading('The Tenant shall pay rent monthly. Rent is due on the first day.'), null);
+    assert.equal(runInHeading('Payment is due. Late payments bear interest.'), null);
+    assert.equal(runInHeading('Note: It is the broker’s duty to disclose any commission we pay.'), null);
+    assert.equal(runInHeading('Acme Holdings, Inc. A Delaware corporation agrees to the following.'), null);
+    assert.equal(runInHeading('Location: Reno, NV Accident Number: XYZ123 Date & Time: 01/02/2003 Registration: N123'), null);
+    assert.equal(runInHeading('Mr. Smith agreed to the terms.'), null);
+  });
+
+  test('a text that is a heading by itself, its qualifier off', () => {
+    assert.equal(titleText('Representations and Warranties.'), 'Representations and Warranties');
+    assert.equal(titleText('Pollutant Cleanup and Removal – Annual Aggregate'), 'Pollutant Cleanup and Removal');
+    assert.equal(titleText('Employee Benefits Liability (Claims Made Coverage)'), 'Employee Benefits Liability');
+    assert.equal(titleText('THE EXAMPLE INDEMNITY COMPANY OF OHIO'), null, 'a company names a party, not a clause');
+    assert.equal(titleText('Tenant shall keep the premises clean.'), null);
+  });
+
+  test('a generic heading leaves the clause to its topic', () => {
+    const text = '3.1 General. Tenant shall continuously use and occupy the Premises only for the Permitted Use and for no other purpose.';
+    assert.notEqual(clauseName(text), 'General');
+  });
+
+  test('a definition is named for its term', () => {
+    assert.equal(definedTerm('(c) "Service Credit" means the credit owed for each hour of downtime.'), 'Service Credit');
+    assert.equal(clauseName('The term “Net Sales” shall mean gross receipts less returns.'), 'NetSalesDefinition');
+  });
+});
+
+describe('clause labels: topics', () => {
+  test('a clause without a heading is named by what it is about', () => {
+    assert.equal(topicName('As of the date hereof Tenant has deposited with Landlord the sum of $5,000 as a security deposit, which Landlord shall return at the end of the term.'), 'Security Deposit');
+    assert.equal(topicName('This Agreement shall be governed by and construed in accordance with the laws of the State of New York, without regard to its conflict of laws rules.'), 'Governing Law');
+    assert.equal(topicName('Neither party shall be liable for delays caused by acts of God, war, strikes, epidemics or other causes beyond its reasonable control.'), 'Force Majeure');
+  });
+
+  test('nothing is named where the topic is not clear', () => {
+    assert.equal(topicName('The parties met on Tuesday.'), null);
+    assert.equal(topicName('Blue green red yellow orange purple.'), null);
+    const m = model([para('We thank you for your business and look forward to working together again soon.')]);
+    nameClauses(m);
+    assert.equal((m.nodes[0] as Paragraph).clause, undefined);
+    assert.equal(m.clause, undefined);
+  });
+});
+
+describe('clause labels: DGML', () => {
+  test('a named paragraph, list, table and short document keep structure, valid names and every word', () => {
+    const table: Table = {
+      type: 'table',
+      source: 'native',
+      boxes: [],
+      rows: [{ boxes: [], cells: [{ leaf: { text: 'Monthly Rent', boxes: [] }, colspan: 1, rowspan: 1, boxes: [] }, { leaf: { text: '$1,000', boxes: [] }, colspan: 1, rowspan: 1, boxes: [] }] }],
+      clause: 'Rent Schedule',
+    };
+    const nodes: StructureNode[] = [
+      para('License Fee. In consideration of the license granted, Licensee shall pay the fee below.'),
+      list(['Tenant shall not use the Premises for any unlawful purpose.', 'Tenant shall not permit any nuisance.']),
+      table,
+      para('Taxes. Licensee shall pay all sales and use taxes on the fees.'),
+      { ...para('The figures for that year follow.'), clause: '2020 Rent' },
+    ];
+    const m = model(nodes);
+    nameClauses(m);
+    assert.equal((nodes[0] as Paragraph).clause, 'LicenseFee');
+    assert.equal((nodes[3] as Paragraph).clause, 'Taxes');
+    assert.equal(m.clause, undefined, 'blocks with headings of their own are clauses of their own');
+    const xml = renderDgml(m, CTX);
+    assert.match(xml, /<docset:LicenseFee structure="p">License Fee\. In consideration/);
+    assert.match(xml, /<docset:_2020Rent structure="p">/, 'a name with a leading digit gets the _ prefix');
+    assert.match(xml, /<docset:RentSchedule>\n<xhtml:table structure="table">/);
+    const reading = readDgml(xml);
+    assert.deepEqual(reading.unprefixed, []);
+    assert.deepEqual(reading.textInNonLeaf, []);
+    const chunkWords = reading.chunks.flatMap((c) => wordsOf(c.text)).join(' ');
+    for (const l of leaves(m.nodes)) for (const w of wordsOf(l.text)) assert.ok(chunkWords.includes(w.replace(/&/g, '&')), w);
+    // Every structural element keeps its structure attribute.
+    for (const tag of xml.match(/<docset:[^\s>/]+ structure="[^"]*"/g) ?? []) assert.match(tag, /structure="(p|div|ol|ul)"/);
+  });
+
+  test('a short document without headings that is one clause is named around all its blocks', () => {
+    const m = model([
+      para('No Assignment. This Agreement may not be assigned by either party without the prior written consent of the other.'),
+      para('Any attempted assignment without that consent is void.'),
+    ]);
+    nameClauses(m);
+    assert.equal(m.clause, 'NoAssignment');
+    assert.equal((m.nodes[0] as Paragraph).clause, undefined, 'the first block does not repeat the name around it');
+    const xml = renderDgml(m, CTX);
+    assert.match(xml, /<docset:NoAssignment structure="div">\n<dg:chunk structure="p">No Assignment\./);
+    const reading = readDgml(xml);
+    assert.equal(reading.chunks.length, 2);
+    assert.ok(reading.chunks.every((c) => c.xpath.startsWith('/dg:chunk/docset:NoAssignment/')));
+  });
+
+  test('a value label inside a named clause keeps working', () => {
+    const text = 'Rent Commencement. Tenant shall pay rent beginning on March 1, 2024 and monthly thereafter.';
+    const at = text.indexOf('March 1, 2024');
+    const m = model([para(text, [{ start: at, end: at + 'March 1, 2024'.length, tag: { kind: 'label', name: 'RentCommencementDate' } }])]);
+    tagSemanticLabels(m.nodes);
+    nameClauses(m);
+    const xml = renderDgml(m, CTX);
+    assert.match(xml, /<docset:RentCommencement structure="p">.*<docset:RentCommencementDate>March 1, 2024<\/docset:RentCommencementDate>/);
+  });
+});
