@@ -39,6 +39,9 @@ const SECTION_NUMBER = /^\s*(?:Section|SECTION|Article|ARTICLE)\s+\d+(?:\.\d+)*[
 const unnumbered = (text: string): string => text.replace(SECTION_NUMBER, '').replace(HEADING_NUMBER, '');
 /** A text of this many words or fewer, set as a title, is a heading by itself. */
 const MAX_TITLE_WORDS = 10;
+const MAX_TITLE_CHARS = 160;
+/** A run-in heading is looked for this far into a clause. */
+const RUN_IN_CHARS = 200;
 /** A document of this many words or fewer without headings may be one clause as a whole. */
 const MAX_CLAUSE_WORDS = 600;
 
@@ -49,6 +52,11 @@ const bare = (w: string): string => w.toLowerCase().replace(/^[^\p{L}\p{N}&]+|[^
 /** Label-like segments ("Location:", "Accident Number:") of a key/value form: a text with several is a form, not a clause with a heading. */
 function formLabels(text: string): number {
   return text.match(/(?:^|\s)[\p{Lu}][\p{L}/&()'’.-]*(?:\s[\p{L}/&()'’.-]+){0,3}\s?:(?=\s)/gu)?.length ?? 0;
+}
+
+/** The text after its first `k` words. */
+function skipWords(text: string, k: number): string {
+  return text.replace(new RegExp(`^(?:\\S+\\s+){${k}}`, 'u'), '');
 }
 
 /** Words of a heading: capitalised, or small connectors; no verb; the first not a sentence's opening. */
@@ -79,7 +87,9 @@ export function runInHeading(text: string): string | null {
   let found: string | null = null;
   for (let round = 0; round < 3; round++) {
     rest = unnumbered(rest);
-    const words = rest.split(/\s+/);
+    const words = rest.slice(0, RUN_IN_CHARS).split(/\s+/);
+    // The words cut at the window's end are not the text's: the text goes on after them.
+    if (rest.length > RUN_IN_CHARS) words.push('…');
     let end = -1;
     // "Heading. Next sentence" / "Heading: text"
     for (let i = 0; i < Math.min(words.length - 1, MAX_HEADING_WORDS); i++) {
@@ -100,7 +110,7 @@ export function runInHeading(text: string): string | null {
       const opensSentence = /^["“(‘'\d]|^[\p{Lu}]/u.test(next);
       if (headingWords(candidate) && !NOT_HEADINGS.has(last) && !(candidate.length === 1 && NOT_HEADINGS.has(bare(candidate[0]!))) && opensSentence && !/^\p{L}\.$/u.test(candidate.at(-1)!) && !(colon && formLabels(rest) >= 3)) {
         heading = candidate;
-        after = words.slice(end + 1).join(' ');
+        after = skipWords(rest, end + 1);
       }
     }
     if (!heading) {
@@ -112,7 +122,7 @@ export function runInHeading(text: string): string | null {
         const candidate = words.slice(0, i);
         if (!candidate.some((w) => VERBS.has(bare(w))) && !SENTENCE_STARTS.has(bare(candidate[0]!))) {
           heading = candidate;
-          after = words.slice(i).join(' ');
+          after = skipWords(rest, i);
         }
       }
     }
@@ -138,6 +148,7 @@ export function isGenericHeading(heading: string): boolean {
  * Cleanup and Removal – Annual Aggregate", "Employee Benefits Liability (Claims Made Coverage)") the head.
  */
 export function titleText(text: string): string | null {
+  if (text.length > MAX_TITLE_CHARS) return null;
   const t = unnumbered(text.trim()).replace(/[.:]$/, '');
   if (ORGANISATION.test(t)) return null;
   const head = t.replace(/\s*\([^)]*\)\s*$/u, '').split(/\s+[–—-]\s+/u)[0]!;
