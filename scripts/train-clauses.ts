@@ -3,6 +3,7 @@
  * name, from
  * - the written vocabulary (scripts/clause-vocabulary.ts: standard clause and section names with the
  *   words and phrases that say a clause is about them, from general knowledge of the documents), and
+ * - example clauses written for it (scripts/clause-examples.ts), and
  * - the `train` rows of the CSL large snippets (../shared/corpus/contracts/csl-large-dev.csv; the
  *   `eval-dev` rows are for measuring, never read here): a row's text joins the centroid of its label
  *   (a vocabulary name, or a name of its own).
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { comparableLabel, largeRows } from '../bench/lib/csl.js';
 import { topicTerms, type StoredTopicWeights } from '../src/ingest/stages/clause-topics.js';
+import { EXAMPLES } from './clause-examples.js';
 import { VOCABULARY } from './clause-vocabulary.js';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'ingest', 'stages', 'clause-weights.json');
@@ -25,9 +27,13 @@ const TERMS_PER_CLASS = 80;
 /** A wrong name costs this many right ones when the threshold is chosen: named when at least 1 in 6 would be right, about the precision of Docugami's own model, which names every clause. */
 const WRONG_COST = 0.2;
 
+/** A train row's text weighs this much in its label's centroid, beside the label's own words (weight 1). */
+const ROW_WEIGHT = Number(process.env.ROW_WEIGHT ?? 1);
+
 interface Doc {
   cls: number;
   terms: Map<string, number>;
+  weight: number;
   /** A train row's index, for leave-one-out. */
   row?: number;
 }
@@ -52,13 +58,15 @@ for (const line of VOCABULARY.split('\n')) {
   const c = addClass(name!);
   // The name twice and each cue once: one document of what the clause is about.
   const text = [name, name, ...cues.split(';').map((s) => s.trim())].join(' . ');
-  docs.push({ cls: c, terms: topicTerms(text) });
+  docs.push({ cls: c, terms: topicTerms(text), weight: 1 });
 }
+for (const [name, text] of EXAMPLES) docs.push({ cls: addClass(name), terms: topicTerms(text), weight: 1 });
 const rows = largeRows('train');
 for (const [i, row] of rows.entries()) {
   if (!row.label.trim()) continue;
   const c = addClass(row.label);
-  docs.push({ cls: c, terms: topicTerms(`${row.label} . ${row.text}`), row: i });
+  docs.push({ cls: c, terms: topicTerms(`${row.label} . ${row.label}`), weight: 1, row: i });
+  docs.push({ cls: c, terms: topicTerms(row.text), weight: ROW_WEIGHT, row: i });
 }
 
 // Inverse class frequency: a term many clause names share says little about which one a clause is.
@@ -87,7 +95,7 @@ function build(without?: number): Postings {
   const sums = classes.map(() => new Map<string, number>());
   for (const d of docs) {
     if (d.row !== undefined && d.row === without) continue;
-    for (const [t, x] of unit(d.terms)) sums[d.cls]!.set(t, (sums[d.cls]!.get(t) ?? 0) + x);
+    for (const [t, x] of unit(d.terms)) sums[d.cls]!.set(t, (sums[d.cls]!.get(t) ?? 0) + d.weight * x);
   }
   const postings: Postings = new Map();
   sums.forEach((sum, c) => {
