@@ -8,7 +8,8 @@
  *   `eval-dev` rows are for measuring, never read here): a row's text joins the centroid of its label
  *   (a vocabulary name, or a name of its own).
  * The threshold and margin below which nothing is named are chosen by leave-one-out over the train
- * rows (each row scored against centroids built without it), counting a wrong name against a right one.
+ * rows (each row scored against centroids built without it), counting a wrong name against a right one,
+ * apart for the written names and for names only a train row gave (which stand for one clause each).
  * Writes src/ingest/stages/clause-weights.json.
  *
  *   npm run train:clauses
@@ -107,8 +108,12 @@ function build(without?: number): Postings {
   return postings;
 }
 
-// Leave-one-out over the train rows: best and second cosine of each row against the others.
-const loo: { ok: boolean; best: number; gap: number }[] = [];
+// Leave-one-out over the train rows: best and second cosine of each row against the others, and
+// whether the best is a written name or one only a train row gave (the latter fit one clause each).
+const written = new Set<number>();
+for (const d of docs) if (d.row === undefined) written.add(d.cls);
+const groupOf = (c: number): number => (written.has(c) ? 0 : 1);
+const loo: { ok: boolean; best: number; gap: number; group: number }[] = [];
 for (const [i, row] of rows.entries()) {
   const w = build(i);
   const scores = new Map<number, number>();
@@ -117,18 +122,22 @@ for (const [i, row] of rows.entries()) {
   const ranked = [...scores].sort((a, b) => b[1] - a[1]);
   if (!ranked.length) continue;
   const [c, best] = ranked[0]!;
-  loo.push({ ok: comparableLabel(classes[c]!) === comparableLabel(row.label), best, gap: best - (ranked[1]?.[1] ?? 0) });
+  loo.push({ ok: comparableLabel(classes[c]!) === comparableLabel(row.label), best, gap: best - (ranked[1]?.[1] ?? 0), group: groupOf(c) });
 }
-let choice = { threshold: 1, margin: 0, right: 0, wrong: 0, gain: 0 };
-for (let threshold = 0.05; threshold <= 0.8; threshold += 0.01) {
-  for (let margin = 0; margin <= 0.15; margin += 0.01) {
-    const named = loo.filter((r) => r.best >= threshold && r.gap >= margin);
-    const right = named.filter((r) => r.ok).length;
-    const wrong = named.length - right;
-    const gain = right - WRONG_COST * wrong;
-    if (gain > choice.gain) choice = { threshold: +threshold.toFixed(2), margin: +margin.toFixed(2), right, wrong, gain };
+/** Per group (written names, train-only names): the threshold and margin that gain most, or never named. */
+const choices = [0, 1].map((group) => {
+  let choice = { threshold: 1, margin: 0, right: 0, wrong: 0, gain: 0 };
+  for (let threshold = 0.05; threshold <= 0.8; threshold += 0.01) {
+    for (let margin = 0; margin <= 0.15; margin += 0.01) {
+      const named = loo.filter((r) => r.group === group && r.best >= threshold && r.gap >= margin);
+      const right = named.filter((r) => r.ok).length;
+      const wrong = named.length - right;
+      const gain = right - WRONG_COST * wrong;
+      if (gain > choice.gain) choice = { threshold: +threshold.toFixed(2), margin: +margin.toFixed(2), right, wrong, gain };
+    }
   }
-}
+  return choice;
+});
 const built = build();
 const terms = [...built.keys()];
 const weights: StoredTopicWeights = {
@@ -136,12 +145,15 @@ const weights: StoredTopicWeights = {
   terms,
   idf: terms.map((t) => Math.round(idf[t]! * 1e4) / 1e4),
   postings: terms.map((t) => built.get(t)!.flat()),
-  threshold: choice.threshold,
-  margin: choice.margin,
+  groups: classes.map((_, c) => groupOf(c)),
+  threshold: choices.map((c) => c.threshold),
+  margin: choices.map((c) => c.margin),
 };
 fs.writeFileSync(OUT, JSON.stringify(weights) + '\n');
 console.log(`${classes.length} clause names (${VOCABULARY.trim().split('\n').length} written, the rest from ${rows.length} train rows), ${terms.length} terms`);
-console.log(`leave-one-out on train: threshold ${choice.threshold}, margin ${choice.margin}: ${choice.right} right, ${choice.wrong} wrong of ${rows.length}`);
+for (const [g, choice] of choices.entries()) {
+  console.log(`leave-one-out on train, ${g ? 'names only train rows gave' : 'written names'}: threshold ${choice.threshold}, margin ${choice.margin}: ${choice.right} right, ${choice.wrong} wrong of ${rows.length}`);
+}
 console.log(`wrote ${path.relative(process.cwd(), OUT)} (${(fs.statSync(OUT).size / 1024).toFixed(0)} KB)`);
 
 if (process.argv.includes('--verbose')) {

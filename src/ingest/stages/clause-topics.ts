@@ -18,24 +18,28 @@ export interface StoredTopicWeights {
   idf: number[];
   /** A term's classes and weights in the classes' unit vectors, flat: [class, weight, class, weight, …]. */
   postings: number[][];
-  /** Named when the best cosine is at least this… */
-  threshold: number;
+  /** Each class's group: 0 a written name, 1 a name only train rows gave. */
+  groups: number[];
+  /** Per group: named when the best cosine is at least this… */
+  threshold: number[];
   /** …and beats the second best by this much. */
-  margin: number;
+  margin: number[];
 }
 
 export interface TopicWeights {
   classes: string[];
   /** Term → [inverse document frequency, flat postings]. */
   terms: Map<string, { idf: number; postings: readonly number[] }>;
-  threshold: number;
-  margin: number;
+  /** Per class: the best cosine it needs, and its lead over the second. */
+  threshold: Float64Array;
+  margin: Float64Array;
 }
 
 export function loadTopicWeights(stored: StoredTopicWeights): TopicWeights {
   const terms = new Map<string, { idf: number; postings: readonly number[] }>();
   stored.terms.forEach((t, i) => terms.set(t, { idf: stored.idf[i]!, postings: stored.postings[i]! }));
-  return { classes: stored.classes, terms, threshold: stored.threshold, margin: stored.margin };
+  const per = (values: number[]) => Float64Array.from(stored.classes, (_, c) => values[stored.groups[c] ?? 0] ?? 1);
+  return { classes: stored.classes, terms, threshold: per(stored.threshold), margin: per(stored.margin) };
 }
 
 const WEIGHTS = loadTopicWeights(STORED as StoredTopicWeights);
@@ -148,6 +152,6 @@ export function topicName(text: string, weights: TopicWeights = WEIGHTS): string
       best = c;
     } else if (v > second) second = v;
   }
-  if (best < 0 || first < weights.threshold || first - second < weights.margin) return null;
+  if (best < 0 || first < weights.threshold[best]! || first - second < weights.margin[best]!) return null;
   return weights.classes[best]!;
 }
