@@ -131,13 +131,17 @@ export function topicScores(text: string, weights: TopicWeights = WEIGHTS): { na
 
 /** Fewer words than this say too little of what a clause is about. */
 const MIN_WORDS = 4;
+/** A clause sharing fewer terms than this with the vocabulary is not clearly about any of it (one word, "Orange", is no topic). */
+const MIN_TERMS = 3;
 
 /** The name of what a clause is about, as written ("Security Deposit"), or null when that is not clear. */
 export function topicName(text: string, weights: TopicWeights = WEIGHTS): string | null {
   if (text.split(/\s+/, MIN_WORDS).length < MIN_WORDS) return null;
   // One accumulator per class and a scan for the two best: no map, no sort (this runs on every block).
   const scores = new Float64Array(weights.classes.length);
-  for (const [t, x] of topicVector(text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text, weights)) {
+  const vector = topicVector(text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text, weights);
+  if (vector.size < MIN_TERMS) return null;
+  for (const [t, x] of vector) {
     const p = weights.terms.get(t)!.postings;
     for (let i = 0; i < p.length; i += 2) scores[p[i]!]! += x * p[i + 1]!;
   }
