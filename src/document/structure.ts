@@ -77,7 +77,7 @@ export interface Paragraph {
   structure: 'p' | 'div';
   role: ParagraphRole;
   leaf: Leaf;
-  /** What the paragraph is, as a clause (`LicenseFee`, `SecurityDeposit`): its DGML element's name. */
+  /** What the paragraph is, as a clause (`LicenseFee`, `SecurityDeposit`): the name of a DGML element around it. */
   clause?: string;
 }
 
@@ -104,7 +104,7 @@ export interface List {
   ordered: boolean;
   style: ListStyle;
   items: ListItem[];
-  /** What the list is, as a clause (`PermittedUse`): its DGML element's name. */
+  /** What the list is, as a clause (`ProhibitedUse`): the name of a DGML element around it. */
   clause?: string;
 }
 

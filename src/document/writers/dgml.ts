@@ -29,7 +29,7 @@ export function renderDgml(model: StructureModel, ctx: DgmlContext): string {
   return (
     '\uFEFF<?xml version="1.0" encoding="utf-8"?>\n' +
     `<dg:chunk cp:version="${attr(ctx.version)}" ${declarations.join(' ')}>\n` +
-    writer.clause(model.clause, 'structure="div"', writer.nodes(model.nodes)).xml +
+    writer.clause(model.clause, writer.nodes(model.nodes)).xml +
     '</dg:chunk>\n'
   );
 }
@@ -53,12 +53,15 @@ class DgmlWriter {
     return { xml: parts.map((p) => p.xml).join(''), boxes: unionPerPage(parts) };
   }
 
-  /** Blocks that are one clause wrapped in an element named for it (`attrs`: its structure, if any). */
-  clause(name: string | undefined, attrs: string, inner: Rendered): Rendered {
+  /**
+   * Blocks that are one clause wrapped in an element named for it, without `structure` (as a section's
+   * `-section` element): the blocks stay the chunks readers take, their xpaths carry the name, and a
+   * value named inside stays the nearest element around that value.
+   */
+  clause(name: string | undefined, inner: Rendered): Rendered {
     if (!name || !inner.xml) return inner;
     const tag = `docset:${ncName(name, 'Clause')}`;
-    const style = attrs ? this.style(inner.boxes) : '';
-    return { xml: `<${tag}${attrs ? ' ' + attrs : ''}${style}>\n${inner.xml}</${tag}>\n`, boxes: inner.boxes };
+    return { xml: `<${tag}>\n${inner.xml}</${tag}>\n`, boxes: inner.boxes };
   }
 
   private node(n: StructureNode): Rendered {
@@ -76,7 +79,7 @@ class DgmlWriter {
 
   private paragraph(p: Paragraph): Rendered {
     if (isFurniture(p.role)) return this.leafChunk('dg:chunk', 'div', p.leaf);
-    return this.leafChunk(p.clause ? `docset:${ncName(p.clause, 'Clause')}` : 'dg:chunk', p.structure, p.leaf);
+    return this.clause(p.clause, this.leafChunk('dg:chunk', p.structure, p.leaf));
   }
 
   /** A leaf element: its text (with inline tags) and nothing structural inside. Empty leaves are dropped. */
@@ -109,9 +112,8 @@ class DgmlWriter {
     if (!items.length) return NOTHING;
     const boxes = unionPerPage(items);
     const structure = l.ordered ? 'ol' : 'ul';
-    const tag = l.clause ? `docset:${ncName(l.clause, 'Clause')}` : 'dg:chunk';
-    const xml = `<${tag} structure="${structure}"${this.style(boxes, `list-style-type: ${l.style}; `)}>\n${items.map((i) => i.xml).join('')}</${tag}>\n`;
-    return { xml, boxes };
+    const xml = `<dg:chunk structure="${structure}"${this.style(boxes, `list-style-type: ${l.style}; `)}>\n${items.map((i) => i.xml).join('')}</dg:chunk>\n`;
+    return this.clause(l.clause, { xml, boxes });
   }
 
   /**
@@ -142,8 +144,7 @@ class DgmlWriter {
     const boxes = this.boxes(t.boxes.length ? t.boxes : rows.flatMap((r) => r.boxes));
     const style = this.style(boxes);
     const xml = `<xhtml:table structure="table"${style}>\n<xhtml:tbody structure="tbody"${style}>\n${rows.map((r) => r.xml).join('')}</xhtml:tbody>\n</xhtml:table>\n`;
-    // A named table sits in an element of that name without `structure`: readers still take the table as the chunk.
-    return this.clause(t.clause, '', { xml, boxes });
+    return this.clause(t.clause, { xml, boxes });
   }
 
   private cell(cell: TableCell): Rendered {

@@ -1,6 +1,7 @@
 /**
- * Clause labels: a clause, list or table named for what it is, so that DGML says it
- * (`<docset:LicenseFee structure="p">`, `<docset:SecurityDeposit structure="ol">`), as Docugami's does:
+ * Clause labels: a clause, list or table named for what it is, so that DGML says it (an element
+ * `<docset:LicenseFee>` around the clause's block, which stays the chunk readers take; its xpath
+ * carries the name, and a value named inside stays the nearest element around that value):
  * - from its heading, run-in ("License Fee. In consideration…" → `LicenseFee`, "Hyperlipidemia:
  *   Currently…" → `Hyperlipidemia`, "7.1 Tenant's Insurance. Tenant shall…" → `TenantsInsurance`) or
  *   the whole text ("Representations and Warranties."), without numbering or punctuation;
@@ -27,6 +28,11 @@ const VERBS = new Set([
 const SENTENCE_STARTS = new Set([
   'the', 'this', 'that', 'these', 'those', 'each', 'any', 'all', 'if', 'in', 'such', 'it', 'we', 'you', 'our', 'your', 'notwithstanding',
   'except', 'upon', 'for', 'as', 'at', 'no.', 'there', 'where', 'when', 'whereas', 'provided', 'subject', 'both', 'either', 'neither',
+]);
+/** Parties and pronouns a clause's first sentence opens with ("ASSIGNMENT Tenant shall not …"). */
+const SUBJECTS = new Set([
+  'a', 'an', 'no', 'neither', 'tenant', 'landlord', 'company', 'client', 'licensee', 'licensor', 'supplier', 'purchaser', 'buyer', 'seller', 'carrier',
+  'shipper', 'borrower', 'lender', 'employee', 'employer', 'executive', 'contractor', 'consultant', 'patient', 'patients', 'we', 'you', 'insurance', 'coverage',
 ]);
 /** Words before a colon or period that label a line, not a clause ("Note: …", "Inc."). */
 const NOT_HEADINGS = new Set([
@@ -118,7 +124,9 @@ export function runInHeading(text: string): string | null {
       let i = 0;
       while (i < words.length && i < MAX_HEADING_WORDS && isAllCaps(words[i]!) && /\p{L}/u.test(words[i]!)) i++;
       const next = words[i] ?? '';
-      if (i >= 1 && i < words.length && /^[\p{Lu}][\p{Ll}]/u.test(next) && words.slice(0, i).join('').replace(/[^\p{L}]/gu, '').length >= 4) {
+      // The capitals end where a sentence begins ("KEY TERMS The terms …"), not a name ("BOCO Investments, LLC").
+      const opens = /^[\p{Lu}][\p{Ll}]/u.test(next) && (SENTENCE_STARTS.has(bare(next)) || SUBJECTS.has(bare(next)));
+      if (i >= 1 && i < words.length && opens && !words.slice(0, i).some((w) => w.includes('/')) && words.slice(0, i).join('').replace(/[^\p{L}]/gu, '').length >= 4) {
         const candidate = words.slice(0, i);
         if (!candidate.some((w) => VERBS.has(bare(w))) && !SENTENCE_STARTS.has(bare(candidate[0]!))) {
           heading = candidate;

@@ -129,8 +129,8 @@ export function topicScores(text: string, weights: TopicWeights = WEIGHTS): { na
   return [...scores].map(([c, score]) => ({ name: weights.classes[c]!, score })).sort((a, b) => b.score - a.score);
 }
 
-/** Fewer words than this say too little of what a clause is about. */
-const MIN_WORDS = 4;
+/** Fewer words than this (a title, a name on its line) say too little of what a clause is about. */
+const MIN_WORDS = 6;
 /** A clause sharing fewer terms than this with the vocabulary is not clearly about any of it (one word, "Orange", is no topic). */
 const MIN_TERMS = 3;
 
