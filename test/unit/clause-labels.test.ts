@@ -45,6 +45,8 @@ describe('clause labels: headings', () => {
     assert.equal(titleText('Employee Benefits Liability (Claims Made Coverage)'), 'Employee Benefits Liability');
     assert.equal(titleText('THE EXAMPLE INDEMNITY COMPANY OF OHIO'), null, 'a company names a party, not a clause');
     assert.equal(titleText('Tenant shall keep the premises clean.'), null);
+    assert.equal(titleText('Potential acute health effects'), 'Potential acute health effects', 'a sentence-case title');
+    assert.equal(titleText('Grease is removed daily'), null);
   });
 
   test('a generic heading leaves the clause to its topic', () => {

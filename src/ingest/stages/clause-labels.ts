@@ -164,7 +164,10 @@ export function titleText(text: string): string | null {
   const words = t.split(/\s+/).filter(Boolean);
   if (!words.length || words.length > MAX_TITLE_WORDS) return null;
   if (/[.;:,]/.test(words.slice(0, -1).join(' ').replace(/\b\p{L}\.(?=\p{L})/gu, ''))) return null;
-  if (!words.every((w) => isCapitalised(w) || CONNECTORS.has(bare(w)) || /^[\p{Lu}\d$%().,–-]+$/u.test(w))) return null;
+  const titleCase = words.every((w) => isCapitalised(w) || CONNECTORS.has(bare(w)) || /^[\p{Lu}\d$%().,–-]+$/u.test(w));
+  // Sentence case ("Potential acute health effects"): a short line of plain words.
+  const sentenceCase = words.length <= 6 && words.slice(1).every((w) => /^[\p{Ll}]+$/u.test(w) || CONNECTORS.has(bare(w)));
+  if (!titleCase && !sentenceCase) return null;
   if (words.some((w) => VERBS.has(bare(w)))) return null;
   if (!isCapitalised(words[0]!) || /\d/.test(t.replace(/\b\d+(?:st|nd|rd|th)\b/g, ''))) return null;
   return t.replace(/[^\p{L}\p{N})]+$/u, '');
