@@ -18,7 +18,7 @@ import { HEADING_NUMBER, sectionName } from '../../document/writers/dgml.js';
 import { topicName } from './clause-topics.js';
 
 /** Small words a heading may hold in lower case ("Grant of License and Reservation of Ownership"). */
-const CONNECTORS = new Set(['of', 'and', 'the', 'to', 'for', 'or', 'in', 'on', 'with', 'by', 'a', 'an', 'from', 'at', 'upon', 'under', 'under', 'as', 'per', 'vs', '&', '-', '–', '—', '/']);
+const CONNECTORS = new Set(['of', 'and', 'the', 'to', 'for', 'or', 'in', 'on', 'with', 'by', 'a', 'an', 'from', 'at', 'upon', 'under', 'as', 'per', 'vs', '&', '-', '–', '—', '/']);
 /** Words of a sentence, never of a heading ("Payment is due.", "Tenant agrees."). */
 const VERBS = new Set([
   'is', 'are', 'was', 'were', 'be', 'been', 'being', 'shall', 'will', 'may', 'must', 'can', 'could', 'should', 'would', 'has', 'have', 'had',
@@ -232,8 +232,11 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   };
   walk(model.nodes, false);
   if (body.length < 2 || body.some((n) => n.type === 'section')) return;
-  const words = body.reduce((sum, n) => sum + blockText(n as Paragraph | List | Table).split(/\s+/).length, 0);
-  if (words > MAX_CLAUSE_WORDS) return;
+  let words = 0;
+  for (const n of body) {
+    words += blockText(n as Paragraph | List | Table).split(/\s+/).length;
+    if (words > MAX_CLAUSE_WORDS) return;
+  }
   // Blocks with headings of their own after the first are clauses of their own: the document is not one.
   const headed = body.map((n) => (n.type === 'paragraph' ? (runInHeading(n.leaf.text) ?? titleText(n.leaf.text)) : null));
   if (headed.slice(1).some(Boolean)) return;
