@@ -26,6 +26,8 @@ describe('clause labels: headings', () => {
     assert.equal(runInHeading("7. INSURANCE. 7.1 Tenant's Insurance. Tenant shall obtain and keep in full force the following coverages:"), "Tenant's Insurance");
     assert.equal(runInHeading('Section 14.3 Claims. Shipper shall file any claim within nine months of delivery.'), 'Claims');
     assert.equal(runInHeading('KEY TERMS The terms of the bonds offered are the following.'), 'KEY TERMS');
+    assert.equal(runInHeading('Malaysia Inventory (EHS Register): Not determined. All components are listed.'), 'Malaysia Inventory', 'a parenthetical qualifies a heading');
+    assert.equal(runInHeading('4. Hours of Operation • Engineering: Monday to Friday, 6 AM to 6 PM'), 'Hours of Operation');
     assert.equal(clauseName("7.1 Tenant's Insurance. Tenant shall obtain and keep in full force the following coverages:"), 'TenantsInsurance');
     assert.equal(clauseName('12.4 Choice of Law. This Agreement is governed by the laws of Oregon.'), 'ChoiceofLaw');
   });

@@ -34,6 +34,8 @@ const SUBJECTS = new Set([
   'a', 'an', 'no', 'neither', 'tenant', 'landlord', 'company', 'client', 'licensee', 'licensor', 'supplier', 'purchaser', 'buyer', 'seller', 'carrier',
   'shipper', 'borrower', 'lender', 'employee', 'employer', 'executive', 'contractor', 'consultant', 'patient', 'patients', 'we', 'you', 'insurance', 'coverage',
 ]);
+/** A list bullet after a heading ("4. Hours of Operation • Engineering: …"). */
+const BULLET = /^[•▪●◦‣∙]$/u;
 /** Words before a colon or period that label a line, not a clause ("Note: …", "Inc."). */
 const NOT_HEADINGS = new Set([
   'note', 'notes', 'nb', 'see', 're', 'attention', 'attn', 'subject', 'date', 'to', 'from', 'cc', 'comment', 'comments', 'example', 'e.g', 'i.e',
@@ -100,7 +102,7 @@ export function runInHeading(text: string): string | null {
     // "Heading. Next sentence" / "Heading: text"
     for (let i = 0; i < Math.min(words.length - 1, MAX_HEADING_WORDS); i++) {
       const w = words[i]!;
-      if (/[.:]$/.test(w) && !/\.\.$/.test(w)) {
+      if ((/[.:]$/.test(w) && !/\.\.$/.test(w)) || BULLET.test(words[i + 1]!)) {
         end = i;
         break;
       }
@@ -113,7 +115,7 @@ export function runInHeading(text: string): string | null {
       const last = bare(candidate.at(-1)!);
       const next = words[end + 1] ?? '';
       const colon = candidate.at(-1)!.endsWith(':');
-      const opensSentence = /^["“(‘'\d]|^[\p{Lu}]/u.test(next);
+      const opensSentence = /^["“(‘'\d]|^[\p{Lu}]/u.test(next) || BULLET.test(next);
       if (headingWords(candidate) && !NOT_HEADINGS.has(last) && !(candidate.length === 1 && NOT_HEADINGS.has(bare(candidate[0]!))) && opensSentence && !/^\p{L}\.$/u.test(candidate.at(-1)!) && !(colon && formLabels(rest) >= 3)) {
         heading = candidate;
         after = skipWords(rest, end + 1);
@@ -135,7 +137,8 @@ export function runInHeading(text: string): string | null {
       }
     }
     if (!heading || after.split(/\s+/).length < 2) break;
-    found = heading.join(' ').replace(/[.:]+$/, '');
+    // A parenthetical in a heading qualifies it ("Malaysia Inventory (EHS Register)").
+    found = heading.join(' ').replace(/[.:]+$/, '').replace(/\s*\([^)]*\)/gu, '').trim() || null;
     rest = after;
   }
   return found;
