@@ -7,9 +7,9 @@
  *
  *   npx tsx bench/labels/inproc-large.ts [--split train|eval-dev] [--misses] [--wrong] [--right]
  */
-import { analyzeDocument } from '../../src/ingest/analyze.js';
-import { readDocument } from '../../src/ingest/formats/index.js';
-import { renderDgml } from '../../src/ingest/stages/dgml.js';
+import { analyzeDocument } from '../../src/ingest/pipeline.js';
+import { readDocument } from '../../src/ingest/readers/index.js';
+import { renderDgml } from '../../src/document/writers/dgml.js';
 import { comparableLabel, largeRows, type LargeRow } from '../lib/csl.js';
 import { parseDgml, readLarge } from '../lib/dgml-read.js';
 

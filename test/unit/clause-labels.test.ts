@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { clauseName, definedTerm, nameClauses, runInHeading, titleText } from '../../src/ingest/stages/clause-labels.js';
 import { topicName } from '../../src/ingest/stages/clause-topics.js';
-import { renderDgml, type DgmlContext } from '../../src/ingest/stages/dgml.js';
+import { renderDgml, type DgmlContext } from '../../src/document/writers/dgml.js';
 import { tagSemanticLabels } from '../../src/ingest/stages/semantic-labels.js';
-import { leaves, wordsOf, type List, type Paragraph, type Span, type StructureModel, type StructureNode, type Table } from '../../src/ingest/structure.js';
+import { leaves, wordsOf, type List, type Paragraph, type Span, type StructureModel, type StructureNode, type Table } from '../../src/document/structure.js';
 import { readDgml } from '../helpers/dgml-reader.js';
 
 const CTX: DgmlContext = { workspace: 'default', docsetName: 'Clauses', version: '0.1.0' };
