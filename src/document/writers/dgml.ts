@@ -285,13 +285,13 @@ function namespaceSegment(name: string): string {
 const KEPT_AS_WRITTEN = new Set(['a', 'an', 'the', 'at', 'by', 'for', 'in', 'of', 'off', 'on', 'per', 'to', 'up', 'via']);
 const MAX_NAME = 64;
 
+/** A heading's numbering: "4.", "7.1", "42E.", "(a)", "iv.", "B." ("Section 1" is words of the heading, as in the reference DGML). */
+export const HEADING_NUMBER = /^\s*(?:\(?\d+(?:\.\d+)*(?:[A-Z]\.|[.)])?|\(?[a-z][.)]|\(?[ivxlc]+[.)]|[IVXLC]+\.|\(?[A-Z][.)])\s+(?=\S)/u;
+
 /**
  * The `docset` element name of a section from its heading: words stripped of punctuation and joined
  * with capitals, hyphens inside words kept, `_` before a leading digit, always a valid NCName.
  */
-/** A heading's numbering: "4.", "7.1", "42E.", "(a)", "iv.", "B." ("Section 1" is words of the heading, as in the reference DGML). */
-export const HEADING_NUMBER = /^\s*(?:\(?\d+(?:\.\d+)*(?:[A-Z]\.|[.)])?|\(?[a-z][.)]|\(?[ivxlc]+[.)]|[IVXLC]+\.|\(?[A-Z][.)])\s+(?=\S)/u;
-
 export function sectionName(heading: string): string {
   // "4. Hours of Operation" → `HoursofOperation`, "7.1 Additional Rent – Sprinkler" → `AdditionalRentSprinkler`,
   // as Docugami names them: the numbering orders sections, it does not name them. A number alone ("2020") stays.
