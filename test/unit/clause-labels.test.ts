@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { clauseName, definedTerm, nameClauses, runInHeading, titleText } from '../../src/ingest/stages/clause-labels.js';
 import { topicName } from '../../src/ingest/stages/clause-topics.js';
-import { renderDgml, type DgmlContext } from '../../src/document/writers/dgml.js';
+import { renderDgml, sectionName, type DgmlContext } from '../../src/document/writers/dgml.js';
 import { tagSemanticLabels } from '../../src/ingest/stages/semantic-labels.js';
 import { leaves, wordsOf, type List, type Paragraph, type Span, type StructureModel, type StructureNode, type Table } from '../../src/document/structure.js';
 import { readDgml } from '../helpers/dgml-reader.js';
@@ -30,6 +30,9 @@ describe('clause labels: headings', () => {
     assert.equal(runInHeading('4. Hours of Operation • Engineering: Monday to Friday, 6 AM to 6 PM'), 'Hours of Operation');
     assert.equal(clauseName("7.1 Tenant's Insurance. Tenant shall obtain and keep in full force the following coverages:"), 'TenantsInsurance');
     assert.equal(clauseName('12.4 Choice of Law. This Agreement is governed by the laws of Oregon.'), 'ChoiceofLaw');
+    // Numbered section headings lose numbers with a letter too, as Docugami's names do.
+    assert.equal(sectionName('42E. Continuous Operation'), 'ContinuousOperation');
+    assert.equal(sectionName('3D Printing'), '_3DPrinting', 'a word that starts with a digit is no number');
   });
 
   test('sentences, notes, abbreviations and forms are not headings', () => {
