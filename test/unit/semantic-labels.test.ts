@@ -20,6 +20,15 @@ import { SemanticLabelService } from '../../src/domain/semantic-labels.js';
 import { DomainError } from '../../src/domain/errors.js';
 import type { DocumentRecord } from '../../src/model/records.js';
 import { onBothDatabases } from '../helpers/postgres.js';
+import { readDocument } from '../../src/ingest/readers/index.js';
+import { analyzeDocument } from '../../src/ingest/pipeline.js';
+import { leaves } from '../../src/document/structure.js';
+
+/** The label spans the pipeline finds in a text, as [name, value] in text order. */
+async function labelsOf(text: string): Promise<[string, string][]> {
+  const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
+  return [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).flatMap((s): [string, string][] => (s.tag.kind === 'label' ? [[s.tag.name, l.text.slice(s.start, s.end)]] : [])));
+}
 
 /** A leaf whose `[value]` parts (`[TenantName:Bright Owl Bakery Inc.]`) are label spans. */
 function leaf(marked: string, extra: Span[] = []): Leaf {
@@ -347,5 +356,18 @@ onBothDatabases('found labels: the docset service', 'quire_semantic_labels', (di
         await assert.rejects(labels.toProperty(ws, 'leases', name), (e: unknown) => e instanceof DomainError && e.kind === 'invalid', JSON.stringify(name));
       }
     });
+  });
+});
+
+describe('found labels: values named by what their context says', () => {
+  test("an agreement's date is the AgreementDate whatever its title; a date entered into; the end of a period", async () => {
+    assert.deepEqual(await labelsOf('Reference is made to the Master Equipment Rental Agreement dated June 2, 2021 between the parties.\n'), [['AgreementDate', 'June 2, 2021']]);
+    assert.deepEqual(await labelsOf('WHEREAS, on or about August 9, 2022, Harbor and Quill entered into a Services Agreement; and\n'), [['AgreementDate', 'August 9, 2022']]);
+    assert.deepEqual(await labelsOf('Net sales for the fiscal year ended September 30, 2024 rose by a tenth.\n'), [['FiscalYearEndDate', 'September 30, 2024']]);
+  });
+
+  test("dates written as a day of a month, with a superscript caret or as a form's blanks", async () => {
+    assert.deepEqual(await labelsOf('This Sublease is made as of the 3^rd day of March, 2019 (the "Execution Date").\n'), [['ExecutionDate', '3^rd day of March, 2019']]);
+    assert.deepEqual(await labelsOf('This Option Agreement is made as of the __ day of ________, 20__ (the "Grant Date").\n'), [['GrantDate', '__ day of ________, 20__']]);
   });
 });

@@ -137,10 +137,32 @@ function documentDate(tokens: Token[], start: number): string | null {
   for (; k >= 0 && words.length < 4 && /^\p{Lu}/u.test(tokens[k]!.text); k--) words.unshift(tokens[k]!.text.toLowerCase());
   const document = words.at(-1);
   if (!document || !DOCUMENTS.has(document)) return null;
-  // "this Agreement" stays `AgreementDate`; "Credit Agreement" names its own kind.
-  const named = words.filter((w) => !/^(?:this|the|such|said)$/u.test(w));
-  return `${pascal(named)}Date`;
+  // "the Liquefaction Tolling Agreement, dated …", "Lease Agreement dated …": the date of an agreement is its `AgreementDate`,
+  // whatever kind of agreement the title says (a docset's documents name their kinds differently; the role is the same).
+  return `${pascal([document])}Date`;
 }
+
+/** `on or about February 24, 2014, Oakridge and Expedia entered into a Loan Agreement`: the date of the document entered into after it. */
+function enteredDate(tokens: Token[], end: number): string | null {
+  const next = after(tokens, end, 14);
+  const at = next.findIndex((w, i) => (w === 'entered' && next[i + 1] === 'into') || w === 'executed' || w === 'signed');
+  if (at < 0 || at > 8) return null;
+  const document = next.slice(at + 1, at + 6).find((x) => DOCUMENTS.has(x));
+  return document ? `${pascal([document])}Date` : null;
+}
+
+/** `for the reporting period ended March 31, 2012`, `the fiscal year ending December 31`: the end date of the period named before. */
+function periodEndDate(near: string[]): string | null {
+  if (!/^(?:ended|ending|end|ends)$/u.test(near[0] ?? '')) return null;
+  const words: string[] = [];
+  for (const w of near.slice(1, 4)) {
+    if (FUNCTION_WORDS.has(w) || /\d/u.test(w)) break;
+    words.unshift(w);
+  }
+  return words.length && PERIODS.test(words.at(-1)!) ? `${pascal(words)}EndDate` : null;
+}
+/** Nouns of periods that end on a date. */
+const PERIODS = /^(?:period|year|quarter|month|term|semester|week)$/u;
 
 function dateName(near: string[]): string | null {
   for (const [i, w] of near.slice(0, 7).entries()) {
@@ -250,7 +272,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
   const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
   const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan')[] = [];
   if (PARTY_CUE.test(next === undefined ? text : `${text} ${next}`) || (previous !== undefined && /:\s*$/u.test(previous))) kinds.push('party');
-  if (types.has('Date') || MONTH_CUE.test(text)) kinds.push('date');
+  if (types.has('Date') || MONTH_CUE.test(text) || /_\s+day\s+of/u.test(text)) kinds.push('date');
   if (types.has('TimeDuration') || HYPHEN_CUE.test(text)) kinds.push('duration');
   if (types.has('Money')) kinds.push('money');
   if (types.has('Percent')) kinds.push('percent');
@@ -274,7 +296,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
       (v.kind === 'party'
         ? partyName(v.roles)
         : v.kind === 'date'
-          ? documentDate(tokens, v.start) ?? dateName(near)
+          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near) ?? enteredDate(tokens, v.end)
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12))
             : v.kind === 'money' || v.kind === 'percent'
