@@ -360,14 +360,29 @@ onBothDatabases('found labels: the docset service', 'quire_semantic_labels', (di
 });
 
 describe('found labels: values named by what their context says', () => {
-  test("an agreement's date is the AgreementDate whatever its title; a date entered into; the end of a period", async () => {
+  test("an agreement's date is the AgreementDate whatever its title; a date entered into; the end of a reporting period", async () => {
     assert.deepEqual(await labelsOf('Reference is made to the Master Equipment Rental Agreement dated June 2, 2021 between the parties.\n'), [['AgreementDate', 'June 2, 2021']]);
     assert.deepEqual(await labelsOf('WHEREAS, on or about August 9, 2022, Harbor and Quill entered into a Services Agreement; and\n'), [['AgreementDate', 'August 9, 2022']]);
-    assert.deepEqual(await labelsOf('Net sales for the fiscal year ended September 30, 2024 rose by a tenth.\n'), [['FiscalYearEndDate', 'September 30, 2024']]);
+    assert.deepEqual(await labelsOf('Net sales for the fiscal year ended September 30, 2024 rose by a tenth.\n'), [['ReportingPeriodEndDate', 'September 30, 2024']]);
   });
 
   test("dates written as a day of a month, with a superscript caret or as a form's blanks", async () => {
     assert.deepEqual(await labelsOf('This Sublease is made as of the 3^rd day of March, 2019 (the "Execution Date").\n'), [['ExecutionDate', '3^rd day of March, 2019']]);
     assert.deepEqual(await labelsOf('This Option Agreement is made as of the __ day of ________, 20__ (the "Grant Date").\n'), [['GrantDate', '__ day of ________, 20__']]);
   });
+
+  test('parties named by their roles: labels, signature blocks, short names that are not roles, roles a sentence gives', async () => {
+    assert.deepEqual(await labelsOf('Its: Chief Operating Officer\n\nLANDLORD: HARBOR POINT HOLDINGS, LLC, a Delaware limited liability company\n'), [['LandlordName', 'HARBOR POINT HOLDINGS, LLC']]);
+    assert.deepEqual(await labelsOf('QUILL RIDGE PARTNERS, LLC, a Delaware limited liability company, sole member\n'), [['MemberName', 'QUILL RIDGE PARTNERS, LLC']]);
+    assert.deepEqual(await labelsOf('Orchard Analytics Corporation, a Delaware corporation ("Orchard Corp.") is the general partner of Orchard LP.\n'), [['GeneralPartnerName', 'Orchard Analytics Corporation']]);
+    assert.deepEqual(await labelsOf('This Agreement is made between Bright Owl Bakery Inc., a Texas corporation ("BOB" or the "Company"), and Jane Roe.\n'), [['CompanyName', 'Bright Owl Bakery Inc.']]);
+    assert.deepEqual(await labelsOf('"Revolver Agent" shall mean First Meridian Bank, N.A., in its capacity as "Administrative Agent" under the Revolving Credit Agreement.\n'), [['AdministrativeAgentName', 'First Meridian Bank, N.A.']]);
+    assert.deepEqual(await labelsOf('BY AND BETWEEN GREY HERON PLAZA GROUP, LP, AS LANDLORD, AND BLUE FINCH LABS, INC., AS TENANT\n'), [['LandlordName', 'GREY HERON PLAZA GROUP, LP'], ['TenantName', 'BLUE FINCH LABS, INC.']]);
+    assert.deepEqual(await labelsOf('SILVER FERN CAPITAL LLC and NORTHWIND SECURITIES LLC, as Joint Lead Arrangers and Joint Bookrunners\n'), [['LeadArrangerName', 'NORTHWIND SECURITIES LLC']]);
+  });
+
+  test('a place is not a party: a company organised under the laws of a country', async () => {
+    assert.deepEqual(await labelsOf('MAPLE GROVE FOODS LTD., a company organized under the laws of Canada (the "Canadian Borrower"), agrees.\n'), [['CanadianBorrowerName', 'MAPLE GROVE FOODS LTD.']]);
+  });
 });
+

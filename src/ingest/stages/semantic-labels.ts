@@ -113,6 +113,8 @@ const LABEL_HEADS: Record<string, RegExp> = {
 
 /** `Commencement Date for the Initial Premises: October 1, 2018`: the label the line gives the value, up to its first "for"/"of". */
 function labelBefore(tokens: Token[], start: number, kind: string): string | null {
+  // A party's label (`Tenant:`) is one of its roles: named by partyName.
+  if (kind === 'party') return null;
   const i = tokens.findIndex((t) => t.start >= start);
   if (i < 2 || tokens[i - 1]!.text !== ':') return null;
   const words: string[] = [];
@@ -153,16 +155,9 @@ function enteredDate(tokens: Token[], end: number): string | null {
 
 /** `for the reporting period ended March 31, 2012`, `the fiscal year ending December 31`: the end date of the period named before. */
 function periodEndDate(near: string[]): string | null {
-  if (!/^(?:ended|ending|end|ends)$/u.test(near[0] ?? '')) return null;
-  const words: string[] = [];
-  for (const w of near.slice(1, 4)) {
-    if (FUNCTION_WORDS.has(w) || /\d/u.test(w)) break;
-    words.unshift(w);
-  }
-  return words.length && PERIODS.test(words.at(-1)!) ? `${pascal(words)}EndDate` : null;
+  // The periods a company reports on: "for the reporting period ended", "the fiscal year ended", "the three months ended".
+  return /^(?:ended|ending)$/u.test(near[0] ?? '') && /^(?:period|year|quarter|months|weeks)$/u.test(near[1] ?? '') ? 'ReportingPeriodEndDate' : null;
 }
-/** Nouns of periods that end on a date. */
-const PERIODS = /^(?:period|year|quarter|month|term|semester|week)$/u;
 
 function dateName(near: string[]): string | null {
   for (const [i, w] of near.slice(0, 7).entries()) {
@@ -244,7 +239,7 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
 }
 
 /** Cues of a party's role: a defined term, `as …`, `its …`, `Label:`, `means`, `I, …`, `appeared`. */
-const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|\bas\s+(?:an?\s+|the\s+)?\p{L}|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\bappeared\s+\p{Lu}|\bacting\s|\(\p{Lu}\p{L}*\)/u;
+const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|\b(?:as|AS)\s+(?:an?\s+|the\s+|AN?\s+|THE\s+)?\p{L}|,\s+(?:sole\s+)?\p{L}+\s*$|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\bappeared\s+\p{Lu}|\bacting\s|\(\p{Lu}\p{L}*\)/u;
 const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
 const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
 const TIME_CUE = /\d:\d|[ap]\.?m\b|noon/iu;
@@ -259,7 +254,14 @@ function partyName(roles: readonly string[][] | undefined): string | null {
   const role = strong ?? roles.find((r) => r[0] === 'signatory');
   // "in its capacity as Stockholder Representative": the capacity is the role.
   const words = role?.filter((w) => w !== 'capacity');
-  return words?.length ? `${pascal(words)}Name` : null;
+  // "as Administrative Agent and Collateral Agent": the first role listed (the role the party is known by; joined lists measured worse).
+  return words?.length ? `${pascal(singular(words))}Name` : null;
+}
+
+/** "as Joint Lead Arrangers": a role is named in the singular. */
+function singular(words: readonly string[]): string[] {
+  const last = words.at(-1) ?? '';
+  return last.length > 4 && /[^su]s$/u.test(last) ? [...words.slice(0, -1), last.slice(0, -1)] : [...words];
 }
 
 /** The label spans of one leaf: each value whose context names it. */

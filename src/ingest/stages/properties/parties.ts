@@ -24,6 +24,8 @@ export interface PartyMention {
   end: number;
   /** Each role as its lower-case words: [["administrative", "agent"], ["collateral", "agent"]]. */
   roles: string[][];
+  /** Roles given together by one list (`as Administrative Agent and Collateral Agent`): the party holds them as one capacity. */
+  together?: string[][];
 }
 
 const lower = (t: Token | undefined): string => (t ? t.text.toLowerCase() : '');
@@ -100,7 +102,10 @@ function nameAfter(tokens: Token[], start: number): { from: number; to: number }
     if (CONNECTORS.has(lower(t)) && to !== -1 && isCapitalised(tokens[i + 1])) continue;
     if (t.text === 'AND' && to !== -1 && allCaps(tokens[to]!) && isCapitalised(tokens[i + 1]) && allCaps(tokens[i + 1]!)) continue;
     if (!isCapitalised(t)) break;
-    if (to !== -1 && isSuffix(tokens[to]) && !isSuffix(t)) break;
+    // "Acme Corp. Tenant": a word after a legal suffix is not the name's ("Bank of America": one after a connector is).
+    if (to !== -1 && isSuffix(tokens[to]) && !isSuffix(t) && !CONNECTORS.has(lower(tokens[i - 1]))) break;
+    // "LIFE SCIENCE GROUP, LP, AS LANDLORD": "as" before a word is the preposition, not the Norwegian suffix.
+    if (lower(t) === 'as' && to !== -1 && isWord(tokens[i + 1])) break;
     if (!isSuffix(t) && stopsName(t)) break;
     to = i;
   }
@@ -112,10 +117,13 @@ function nameAfter(tokens: Token[], start: number): { from: number; to: number }
 function rolesFrom(tokens: Token[], start: number): string[][] {
   const roles: string[][] = [];
   let current: string[] = [];
+  let previous: Token | undefined;
   for (let i = start; i < tokens.length && i < start + 16; i++) {
     const w = lower(tokens[i]);
-    if (/^(?:a|an|the|its|as|each|solely|individually)$/u.test(w)) continue;
-    if (w === ',' && /^(?:a|an)$/u.test(lower(tokens[i + 1]))) break;
+    if (/^(?:a|an|the|its|as|each|solely|individually|sole|joint)$/u.test(w) || QUOTE.test(w)) continue;
+    // "its general partner Witness:": a label of the next line is not the role's; nor a capitalised word after lower-case role words.
+    if (current.length && (tokens[i + 1]?.text === ':' || (isCapitalised(tokens[i]) && previous && !isCapitalised(previous)))) break;
+    if (w === ',' && /^(?:a|an|and)$/u.test(lower(tokens[i + 1]))) break;
     if (w === 'and' || w === ',' || w === '/') {
       if (current.length) roles.push(current);
       current = [];
@@ -123,6 +131,7 @@ function rolesFrom(tokens: Token[], start: number): string[][] {
     }
     if (!isWord(tokens[i]) || /^(?:for|of|in|under|to|with|hereunder|party|hereto|thereto|on|by)$/u.test(w)) break;
     current.push(w.replace(/[^\p{L}\p{N}]/gu, ''));
+    previous = tokens[i];
     if (current.length > 4) break;
   }
   if (current.length) roles.push(current);
@@ -132,10 +141,10 @@ function rolesFrom(tokens: Token[], start: number): string[][] {
 const QUOTE = /^["“”‘’']$/u;
 
 /** Words in quotes inside brackets starting at token `open` ("(", then the/each, a quote): `(the "Company")`. */
-function definedTermAt(tokens: Token[], open: number): { role: string[]; close: number } | null {
+function definedTermAt(tokens: Token[], open: number, name?: readonly Token[]): { role: string[]; close: number } | null {
   if (tokens[open]?.text !== '(') return null;
   let i = open + 1;
-  let words: string[] = [];
+  const terms: string[][] = [];
   for (; i < tokens.length && i < open + 40; i++) {
     const t = tokens[i]!;
     if (t.text === ')') break;
@@ -143,30 +152,35 @@ function definedTermAt(tokens: Token[], open: number): { role: string[]; close: 
       const quoted: string[] = [];
       let j = i + 1;
       while (j < tokens.length && !QUOTE.test(tokens[j]!.text) && tokens[j]!.text !== ')' && quoted.length < 6) quoted.push(lower(tokens[j++]).replace(/[^\p{L}\p{N}]/gu, ''));
-      if (QUOTE.test(tokens[j]?.text ?? '') && quoted.length && !words.length) words = quoted.filter(Boolean);
+      if (QUOTE.test(tokens[j]?.text ?? '') && quoted.filter(Boolean).length) terms.push(quoted.filter(Boolean));
       i = j;
     }
   }
   if (tokens[i]?.text !== ')') return null;
-  // `(Employee)` without quotes: one to three capitalised words.
-  if (!words.length) {
-    const inner = tokens.slice(open + 1, i);
-    if (inner.length && inner.length <= 3 && inner.every(isCapitalised)) words = inner.map((t) => lower(t).replace(/[^\p{L}\p{N}]/gu, ''));
+  // `(Employee)`, `(the Company)` without quotes: one to three capitalised words.
+  if (!terms.length) {
+    let inner = tokens.slice(open + 1, i);
+    if (/^(?:the|this)$/iu.test(inner[0]?.text ?? '')) inner = inner.slice(1);
+    if (inner.length && inner.length <= 3 && inner.every(isCapitalised)) terms.push(inner.map((t) => lower(t).replace(/[^\p{L}\p{N}]/gu, '')));
   }
-  return words.length ? { role: words, close: i } : null;
+  // `("Acme" or the "Company")`, `("CML," and together with Comstock, "Obligor")`: the first term that is a role, not a short name.
+  const role = terms.find((t) => !isAlias(t, name)) ?? terms[0];
+  return role ? { role, close: i } : null;
 }
 
 /**
  * The roles the text gives the name spanning tokens `[from, to]`: what follows it (an appositive,
  * then a defined term, `as …` or `its …`) and what stands before it (`Label:`, `"Term" means`).
  */
-function rolesAround(tokens: Token[], from: number, to: number, previous: string | undefined): string[][] {
+function rolesAround(tokens: Token[], from: number, to: number, previous: string | undefined, together: string[][][] = []): string[][] {
   const roles: string[][] = [];
+  const name = tokens.slice(from, to + 1);
   let i = to + 1;
   // Skip appositives: ", a Delaware corporation", ", individually", up to a bracket, "as" or "its".
   for (let steps = 0; i < tokens.length && steps < 30; steps++) {
     const w = lower(tokens[i]);
     if (w === '(' || w === 'as' || w === 'its' || w === 'acting') break;
+    if (w === ',' && lower(tokens[i + 1]) === 'in' && lower(tokens[i + 2]) === 'its' && lower(tokens[i + 3]) === 'capacity') break;
     if (w === ',' && /^(?:a|an|individually|each|acting|both|as|its)$/u.test(lower(tokens[i + 1]))) {
       i++;
       continue;
@@ -176,29 +190,74 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
         i++;
         continue;
       }
+      // `X, a Delaware limited liability company, Member` (a signature block): a role noun closing the appositive.
+      if (w === ',') {
+        const tail = rolesFrom(tokens, i + 1);
+        let k = i + 1;
+        while (k < tokens.length && isWord(tokens[k]) && k < i + 5) k++;
+        const closes = k >= tokens.length || /^[,.;]$/u.test(tokens[k]!.text);
+        if (tail.length === 1 && closes && PARTY_NOUNS.has(tail[0]!.at(-1)!)) roles.push(tail[0]!);
+      }
       break;
     }
-    if (steps === 0 && isWord(tokens[i]) && allCaps(tokens[i]!) && tokens[i]!.text.length > 2 && !isSuffix(tokens[i])) {
+    if (steps === 0 && isWord(tokens[i]) && allCaps(tokens[i]!) && tokens[i]!.text.length > 2 && !isSuffix(tokens[i]) && PARTY_NOUNS.has(w.replace(/[^\p{L}]/gu, ''))) {
       roles.push([w]); // "Siga Technologies, Inc. TENANT"
       break;
     }
     if (steps === 0) break;
     i++;
   }
+  // `(as successor to RMK Acquisition Corporation) (the "U.S. Borrower")`: a note of its history is passed over.
+  if (lower(tokens[i]) === '(' && lower(tokens[i + 1]) === 'as' && /^(?:successor|assignee|formerly)$/u.test(lower(tokens[i + 2]))) {
+    while (i < tokens.length && tokens[i]!.text !== ')') i++;
+    i++;
+  }
   const w = lower(tokens[i]);
+  const listed = (found: string[][]) => {
+    roles.push(...found);
+    if (found.length > 1) together.push(found);
+  };
+  let close = i;
   if (w === '(') {
-    const term = definedTermAt(tokens, i);
-    if (term) roles.push(term.role);
-  } else if (w === 'as' || w === 'its') roles.push(...rolesFrom(tokens, i + 1));
-  else if (w === 'acting') roles.push(...rolesFrom(tokens, i + 1));
+    // `(as Facility Agent, Security Agent and Account Bank)`
+    if (lower(tokens[i + 1]) === 'as') listed(rolesFrom(tokens, i + 2));
+    else {
+      const term = definedTermAt(tokens, i, name);
+      if (term) {
+        roles.push(term.role);
+        close = term.close;
+      }
+    }
+  } else if (w === 'acting' && lower(tokens[i + 1]) === 'through') {
+    // "acting through its New York Branch, as Lender": the branch it acts through is passed over.
+    let k = i + 2;
+    while (k < tokens.length && k < i + 12 && lower(tokens[k]) !== 'as') k++;
+    if (lower(tokens[k]) === 'as') listed(rolesFrom(tokens, k + 1));
+  } else if (w === 'as' || w === 'its' || w === 'acting') listed(rolesFrom(tokens, i + 1));
+  // `in its capacity as "Administrative Agent"`
+  else if (w === ',' && lower(tokens[i + 1]) === 'in' && lower(tokens[i + 2]) === 'its' && lower(tokens[i + 3]) === 'capacity' && lower(tokens[i + 4]) === 'as') listed(rolesFrom(tokens, i + 5));
+  // `… ("Glimcher Corp.") is the sole general partner of Glimcher LP`, `has agreed to become a Lender`: a role the sentence gives it.
+  if (!roles.length || close !== i) {
+    let k = close === i ? i : close + 1;
+    if (lower(tokens[k]) === 'has' && lower(tokens[k + 1]) === 'agreed' && lower(tokens[k + 2]) === 'to') k += 3;
+    if (/^(?:is|become|becomes|shall)$/u.test(lower(tokens[k])) && (lower(tokens[k]) !== 'shall' || lower(tokens[k + 1]) === 'be')) {
+      if (lower(tokens[k]) === 'shall') k++;
+      if (/^(?:the|a|an)$/u.test(lower(tokens[k + 1]))) {
+        const r = rolesFrom(tokens, k + 1)[0];
+        if (r && PARTY_NOUNS.has(r.at(-1)!)) roles.push(r);
+      }
+    }
+  }
   // Before it: `Role:` (one case style, up to three words), `"Role" means`, a signature's cue.
-  const before = tokens.slice(Math.max(0, from - 6), from);
+  const before = tokens.slice(Math.max(0, from - 12), from);
   const b = before.map(lower);
   if (b.at(-1) === ':' || (b.at(-1) === '/s/' && b.at(-2) === ':')) {
     const colon = b.lastIndexOf(':');
     const label: string[] = [];
-    for (let k = colon - 1; k >= 0 && label.length < 3 && isCapitalised(before[k]); k--) {
+    for (let k = colon - 1; k >= 0 && label.length < 3 && isCapitalised(before[k]) && /^\p{L}/u.test(before[k]!.text); k--) {
       if (label.length && allCaps(before[k]!) !== allCaps(before[k + 1]!)) break;
+      // "Its: Chief Financial Officer Landlord:": the signer's title before is not the label's.
+      if (label.length && /^(?:officer|president|secretary|treasurer|title|its|by|name|date)$/u.test(b[k]!.replace(/[^\p{L}]/gu, ''))) break;
       label.unshift(b[k]!.replace(/[^\p{L}\p{N}]/gu, ''));
     }
     if (label.length) roles.push(label);
@@ -250,10 +309,29 @@ function plausibleName(words: readonly Token[]): boolean {
   return !plain.every((w) => PARTY_NOUNS.has(w) || TITLE_WORDS.has(w) || NOT_NAME_WORDS.has(w) || (w.endsWith('s') && PARTY_NOUNS.has(w.slice(0, -1))));
 }
 
-/** A short name the text gives a party (`("BW")`, `BSC:`), not a role. */
-function isAlias(role: readonly string[]): boolean {
-  return role.length === 1 && role[0]!.length <= 4 && !PARTY_NOUNS.has(role[0]!);
+/**
+ * A short name the text gives a party, not a role: `("BW")`, `BSC:`; with the name, a term of its
+ * own words (`Glimcher Properties Corporation ("Glimcher Corp.")`, `Richard Walker ("Walker")`) or
+ * of its initials (`New England Telephone and Telegraph Company ("NETEL")`).
+ */
+function isAlias(role: readonly string[], name?: readonly Token[]): boolean {
+  if (role.length === 1 && role[0]!.length <= 4 && !PARTY_NOUNS.has(role[0]!)) return true;
+  if (!name?.length) return false;
+  const words = name.filter(isWord).map((t) => lower(t).replace(/[^\p{L}\p{N}]/gu, ''));
+  if (!PARTY_NOUNS.has(role[0]!) && words.includes(role[0]!)) return true;
+  // Initials: the term's letters in order through the name's words, starting with its first.
+  const term = role.join('');
+  const letters = words.join('');
+  if (role.length > 1 || term.length < 2 || term[0] !== letters[0] || PARTY_NOUNS.has(term)) return false;
+  let k = 0;
+  for (const ch of letters) if (ch === term[k]) k++;
+  return k === term.length && words.length >= 2 && !/[aeiou]{2}/u.test(term) && term.length <= words.length + 3;
 }
+
+/** Role words that only qualify: "sole member", "joint lead arrangers". */
+const ROLE_STOPS = new Set(['sole', 'joint']);
+/** Words after which a name is a place, not a party: "the laws of Canada", "the State of Texas". */
+const PLACE_BEFORE = /^(?:laws|state|commonwealth|province|republic|kingdom|county|city)$/u;
 
 /** Where a name ends: a possessive's "'s" off, and a name written twice (a signature, then the printed name) once. */
 function nameEnd(tokens: Token[], from: number, last: number): number {
@@ -274,12 +352,14 @@ const CLAUSE_BREAKS = new Set([')', ';', 'between', 'among', 'and']);
 function giveTermsToClauseOpeners(tokens: Token[], found: (PartyMention & { from: number; last: number })[]): void {
   tokens.forEach((t, p) => {
     if (t.text !== '(') return;
-    const term = definedTermAt(tokens, p);
-    if (!term || isAlias(term.role)) return;
     let c = p - 1;
     while (c >= 0 && !CLAUSE_BREAKS.has(lower(tokens[c]))) c--;
     const opener = found.filter((m) => m.from > c && m.last < p).sort((a, b) => a.from - b.from)[0];
-    if (opener && !opener.roles.some((r) => r.join(' ') === term.role.join(' '))) opener.roles.push(term.role);
+    if (!opener) return;
+    const name = tokens.slice(opener.from, opener.last + 1);
+    const term = definedTermAt(tokens, p, name);
+    if (!term || isAlias(term.role, name)) return;
+    if (!opener.roles.some((r) => r.join(' ') === term.role.join(' '))) opener.roles.push(term.role);
   });
 }
 
@@ -309,17 +389,20 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     if (tokens[from]!.start >= text.length) continue;
     const words = tokens.slice(from, last + 1).filter(isWord);
     if (!plausibleName(words)) continue;
-    const roles = rolesAround(tokens, from, last, previous).filter((r) => !isAlias(r));
+    // A name after "the laws of" or "the State of" is a place.
+    if (lower(tokens[from - 1]) === 'of' && PLACE_BEFORE.test(lower(tokens[from - 2]))) continue;
+    const together: string[][][] = [];
+    const roles = rolesAround(tokens, from, last, previous, together).filter((r) => !isAlias(r, tokens.slice(from, last + 1)));
     // One capitalised word opening a sentence is more often its verb or noun ("Deliver to Landlord …") than a name.
     if (!roles.length && words.length === 1 && !allCaps(words[0]!) && (from === 0 || tokens[from - 1]!.text === '.')) continue;
     // After "Title:" stands a job title, not a party (unless it is a firm's name: "Title: JV JEFFERSONVILLE, LLC").
     if (roles.some((r) => r.length === 1 && r[0] === 'title') && !words.some(isSuffix)) continue;
-    found.push({ start: tokens[from]!.start, end: nameEnd(tokens, from, last), roles, from, last });
+    found.push({ start: tokens[from]!.start, end: nameEnd(tokens, from, last), roles, ...(together[0] ? { together: together[0] } : {}), from, last });
   }
   giveTermsToClauseOpeners(tokens, found);
   // A name inside a longer one is a piece of it, unless only it has a role.
   const out = found
     .filter((m) => !found.some((o) => o !== m && o.start <= m.start && o.end >= m.end && (o.roles.length > 0 || m.roles.length === 0)))
-    .map(({ start, end, roles }) => ({ start, end: Math.min(end, text.length), roles }));
+    .map(({ start, end, roles, together }) => ({ start, end: Math.min(end, text.length), roles, ...(together ? { together } : {}) }));
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }

@@ -13,6 +13,8 @@ export interface ValueSpan {
   end: number;
   /** For parties: the roles the text gives them. */
   roles?: string[][];
+  /** For parties: roles given together by one list, held as one capacity. */
+  together?: string[][];
 }
 
 const ENTITY_KINDS: Partial<Record<ValueKind, EntityType[]>> = {
@@ -111,7 +113,7 @@ export function valueSpans(kind: ValueKind, text: string, spans: readonly Span[]
     case 'party':
     case 'person': {
       const named = entitySpansOf(text, spans, ['Org', 'Person']);
-      return findParties(text, previous, named, next).map((p) => ({ start: p.start, end: p.end, roles: p.roles }));
+      return findParties(text, previous, named, next).map((p) => ({ start: p.start, end: p.end, roles: p.roles, ...(p.together ? { together: p.together } : {}) }));
     }
     default:
       return entities;
