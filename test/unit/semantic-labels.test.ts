@@ -384,5 +384,20 @@ describe('found labels: values named by what their context says', () => {
   test('a place is not a party: a company organised under the laws of a country', async () => {
     assert.deepEqual(await labelsOf('MAPLE GROVE FOODS LTD., a company organized under the laws of Canada (the "Canadian Borrower"), agrees.\n'), [['CanadianBorrowerName', 'MAPLE GROVE FOODS LTD.']]);
   });
+
+  test('periods named by what is done within them: a deadline for what one must do, a period for what one may', async () => {
+    assert.deepEqual(await labelsOf('The Company shall reimburse the Consultant for such expenses within fifteen (15) days after receipt of an invoice.\n'), [['ReimbursementDeadline', 'fifteen (15) days']]);
+    assert.deepEqual(await labelsOf('You will have twenty-one (21) days from receipt of this letter to review it.\n'), [['ReviewPeriod', 'twenty-one (21) days']]);
+    assert.deepEqual(await labelsOf('The Seller shall notify the Buyer within 10 days of any change.\n'), [['NotificationPeriod', '10 days']]);
+    assert.deepEqual(await labelsOf("The bonus will be paid to the Employee's designated bank account within 45 days after the Vesting Date.\n"), [['PaymentDeadline', '45 days']]);
+  });
+
+  test('a capitalised term the sentence says the value is; the subject of the event a date belongs to', async () => {
+    assert.deepEqual(await labelsOf('The Rent Commencement Date shall be March 1, 2027.\n'), [['RentCommencementDate', 'March 1, 2027']]);
+    assert.deepEqual(await labelsOf('As used herein, the Monthly Base Rent will equal $12,500.\n'), [['MonthlyBaseRent', '$12,500']]);
+    assert.deepEqual(await labelsOf('Rent is $4,000 per month.\n'), []);
+    assert.deepEqual(await labelsOf("Tenant's obligation to pay Rent shall commence on July 1, 2026.\n"), [['RentCommencementDate', 'July 1, 2026']]);
+    assert.deepEqual(await labelsOf("The Employee's employment under this Agreement shall commence on January 5, 2026.\n"), [['EmploymentStartDate', 'January 5, 2026']]);
+  });
 });
 

@@ -42,14 +42,26 @@ const SECURITIES = /^(?:notes?|bonds?|debentures?|loans?|debt|obligations?)$/u;
 const DOCUMENTS = new Set(['agreement', 'lease', 'sublease', 'amendment', 'indenture', 'note', 'guaranty', 'guarantee', 'plan', 'contract', 'letter', 'supplement', 'assignment', 'release', 'policy']);
 
 /** What a period is for: the word before (or, for notice, after) it, to its label. */
+// What one may do within it is a period (`CurePeriod`: "ten days to cure"); what one must have done by its end, a deadline
+// (`ReimbursementDeadline`: "shall reimburse … within thirty days"). A verb is named by its noun.
 const PERIOD_EVENTS: [RegExp, string][] = [
   [/^cur(?:e|ed|es|ing)$/u, 'CurePeriod'],
   [/^revo(?:ke|kes|ked|king|cation)$/u, 'RevocationPeriod'],
   [/^consider(?:ation)?$/u, 'ConsiderationPeriod'],
+  [/^review(?:s|ed|ing)?$/u, 'ReviewPeriod'],
+  [/^(?:object|objects|objected|objection)$/u, 'ObjectionPeriod'],
   [/^surviv/u, 'SurvivalPeriod'],
-  [/^(?:pay|paid|payment|payable|remit)$/u, 'PaymentDeadline'],
-  [/^(?:notice|notify|notification)$/u, 'NoticePeriod'],
+  [/^(?:pay|pays|paid|payment|payable|remit)$/u, 'PaymentDeadline'],
+  [/^(?:reimburs(?:e|es|ed|ing|ement))$/u, 'ReimbursementDeadline'],
+  [/^(?:repay|repays|repaid|repayment)$/u, 'RepaymentDeadline'],
+  [/^(?:refund|refunds|refunded)$/u, 'RefundDeadline'],
+  [/^(?:respond|responds|responded|response)$/u, 'ResponseDeadline'],
+  [/^(?:dismiss|dismissed|dismissal)$/u, 'DismissalDeadline'],
+  [/^(?:discharge|discharged|bonded)$/u, 'DischargeDeadline'],
+  [/^(?:notify|notifies|notified|notification)$/u, 'NotificationPeriod'],
+  [/^notice$/u, 'NoticePeriod'],
 ];
+const NOTICE = new Set(['NoticePeriod', 'NotificationPeriod']);
 
 /** Nouns an amount or rate is "of" that name it, as the words before `of`: "base salary", "purchase price". */
 /** Nouns that name an amount themselves ("base salary", "purchase price"). */
@@ -167,6 +179,14 @@ function dateName(near: string[]): string | null {
       // "my commission expires": the noun the event is of.
       const of = near[i + 1];
       const prefix = of && /^(?:commission|lease|term|option|agreement|employment|offer|warrant)$/u.test(of) ? pascal([of]) : '';
+      // The subject before its modal: "Tenant's obligation to pay Rent shall commence on" → `RentCommencementDate`;
+      // "the Executive's employment under this Agreement shall begin on" → `EmploymentStartDate` (an employment starts).
+      const subject = near.slice(i + 1, i + 7);
+      const modal = /^(?:shall|will|may|would|to|is|be)$/u.test(of ?? '');
+      if (noun === 'Commencement' || noun === 'Start') {
+        if (modal && subject.slice(0, 3).includes('rent')) return 'RentCommencementDate';
+        if (subject.includes('employment') && !subject.includes('termination')) return 'EmploymentStartDate';
+      }
       return `${prefix}${noun}Date`;
     }
     if (DOCUMENT_DATED.test(w)) {
@@ -182,15 +202,18 @@ function periodName(near: string[], next: string[]): string | null {
   for (let i = 0; i < next.length; i++) {
     if (next[i] !== 'to' && !(next[i + 1] === 'period' && i === 0)) continue;
     const verb = next[i] === 'to' ? next[i + 1] : next[i];
-    if (verb) for (const [re, name] of PERIOD_EVENTS) if (re.test(verb) && name !== 'NoticePeriod') return name;
+    if (verb) for (const [re, name] of PERIOD_EVENTS) if (re.test(verb) && !NOTICE.has(name)) return name;
   }
   const notice = next.slice(0, 3).some((w) => /^notice$/u.test(w));
   const terminate = near.slice(0, 8).some((w) => /^terminat/u.test(w));
-  // "does not cure the failure within thirty (30) days after written notice": the purpose before it first.
-  for (const w of near.slice(0, 6)) {
-    for (const [re, name] of PERIOD_EVENTS) if (re.test(w) && name !== 'NoticePeriod') return name;
+  // "does not cure the failure within thirty (30) days after written notice": the purpose before it first; a verb
+  // governing "within" may stand further back ("will be paid to the Employee's bank account within 30 days").
+  const reach = near[0] === 'within' ? 10 : 6;
+  for (const w of near.slice(0, reach)) {
+    for (const [re, name] of PERIOD_EVENTS) if (re.test(w) && !NOTICE.has(name)) return name;
   }
-  if (notice || near.slice(0, 6).some((w) => PERIOD_EVENTS.at(-1)![0].test(w))) return terminate ? 'TerminationNoticePeriod' : 'NoticePeriod';
+  if (notice || near.slice(0, 6).some((w) => w === 'notice')) return terminate ? 'TerminationNoticePeriod' : 'NoticePeriod';
+  if (near.slice(0, 6).some((w) => PERIOD_EVENTS.at(-2)![0].test(w))) return 'NotificationPeriod';
   return null;
 }
 
@@ -211,6 +234,27 @@ function termAfter(tokens: Token[], end: number, kind: string): string | null {
   // Only a term of the value's own kind: `("Effective Date")` names a date, `(this "Agreement")` does not.
   const named = words.length && /^["”]$/u.test(tokens[i]?.text ?? '') && /\p{Lu}/u.test(words[0]!) && LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase());
   return named ? pascal(words) : null;
+}
+
+/**
+ * `the Rent Commencement Date shall be October 1, 2019`, `The Cure Period is ten (10) days`, `the Base Rent will equal
+ * $4,000`: a capitalised term of the value's kind that the sentence says the value is.
+ */
+function termBefore(tokens: Token[], start: number, kind: string): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1;
+  let linked = false;
+  for (let steps = 0; i >= 0 && steps < 4; steps++, i--) {
+    const w = tokens[i]!.text.toLowerCase();
+    if (/^(?:is|be|means|mean|equals|equal|occur|occurs|was)$/u.test(w)) linked = true;
+    else if (!/^(?:on|shall|will|to|of|as|the|at|by|hereby|deemed|have|been)$/u.test(w)) break;
+  }
+  if (!linked || i < 0) return null;
+  const words: string[] = [];
+  for (; i >= 0 && words.length < 5 && /^\p{Lu}[\p{Ll}]+$/u.test(tokens[i]!.text); i--) words.unshift(tokens[i]!.text);
+  // A sentence's first word is no part of the term ("Rent is …" names nothing; "The Rent Commencement Date is …" does).
+  if (words.length && (i < 0 || tokens[i]!.text === '.') && !/^(?:the|this|such)$/iu.test(tokens[i]?.text ?? 'x')) words.shift();
+  if (words.length < 2 || !LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase())) return null;
+  return pascal(words);
 }
 
 /** "payments received after 12:00 noon", "no later than 5:00 p.m.": a time is a deadline or a cut-off. */
@@ -293,6 +337,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
     const name =
       (v.kind === 'party' ? null : termAfter(tokens, v.end, v.kind)) ??
       labelBefore(tokens, v.start, v.kind) ??
+      (v.kind === 'party' ? null : termBefore(tokens, v.start, v.kind)) ??
       (v.kind === 'plan' ? 'PlanName' : null) ??
       (v.kind === 'time' ? timeName(near) : null) ??
       (v.kind === 'party'
