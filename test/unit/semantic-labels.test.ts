@@ -399,5 +399,24 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf("Tenant's obligation to pay Rent shall commence on July 1, 2026.\n"), [['RentCommencementDate', 'July 1, 2026']]);
     assert.deepEqual(await labelsOf("The Employee's employment under this Agreement shall commence on January 5, 2026.\n"), [['EmploymentStartDate', 'January 5, 2026']]);
   });
+
+  test("addresses: the party's just before, a place's, a labelled one; nothing for a bare address", async () => {
+    assert.deepEqual(
+      (await labelsOf('This Agreement is between Pine Cone Labs Inc. ("Employer"), located at 40 Birch Road, Dayton, Ohio 45402, and Mara Quinn ("Employee"), residing at 9 Cedar Lane, Austin, Texas 78701.\n')).filter(([n]) => n.endsWith('Address')),
+      [['EmployerAddress', '40 Birch Road, Dayton, Ohio 45402'], ['EmployeeAddress', '9 Cedar Lane, Austin, Texas 78701']],
+    );
+    assert.deepEqual(await labelsOf('Landlord leases to Tenant the premises located at 200 Harbor Street, Suite 5, Boston, Massachusetts 02110.\n'), [['PremisesAddress', '200 Harbor Street, Suite 5, Boston, Massachusetts 02110']]);
+    assert.deepEqual(await labelsOf("Tenant's Address: 12 Elm Street, Dayton, Ohio 45402\n"), [['TenantAddress', '12 Elm Street, Dayton, Ohio 45402']]);
+    assert.deepEqual(await labelsOf('We met at 12 Elm Street, Dayton, Ohio 45402 last year.\n'), []);
+  });
+
+  test('amounts: the par value of a class of stock, a head in the plural, a share of an amount, past a comparison', async () => {
+    assert.deepEqual(await labelsOf('"Preferred Stock" means the preferred stock, par value $0.001 per share, of the Company.\n'), [['PreferredStockParValue', '$0.001']]);
+    assert.deepEqual(await labelsOf('The Company has 1,000 shares of $0.01 par value common stock.\n'), [['CommonStockParValue', '$0.01']]);
+    assert.deepEqual(await labelsOf('Quarterly operating costs of $1,250 were reported.\n'), [['QuarterlyOperatingCosts', '$1,250']]);
+    assert.deepEqual(await labelsOf('The Consultant earns a commission equal to fifteen percent (15%) of net sales.\n'), [['CommissionPercentage', 'fifteen percent (15%)']]);
+    assert.deepEqual(await labelsOf('No advance of less than $50,000 may be requested.\n'), [['AdvanceAmount', '$50,000']]);
+    assert.deepEqual(await labelsOf('an amount equal to 10% of the Loan\n'), []);
+  });
 });
 

@@ -70,7 +70,7 @@ const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'prem
 const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'advance', 'credit', 'reimbursement', 'severance', 'settlement', 'dividend', 'deductible', 'note', 'notes', 'facility']);
 /** Nouns that name a rate ("an interest rate of 5%"). */
 const RATE_HEADS = new Set(['rate', 'percentage', 'interest', 'margin', 'spread', 'discount', 'increase', 'threshold', 'ratio', 'yield']);
-const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'or', 'its', 'his', 'her', 'their', 'any', 'such', 'this', 'that', 'total', 'sum', 'excess', 'up', 'at', 'least', 'not', 'more', 'than', 'less', 'by']);
+const FUNCTION_WORDS = new Set(['no', 'each', 'every', 'a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'or', 'its', 'his', 'her', 'their', 'any', 'such', 'this', 'that', 'total', 'sum', 'excess', 'up', 'at', 'least', 'not', 'more', 'than', 'less', 'by']);
 
 const pascal = (words: readonly string[]): string => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('');
 
@@ -121,6 +121,7 @@ const LABEL_HEADS: Record<string, RegExp> = {
   party: /^(?:name|party|company|landlord|tenant|lender|borrower|agent|buyer|seller|purchaser|guarantor|employee|employer|trustee)$/u,
   time: /^time$/u,
   plan: /^(?:plan|program)$/u,
+  address: /^address$/u,
 };
 
 /** `Commencement Date for the Initial Premises: October 1, 2018`: the label the line gives the value, up to its first "for"/"of". */
@@ -136,7 +137,10 @@ function labelBefore(tokens: Token[], start: number, kind: string): string | nul
     words.unshift(t.toLowerCase());
   }
   const cut = words.findIndex((w) => /^(?:for|of|in|under|to)$/u.test(w));
-  const label = (cut > 0 ? words.slice(0, cut) : words).filter((w) => !/^(?:the|a|an|[ivx]+)$/u.test(w)).slice(-4);
+  // "Tenant's Address:": the possessive's owner names it.
+  const label = (cut > 0 ? words.slice(0, cut) : words).filter((w) => !/^(?:the|a|an|[ivx]+)$/u.test(w)).map((w) => w.replace(/['’]s$/u, '')).slice(-4);
+  // A bare "Address:" says whose it is no more than the value does.
+  if (kind === 'address' && label.length < 2) return null;
   return label.length && LABEL_HEADS[kind]?.test(label.at(-1)!) ? pascal(label) : null;
 }
 
@@ -257,6 +261,38 @@ function termBefore(tokens: Token[], start: number, kind: string): string | null
   return pascal(words);
 }
 
+/**
+ * Whose or what address: `Kevin Young ("Employee"), residing at …` → `EmployeeAddress` (the party named just before it),
+ * `the premises located at …` → `PremisesAddress`, `… (the "Property")` → `PropertyAddress`.
+ */
+function addressName(tokens: Token[], v: { start: number; end: number }, near: string[], named: readonly { end: number; name: string }[]): string | null {
+  const term = termAfterWords(tokens, v.end);
+  if (term && /^\p{Lu}/u.test(term[0]!) && term.length <= 3) return `${pascal(term)}Address`;
+  const at = near.findIndex((w) => /^(?:located|residing|resides|address|offices?|business|situated)$/u.test(w));
+  if (at < 0 || at > 8 || !/^(?:at|is|in|of)$/u.test(near[0] ?? '')) return null;
+  const place = near.slice(at + 1, at + 3).find((w) => /^(?:premises|property|building|facility|site)$/u.test(w));
+  if (place) return `${pascal([place])}Address`;
+  // The party just before, in the same sentence, not further than a few words back.
+  const party = [...named].reverse().find((n) => n.name.endsWith('Name') && n.end <= v.start && v.start - n.end < 80);
+  return party && !tokens.some((t) => t.start >= party.end && t.end <= v.start && (t.text === '.' || t.text === ';')) ? party.name.replace(/Name$/u, 'Address') : null;
+}
+
+/** The words of a defined term right after a value: `… (the "Premises")` → ["Premises"]. */
+function termAfterWords(tokens: Token[], end: number): string[] | null {
+  let i = firstAtOrAfter(tokens, end);
+  if (tokens[i]?.text === ',') i++;
+  if (tokens[i]?.text !== '(') return null;
+  i++;
+  if (/^(?:the|this|each|a)$/iu.test(tokens[i]?.text ?? '')) i++;
+  if (!/^["“]$/u.test(tokens[i]?.text ?? '')) return null;
+  const words: string[] = [];
+  for (i++; i < tokens.length && words.length < 6 && !/^["”]$/u.test(tokens[i]!.text); i++) {
+    if (!/[\p{L}\p{N}]/u.test(tokens[i]!.text)) return null;
+    words.push(tokens[i]!.text);
+  }
+  return words.length && /^["”]$/u.test(tokens[i]?.text ?? '') ? words : null;
+}
+
 /** "payments received after 12:00 noon", "no later than 5:00 p.m.": a time is a deadline or a cut-off. */
 function timeName(near: string[]): string | null {
   if (near.slice(0, 6).some((w) => /^(?:effective|effect)$/u.test(w))) return 'EffectiveTime';
@@ -266,6 +302,9 @@ function timeName(near: string[]): string | null {
 /** "a base salary of $410,000", "an interest rate equal to 5%", "a payment of $450": the noun phrase the value is of. */
 function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   const heads = kind === 'money' ? AMOUNT_HEADS : RATE_HEADS;
+  // "payments of more than $5,000,000", "a fee not to exceed $500": the comparison between the noun and its value is passed over.
+  const comparison = near[0] === 'than' && /^(?:more|less|greater|fewer)$/u.test(near[1] ?? '') ? 2 : near[0] === 'exceed' && near[1] === 'to' && near[2] === 'not' ? 3 : near[0] === 'least' && near[1] === 'at' ? 2 : 0;
+  if (comparison) near = near.slice(comparison);
   const link = near[0] === 'of' ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || AMOUNT_OF.has(near[0])) ? 0 : -1;
   if (link < 0) return null;
   let at = link;
@@ -278,8 +317,32 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   }
   const head = words.at(-1);
   if (!head) return null;
-  if (heads.has(head)) return pascal(words);
-  return kind === 'money' && AMOUNT_OF.has(head) ? `${pascal(words)}Amount` : null;
+  // "annual cash costs of $723": a head in the plural names it as written.
+  const one = head.length > 3 && /[^s]s$/u.test(head) ? head.slice(0, -1) : head;
+  if (heads.has(head) || heads.has(one)) return pascal(words);
+  if (kind === 'money' && AMOUNT_OF.has(one)) return `${pascal([...words.slice(0, -1), one])}Amount`;
+  // "a compensation equal to 100 percent (100%) of …", "a fee of 2%": the share of an amount is its percentage.
+  // (Not a bare "an amount equal to 10%": which amount, the text does not say.)
+  return kind === 'percent' && words.length + (one === 'amount' ? -1 : 0) > 0 && (AMOUNT_HEADS.has(one) || AMOUNT_OF.has(one)) ? `${pascal([...words.slice(0, -1), one])}Percentage` : null;
+}
+
+/** `the common stock, par value $0.01 per share`, `Common Stock, $0.001 par value`: the par value of the class of stock named before it. */
+function parValueName(tokens: Token[], v: { start: number; end: number }): string | null {
+  let i = firstAtOrAfter(tokens, v.start) - 1;
+  const next = after(tokens, v.end, 6);
+  // "$0.01 par value common stock", "par value $.01 per share, of Preferred Stock": the class after it.
+  const later = next.slice(0, 6).findIndex((w) => w === 'stock' || w === 'shares');
+  const named = (words: string[]) => `${pascal(words.slice(-2).map((w) => (w === 'shares' ? 'stock' : w)))}ParValue`;
+  if (next[0] === 'par' && next[1] === 'value') {
+    // the value before "par value": the stock is before the value.
+  } else if (tokens[i]?.text.toLowerCase() === 'value' && tokens[i - 1]?.text.toLowerCase() === 'par') i -= 2;
+  else return null;
+  if (tokens[i]?.text === ',') i--;
+  const words: string[] = [];
+  for (; i >= 0 && words.length < 3 && /^\p{L}+$/u.test(tokens[i]!.text) && !FUNCTION_WORDS.has(tokens[i]!.text.toLowerCase()); i--) words.unshift(tokens[i]!.text.toLowerCase());
+  if (words.length && /^(?:stock|shares)$/u.test(words.at(-1)!)) return named(words);
+  if (later > 0 && !/^(?:per|a|the|of)$/u.test(next[later - 1]!)) return named(next.slice(Math.max(0, later - 1), later + 1));
+  return 'ParValue';
 }
 
 /** Cues of a party's role: a defined term, `as …`, `its …`, `Label:`, `means`, `I, …`, `appeared`. */
@@ -316,7 +379,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
   let floor = -1;
   // Most leaves name nothing: only the kinds the leaf can hold are looked for (parties only beside a role's cue).
   const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
-  const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan')[] = [];
+  const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan' | 'address')[] = [];
   if (PARTY_CUE.test(next === undefined ? text : `${text} ${next}`) || (previous !== undefined && /:\s*$/u.test(previous))) kinds.push('party');
   if (types.has('Date') || MONTH_CUE.test(text) || /_\s+day\s+of/u.test(text)) kinds.push('date');
   if (types.has('TimeDuration') || HYPHEN_CUE.test(text)) kinds.push('duration');
@@ -324,6 +387,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
   if (types.has('Percent')) kinds.push('percent');
   if (TIME_CUE.test(text)) kinds.push('time');
   if (PLAN_CUE.test(text)) kinds.push('plan');
+  if (types.has('Address')) kinds.push('address');
   if (!kinds.length) return [];
   const values = kinds
     .flatMap((kind) => valueSpans(kind, text, spans, kind === 'party' ? previous : undefined, kind === 'party' ? next : undefined).map((v) => ({ ...v, kind })))
@@ -335,10 +399,11 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
     if (out.some((o) => o.start < v.end && v.start < o.end)) continue;
     const near = before(tokens, v.start, floor, 12);
     const name =
-      (v.kind === 'party' ? null : termAfter(tokens, v.end, v.kind)) ??
+      (v.kind === 'party' || v.kind === 'address' ? null : termAfter(tokens, v.end, v.kind)) ??
       labelBefore(tokens, v.start, v.kind) ??
       (v.kind === 'party' ? null : termBefore(tokens, v.start, v.kind)) ??
       (v.kind === 'plan' ? 'PlanName' : null) ??
+      (v.kind === 'address' ? addressName(tokens, v, near, out) : null) ??
       (v.kind === 'time' ? timeName(near) : null) ??
       (v.kind === 'party'
         ? partyName(v.roles)
@@ -347,7 +412,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12))
             : v.kind === 'money' || v.kind === 'percent'
-              ? amountName(near, v.kind)
+              ? (v.kind === 'money' ? parValueName(tokens, v) : null) ?? amountName(near, v.kind)
               : null);
     floor = v.end;
     if (name) out.push({ start: v.start, end: v.end, name });

@@ -100,6 +100,12 @@ export function valueSpans(kind: ValueKind, text: string, spans: readonly Span[]
       return joinedDurations(text, [...entities, ...all(HYPHEN_DURATION, text)].map((s) => withoutPeriod(text, s)));
     case 'money':
       return entities.map((s) => withCurrencyPrefix(text, s));
+    case 'percent':
+      // "fifty percent (50%)": the figure in brackets after the words is the same value's.
+      return entities.map((s) => {
+        const figure = text.slice(s.end).match(/^\s\(\d[\d.]*\s?%\)/u);
+        return figure && /\p{L}$/u.test(text.slice(s.start, s.end)) ? { start: s.start, end: s.end + figure[0].length } : s;
+      });
     case 'time':
       return all(TIME, text);
     case 'year':
