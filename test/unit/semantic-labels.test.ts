@@ -418,5 +418,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('No advance of less than $50,000 may be requested.\n'), [['AdvanceAmount', '$50,000']]);
     assert.deepEqual(await labelsOf('an amount equal to 10% of the Loan\n'), []);
   });
+
+  test('signatures: a name after /s/, a person with a job title after it; a line that only says dated, by its heading', async () => {
+    assert.deepEqual(await labelsOf('By: /s/ Nora Ellis\nName: Nora Ellis\nTitle: Chief Executive Officer\n'), [['SignatoryName', 'Nora Ellis']]);
+    assert.deepEqual(await labelsOf('/s/ Owen Park\n'), [['SignatoryName', 'Owen Park']]);
+    assert.deepEqual(await labelsOf('Nora Q. Ellis Chief Financial Officer\n'), [['SignatoryName', 'Nora Q. Ellis']]);
+    assert.deepEqual((await labelsOf('SUPPLEMENTAL INDENTURE\n\nDated as of June 1, 2030\n\namong Fenwick Mills Corp., as Issuer, and Lakeside Trust Company, as Trustee\n'))[0], ['IndentureDate', 'June 1, 2030']);
+  });
 });
 

@@ -175,7 +175,7 @@ function periodEndDate(near: string[]): string | null {
   return /^(?:ended|ending)$/u.test(near[0] ?? '') && /^(?:period|year|quarter|months|weeks)$/u.test(near[1] ?? '') ? 'ReportingPeriodEndDate' : null;
 }
 
-function dateName(near: string[]): string | null {
+function dateName(near: string[], title?: string): string | null {
   for (const [i, w] of near.slice(0, 7).entries()) {
     if (w === 'due' && near.slice(i + 1, i + 4).some((x) => SECURITIES.test(x))) return 'MaturityDate';
     for (const [re, noun] of DATE_EVENTS) {
@@ -194,7 +194,9 @@ function dateName(near: string[]): string | null {
       return `${prefix}${noun}Date`;
     }
     if (DOCUMENT_DATED.test(w)) {
-      const document = near.slice(i + 1, i + 6).find((x) => DOCUMENTS.has(x));
+      // "INDENTURE / Dated as of June 1, 2010": a line that only says "dated" is the date of the document its heading names.
+      const titled = i === near.length - 1 ? title?.toLowerCase().match(/[\p{L}]+/gu)?.at(-1) : undefined;
+      const document = near.slice(i + 1, i + 6).find((x) => DOCUMENTS.has(x)) ?? (titled && DOCUMENTS.has(titled) ? titled : undefined);
       return `${pascal([document ?? 'agreement'])}Date`;
     }
   }
@@ -346,7 +348,7 @@ function parValueName(tokens: Token[], v: { start: number; end: number }): strin
 }
 
 /** Cues of a party's role: a defined term, `as …`, `its …`, `Label:`, `means`, `I, …`, `appeared`. */
-const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|\b(?:as|AS)\s+(?:an?\s+|the\s+|AN?\s+|THE\s+)?\p{L}|,\s+(?:sole\s+)?\p{L}+\s*$|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\bappeared\s+\p{Lu}|\bacting\s|\(\p{Lu}\p{L}*\)/u;
+const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|\b(?:as|AS)\s+(?:an?\s+|the\s+|AN?\s+|THE\s+)?\p{L}|,\s+(?:sole\s+)?\p{L}+\s*$|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\/s\/|^\s*\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){1,3}\s+(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|Managing|General)\b|\bappeared\s+\p{Lu}|\bacting\s|\(\p{Lu}\p{L}*\)/u;
 const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
 const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
 const TIME_CUE = /\d:\d|[ap]\.?m\b|noon/iu;
@@ -372,7 +374,7 @@ function singular(words: readonly string[]): string[] {
 }
 
 /** The label spans of one leaf: each value whose context names it. */
-export function labelSpans(leaf: Leaf, previous?: string, next?: string): { start: number; end: number; name: string }[] {
+export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?: string): { start: number; end: number; name: string }[] {
   const text = leaf.text;
   const spans = leaf.spans ?? [];
   const out: { start: number; end: number; name: string }[] = [];
@@ -408,7 +410,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
       (v.kind === 'party'
         ? partyName(v.roles)
         : v.kind === 'date'
-          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near) ?? enteredDate(tokens, v.end)
+          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? enteredDate(tokens, v.end)
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12))
             : v.kind === 'money' || v.kind === 'percent'
@@ -422,9 +424,9 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string): { star
 
 /** Adds label spans to every body leaf of running text (not table cells: a form's values are named by their labels). */
 export function tagSemanticLabels(nodes: StructureNode[]): void {
-  const body = collectProse(nodes);
+  const { body, titles } = collectProse(nodes);
   body.forEach((leaf, i) => {
-    const found = labelSpans(leaf, body[i - 1]?.text, continuation([leaf.text, body[i + 1]?.text, body[i + 2]?.text], 0));
+    const found = labelSpans(leaf, body[i - 1]?.text, continuation([leaf.text, body[i + 1]?.text, body[i + 2]?.text], 0), titles[i]);
     if (!found.length) return;
     const existing = leaf.spans ?? [];
     const added = found
@@ -435,16 +437,21 @@ export function tagSemanticLabels(nodes: StructureNode[]): void {
   });
 }
 
-function collectProse(nodes: StructureNode[]): Leaf[] {
-  const out: Leaf[] = [];
-  const walk = (list: readonly StructureNode[]) => {
+/** The body leaves of running text, each with the heading of the section it is in (a title: "SUPPLEMENTAL INDENTURE"). */
+function collectProse(nodes: StructureNode[]): { body: Leaf[]; titles: (string | undefined)[] } {
+  const body: Leaf[] = [];
+  const titles: (string | undefined)[] = [];
+  const walk = (list: readonly StructureNode[], title: string | undefined) => {
     for (const n of list) {
       if (n.type === 'paragraph') {
-        if (n.role === 'body') out.push(n.leaf);
-      } else if (n.type === 'section') walk(n.children);
-      else if (n.type === 'list') for (const item of n.items) walk(item.children);
+        if (n.role === 'body') {
+          body.push(n.leaf);
+          titles.push(title);
+        }
+      } else if (n.type === 'section') walk(n.children, n.heading?.text ?? title);
+      else if (n.type === 'list') for (const item of n.items) walk(item.children, title);
     }
   };
-  walk(nodes);
-  return out;
+  walk(nodes, undefined);
+  return { body, titles };
 }

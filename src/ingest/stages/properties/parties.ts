@@ -87,7 +87,7 @@ function nameBefore(tokens: Token[], end: number): { from: number; to: number } 
 /** The name that starts at token `start`, scanning right; the same rules as `nameBefore`. */
 function nameAfter(tokens: Token[], start: number): { from: number; to: number } | null {
   let i = start;
-  while (i < tokens.length && /^(?:\/s\/|\/|:|the)$/iu.test(tokens[i]!.text)) i++;
+  while (i < tokens.length && /^(?:\/s\/|s\/|\/|:|the)$/iu.test(tokens[i]!.text)) i++;
   const from = i;
   if (HONORIFIC.test(tokens[i]?.text ?? '') && isCapitalised(tokens[i + 1])) i++;
   let to = -1;
@@ -250,8 +250,22 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   }
   // Before it: `Role:` (one case style, up to three words), `"Role" means`, a signature's cue.
   const before = tokens.slice(Math.max(0, from - 12), from);
+  // A signature's "/s/" (tokens "/", "s/") stands between the label and the name: `By: /s/ Jane Roe`.
+  const signed = /^(?:\/s\/|s\/|\/)$/u;
+  let signature = false;
+  while (before.length && signed.test(lower(before.at(-1)))) {
+    before.pop();
+    signature = true;
+  }
   const b = before.map(lower);
-  if (b.at(-1) === ':' || (b.at(-1) === '/s/' && b.at(-2) === ':')) {
+  if (signature && b.at(-1) !== ':' && (before.length === 0 || b.at(-1) === '.')) roles.push(['signatory']);
+  // `J. Servodidio / Executive Vice President`: a person's name opening a line with a job title after it signs.
+  const title = lower(tokens[to + 1]).replace(/[^\p{L}]/gu, '');
+  if (from === 0 && !roles.length && /^(?:chief|executive|senior|vice|president|secretary|treasurer|chairman|managing|general)$/u.test(title) && isCapitalised(tokens[to + 1]) && !allCaps(tokens[to + 1]!)) {
+    const words = name.filter(isWord);
+    if (words.length >= 2 && words.length <= 4 && words.every((t) => !allCaps(t) || /^\p{Lu}\.$/u.test(t.text)) && !words.some(isSuffix)) roles.push(['signatory']);
+  }
+  if (b.at(-1) === ':') {
     const colon = b.lastIndexOf(':');
     const label: string[] = [];
     for (let k = colon - 1; k >= 0 && label.length < 3 && isCapitalised(before[k]) && /^\p{L}/u.test(before[k]!.text); k--) {
