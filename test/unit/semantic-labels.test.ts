@@ -425,5 +425,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Nora Q. Ellis Chief Financial Officer\n'), [['SignatoryName', 'Nora Q. Ellis']]);
     assert.deepEqual((await labelsOf('SUPPLEMENTAL INDENTURE\n\nDated as of June 1, 2030\n\namong Fenwick Mills Corp., as Issuer, and Lakeside Trust Company, as Trustee\n'))[0], ['IndentureDate', 'June 1, 2030']);
   });
+
+  test('firms in capitals with a title word inside, a role in apposition before the name, a label set as a heading', async () => {
+    assert.deepEqual(await labelsOf('NORTHERN SENIOR LENDING, INC., as the Swingline Lender\n'), [['SwinglineLenderName', 'NORTHERN SENIOR LENDING, INC.']]);
+    assert.deepEqual(await labelsOf('Title: Director KESTREL HOLDINGS LLC, solely in its capacity as the Escrow Agent\n'), [['EscrowAgentName', 'KESTREL HOLDINGS LLC']]);
+    assert.deepEqual(await labelsOf('Lakeside Industries Inc. and its wholly owned subsidiary, Lakeside Leasing Corporation, a Delaware corporation, agree as follows.\n'), [['SubsidiaryName', 'Lakeside Leasing Corporation']]);
+    assert.deepEqual(await labelsOf('TENANT:\n\nBLUE FINCH LABS, INC.,\n\na Delaware corporation\n'), [['TenantName', 'BLUE FINCH LABS, INC.']]);
+  });
 });
 

@@ -128,7 +128,7 @@ const LABEL_HEADS: Record<string, RegExp> = {
 function labelBefore(tokens: Token[], start: number, kind: string): string | null {
   // A party's label (`Tenant:`) is one of its roles: named by partyName.
   if (kind === 'party') return null;
-  const i = tokens.findIndex((t) => t.start >= start);
+  const i = firstAtOrAfter(tokens, start);
   if (i < 2 || tokens[i - 1]!.text !== ':') return null;
   const words: string[] = [];
   for (let k = i - 2; k >= 0 && words.length < 8; k--) {
@@ -146,7 +146,7 @@ function labelBefore(tokens: Token[], start: number, kind: string): string | nul
 
 /** `Credit Agreement dated as of …`: the document the text names just before "dated", as written. */
 function documentDate(tokens: Token[], start: number): string | null {
-  let i = tokens.findIndex((t) => t.start >= start) - 1;
+  let i = firstAtOrAfter(tokens, start) - 1;
   while (i >= 0 && /^(?:as|of|on)$/iu.test(tokens[i]!.text)) i--;
   if (i < 1 || !/^dated$/iu.test(tokens[i]!.text)) return null;
   let k = i - 1;
@@ -225,8 +225,7 @@ function periodName(near: string[], next: string[]): string | null {
 
 /** `9:00 a.m. on December 9, 2013 (the "Effective Time")`: the defined term right after a value names it. */
 function termAfter(tokens: Token[], end: number, kind: string): string | null {
-  let i = tokens.findIndex((t) => t.start >= end);
-  if (i < 0) return null;
+  let i = firstAtOrAfter(tokens, end);
   // Past the rest of a value written on: "9:00 a.m. on December 9, 2013 (…)" names the time, not only the date.
   if (tokens[i]?.text !== '(') return null;
   i++;
@@ -275,8 +274,11 @@ function addressName(tokens: Token[], v: { start: number; end: number }, near: s
   const place = near.slice(at + 1, at + 3).find((w) => /^(?:premises|property|building|facility|site)$/u.test(w));
   if (place) return `${pascal([place])}Address`;
   // The party just before, in the same sentence, not further than a few words back.
-  const party = [...named].reverse().find((n) => n.name.endsWith('Name') && n.end <= v.start && v.start - n.end < 80);
-  return party && !tokens.some((t) => t.start >= party.end && t.end <= v.start && (t.text === '.' || t.text === ';')) ? party.name.replace(/Name$/u, 'Address') : null;
+  let party: { end: number; name: string } | undefined;
+  for (let k = named.length - 1; k >= 0 && !party; k--) if (named[k]!.name.endsWith('Name') && named[k]!.end <= v.start) party = named[k];
+  if (!party || v.start - party.end >= 80) return null;
+  const between = tokens.slice(firstAtOrAfter(tokens, party.end), firstAtOrAfter(tokens, v.start));
+  return between.some((t) => t.text === '.' || t.text === ';') ? null : party.name.replace(/Name$/u, 'Address');
 }
 
 /** The words of a defined term right after a value: `… (the "Premises")` → ["Premises"]. */
@@ -424,9 +426,9 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
 
 /** Adds label spans to every body leaf of running text (not table cells: a form's values are named by their labels). */
 export function tagSemanticLabels(nodes: StructureNode[]): void {
-  const { body, titles } = collectProse(nodes);
+  const { body, titles, previous } = collectProse(nodes);
   body.forEach((leaf, i) => {
-    const found = labelSpans(leaf, body[i - 1]?.text, continuation([leaf.text, body[i + 1]?.text, body[i + 2]?.text], 0), titles[i]);
+    const found = labelSpans(leaf, previous[i], continuation([leaf.text, body[i + 1]?.text, body[i + 2]?.text], 0), titles[i]);
     if (!found.length) return;
     const existing = leaf.spans ?? [];
     const added = found
@@ -437,21 +439,31 @@ export function tagSemanticLabels(nodes: StructureNode[]): void {
   });
 }
 
-/** The body leaves of running text, each with the heading of the section it is in (a title: "SUPPLEMENTAL INDENTURE"). */
-function collectProse(nodes: StructureNode[]): { body: Leaf[]; titles: (string | undefined)[] } {
+/**
+ * The body leaves of running text, each with the heading of the section it is in (a title: "SUPPLEMENTAL INDENTURE")
+ * and the text just before it, a heading's too (`LANDLORD:` set as a heading over the name).
+ */
+function collectProse(nodes: StructureNode[]): { body: Leaf[]; titles: (string | undefined)[]; previous: (string | undefined)[] } {
   const body: Leaf[] = [];
   const titles: (string | undefined)[] = [];
+  const previous: (string | undefined)[] = [];
+  let last: string | undefined;
   const walk = (list: readonly StructureNode[], title: string | undefined) => {
     for (const n of list) {
       if (n.type === 'paragraph') {
         if (n.role === 'body') {
           body.push(n.leaf);
           titles.push(title);
+          previous.push(last);
         }
-      } else if (n.type === 'section') walk(n.children, n.heading?.text ?? title);
-      else if (n.type === 'list') for (const item of n.items) walk(item.children, title);
+        last = n.leaf.text;
+      } else if (n.type === 'section') {
+        last = n.heading?.text ?? last;
+        walk(n.children, n.heading?.text ?? title);
+      } else if (n.type === 'list') for (const item of n.items) walk(item.children, title);
+      else last = undefined;
     }
   };
   walk(nodes, undefined);
-  return { body, titles };
+  return { body, titles, previous };
 }

@@ -55,6 +55,7 @@ function nameBefore(tokens: Token[], end: number): { from: number; to: number } 
   while (i >= 0 && tokens[i]!.text === ',') i--;
   const to = i;
   let from = -1;
+  let capitals = 0;
   for (; i >= 0; i--) {
     const t = tokens[i]!;
     if (t.text === ',' && isSuffix(tokens[i + 1]) && isCapitalised(tokens[i - 1])) continue;
@@ -74,7 +75,12 @@ function nameBefore(tokens: Token[], end: number): { from: number; to: number } 
       while (k >= 0 && CONNECTORS.has(lower(tokens[k]))) k--;
       if (isCapitalised(tokens[k]) && !stopsName(tokens[k]!)) continue;
     }
-    if (!isCapitalised(t) || (!isSuffix(t) && stopsName(t))) break;
+    // "MORGAN STANLEY SENIOR FUNDING, INC.": a title's word inside a firm's name in capitals, between words that are not titles'.
+    const inFirm = from !== -1 && TITLE_WORDS.has(lower(t)) && allCaps(t) && allCaps(tokens[from]!) && !TITLE_WORDS.has(lower(tokens[from])) && isCapitalised(tokens[i - 1]) && allCaps(tokens[i - 1]!) && !stopsName(tokens[i - 1]!) && isSuffix(tokens[to]);
+    if (!inFirm && (!isCapitalised(t) || (!isSuffix(t) && stopsName(t)))) break;
+    // "Title: Director SHAREHOLDER REPRESENTATIVE SERVICES LLC": a firm's name in capitals does not run back into a word that is not.
+    if (from !== -1 && isWord(t) && !allCaps(t) && !isSuffix(t) && capitals >= 2 && allCaps(tokens[from]!)) break;
+    if (isWord(t) && allCaps(t) && !isSuffix(t) && t.text.length > 1) capitals++;
     from = i;
   }
   if (from === -1) return null;
@@ -120,7 +126,7 @@ function rolesFrom(tokens: Token[], start: number): string[][] {
   let previous: Token | undefined;
   for (let i = start; i < tokens.length && i < start + 16; i++) {
     const w = lower(tokens[i]);
-    if (/^(?:a|an|the|its|as|each|solely|individually|sole|joint)$/u.test(w) || QUOTE.test(w)) continue;
+    if (/^(?:a|an|the|its|as|each|solely|individually|sole|joint)$/u.test(w) || QUOTE.test(w) || (w === 'capacity' && lower(tokens[i + 1]) === 'as' && !current.length)) continue;
     // "its general partner Witness:": a label of the next line is not the role's; nor a capitalised word after lower-case role words.
     if (current.length && (tokens[i + 1]?.text === ':' || (isCapitalised(tokens[i]) && previous && !isCapitalised(previous)))) break;
     if (w === ',' && /^(?:a|an|and)$/u.test(lower(tokens[i + 1]))) break;
@@ -284,6 +290,11 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
       for (let k = q - 1; k >= 0 && !QUOTE.test(before[k]!.text); k--) words.unshift(b[k]!);
       if (words.length) roles.push(words);
     }
+  } else if (b.at(-1) === ',' && b.lastIndexOf('its') >= b.length - 6 && b.lastIndexOf('its') >= 0) {
+    // "and its wholly owned subsidiary, Caterpillar Financial Services Corporation": the role before the name, in apposition.
+    const words = b.slice(b.lastIndexOf('its') + 1, -1);
+    const role = words.filter((w) => !/^(?:wholly|owned|direct|indirect|sole|new|former|current|then|principal|majority)$/u.test(w));
+    if (role.length && role.length <= 3 && words.every((w, k) => /^\p{Ll}+$/u.test(before[b.lastIndexOf('its') + 1 + k]!.text)) && PARTY_NOUNS.has(role.at(-1)!)) roles.push(role);
   } else if ((b.at(-1) === ',' && b.at(-2) === 'i') || b.at(-1) === 'appeared' || (b.at(-1) === 'by' && from === 1)) roles.push(['signatory']);
   if (from === 0 && previous && /:\s*$/u.test(previous)) {
     const label = previous.replace(/:\s*$/u, '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(-3) ?? [];
@@ -390,6 +401,8 @@ export function findParties(text: string, previous?: string, extra: readonly { s
   for (const x of extra) {
     let from = tokens.findIndex((t) => t.start >= x.start);
     if (from > 0 && HONORIFIC.test(tokens[from - 1]!.text)) from--;
+    // An organisation found with the signer's title before it ("Director KESTREL HOLDINGS LLC"): the title is not the name's.
+    while (from >= 0 && TITLE_WORDS.has(lower(tokens[from])) && !allCaps(tokens[from]!) && tokens[from + 1] && allCaps(tokens[from + 1]!) && tokens[from + 1]!.end <= x.end) from++;
     let to = -1;
     tokens.forEach((t, i) => {
       if (t.end <= x.end) to = i;
