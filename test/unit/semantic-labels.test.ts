@@ -432,5 +432,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Lakeside Industries Inc. and its wholly owned subsidiary, Lakeside Leasing Corporation, a Delaware corporation, agree as follows.\n'), [['SubsidiaryName', 'Lakeside Leasing Corporation']]);
     assert.deepEqual(await labelsOf('TENANT:\n\nBLUE FINCH LABS, INC.,\n\na Delaware corporation\n'), [['TenantName', 'BLUE FINCH LABS, INC.']]);
   });
+
+  test('defined terms without quotes or brackets: (the Company), hereinafter referred to as "Landlord"; a former name passed over', async () => {
+    assert.deepEqual(await labelsOf('This Lease is made by Heron Realty LLC, a Delaware limited liability company, hereinafter referred to as "Landlord", and Finch Labs Inc., hereinafter called "Tenant".\n'), [['LandlordName', 'Heron Realty LLC'], ['TenantName', 'Finch Labs Inc.']]);
+    assert.deepEqual(await labelsOf('Kestrel Bancorp (the Company) and its directors agree.\n'), [['CompanyName', 'Kestrel Bancorp']]);
+    assert.deepEqual(await labelsOf('Osprey Inc. (formerly known as Plover Inc.) (the "Company") agrees.\n'), [['CompanyName', 'Osprey Inc.']]);
+    assert.deepEqual(await labelsOf('Wren Holdings, Inc., a Delaware corporation (together with its subsidiaries, the "Company"), agrees.\n'), [['CompanyName', 'Wren Holdings, Inc.']]);
+  });
 });
 

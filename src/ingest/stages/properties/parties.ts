@@ -187,6 +187,7 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     const w = lower(tokens[i]);
     if (w === '(' || w === 'as' || w === 'its' || w === 'acting') break;
     if (w === ',' && lower(tokens[i + 1]) === 'in' && lower(tokens[i + 2]) === 'its' && lower(tokens[i + 3]) === 'capacity') break;
+    if (w === 'hereinafter' || (w === ',' && lower(tokens[i + 1]) === 'hereinafter')) break;
     if (w === ',' && /^(?:a|an|individually|each|acting|both|as|its)$/u.test(lower(tokens[i + 1]))) {
       i++;
       continue;
@@ -214,7 +215,7 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     i++;
   }
   // `(as successor to RMK Acquisition Corporation) (the "U.S. Borrower")`: a note of its history is passed over.
-  if (lower(tokens[i]) === '(' && lower(tokens[i + 1]) === 'as' && /^(?:successor|assignee|formerly)$/u.test(lower(tokens[i + 2]))) {
+  if (lower(tokens[i]) === '(' && ((lower(tokens[i + 1]) === 'as' && /^(?:successor|assignee|formerly)$/u.test(lower(tokens[i + 2]))) || /^(?:formerly|f\/k\/a|d\/b\/a|successor)$/u.test(lower(tokens[i + 1])))) {
     while (i < tokens.length && tokens[i]!.text !== ')') i++;
     i++;
   }
@@ -240,6 +241,15 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     while (k < tokens.length && k < i + 12 && lower(tokens[k]) !== 'as') k++;
     if (lower(tokens[k]) === 'as') listed(rolesFrom(tokens, k + 1));
   } else if (w === 'as' || w === 'its' || w === 'acting') listed(rolesFrom(tokens, i + 1));
+  // `, hereinafter referred to as "Landlord"`, `hereinafter called "Tenant"`: a defined term without brackets.
+  else if (w === 'hereinafter' || (w === ',' && lower(tokens[i + 1]) === 'hereinafter')) {
+    let k = w === ',' ? i + 2 : i + 1;
+    while (k < tokens.length && k < i + 6 && !/^(?:as|called|named|designated)$/u.test(lower(tokens[k]))) k++;
+    if (QUOTE.test(tokens[k + 1]?.text ?? '') || QUOTE.test(tokens[k + 2]?.text ?? '')) {
+      const role = rolesFrom(tokens, k + 1)[0];
+      if (role && !isAlias(role, name)) roles.push(role);
+    }
+  }
   // `in its capacity as "Administrative Agent"`
   else if (w === ',' && lower(tokens[i + 1]) === 'in' && lower(tokens[i + 2]) === 'its' && lower(tokens[i + 3]) === 'capacity' && lower(tokens[i + 4]) === 'as') listed(rolesFrom(tokens, i + 5));
   // `… ("Glimcher Corp.") is the sole general partner of Glimcher LP`, `has agreed to become a Lender`: a role the sentence gives it.
