@@ -439,5 +439,13 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Osprey Inc. (formerly known as Plover Inc.) (the "Company") agrees.\n'), [['CompanyName', 'Osprey Inc.']]);
     assert.deepEqual(await labelsOf('Wren Holdings, Inc., a Delaware corporation (together with its subsidiaries, the "Company"), agrees.\n'), [['CompanyName', 'Wren Holdings, Inc.']]);
   });
+
+  test('banks named whole (U.S. …, …, National Association), a party a sentence makes a lender; a document effective on a date', async () => {
+    assert.deepEqual(await labelsOf('U.S. Bank National Association, as trustee (the "Trustee")\n'), [['TrusteeName', 'U.S. Bank National Association']]);
+    assert.deepEqual(await labelsOf('Prairie State Bank, National Association, as Trustee\n'), [['TrusteeName', 'Prairie State Bank, National Association']]);
+    assert.deepEqual(await labelsOf('Prairie State Bank, National Association has agreed to become a Lender under the Credit Agreement.\n'), [['LenderName', 'Prairie State Bank, National Association']]);
+    assert.deepEqual(await labelsOf('This Sublease shall become effective on June 1, 2026.\n'), [['SubleaseEffectiveDate', 'June 1, 2026']]);
+    assert.deepEqual(await labelsOf('This Agreement is effective as of June 1, 2026.\n'), [['EffectiveDate', 'June 1, 2026']]);
+  });
 });
 

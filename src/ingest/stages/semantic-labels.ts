@@ -187,6 +187,13 @@ function dateName(near: string[], title?: string): string | null {
       // "the Executive's employment under this Agreement shall begin on" → `EmploymentStartDate` (an employment starts).
       const subject = near.slice(i + 1, i + 7);
       const modal = /^(?:shall|will|may|would|to|is|be)$/u.test(of ?? '');
+      // "this Sublease shall become effective on" → `SubleaseEffectiveDate`: a document other than the agreement itself says whose.
+      if (noun === 'Effective') {
+        let k = i + 1;
+        while (k < near.length && k < i + 5 && /^(?:shall|will|be|become|becomes|is|was|been|has|have|hereby|and|this|the|such)$/u.test(near[k]!)) k++;
+        const subject = near[k];
+        if (subject && subject !== 'agreement' && DOCUMENTS.has(subject) && k > i + 1) return `${pascal([subject])}EffectiveDate`;
+      }
       if (noun === 'Commencement' || noun === 'Start') {
         if (modal && subject.slice(0, 3).includes('rent')) return 'RentCommencementDate';
         if (subject.includes('employment') && !subject.includes('termination')) return 'EmploymentStartDate';
@@ -350,7 +357,7 @@ function parValueName(tokens: Token[], v: { start: number; end: number }): strin
 }
 
 /** Cues of a party's role: a defined term, `as …`, `its …`, `Label:`, `means`, `I, …`, `appeared`. */
-const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|["“][^"”()]{1,40}["”]\s*\)|\((?:the\s+)?\p{Lu}\p{L}*\)|\b(?:as|AS)\s+(?:an?\s+|the\s+|AN?\s+|THE\s+)?["“]?\p{L}|,\s+(?:[Ss]ole\s+|SOLE\s+)?(?:[Mm]ember|MEMBER|[Mm]anager|MANAGER|[Pp]artner|PARTNER|[Tt]enant|TENANT|[Ll]andlord|LANDLORD|[Tt]rustee|TRUSTEE|[Gg]uarantor|GUARANTOR)\s*$|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\/s\/|^\s*\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){1,3}\s+(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|Managing|General)\b|\bappeared\s+\p{Lu}|\bacting\s|\(\p{Lu}\p{L}*\)/u;
+const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|["“][^"”()]{1,40}["”]\s*\)|\((?:the\s+)?\p{Lu}\p{L}*\)|\b(?:as|AS)\s+(?:an?\s+|the\s+|AN?\s+|THE\s+)?["“]?\p{L}|,\s+(?:[Ss]ole\s+|SOLE\s+)?(?:[Mm]ember|MEMBER|[Mm]anager|MANAGER|[Pp]artner|PARTNER|[Tt]enant|TENANT|[Ll]andlord|LANDLORD|[Tt]rustee|TRUSTEE|[Gg]uarantor|GUARANTOR)\s*$|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\/s\/|^\s*\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){1,3}\s+(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|Managing|General)\b|\bappeared\s+\p{Lu}|\bbecomes?\s+(?:a|an|the)\s+\p{L}|\bis\s+the\s+(?:sole\s+)?(?:general\s+partner|managing\s+member|manager|trustee|parent|sponsor)\b|\bacting\s|\(\p{Lu}\p{L}*\)/u;
 const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
 const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
 const TIME_CUE = /\d:\d|[ap]\.?m\b|noon/iu;

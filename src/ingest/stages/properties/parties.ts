@@ -13,7 +13,7 @@ import { PARTY_NOUNS } from './label-kind.js';
 import { tokenize, type Token } from './tokens.js';
 
 const SUFFIXES = new Set(
-  ['inc', 'inc.', 'corp', 'corp.', 'co.', 'ltd', 'ltd.', 'llc', 'l.l.c.', 'lp', 'l.p.', 'llp', 'l.l.p.', 'pllc', 'plc', 'n.a.', 's.a.', 'ag', 'gmbh', 'b.v.', 'n.v.', 's.a.r.l.', 'incorporated', 'corporation', 'limited', 'company', 'trust', 'bank', 'branch', 'lllp', 'jr.', 'sr.', 'ii', 'iii', 'iv', 'p.c.', 'p.a.', 'pc', 'pa', 's.p.a.', 'spa', 'pty', 'pte', 'sarl', 'bv', 'nv', 'kg', 'se', 'ab', 'as', 'oy', 'l.p.a.', 'lpa', 'chtd', 'chartered', 'associates'],
+  ['inc', 'inc.', 'corp', 'corp.', 'co.', 'ltd', 'ltd.', 'llc', 'l.l.c.', 'lp', 'l.p.', 'llp', 'l.l.p.', 'pllc', 'plc', 'n.a.', 's.a.', 'ag', 'gmbh', 'b.v.', 'n.v.', 's.a.r.l.', 'incorporated', 'corporation', 'limited', 'company', 'trust', 'bank', 'branch', 'lllp', 'jr.', 'sr.', 'ii', 'iii', 'iv', 'p.c.', 'p.a.', 'pc', 'pa', 's.p.a.', 'spa', 'pty', 'pte', 'sarl', 'bv', 'nv', 'kg', 'se', 'ab', 'as', 'oy', 'l.p.a.', 'lpa', 'chtd', 'chartered', 'associates', 'national', 'association'],
 );
 /** Words of a job title: a name does not run back over them ("General Manager Taiwan Business Bank"). */
 const TITLE_WORDS = new Set(['manager', 'director', 'officer', 'president', 'secretary', 'treasurer', 'vice', 'chief', 'chairman', 'attorney', 'fact', 'signatory', 'authorized', 'partner', 'member', 'counsel', 'controller', 'principal', 'title', 'name', 'by', 'its', 'date', 'witness', 'notary', 'managing', 'senior', 'assistant', 'interim', 'deputy', 'executive', 'financial', 'operating']);
@@ -37,6 +37,7 @@ const isWord = (t: Token | undefined): boolean => !!t && /[\p{L}\p{N}]/u.test(t.
 /** Capitalised words that end a name's run to the left: sentence openers, labels, roles. */
 function stopsName(t: Token): boolean {
   if (/^\p{Lu}\.$/u.test(t.text)) return false; // an initial: "Gordon A. Davies"
+  if (/^(?:\p{Lu}\.){2,}$/u.test(t.text)) return false; // initials of a name's word: "U.S. Bank"
   const w = t.text.toLowerCase().replace(/[^\p{L}]/gu, '');
   const one = w.length > 3 && w.endsWith('s') ? w.slice(0, -1) : w;
   return ((NOT_NAME_WORDS.has(w) || NOT_NAME_WORDS.has(one) || EXTRA_STOPS.has(w)) && !SUFFIXES.has(w)) || TITLE_WORDS.has(w);
