@@ -447,5 +447,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('This Sublease shall become effective on June 1, 2026.\n'), [['SubleaseEffectiveDate', 'June 1, 2026']]);
     assert.deepEqual(await labelsOf('This Agreement is effective as of June 1, 2026.\n'), [['EffectiveDate', 'June 1, 2026']]);
   });
+
+  test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
+    assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
+    assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);
+  });
 });
 

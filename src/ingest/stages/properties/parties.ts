@@ -78,6 +78,10 @@ function nameBefore(tokens: Token[], end: number): { from: number; to: number } 
     }
     // "MORGAN STANLEY SENIOR FUNDING, INC.": a title's word inside a firm's name in capitals, between words that are not titles'.
     const inFirm = from !== -1 && TITLE_WORDS.has(lower(t)) && allCaps(t) && allCaps(tokens[from]!) && !TITLE_WORDS.has(lower(tokens[from])) && isCapitalised(tokens[i - 1]) && allCaps(tokens[i - 1]!) && !stopsName(tokens[i - 1]!) && isSuffix(tokens[to]);
+    if (t.text === 'THE' && from !== -1 && capitals >= 2 && allCaps(tokens[from]!)) {
+      from = i; // "THE ULTIMATE SOFTWARE GROUP, INC.": a name in capitals keeps its article
+      break;
+    }
     if (!inFirm && (!isCapitalised(t) || (!isSuffix(t) && stopsName(t)))) break;
     // "Title: Director SHAREHOLDER REPRESENTATIVE SERVICES LLC": a firm's name in capitals does not run back into a word that is not.
     if (from !== -1 && isWord(t) && !allCaps(t) && !isSuffix(t) && capitals >= 2 && allCaps(tokens[from]!)) break;
@@ -85,8 +89,8 @@ function nameBefore(tokens: Token[], end: number): { from: number; to: number } 
     from = i;
   }
   if (from === -1) return null;
-  // A leading "The"/"THE" is not the name's.
-  while (from <= to && /^(?:the|a|an)$/iu.test(tokens[from]!.text)) from++;
+  // A leading "The"/"THE" is not the name's, unless the whole name is in capitals ("THE ULTIMATE SOFTWARE GROUP, INC.": a legal name's own).
+  while (from <= to && /^(?:the|a|an)$/iu.test(tokens[from]!.text) && !(tokens[from]!.text === 'THE' && capitals >= 2)) from++;
   if (from > to || !tokens.slice(from, to + 1).some((t) => isWord(t) && !isSuffix(t))) return null;
   return { from, to };
 }
