@@ -452,5 +452,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);
   });
+
+  test('a label line before a name gives its role only when it names one (LENDERS:, not NOTICES: or WITNESSETH:)', async () => {
+    assert.deepEqual(await labelsOf('LENDERS:\n\nHARBOR BANK, N.A., a Lender and L/C Issuer\n'), [['LenderName', 'HARBOR BANK, N.A.']]);
+    assert.deepEqual(await labelsOf('NOTICES:\n\nAcme Widgets Corp., 1 Main Street, Dayton, Ohio 45402\n'), []);
+    assert.deepEqual(await labelsOf('WITNESSETH:\n\nAcme Widgets Corp. agrees to sell the goods.\n'), []);
+  });
 });
 

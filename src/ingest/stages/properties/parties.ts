@@ -313,7 +313,10 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   } else if ((b.at(-1) === ',' && b.at(-2) === 'i') || b.at(-1) === 'appeared' || (b.at(-1) === 'by' && from === 1)) roles.push(['signatory']);
   if (from === 0 && previous && /:\s*$/u.test(previous)) {
     const label = previous.replace(/:\s*$/u, '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(-3) ?? [];
-    if (label.length) roles.push(label);
+    // Only a role's label ("LANDLORD:", "Administrative Agent:"): a heading such as "NOTICES:" or "WITNESSETH:" names no role.
+    const last = label.at(-1) ?? '';
+    const head = last.length > 4 && /[^s]s$/u.test(last) ? last.slice(0, -1) : last; // "LENDERS:" names lenders
+    if (label.length && (PARTY_NOUNS.has(head) || (head.length > 4 && /(?:or|ee|er|ant|ary)$/u.test(head) && !/(?:after|under|order|other|number|letter|matter|chapter|center|summary)$/u.test(head)))) roles.push(label);
   }
   return roles;
 }
