@@ -55,8 +55,12 @@ export async function convertWithLibreOffice(
   try {
     const input = path.join(dir, `input.${ext}`);
     const outDir = path.join(dir, 'out');
+    // LibreOffice's own temporary files (`lu*.tmp` folders, left behind when it is killed) go in
+    // here too, so that they go with the rest.
+    const tmpDir = path.join(dir, 'tmp');
+    await fs.promises.mkdir(tmpDir);
     await fs.promises.writeFile(input, bytes);
-    const convert = (profileArg: string) => runSoffice(soffice, [profileArg, '--headless', '--norestore', ...conversion(ext, to), '--outdir', outDir, input], timeoutMs);
+    const convert = (profileArg: string) => runSoffice(soffice, [profileArg, '--headless', '--norestore', ...conversion(ext, to), '--outdir', outDir, input], timeoutMs, tmpDir);
     const resident = residentIdleMs > 0 ? await residentOffice(soffice, canIsolateNetwork(), residentIdleMs) : null;
     if (resident) {
       const done = resident.begin();
@@ -105,14 +109,17 @@ async function readOutput(outDir: string, to: string): Promise<Buffer> {
   return await fs.promises.readFile(out);
 }
 
-/** Runs `soffice` with `args`, without a network where possible; rejects on failure or after `timeoutMs`. */
-function runSoffice(soffice: string, args: string[], timeoutMs: number): Promise<void> {
+/**
+ * Runs `soffice` with `args` and `tmpDir` as its TMPDIR, without a network where possible; rejects on
+ * failure or after `timeoutMs`.
+ */
+function runSoffice(soffice: string, args: string[], timeoutMs: number, tmpDir: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     // Its own process group, so that the kill also reaches LibreOffice's child (soffice.bin).
     // The OS deadline (a little later than the timer below) also holds when this thread is terminated.
     const isolated = canIsolateNetwork();
     const [command, commandArgs] = withDeadline(isolated ? 'unshare' : soffice, isolated ? ['-rn', soffice, ...args] : args, timeoutMs + 2_000);
-    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: { ...process.env, TMPDIR: tmpDir } });
     let stderr = '';
     let timedOut = false;
     child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));

@@ -41,6 +41,9 @@ export class ResidentOffice {
     fs.writeFileSync(path.join(profile, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
     const keep = path.join(this.dir, 'keep.txt');
     fs.writeFileSync(keep, '');
+    // Its temporary files (`lu*.tmp` folders, left behind when it is killed) go with the profile.
+    const tmpDir = path.join(this.dir, 'tmp');
+    fs.mkdirSync(tmpDir);
     this.profileUrl = pathToFileURL(profile).href;
     this.profileArg = `-env:UserInstallation=${this.profileUrl}`;
     this.acceptName = `quire_${process.pid}_${threadId}_${randomBytes(6).toString('hex')}`;
@@ -49,7 +52,7 @@ export class ResidentOffice {
     const args = [this.profileArg, '--headless', '--norestore', '--nologo', `--accept=pipe,name=${this.acceptName};urp;`, keep];
     // LibreOffice names its request pipe after an MD5 of the profile's URL (UTF-16), each byte in hex without padding.
     const digest = [...createHash('md5').update(Buffer.from(this.profileUrl, 'utf16le')).digest()].map((b) => b.toString(16)).join('');
-    const env = { ...process.env, QUIRE_OFFICE_DIR: this.dir, QUIRE_OFFICE_ACCEPT: this.acceptName, QUIRE_OFFICE_IPC: `SingleOfficeIPC_${digest}` };
+    const env = { ...process.env, TMPDIR: tmpDir, QUIRE_OFFICE_DIR: this.dir, QUIRE_OFFICE_ACCEPT: this.acceptName, QUIRE_OFFICE_IPC: `SingleOfficeIPC_${digest}` };
     const shellArgs = ['-c', WATCHDOG, soffice, ...args];
     this.child = spawn(isolated ? 'unshare' : 'sh', isolated ? ['-rn', 'sh', ...shellArgs] : shellArgs, {
       stdio: ['pipe', 'ignore', 'ignore'],
