@@ -38,6 +38,7 @@ import type { DocumentRecord } from '../../src/model/records.js';
 import { Rng } from '../../src/samples/prng.js';
 import { ROOT, freePort, startQuire } from '../../test/helpers/quire.js';
 import { startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
+import { outerTmpdir } from '../../test/helpers/scratch.js';
 import { cpuSeconds, envNumber, gitState, machineBusySeconds } from '../lib/machine.js';
 import { cleanUp, onCleanUp, tempDir } from '../lib/cleanup.js';
 
@@ -602,7 +603,8 @@ interface RunResult {
 
 async function runOne(database: Database): Promise<RunResult> {
   console.log(`\n== ${database}: seeding ${DOCS.toLocaleString('en-US')} documents`);
-  const dataDir = KEEP_DATA ? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-')) : tempDir('quire-bench-');
+  // Kept: in the real temp directory, not in the scratch folder test/helpers/quire.ts removes at exit.
+  const dataDir = KEEP_DATA ? fs.mkdtempSync(path.join(outerTmpdir(), 'quire-bench-')) : tempDir('quire-bench-');
   if (KEEP_DATA) console.log(`  data directory (kept, BENCH_KEEP_DATA=1): ${dataDir}`);
   let databaseUrl: string | undefined;
   let dbCpu: (() => number) | undefined;

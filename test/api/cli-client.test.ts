@@ -9,11 +9,11 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CORPUS, ROOT, freePort, runCli, startQuire, type CliResult, type Quire } from '../helpers/quire.js';
 import { client, collectPages, until, type Client } from '../helpers/http.js';
+import { scratchDir, scratchEnv } from '../helpers/scratch.js';
 
 const corpus = fs.existsSync(CORPUS) ? CORPUS : '/work/shared/corpus';
 const NTSB = ['20080102X00002.pdf', '20080108X00029.pdf'].map((f) => path.join(corpus, 'kgrag/ntsb-aviation-incident-accident-reports', f));
@@ -38,8 +38,9 @@ const uploaded = new Map<string, string>();
 before(async () => {
   q = await startQuire({ extraEnv: { QUIRE_UPLOAD_CHUNK_BYTES: String(CHUNK), QUIRE_PROJECT_DEBOUNCE_MS: '200', QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
   c = client(q.api, q.key);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-client-'));
+  tmp = scratchDir('quire-cli-client-');
   env = {
+    ...scratchEnv(),
     PATH: process.env.PATH,
     HOME: tmp,
     QUIRE_URL: q.origin,

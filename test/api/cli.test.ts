@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { runCli } from '../helpers/quire.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-'));
+const dataDir = scratchDir('quire-cli-');
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, QUIRE_DATA_DIR: dataDir };
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 

@@ -2,21 +2,21 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, freePort, startQuire } from '../helpers/quire.js';
 import { client } from '../helpers/http.js';
+import { scratchDir, scratchEnv } from '../helpers/scratch.js';
 
 const built = fs.existsSync(path.join(ROOT, 'dist/main.js'));
 
 test('npm start serves the built app until SIGTERM, finishing an in-flight upload', { skip: built ? false : 'dist/ is missing: npm ci (or npm run build) builds it' }, async () => {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-start-'));
+  const dataDir = scratchDir('quire-start-');
   const key = 'lifecycle-key-0123456789';
   const npm = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), QUIRE_DATA_DIR: dataDir, QUIRE_BOOTSTRAP_KEY: key, QUIRE_LOG_LEVEL: 'info' },
+    env: { ...scratchEnv(), PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), QUIRE_DATA_DIR: dataDir, QUIRE_BOOTSTRAP_KEY: key, QUIRE_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -29,6 +29,7 @@ import { partitionedPage, WHOLE_KEY_SPACE, type Continuation, type PartitionFetc
 import Type from 'typebox';
 import { DomainError } from '../../src/domain/errors.js';
 import { PassThrough } from 'node:stream';
+import { scratchDir } from '../helpers/scratch.js';
 
 const NTSB = path.join(CORPUS, 'kgrag/ntsb-aviation-incident-accident-reports');
 const NIH = path.join(CORPUS, 'kgrag/nih-clinical-trial-protocols');
@@ -745,7 +746,7 @@ async function migrationCheck(database: Config['database']) {
 }
 
 test('migration 0010 backfills partition keys (SQLite)', async () => {
-  const dir = fs.mkdtempSync(path.join(fs.realpathSync('/tmp'), 'quire-mig-'));
+  const dir = scratchDir('quire-mig-');
   try {
     await migrationCheck({ kind: 'sqlite', file: path.join(dir, 'quire.db') } as Config['database']);
   } finally {

@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
@@ -22,6 +21,7 @@ import type { App } from '../../src/http/context.js';
 import { assertJson, assertProblem, client, collectPages, type Client } from '../helpers/http.js';
 import { onBothDatabases } from '../helpers/postgres.js';
 import { EventsRepo } from '../../src/store/db/events.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const KEY = 'should-retry-test-key-0123456789';
 
@@ -51,7 +51,7 @@ onBothDatabases('x-should-retry after a change', 'quire_should_retry', (dialect,
 
     before(async () => {
       const db = await database();
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-should-retry-'));
+      const dataDir = scratchDir('quire-should-retry-');
       config = loadConfig({
         QUIRE_DATA_DIR: dataDir,
         QUIRE_BOOTSTRAP_KEY: KEY,

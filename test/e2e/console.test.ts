@@ -1,15 +1,16 @@
 // The browser console (served at /) driven by a real Chromium (Debian's, through playwright-core)
 // against a real server: every step goes through the page, and the API checks what it did.
-// Screenshots of each step go to a directory under os.tmpdir() (printed; never committed).
+// Screenshots of each step go to QUIRE_TEST_SCREENSHOTS when it is set (kept), else to the test's
+// scratch folder (printed, removed when the test process ends); never committed.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { client, type Client, until } from '../helpers/http.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
 const NTSB = [path.join(CORPUS, 'reference-dgml/20071204X01896.pdf'), path.join(CORPUS, 'reference-dgml/20071210X01921.pdf')];
@@ -23,7 +24,11 @@ const IMAGE_LOADED = () => {
   const i = (globalThis as Dom).document.querySelector('.page-frame img');
   return !!i && i.complete && i.naturalWidth > 0;
 };
-const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-console-e2e-'));
+/** Files the test uploads; removed with the test process's scratch. */
+const FILES = scratchDir('quire-console-e2e-');
+/** Screenshots are kept only where QUIRE_TEST_SCREENSHOTS asks; otherwise they go with the scratch. */
+const SHOTS = process.env.QUIRE_TEST_SCREENSHOTS ? path.resolve(process.env.QUIRE_TEST_SCREENSHOTS) : FILES;
+fs.mkdirSync(SHOTS, { recursive: true });
 
 describe('browser console', { skip }, () => {
   let q: Quire;
@@ -57,7 +62,7 @@ describe('browser console', { skip }, () => {
     page.setDefaultTimeout(30_000);
     page.on('console', (m) => m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text()) && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(String(e)));
-    console.log(`# screenshots in ${SHOTS}`);
+    console.log(SHOTS === FILES ? `# screenshots in ${SHOTS} (removed at the end; QUIRE_TEST_SCREENSHOTS=DIR keeps them)` : `# screenshots in ${SHOTS}`);
   });
 
   after(async () => {
@@ -256,7 +261,7 @@ describe('browser console', { skip }, () => {
   });
 
   test('a chunked upload (over 8 MB) cut by a network error resumes after a reload with only the missing chunks', async () => {
-    const big = path.join(SHOTS, 'big-notes.txt');
+    const big = path.join(FILES, 'big-notes.txt');
     const line = 'Quire console chunked upload test line, long enough to fill the file quickly.\n';
     fs.writeFileSync(big, line.repeat(Math.ceil((9 * 1024 * 1024 + 12345) / line.length)));
     const total = Math.ceil(fs.statSync(big).size / CHUNK);
@@ -305,7 +310,7 @@ describe('browser console', { skip }, () => {
     const other = (await c.get('/docsets')).json.docsets.find((d: { name: string }) => d.name === 'Other').id;
     await page.getByRole('checkbox', { name: 'NTSB reports' }).check();
     await page.getByRole('checkbox', { name: 'Other' }).check();
-    const note = path.join(SHOTS, 'note.txt');
+    const note = path.join(FILES, 'note.txt');
     fs.writeFileSync(note, 'A short note about an aviation accident report.');
     const answered = page.waitForResponse((r) => r.url().endsWith('/documents/content') && r.request().method() === 'POST');
     await page.locator('#file-input').setInputFiles(note);

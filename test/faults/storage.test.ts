@@ -11,12 +11,12 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'libsql';
 import { startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, type Client, type Res } from '../helpers/http.js';
+import { atExit, scratchDir } from '../helpers/scratch.js';
 
 const MiB = 1024 * 1024;
 const CHUNK = MiB;
@@ -24,7 +24,7 @@ const CHUNK = MiB;
 /** Why a tmpfs cannot be mounted here, or null (it mounts and unmounts one to find out). */
 function tmpfsUnavailable(): string | null {
   if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-tmpfs-probe-'));
+  const dir = scratchDir('quire-tmpfs-probe-');
   try {
     const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'pipe' });
     if (r.status !== 0) return `mount -t tmpfs was refused: ${(r.stderr ?? '').toString().trim() || r.error}`;
@@ -121,8 +121,10 @@ if (why) {
     const assertBlobs = (expected: string[], what: string) => assert.deepEqual(filesUnder(mnt).filter((f) => !expected.includes(f)), [], what);
 
     before(async () => {
-      mnt = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-small-store-'));
+      mnt = scratchDir('quire-small-store-');
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt]);
+      // Unmounted also when the process ends before `after` runs: a mounted folder cannot be removed.
+      atExit(() => spawnSync('umount', ['-l', mnt]));
       q = await startQuire({ extraEnv: { QUIRE_STORAGE_URL: `file://${mnt}`, QUIRE_UPLOAD_CHUNK_BYTES: String(CHUNK) } });
       c = client(q.api, q.key);
     });

@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import pg from 'pg';
 import type { Config } from '../../src/runtime/config.js';
 import { freePort } from './quire.js';
+import { atExit, scratchDir } from './scratch.js';
 
 export interface PgCluster {
   /** A URL for a new, empty database in the cluster. */
@@ -32,28 +32,38 @@ export function findPgBin(): string | null {
 }
 
 /**
- * Starts a throwaway PostgreSQL cluster in a temp directory on a free loopback port. PostgreSQL
- * refuses to run as root, so as root it runs as the `postgres` user the Debian package creates.
+ * Starts a throwaway PostgreSQL cluster in the test file's scratch folder on a free loopback port.
+ * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user the Debian package
+ * creates. A cluster not stopped when the test process exits is stopped then (its folder goes with
+ * the scratch folder).
  */
 export async function startPgCluster(): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-'));
+  const dir = scratchDir('pg-');
   const dataDir = path.join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
+  // Its own folder as TMPDIR: the `postgres` user may not write to the test process's.
+  const env = { ...process.env, TMPDIR: dir };
   const run = (cmd: string, args: string[]) => {
     const full = asRoot ? ['runuser', '-u', 'postgres', '--', path.join(bin, cmd), ...args] : [path.join(bin, cmd), ...args];
-    execFileSync(full[0]!, full.slice(1), { stdio: 'pipe' });
+    execFileSync(full[0]!, full.slice(1), { stdio: 'pipe', env });
   };
+  let running = false;
+  const forget = atExit(() => {
+    if (running) run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+  });
   if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'quire', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
   const port = await freePort();
-  const start = () =>
+  const start = () => {
+    running = true;
     run('pg_ctl', [
       '-D', dataDir, '-l', path.join(dir, 'log'), '-w', '-t', '60',
       '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
       'start',
     ]);
+  };
   start();
   const adminUrl = `postgres://quire@127.0.0.1:${port}/postgres`;
   return {
@@ -67,12 +77,17 @@ export async function startPgCluster(): Promise<PgCluster> {
       }
       return `postgres://quire@127.0.0.1:${port}/${name}`;
     },
-    halt: () => run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']),
+    halt: () => {
+      run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+      running = false;
+    },
     resume: start,
     stop: () => {
       try {
         run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+        running = false;
       } finally {
+        forget();
         fs.rmSync(dir, { recursive: true, force: true });
       }
     },
@@ -88,7 +103,7 @@ export function onBothDatabases(
   pgDatabase: string,
   suite: (dialect: 'SQLite' | 'PostgreSQL', database: () => Promise<Config['database']>, teardown: () => Promise<void>) => void,
 ): void {
-  suite('SQLite', async () => ({ kind: 'sqlite', file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), `${pgDatabase}-`)), 'quire.db') }), async () => {});
+  suite('SQLite', async () => ({ kind: 'sqlite', file: path.join(scratchDir(`${pgDatabase}-`), 'quire.db') }), async () => {});
   if (!findPgBin()) {
     describe(`${title} (PostgreSQL)`, () => {
       test('PostgreSQL', { skip: 'PostgreSQL server binaries (initdb, pg_ctl) are not installed' }, () => {});

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { atExit, scratchDir, scratchEnv } from './scratch.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CORPUS = path.resolve(ROOT, '../shared/corpus');
@@ -26,10 +26,19 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI (`quire …`, from source through tsx) with the given environment. */
+/** Kills `child` (SIGKILL) if it is still running when the test process exits. */
+function killAtExit(child: ChildProcess): void {
+  const forget = atExit(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  child.once('exit', forget);
+}
+
+/** Runs the real CLI (`quire …`, from source through tsx) with the given environment (TMPDIR in the scratch folder unless it sets one). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env, cwd: ROOT });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...scratchEnv(), ...env }, cwd: ROOT });
+    killAtExit(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -75,10 +84,14 @@ const TEST_PDFIUM = { QUIRE_PDFIUM_COMPILE: 'lazy' };
  */
 const START_DEADLINE_MS = 60_000;
 
-/** Starts a real Quire server process on a free port with a fresh data directory. */
+/**
+ * Starts a real Quire server process on a free port with a fresh data directory. The data directory
+ * and the server's TMPDIR are in the test file's scratch folder, and a server still running when the
+ * test process exits is killed: nothing outlives the file.
+ */
 export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
   const port = await freePort();
-  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-'));
+  const dataDir = opts.dataDir ?? scratchDir('server-');
   const key = opts.extraEnv?.QUIRE_BOOTSTRAP_KEY ?? `test-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -88,11 +101,13 @@ export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
     QUIRE_DATA_DIR: dataDir,
     QUIRE_BOOTSTRAP_KEY: key,
     QUIRE_LOG_LEVEL: 'warn',
+    ...scratchEnv(),
     ...TEST_PDFIUM,
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.extraEnv,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...(opts.args ?? ['serve'])], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  killAtExit(child);
   let output = '';
   // QUIRE_TEST_SERVER_LOGS=1 echoes every test server's output, to see why a request failed.
   const echo = process.env.QUIRE_TEST_SERVER_LOGS === '1';
@@ -158,12 +173,13 @@ export interface QuireWorker {
  * started. It logs at `info`: one line per document made Ready, and the line its start is seen by.
  */
 export async function startWorker(env: NodeJS.ProcessEnv, opts: { dataDir?: string } = {}): Promise<QuireWorker> {
-  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-worker-'));
+  const dataDir = opts.dataDir ?? scratchDir('worker-');
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'worker'], {
-    env: { ...TEST_PDFIUM, ...env, QUIRE_LOG_LEVEL: 'info', QUIRE_DATA_DIR: dataDir },
+    env: { ...scratchEnv(), ...TEST_PDFIUM, ...env, QUIRE_LOG_LEVEL: 'info', QUIRE_DATA_DIR: dataDir },
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  killAtExit(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { S3Client, CreateBucketCommand, ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { freePort } from './quire.js';
+import { atExit, scratchEnv } from './scratch.js';
 
 export interface S3Server {
   endpoint: string;
@@ -32,7 +33,14 @@ export async function startS3(): Promise<S3Server> {
   const why = s3Unavailable();
   if (why) throw new Error(why);
   const port = await freePort();
-  const child: ChildProcess = spawn('python3', ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('python3', ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...scratchEnv() },
+  });
+  const forget = atExit(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  child.once('exit', forget);
   let output = '';
   child.stdout!.on('data', (d) => (output = (output + d).slice(-4000)));
   child.stderr!.on('data', (d) => (output = (output + d).slice(-4000)));

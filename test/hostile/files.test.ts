@@ -19,10 +19,11 @@ import { assertJson, assertProblem, client, type Client, type Res } from '../hel
 import { imageOnlyPdf } from '../helpers/image-pdf.js';
 import { makePdf } from '../helpers/pdf-objects.js';
 import { makeZip } from '../helpers/zip.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const NDA = path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf');
 const SETTLED = ['Ready', 'Error', 'OverQuota'];
-const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-hostile-'));
+const TMP = scratchDir('quire-hostile-');
 const MiB = 1024 * 1024;
 /** A marker no legitimate output contains: /etc/passwd's first line. */
 const PASSWD = /root:x?:0:0:/;

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import v8 from 'node:v8';
@@ -19,6 +18,7 @@ import { openBlobStore } from '../../src/store/blobs/index.js';
 import { FsBlobStore } from '../../src/store/blobs/fs.js';
 import { S3BlobStore } from '../../src/store/blobs/s3.js';
 import { s3Unavailable, startS3, type S3Server } from '../helpers/s3.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const MiB = 1024 * 1024;
 
@@ -309,7 +309,7 @@ let fsRoot: string;
 contract(
   'fs',
   async () => {
-    fsRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-blobs-'));
+    fsRoot = scratchDir('quire-blobs-');
     return { store: new FsBlobStore(fsRoot), leftovers: async () => fsLeftovers(fsRoot) };
   },
   async () => fs.rmSync(fsRoot, { recursive: true, force: true }),

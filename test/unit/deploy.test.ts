@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../../src/runtime/config.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (rel: string) => fs.readFileSync(path.join(ROOT, rel), 'utf8');
@@ -421,7 +421,7 @@ test('compose: docker compose config (.ci/run installs docker-compose)', (t) => 
   let target = file;
   if (cmd[0] === 'docker-compose') {
     // Compose v1 (Debian's docker-compose 1.29) predates the top-level `name`; it checks the rest.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-compose-'));
+    const dir = scratchDir('quire-compose-');
     target = path.join(dir, 'compose.yaml');
     fs.writeFileSync(target, composeText.replace(/^name:.*$/m, ''));
     t.after(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { after, before, describe, test } from 'node:test';
@@ -15,8 +14,9 @@ import { IngestError, type DocumentModel } from '../../src/document/pages.js';
 import { CORPUS } from '../helpers/quire.js';
 import { makePdf } from '../helpers/pdf-objects.js';
 import { makeZip } from '../helpers/zip.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-formats-'));
+const TMP = scratchDir('quire-formats-');
 after(() => fs.rmSync(TMP, { recursive: true, force: true }));
 
 const corpus = (p: string) => fs.readFileSync(path.join(CORPUS, p));
@@ -370,7 +370,7 @@ describe('LibreOffice path', () => {
     const profile = `-env:UserInstallation=file://${path.join(dir, 'profile')}`;
     const input = path.join(dir, 'nda.docx');
     fs.writeFileSync(input, corpus('office/NDA simple layout.docx'));
-    const r = spawnSync(soffice!, [profile, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', dir, input], { timeout: 120_000 });
+    const r = spawnSync(soffice!, [profile, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', dir, input], { timeout: 120_000, env: { ...process.env, TMPDIR: dir } });
     assert.equal(r.status, 0, String(r.stderr));
     const doc = fs.readFileSync(path.join(dir, 'nda.doc'));
     assert.equal(detectFormat(doc), 'doc');

@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Store } from '../../src/store/db/index.js';
 import { runAsLeader, type LeaderRun } from '../../src/store/db/cluster-lock.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -36,7 +36,7 @@ describe('runAsLeader (SQLite)', () => {
   let store: Store;
   let dir: string;
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-leader-'));
+    dir = scratchDir('quire-leader-');
     store = await Store.open({ kind: 'sqlite', file: path.join(dir, 'quire.db') });
   });
   after(async () => {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
@@ -23,6 +22,7 @@ import { IngestError, type DocumentModel } from '../../src/document/pages.js';
 import { alignBoxes } from '../../src/ingest/stages/align.js';
 import { leaves, wordsOf, type Leaf, type List, type Paragraph, type Section, type StructureNode, type Table } from '../../src/document/structure.js';
 import { CORPUS } from '../helpers/quire.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const corpus = (p: string) => fs.readFileSync(path.join(CORPUS, p));
 
@@ -34,7 +34,7 @@ async function wordLabels(docx: Buffer): Promise<Set<string>> {
   return new Set(numberedParagraphs(parts.get('word/document.xml')!, numbering, parts.get('word/styles.xml')).flatMap((p) => (p.label ? [p.label] : [])));
 }
 const soffice = findSoffice();
-const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-native-'));
+const TMP = scratchDir('quire-native-');
 after(() => fs.rmSync(TMP, { recursive: true, force: true }));
 
 /** Every node of a structure, depth first (the structures here are shallow). */
@@ -372,7 +372,7 @@ describe('DOCX native structure (corpus)', () => {
     const input = path.join(TMP, 'revised.docx');
     fs.writeFileSync(input, edited);
     const profile = pathToFileURL(path.join(TMP, 'profile-revised')).href;
-    const run = spawnSync(soffice, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', TMP, input], { timeout: 120_000 });
+    const run = spawnSync(soffice, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', TMP, input], { timeout: 120_000, env: { ...process.env, TMPDIR: TMP } });
     assert.equal(run.status, 0, String(run.stderr));
     const doc = await readDocument(fs.readFileSync(path.join(TMP, 'revised.doc')), 'doc');
     const docDrawn = doc.pages.flatMap((page) => page.items.map((i) => i.text)).join(' ');
@@ -1119,7 +1119,7 @@ describe('DOC native structure', () => {
     const input = path.join(TMP, 'nda.docx');
     fs.writeFileSync(input, corpus('office/NDA simple layout.docx'));
     const profile = pathToFileURL(path.join(TMP, 'profile')).href;
-    const run = spawnSync(soffice, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', TMP, input], { timeout: 120_000 });
+    const run = spawnSync(soffice, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', TMP, input], { timeout: 120_000, env: { ...process.env, TMPDIR: TMP } });
     assert.equal(run.status, 0, String(run.stderr));
     doc = fs.readFileSync(path.join(TMP, 'nda.doc'));
   });
@@ -1155,7 +1155,7 @@ describe('DOC native structure', () => {
     const input = path.join(TMP, 'noted.docx');
     fs.writeFileSync(input, makeZip([...parts].map(([name, data]) => ({ name, data, deflate: true }))));
     const profile = pathToFileURL(path.join(TMP, 'profile-noted')).href;
-    const run = spawnSync(soffice!, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', TMP, input], { timeout: 120_000 });
+    const run = spawnSync(soffice!, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', TMP, input], { timeout: 120_000, env: { ...process.env, TMPDIR: TMP } });
     assert.equal(run.status, 0, String(run.stderr));
     const nodes = (await readDocument(fs.readFileSync(path.join(TMP, 'noted.doc')), 'doc', { libreoffice: false })).native!;
     const notes = [...walk(nodes)].filter((n): n is Paragraph => n.type === 'paragraph' && n.role === 'footnote').map((n) => n.leaf.text);

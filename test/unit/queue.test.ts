@@ -9,6 +9,7 @@ import { PgBossQueue } from '../../src/store/queue/pgboss-queue.js';
 import type { Job } from '../../src/store/queue/queue.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import type { Config } from '../../src/runtime/config.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -210,7 +211,7 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
   });
 }
 
-queueSuite('SQLite', async () => ({ kind: 'sqlite', file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quire-queue-')), 'quire.db') }));
+queueSuite('SQLite', async () => ({ kind: 'sqlite', file: path.join(scratchDir('quire-queue-'), 'quire.db') }));
 
 if (findPgBin()) {
   let cluster: PgCluster | undefined;

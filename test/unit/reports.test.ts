@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
@@ -20,6 +18,7 @@ import { PROJECT_TYPES, type ProjectType, type ReportDocument, type ReportItem, 
 import type { ArtifactSink, ArtifactSpec, ReportInput } from '../../src/reports/report.js';
 import { sentences, summarize } from '../../src/reports/sections.js';
 import { escapeAttr, escapeText, xmlSafe } from '../../src/reports/xml.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -725,13 +724,13 @@ describe('LibreOffice opens every XLSX and DOCX', () => {
   }
 
   async function convertAll(ext: 'xlsx' | 'docx', expected: number): Promise<void> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-reports-'));
-    const profileDir = `/tmp/lo-${randomBytes(6).toString('hex')}`;
+    const dir = scratchDir('quire-reports-');
+    const profileDir = path.join(dir, 'profile');
     try {
       const files = await officeFiles(dir, ext);
       assert.equal(files.length, expected, files.join(', '));
       const out = path.join(dir, 'pdf');
-      const r = spawnSync(soffice!, [`-env:UserInstallation=file://${profileDir}`, '--headless', '--norestore', '--convert-to', 'pdf', '--outdir', out, ...files], { timeout: 120_000 });
+      const r = spawnSync(soffice!, [`-env:UserInstallation=file://${profileDir}`, '--headless', '--norestore', '--convert-to', 'pdf', '--outdir', out, ...files], { timeout: 120_000, env: { ...process.env, TMPDIR: dir } });
       assert.equal(r.status, 0, `soffice: ${String(r.stderr)}`);
       for (const p of files) {
         const pdf = path.join(out, `${path.basename(p, `.${ext}`)}.pdf`);
@@ -740,7 +739,6 @@ describe('LibreOffice opens every XLSX and DOCX', () => {
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
-      fs.rmSync(profileDir, { recursive: true, force: true });
     }
   }
 

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { Store } from '../../src/store/db/index.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const require = createRequire(import.meta.url);
 let dir: string;
@@ -19,7 +19,7 @@ let file: string;
 let store: Store;
 
 before(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-sqlite-tx-'));
+  dir = scratchDir('quire-sqlite-tx-');
   file = path.join(dir, 'quire.db');
   store = await Store.open({ kind: 'sqlite', file });
 });

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig, type Config } from '../../src/runtime/config.js';
@@ -20,6 +19,7 @@ import { WEBHOOK_JOB } from '../../src/model/jobs.js';
 import type { WebhookRecord } from '../../src/model/records.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const workspaceId = 'ws-dispatcher';
 
@@ -59,7 +59,7 @@ function dispatcherSuite(label: string, setup: () => Promise<{ database: Config[
       store = await Store.open(s.database);
       queue = s.queue(store);
       const config = loadConfig({
-        QUIRE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'quire-dispatcher-')),
+        QUIRE_DATA_DIR: scratchDir('quire-dispatcher-'),
         QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
         QUIRE_WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms,200ms',
         QUIRE_WEBHOOK_TIMEOUT_MS: '300',
@@ -104,7 +104,7 @@ function dispatcherSuite(label: string, setup: () => Promise<{ database: Config[
 }
 
 dispatcherSuite('SQLite', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-dispatcher-db-'));
+  const dir = scratchDir('quire-dispatcher-db-');
   return {
     database: { kind: 'sqlite', file: path.join(dir, 'quire.db') },
     queue: (s) => new TableQueue(s, { pollMs: 20, retryBaseMs: 200, leaseMs: 5_000 }),
