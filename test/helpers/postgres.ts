@@ -56,11 +56,13 @@ export async function startPgCluster(): Promise<PgCluster> {
   if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'quire', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
   const port = await freePort();
+  // Dynamic shared memory in the data directory (`mmap`), not in /dev/shm: an immediate stop, like a
+  // crash, leaves its segments behind, and there they go with the directory.
   const start = () => {
     running = true;
     run('pg_ctl', [
       '-D', dataDir, '-l', path.join(dir, 'log'), '-w', '-t', '60',
-      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c dynamic_shared_memory_type=mmap`,
       'start',
     ]);
   };
