@@ -44,6 +44,7 @@ const FILES = [
   'test/unit/migrations.test.ts',
   'test/unit/blob-store.test.ts',
   'test/unit/deploy.test.ts',
+  'test/unit/scratch.test.ts',
   'test/api/sqlite.test.ts',
   'test/api/postgres.test.ts',
   'test/api/cli.test.ts',
