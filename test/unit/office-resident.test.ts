@@ -134,7 +134,8 @@ describe('a resident LibreOffice', { skip }, () => {
     return (async () => {
       // Its LibreOffice is found by the pipe name, which carries the dead process's pid.
       const until = performance.now() + 15_000;
-      while (performance.now() < until && residents(child.pid).length > 0) await new Promise((r) => setTimeout(r, 100));
+      // The watchdog removes the pipes, then the profile's folder: once the folder is gone, so are the pipes.
+      while (performance.now() < until && (residents(child.pid).length > 0 || fs.existsSync(path.dirname(profile)))) await new Promise((r) => setTimeout(r, 100));
       assert.deepEqual(residents(child.pid), []);
       const left = fs.readdirSync('/tmp').filter((f) => f.startsWith(`OSL_PIPE_`) && f.includes(`_quire_${child.pid}_`));
       assert.deepEqual(left, [], 'its pipe is removed');

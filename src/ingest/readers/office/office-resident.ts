@@ -140,8 +140,9 @@ export const MAX_CONVERSIONS = 200;
 /**
  * Runs `$0 "$@"` (soffice) in a session of its own, and `cat` on this shell's standard input: when
  * the thread's end of that pipe closes (`stop`, or the thread or process ends), LibreOffice's whole
- * process group is killed. When LibreOffice has ended either way, its profile and the pipes it
- * leaves in /tmp when killed are removed, and so is the shell's own group.
+ * process group is killed. When LibreOffice has ended either way, the pipes it leaves in /tmp when
+ * killed are removed, then its folder (profile and temporary files: once it is gone, all is), and the
+ * shell's own group is killed.
  */
 const WATCHDOG = [
   'exec 3<&0',
@@ -149,8 +150,8 @@ const WATCHDOG = [
   '(cat <&3 >/dev/null; kill -KILL -$p) 2>/dev/null &',
   'wait $p',
   'kill -KILL -$p 2>/dev/null',
-  'rm -rf "$QUIRE_OFFICE_DIR"',
   'for d in /tmp /var/tmp; do rm -f "$d"/OSL_PIPE_*_"$QUIRE_OFFICE_ACCEPT" "$d"/OSL_PIPE_*_"$QUIRE_OFFICE_IPC"; done',
+  'rm -rf "$QUIRE_OFFICE_DIR"',
   'kill -KILL 0',
 ].join('\n');
 
