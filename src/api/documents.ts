@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '../model/lifecycle.js';
 import type { DocumentFilter, DocumentRecord } from '../model/records.js';
 import { invalid } from '../domain/errors.js';
+import { MAX_METADATA_FILTERS, checkMetadataFilterCount } from '../domain/metadata.js';
 import { Cursor, Id, Limit, Next, NonNegative, PageCount, Timestamp } from './common.js';
 
 export const DocumentStatusSchema = Type.Union([
@@ -139,7 +140,7 @@ export const ListDocumentsQuery = Type.Object(
   },
   {
     additionalProperties: true,
-    description: 'Also `metadata.{key}=value` (key: 1-100 word characters), ANDed. Unknown parameters are ignored.',
+    description: `Also \`metadata.{key}=value\` (key: 1-100 word characters), ANDed, at most ${MAX_METADATA_FILTERS} (more: 400). Unknown parameters are ignored.`,
   },
 );
 export type ListDocumentsQuery = Static<typeof ListDocumentsQuery>;
@@ -164,6 +165,7 @@ export function documentFilterFromQuery(q: Record<string, unknown>): DocumentFil
   f.minSize = n('minSize');
   f.maxSize = n('maxSize');
   f.samples = q.samples === true;
+  checkMetadataFilterCount(Object.keys(q).filter((param) => METADATA_PARAM.test(param)).length);
   for (const [param, value] of Object.entries(q)) {
     const m = METADATA_PARAM.exec(param);
     if (!m) continue;

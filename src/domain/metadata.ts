@@ -7,6 +7,18 @@ export const MAX_ENTRIES_PER_DOCUMENT = 10;
 export const MAX_ENTRIES_PER_WRITE = MAX_ENTRIES_PER_DOCUMENT;
 export const MAX_VALUE_LENGTH = 4096;
 export const METADATA_KEY = /^\w{1,100}$/;
+/**
+ * A document list or search matches at most this many metadata filters (`metadata.{key}=value`, or
+ * `/ops`' `metadata` pairs), as many as a document can hold entries: more could match no document.
+ * Each is a condition of its own; 1,000 made SQLite refuse the query (its expression depth) and kept
+ * PostgreSQL planning for minutes, 100 for seconds.
+ */
+export const MAX_METADATA_FILTERS = MAX_ENTRIES_PER_DOCUMENT;
+
+/** 400 for a list asking for more metadata filters than MAX_METADATA_FILTERS. */
+export function checkMetadataFilterCount(count: number): void {
+  if (count > MAX_METADATA_FILTERS) throw invalid(`A list may filter by at most ${MAX_METADATA_FILTERS} metadata keys, as many as a document holds (got ${count}).`);
+}
 
 /**
  * Checks a metadata request body: `{metadata: [{key, value}]}` (a bare array is accepted too).

@@ -3,7 +3,7 @@ import { Id } from '../../api/common.js';
 import { toDocumentJson } from '../../api/documents.js';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '../../model/lifecycle.js';
 import type { DocumentFilter, DocumentRecord } from '../../model/records.js';
-import { MAX_VALUE_LENGTH } from '../../domain/metadata.js';
+import { MAX_METADATA_FILTERS, MAX_VALUE_LENGTH, checkMetadataFilterCount } from '../../domain/metadata.js';
 import { invalid } from '../../domain/errors.js';
 import { defineOperation, field, listOperation, type Operation } from './framework.js';
 
@@ -40,6 +40,7 @@ export function documentFilterOf(b: DocumentFilterBody): DocumentFilter {
     maxSize: b.maxSize,
     samples: b.samples === true,
   };
+  checkMetadataFilterCount(b.metadata?.length ?? 0);
   for (const [i, m] of (b.metadata ?? []).entries()) {
     f.metadata ??= {};
     if (m.key in f.metadata) throw invalid(`body field "metadata.${i}.key": the key "${m.key}" is given twice.`);
@@ -68,7 +69,7 @@ const searchDocuments = listOperation<DocumentFilterBody, DocumentFilter, Docume
           },
           { additionalProperties: false },
         ),
-        { maxItems: 100 },
+        { maxItems: MAX_METADATA_FILTERS },
       ),
       'Metadata',
       'Only documents having every one of these key/value pairs.',
