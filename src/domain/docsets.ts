@@ -50,7 +50,10 @@ export class DocsetService {
   private async moveInto(s: Repos, doc: DocumentRecord, to: string | null, now: number) {
     const from = doc.docsetId;
     const moved = await s.documents.moveDocset(doc.workspaceId, doc.id, from, to, now);
-    if (!moved) throw new DomainError('conflict', `Document ${doc.id} was moved by another request; try again.`);
+    if (!moved) {
+      if (!(await s.documents.get(doc.workspaceId, doc.id))) throw notFound('Document', doc.id);
+      throw new DomainError('conflict', `Document ${doc.id} was moved by another request; try again.`);
+    }
     if (from) await s.docsets.adjustCount(doc.workspaceId, from, -1, now);
     if (to) await s.docsets.adjustCount(doc.workspaceId, to, 1, now);
     for (const l of this.listeners) {

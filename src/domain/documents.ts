@@ -233,18 +233,24 @@ export class DocumentService {
     return this.store.documents.list(workspaceId, filter, page);
   }
 
-  /** Deletes the row (and its metadata, and its place in a docset), then its bytes. */
+  /**
+   * Deletes the row (and its metadata, and its place in a docset), then its bytes. The row is read
+   * locked: a move committed meanwhile is seen, so the docset that loses a document is the one it is
+   * in (its `documentCount` stays true).
+   */
   async delete(workspaceId: string, id: string): Promise<void> {
     const doc = await this.store.tx(async (s) => {
-      const d = await s.documents.get(workspaceId, id);
+      const d = await s.documents.getLocked(workspaceId, id);
       if (!d) throw notFound('Document', id);
+      // Rows are locked in a move's order (document, docset, then classification statistics), so a
+      // delete and a move of documents of one docset cannot deadlock on PostgreSQL.
+      if (d.docsetId) await s.docsets.adjustCount(workspaceId, d.docsetId, -1, Date.now());
       await s.metadata.deleteFor(id);
       await s.properties.deleteValuesOf(id);
       for (const hook of this.onDelete) await hook(s, d);
       await s.ingest.deletePages(id);
       await s.documents.delete(workspaceId, id);
       await s.events.insert({ id: newId(), workspaceId, type: DOCUMENT_DELETED, payload: { documentId: id, name: d.name }, createdAt: Date.now() });
-      if (d.docsetId) await s.docsets.adjustCount(workspaceId, d.docsetId, -1, Date.now());
       return d;
     });
     // The original, its rendition, page images and structure all live under the document's prefix.

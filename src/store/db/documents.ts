@@ -84,6 +84,22 @@ export class DocumentsRepo {
     return row && toRecord(row);
   }
 
+  /**
+   * The document as it is now, its row locked until the transaction ends (PostgreSQL: a concurrent
+   * move or delete waits, and this read sees what it committed). A no-op UPDATE … RETURNING, so it
+   * means the same on SQLite, whose write transactions already take turns.
+   */
+  async getLocked(workspaceId: string, id: string): Promise<DocumentRecord | undefined> {
+    const row = await this.db
+      .updateTable('documents')
+      .set({ updated_at: sql<number>`updated_at` })
+      .where('id', '=', id)
+      .where('workspace_id', '=', workspaceId)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
   /** The documents of a workspace matching a filter (REST lists and partitioned listings share it). */
   private filtered(workspaceId: string, f: DocumentFilter) {
     let q = this.db.selectFrom('documents').selectAll().where('workspace_id', '=', workspaceId);
