@@ -28,6 +28,16 @@ export function artifactContentType(name: string): string {
   return (dot >= 0 && CONTENT_TYPES[name.slice(dot).toLowerCase()]) || 'application/octet-stream';
 }
 
+/** An uploaded artifact's bytes, staged and checked, waiting to be committed or discarded. */
+export interface StagedArtifactUpload {
+  workspaceId: string;
+  projectId: string;
+  version: string;
+  fileName: string;
+  documentId: string | null;
+  staged: StagedBlob;
+}
+
 /** One generated file of a version, staged in the blob store, waiting for its row. */
 export interface GeneratedArtifact {
   name: string;
@@ -130,6 +140,15 @@ export class ArtifactService {
    * content in that version; the name of a generated artifact of that version is a 409.
    */
   async upload(workspaceId: string, projectId: string, version: string, fileName: string, documentId: string | null, source: Readable): Promise<ArtifactRecord> {
+    return this.commitUpload(await this.stageUpload(workspaceId, projectId, version, fileName, documentId, source));
+  }
+
+  /**
+   * The first half of an upload: checks it and stages its bytes, changing nothing a client can see.
+   * The caller then commits it (`commitUpload`) once the whole request is known to be good, or
+   * discards it (`discardUpload`): a form that turns out malformed after its file part loses nothing.
+   */
+  async stageUpload(workspaceId: string, projectId: string, version: string, fileName: string, documentId: string | null, source: Readable): Promise<StagedArtifactUpload> {
     await this.prepareUpload(workspaceId, projectId, version, fileName, documentId);
     let staged: StagedBlob;
     try {
@@ -138,6 +157,16 @@ export class ArtifactService {
       if (e instanceof BlobTooLargeError) throw new DomainError('too-large', `Artifacts are limited to ${e.limit} bytes.`);
       throw e;
     }
+    return { workspaceId, projectId, version, fileName, documentId, staged };
+  }
+
+  discardUpload(upload: StagedArtifactUpload): Promise<void> {
+    return this.blobs.discard(upload.staged.tempKey).catch(() => undefined);
+  }
+
+  /** The second half of an upload: the staged bytes become the artifact (created, or replacing its content). */
+  async commitUpload(upload: StagedArtifactUpload): Promise<ArtifactRecord> {
+    const { workspaceId, projectId, version, fileName, documentId, staged } = upload;
     let committedKey: string | null = null;
     try {
       const { artifact, replacedKey } = await this.store.tx(async (s) => {

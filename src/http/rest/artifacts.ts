@@ -13,7 +13,7 @@ import {
   toArtifactJson,
 } from '../../api/projects.js';
 import type { ArtifactFilter } from '../../model/records.js';
-import { ARTIFACT_UPLOAD_EXTENSIONS } from '../../domain/artifacts.js';
+import { ARTIFACT_UPLOAD_EXTENSIONS, type StagedArtifactUpload } from '../../domain/artifacts.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { tooLarge } from '../../domain/documents.js';
 import { FORM_LIMITS, formLimitError, fieldText } from '../form-limits.js';
@@ -149,16 +149,18 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
         throw tooLarge(deps.config.maxUploadBytes);
       }
       const fields: Record<string, string> = {};
-      let created: Awaited<ReturnType<typeof deps.artifacts.upload>> | undefined;
+      // The file is staged while the form is read and committed only once the whole form is good:
+      // a malformed form (or a part after the file) changes nothing stored, a replaced artifact included.
+      let staged: StagedArtifactUpload | undefined;
       let failure: unknown;
       try {
         // The multipart limit is one byte above the artifact limit: the store's own limit (which
         // refuses before anything is kept) sees an overlong file first, and a part cut off at
         // exactly the limit never passes for a whole file.
         for await (const part of request.parts({ limits: { ...FORM_LIMITS, fileSize: deps.config.maxUploadBytes + 1 } })) {
-          if (failure !== undefined || created) {
+          if (failure !== undefined || staged) {
             if (part.type === 'file') part.file.resume();
-            if (created && failure === undefined) failure = invalid('The "file" part must be the last part of the form.');
+            if (staged && failure === undefined) failure = invalid('The "file" part must be the last part of the form.');
             continue;
           }
           if (part.type === 'field') {
@@ -172,7 +174,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
           }
           const documentId = fields['document.id'] ?? fields['document[id]'] ?? null;
           try {
-            created = await deps.artifacts.upload(workspace.id, projectId, version, part.filename, documentId || null, part.file);
+            staged = await deps.artifacts.stageUpload(workspace.id, projectId, version, part.filename, documentId || null, part.file);
           } catch (e) {
             part.file.resume();
             failure = e;
@@ -180,16 +182,15 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
         }
       } catch (e) {
         reply.header('connection', 'close');
-        // Nothing half-sent stays: an upload committed before the form failed is taken back.
-        if (created) await deps.artifacts.delete(workspace.id, projectId, String(created.version), created.id).catch(() => undefined);
+        if (staged) await deps.artifacts.discardUpload(staged);
         throw formLimitError(e, () => tooLarge(deps.config.maxUploadBytes)) ?? e;
       }
       if (failure !== undefined) {
-        // The upload committed before a stray part followed: take it back so that nothing half-sent stays.
-        if (created) await deps.artifacts.delete(workspace.id, projectId, String(created.version), created.id).catch(() => undefined);
+        if (staged) await deps.artifacts.discardUpload(staged);
         throw failure;
       }
-      if (!created) throw invalid('The form has no part named "file".');
+      if (!staged) throw invalid('The form has no part named "file".');
+      const created = await deps.artifacts.commitUpload(staged);
       return reply.code(201).send(toArtifactJson(created, base));
     },
   );
