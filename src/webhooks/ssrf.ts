@@ -1,11 +1,18 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * The SSRF guard of webhook delivery: addresses a webhook may not reach unless allowed (private,
- * loopback, link-local with the cloud metadata addresses, CGNAT, multicast, reserved, documentation),
- * checked on the addresses a host name resolves to at connect time, so DNS cannot swap them later.
+ * The SSRF guard of webhook delivery: addresses a webhook may not reach unless allowed, checked on
+ * the addresses a host name resolves to at connect time, so DNS cannot swap them later. Only global
+ * unicast is allowed: every special range ipaddr.js knows (private, loopback, link-local with the
+ * cloud metadata addresses, CGNAT, multicast, reserved, documentation, benchmarking, unique local,
+ * discard, …) is refused. An IPv6 address carrying an IPv4 one (IPv4-mapped `::ffff:a.b.c.d`,
+ * IPv4-translated `::ffff:0:a.b.c.d`, IPv4-compatible `::a.b.c.d` and NAT64's well-known
+ * `64:ff9b::/96`) is judged by the IPv4 address it carries; NAT64's local-use `64:ff9b:1::/48`,
+ * 6to4 `2002::/16` and Teredo `2001::/32` are refused outright (they reach IPv4 hosts by ways this
+ * guard cannot follow: a site's own translator, relays, an obfuscated client address).
  */
 const blocked = new net.BlockList();
 for (const [net4, bits] of [
@@ -27,42 +34,33 @@ for (const [net4, bits] of [
 ] as const) {
   blocked.addSubnet(net4, bits, 'ipv4');
 }
-for (const [net6, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net6, bits, 'ipv6');
+
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+
+/** The IPv4 address in the low 32 bits of an IPv6 address. */
+function low32(a: ipaddr.IPv6): ipaddr.IPv4 {
+  const b = a.toByteArray();
+  return new ipaddr.IPv4(b.slice(12, 16));
 }
 
-/** The IPv4 address embedded in an IPv4-mapped, -compatible or NAT64 IPv6 address, if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const m = /^(?:::ffff:(?:0:)?|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return m[1];
-  const hex = /^(?:::ffff:(?:0:)?|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return undefined;
+function forbiddenIpv4(a: ipaddr.IPv4): boolean {
+  return a.range() !== 'unicast' || blocked.check(a.toString(), 'ipv4');
 }
 
-/** Whether an IP address is one webhooks may not reach by default. */
+function forbiddenIpv6(a: ipaddr.IPv6): boolean {
+  const range = a.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || a.match(NAT64_WELL_KNOWN)) return forbiddenIpv4(low32(a));
+  // `::` and `::1` are in ::/96 too, and refused as 0.0.0.0 and 0.0.0.1 are.
+  if (a.match(IPV4_COMPATIBLE)) return forbiddenIpv4(low32(a));
+  return range !== 'unicast';
+}
+
+/** Whether an IP address is one webhooks may not reach by default (anything not an IP address is). */
 export function isForbiddenAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIpv4(address.toLowerCase());
-    if (v4 !== undefined) return blocked.check(v4, 'ipv4');
-    return blocked.check(address, 'ipv6');
-  }
-  return true;
+  if (!net.isIP(address) || !ipaddr.isValid(address)) return true;
+  const a = ipaddr.parse(address);
+  return a.kind() === 'ipv4' ? forbiddenIpv4(a as ipaddr.IPv4) : forbiddenIpv6(a as ipaddr.IPv6);
 }
 
 export interface GuardOptions {
