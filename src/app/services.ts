@@ -58,7 +58,9 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
   const blobs = await openBlobStore(config.storage);
   const workspaces = new WorkspaceService(store);
   await workspaces.ensureDefault();
-  if (config.bootstrapKey) await workspaces.ensureBootstrapKey(config.bootstrapKey);
+  if (config.bootstrapKey && (await workspaces.ensureBootstrapKey(config.bootstrapKey)) === 'revoked') {
+    logger?.warn('QUIRE_BOOTSTRAP_KEY names a key that was revoked: it stays revoked (set a new value for a new bootstrap key)');
+  }
   // Durable jobs: pg-boss on PostgreSQL, the `jobs` table on SQLite (same Queue semantics).
   const queueOptions = { leaseMs: config.ingest.leaseMs, pollMs: config.ingest.pollMs, retryBaseMs: config.ingest.retryBaseMs };
   const queue: Queue =

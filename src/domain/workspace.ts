@@ -119,20 +119,25 @@ export class WorkspaceService {
     return key;
   }
 
-  /** Makes `secret` a live key with every scope in the default workspace. */
-  async ensureBootstrapKey(secret: string): Promise<void> {
+  /**
+   * Makes `secret` a key with every scope in the default workspace, unless it was revoked: a revoked
+   * bootstrap key stays revoked (the operator sets a new value for a new one). Says which.
+   */
+  async ensureBootstrapKey(secret: string): Promise<'live' | 'revoked'> {
     const workspace = await this.ensureDefault();
     const found = await this.store.apiKeys.findByHash(hashKey(secret));
     if (!found) {
       try {
         await this.insertKey(workspace.id, secret, [...SCOPES], 'bootstrap');
       } catch (err) {
-        // Another process inserted it at the same moment: fall through to the update below.
+        // Another process inserted it at the same moment.
         if (!(await this.store.apiKeys.findByHash(hashKey(secret)))) throw err;
       }
-      return;
+      return 'live';
     }
-    await this.store.apiKeys.update(found.key.id, { scopes: [...SCOPES], revokedAt: null, workspaceId: workspace.id });
+    if (found.key.revokedAt !== null) return 'revoked';
+    await this.store.apiKeys.update(found.key.id, { scopes: [...SCOPES], workspaceId: workspace.id });
+    return 'live';
   }
 
   async listKeys(workspaceName?: string): Promise<ApiKeyRecord[]> {

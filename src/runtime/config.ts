@@ -188,6 +188,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (bootstrapKey.length < 16 || /\s/.test(bootstrapKey)) {
       throw new ConfigError('QUIRE_BOOTSTRAP_KEY', 'must be at least 16 characters without spaces');
     }
+    // deploy/compose.yaml's placeholder (change-me-…) is public: a server started with it is open to anyone.
+    if (/^change-?me/i.test(bootstrapKey)) {
+      throw new ConfigError('QUIRE_BOOTSTRAP_KEY', 'is still the placeholder of deploy/compose.yaml; set a secret value of your own (e.g. openssl rand -base64 32)');
+    }
   }
 
   const logLevel = env.QUIRE_LOG_LEVEL ?? 'info';

@@ -1,7 +1,10 @@
 import os from 'node:os';
+import fs from 'node:fs';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/runtime/config.js';
+import { ROOT, runCli } from '../helpers/quire.js';
 
 test('defaults: port 8080 on 127.0.0.1, SQLite and files under ./data', () => {
   const c = loadConfig({});
@@ -113,4 +116,19 @@ test('upload session settings: defaults 8 MiB chunks and 24 h; validated ranges'
     const name = Object.keys(env)[0]!;
     assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && err.message.startsWith(`invalid configuration: ${name} `));
   }
+});
+
+test("deploy/compose.yaml's placeholder bootstrap key is refused at start with a clear message", async () => {
+  const compose = fs.readFileSync(path.join(ROOT, 'deploy/compose.yaml'), 'utf8');
+  const placeholder = /QUIRE_BOOTSTRAP_KEY: (\S+)/.exec(compose)?.[1];
+  assert.ok(placeholder, 'compose.yaml sets QUIRE_BOOTSTRAP_KEY');
+  for (const key of [placeholder, 'CHANGE-ME-please-0123456789', 'changeme-0123456789abcdef']) {
+    assert.throws(() => loadConfig({ QUIRE_BOOTSTRAP_KEY: key }), (err: Error) => err instanceof ConfigError && /QUIRE_BOOTSTRAP_KEY is still the placeholder/.test(err.message));
+  }
+  assert.equal(loadConfig({ QUIRE_BOOTSTRAP_KEY: 'a-real-secret-0123456789' }).bootstrapKey, 'a-real-secret-0123456789');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-placeholder-'));
+  const started = await runCli(['serve'], { PATH: process.env.PATH, QUIRE_DATA_DIR: dataDir, QUIRE_BOOTSTRAP_KEY: placeholder, PORT: '1' });
+  assert.equal(started.code, 1);
+  assert.match(started.stderr, /^quire: invalid configuration: QUIRE_BOOTSTRAP_KEY is still the placeholder of deploy\/compose\.yaml/);
+  assert.deepEqual(fs.readdirSync(dataDir), [], 'nothing was started or written');
 });

@@ -356,7 +356,10 @@ test('compose: Quire accepts the environment of api and workers, and it points a
   const pg = envOf(services.postgres!);
   const minio = envOf(services.minio!);
   for (const n of ['api', ...workerNames, ...[...oneShots].filter((o) => services[o]!.image === services.api!.image)]) {
-    const env = envOf(services[n]!);
+    const raw = envOf(services[n]!);
+    // The bootstrap key is a placeholder Quire refuses to start with (issue 46): the operator sets one.
+    if (raw.QUIRE_BOOTSTRAP_KEY) assert.throws(() => loadConfig(raw), /QUIRE_BOOTSTRAP_KEY is still the placeholder/, `${n}: placeholder accepted`);
+    const env = raw.QUIRE_BOOTSTRAP_KEY ? { ...raw, QUIRE_BOOTSTRAP_KEY: 'an-operator-secret-0123456789' } : raw;
     const config = loadConfig(env);
     assert.equal(config.host, '0.0.0.0', `${n}: HOST`);
     assert.equal(config.database.kind, 'postgres', `${n}: DATABASE_URL`);
