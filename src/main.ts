@@ -16,6 +16,8 @@ const USAGE = `usage: quire <command>
   workspaces list                             list workspaces
   workspaces set-quota NAME [--pages N] [--pages-per-document N] [--users N]
                                               change a workspace's quotas
+  workspaces set-expiry NAME WHEN             WHEN: an ISO 8601 date (UTC) or date-time with a zone,
+                                              or never; once past, its keys get 403 everywhere
   keys create --workspace NAME --scopes a,b [--name N]
                                               create an API key (printed once)
   keys list [--workspace NAME]                list API keys (never their secrets)

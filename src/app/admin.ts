@@ -26,6 +26,14 @@ function table(rows: Record<string, unknown>[]): string {
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
 
+/** `never`, an ISO 8601 date (midnight UTC) or a date-time with its zone (`Z` or `+02:00`): ms or null. */
+function parseExpiry(when: string): number | null {
+  if (when === 'never') return null;
+  const ms = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(when) ? Date.parse(when) : NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`set-expiry: "${when}" is not an ISO 8601 date (2027-01-31) or date-time with a zone (2027-01-31T18:00:00Z), nor never`);
+  return ms;
+}
+
 /** `quire migrate`: applies the database migrations and exits. */
 export async function migrate(config: Config): Promise<void> {
   const { Store } = await import('../store/db/index.js');
@@ -34,7 +42,7 @@ export async function migrate(config: Config): Promise<void> {
   console.log(`migrations applied (${config.database.kind})`);
 }
 
-/** `quire workspaces create|list|set-quota`. */
+/** `quire workspaces create|list|set-quota|set-expiry`. */
 export async function workspacesCommand(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
   if (sub === 'create') {
     const { values, positionals } = parseArgs({ args: rest, options: { type: { type: 'string' } }, allowPositionals: true });
@@ -46,7 +54,7 @@ export async function workspacesCommand(config: Config, sub: string | undefined,
   }
   if (sub === 'list') {
     const list = await withServices(config, (s) => s.workspaces.list());
-    console.log(table(list.map((w) => ({ id: w.id, name: w.name, type: w.type, created: iso(w.createdAt) }))));
+    console.log(table(list.map((w) => ({ id: w.id, name: w.name, type: w.type, created: iso(w.createdAt), expires: iso(w.expiresAt) }))));
     return;
   }
   if (sub === 'set-quota') {
@@ -74,7 +82,16 @@ export async function workspacesCommand(config: Config, sub: string | undefined,
     console.log(`workspace ${w.name}: pages ${w.pageQuotaMax}, pages per document ${w.pageQuotaPerDocument}, users ${w.userQuotaMax}`);
     return;
   }
-  throw new UsageError('workspaces needs create NAME, list or set-quota NAME');
+  if (sub === 'set-expiry') {
+    const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
+    const [name, when] = positionals;
+    if (!name || when === undefined || positionals.length > 2) throw new UsageError('workspaces set-expiry takes NAME and WHEN (an ISO 8601 date or date-time, or never)');
+    const expiresAt = parseExpiry(when);
+    const w = await withServices(config, (s) => s.workspaces.setExpiry(name, expiresAt));
+    console.log(`workspace ${w.name}: ${w.expiresAt === null ? 'never expires' : `expires ${iso(w.expiresAt)}${w.expiresAt <= Date.now() ? ' (expired: its keys get 403)' : ''}`}`);
+    return;
+  }
+  throw new UsageError('workspaces needs create NAME, list, set-quota NAME or set-expiry NAME WHEN');
 }
 
 /** `quire keys create|list|revoke`. */

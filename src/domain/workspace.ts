@@ -7,6 +7,16 @@ import { SCOPES, type Scope } from '../model/scopes.js';
 
 export const DEFAULT_WORKSPACE = 'default';
 
+/** Whether the workspace has an expiry and it has passed (its keys then get 403 everywhere). */
+export function isExpired(workspace: WorkspaceRecord, now = Date.now()): boolean {
+  return workspace.expiresAt !== null && workspace.expiresAt <= now;
+}
+
+/** The Problem's text for a request in an expired workspace. */
+export function expiredMessage(workspace: WorkspaceRecord): string {
+  return `The workspace "${workspace.name}" expired on ${new Date(workspace.expiresAt!).toISOString()}; its data is kept, but no request is served until the operator extends it (quire workspaces set-expiry).`;
+}
+
 export const DEFAULT_QUOTA = { pageMax: 100_000, pagePerDocument: 5_000, userMax: 100 };
 
 export interface Principal {
@@ -76,6 +86,13 @@ export class WorkspaceService {
     return this.byName(name);
   }
 
+  /** Sets (a time in ms) or clears (null) the named workspace's expiry; from then on an expired workspace's keys get 403. */
+  async setExpiry(name: string, expiresAt: number | null): Promise<WorkspaceRecord> {
+    const w = await this.byName(name);
+    await this.store.workspaces.setExpiry(w.id, expiresAt);
+    return this.byName(name);
+  }
+
   async byName(name: string): Promise<WorkspaceRecord> {
     const w = await this.store.workspaces.getByName(name);
     if (!w) throw notFound('Workspace', name);
@@ -89,7 +106,7 @@ export class WorkspaceService {
     ]);
     return {
       ...workspace,
-      expired: workspace.expiresAt !== null && workspace.expiresAt <= Date.now(),
+      expired: isExpired(workspace),
       quota: {
         page: { max: workspace.pageQuotaMax, used: pagesUsed, maxPerDocument: workspace.pageQuotaPerDocument },
         user: { max: workspace.userQuotaMax, used: keysUsed },

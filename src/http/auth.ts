@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { WorkspaceService } from '../domain/workspace.js';
+import { expiredMessage, isExpired, type WorkspaceService } from '../domain/workspace.js';
 import { hasScope } from '../model/scopes.js';
 import { sendProblem } from './problems.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /**
  * onRequest hook: resolves `Authorization: Bearer <key>` before any body is read, then checks the
- * route's scope and the key's rate. Missing or unknown key: 401; key without the scope: 403; over
- * its rate: 429 with `retry-after`.
+ * route's scope and the key's rate. Missing or unknown key: 401; a key of an expired workspace or
+ * without the scope: 403; over its rate: 429 with `retry-after`.
  */
 export function authHook(workspaces: WorkspaceService, limiter?: RateLimiter) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
@@ -22,6 +22,7 @@ export function authHook(workspaces: WorkspaceService, limiter?: RateLimiter) {
     if (!principal) {
       return sendProblem(reply, 401, 'The API key is invalid or has been revoked.', {}, { 'www-authenticate': 'Bearer error="invalid_token"' });
     }
+    if (isExpired(principal.workspace)) return sendProblem(reply, 403, expiredMessage(principal.workspace));
     if (needed !== 'any' && !hasScope(principal.key.scopes, needed)) {
       return sendProblem(reply, 403, `This operation needs the "${needed}" scope, which this API key does not have.`);
     }

@@ -57,6 +57,10 @@ export class WorkspacesRepo {
       .execute();
   }
 
+  async setExpiry(id: string, expiresAt: number | null): Promise<void> {
+    await this.db.updateTable('workspaces').set({ expires_at: expiresAt }).where('id', '=', id).execute();
+  }
+
   async list(): Promise<WorkspaceRecord[]> {
     const rows = await this.db.selectFrom('workspaces').selectAll().orderBy('id').execute();
     return rows.map(toWorkspaceRecord);
