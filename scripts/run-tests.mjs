@@ -68,6 +68,7 @@ const FILES = [
   'test/api/ops.test.ts',
   'test/api/ops-coverage.test.ts',
   'test/hostile/files.test.ts',
+  'test/hostile/tenant-harm.test.ts',
   'test/security/http-protections.test.ts',
   'test/security/tenants-scopes.test.ts',
   'test/cluster/cluster.test.ts',
