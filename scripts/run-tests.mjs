@@ -41,6 +41,7 @@ const FILES = [
   'test/unit/leader-lock.test.ts',
   'test/unit/point-reads.test.ts',
   'test/unit/sqlite-transactions.test.ts',
+  'test/unit/constraints.test.ts',
   'test/unit/migrations.test.ts',
   'test/unit/blob-store.test.ts',
   'test/unit/deploy.test.ts',
