@@ -6,6 +6,7 @@
  *  - a docset deleted while an upload goes into it: the upload is a 201 or a 404;
  *  - deletes racing moves between docsets: every docset's `documentCount` stays true;
  *  - a replacing artifact upload whose form turns out malformed: the artifact keeps its old bytes;
+ *  - a webhook URL naming a private address in an IPv4-embedding IPv6 form or an odd IPv4 spelling: 400;
  *  - an expired workspace: 403 on every authenticated route; `quire workspaces set-expiry`;
  *  - a bootstrap key revoked through the API stays revoked after a restart.
  */
@@ -187,6 +188,12 @@ onBothDatabases('tenant harm', 'quire_tenant_harm', (dialect, database, teardown
       const bytes = await c.get(`/projects/${p.json.id}/artifacts/latest/${first.json.id}/content`);
       assert.equal(bytes.status, 200);
       assert.equal(bytes.text, 'a,b\r\n1,2\r\n');
+    });
+
+    test('webhooks to IPv4-embedding IPv6 forms of private addresses are refused at creation', async () => {
+      for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::ffff:7f00:1]', '[64:ff9b::a9fe:a9fe]', '[64:ff9b:1::a00:1]', '[2002:7f00:1::1]', '[2001::1]', '2130706433', '0x7f.1']) {
+        assertProblem(await c.post('/webhooks', { json: { target: 'Documents', url: `http://${host}:8080/hook` } }), 400, /private, loopback/);
+      }
     });
 
     test('an expired workspace answers 403 on every authenticated route; set-expiry sets and clears it', async () => {
