@@ -178,9 +178,8 @@ export class SemanticLabelService {
         return { property: await this.properties.ensure(s, workspaceId, docsetId, label), created: true };
       });
     } catch (err) {
-      // Another request created it between our read and our insert (the unique label id refused ours:
-      // a 409 from the store, src/store/db/constraints.ts).
-      if (!(err instanceof DomainError) || err.kind === 'conflict') {
+      // Another request created it between our read and our insert (the unique label id refused ours).
+      if (!(err instanceof DomainError)) {
         const found = await existing(this.store);
         if (found) return { property: found, created: false };
       }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
+import { ConstraintViolationError } from '../store/db/constraints.js';
 import { INVALID_JSON_FIELD } from './form-limits.js';
 import { PROBLEM_CONTENT_TYPE } from '../api/common.js';
 
@@ -67,6 +68,8 @@ export function sendProblem(reply: FastifyReply, status: number, detail: string,
 
 /** Maps every error a handler can raise to a Problem response; only true faults become 5xx. */
 export function errorHandler(error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) {
+  // A transaction refused for a race (a unique or foreign-key violation): the Problem it stands for.
+  if (error instanceof ConstraintViolationError) error = new DomainError(error.kind, error.message, {}, error.headers);
   if (error instanceof DomainError) {
     const status = STATUS_OF[error.kind];
     const headers: Record<string, string> = { ...error.headers };

@@ -1,10 +1,11 @@
-import { DomainError } from '../../domain/errors.js';
-
 /**
  * A unique or foreign-key violation the database reported, as the request's fault: two requests
  * raced (two creates of one docset name; an upload into a docset deleted meanwhile) and the checks
  * each made before writing could not see the other. Read from PostgreSQL's SQLSTATE (23505, 23503,
  * with the constraint's name) and SQLite's extended result codes; the one place that knows them.
+ * The store knows no rules (it imports no domain module): it says what the violation means as a
+ * ConstraintViolationError, whose `kind` is the DomainError kind the transport answers it with
+ * (src/http/problems.ts).
  */
 export interface ConstraintViolation {
   /**
@@ -41,45 +42,59 @@ export function constraintViolation(err: unknown): ConstraintViolation | null {
   return null;
 }
 
+/** A transaction refused for a race with another: `kind` says how to answer it (409 or 404). */
+export class ConstraintViolationError extends Error {
+  constructor(
+    readonly kind: 'conflict' | 'not-found',
+    message: string,
+    /** `retry-after` when a repeat will succeed. */
+    readonly headers: Record<string, string>,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 const RACED = 'by another request at the same moment';
+const refused = (kind: 'conflict' | 'not-found', message: string, cause: unknown, headers: Record<string, string> = {}) => new ConstraintViolationError(kind, message, headers, { cause });
 
 /**
  * What a violation means to the client: 409 for a name taken, 404 for something deleted meanwhile,
  * 409 with `retry-after` for a delete that lost a race to a new reference.
  */
-export function constraintProblem(v: ConstraintViolation): DomainError {
+export function constraintProblem(v: ConstraintViolation, cause: unknown = undefined): ConstraintViolationError {
   const c = v.constraint;
   if (v.kind === 'unique') {
-    if (c === 'docsets_workspace_name' || c === 'docsets.workspace_id, docsets.name') return new DomainError('conflict', `A docset with this name already exists in this workspace (created ${RACED}).`);
+    if (c === 'docsets_workspace_name' || c === 'docsets.workspace_id, docsets.name') return refused('conflict', `A docset with this name already exists in this workspace (created ${RACED}).`, cause);
     if (c === 'properties_docset_label_id' || c === 'properties.docset_id, properties.label_id') {
-      return new DomainError('conflict', `The docset already has a property with this label (created ${RACED}).`);
+      return refused('conflict', `The docset already has a property with this label (created ${RACED}).`, cause);
     }
-    if (c === 'workspaces_name_key' || c === 'workspaces.name') return new DomainError('conflict', `A workspace with this name already exists (created ${RACED}).`);
-    return new DomainError('conflict', `The same change was made ${RACED}; look at the current state before trying again.`);
+    if (c === 'workspaces_name_key' || c === 'workspaces.name') return refused('conflict', `A workspace with this name already exists (created ${RACED}).`, cause);
+    return refused('conflict', `The same change was made ${RACED}; look at the current state before trying again.`, cause);
   }
   if (v.kind === 'missing-reference') {
-    if (c === 'docsets') return new DomainError('not-found', `The docset was deleted ${RACED}.`);
-    if (c === 'documents') return new DomainError('not-found', `The document was deleted ${RACED}.`);
-    if (c === 'projects') return new DomainError('not-found', `The project was deleted ${RACED}.`);
-    return new DomainError('not-found', `Something this request refers to was deleted ${RACED}.`);
+    if (c === 'docsets') return refused('not-found', `The docset was deleted ${RACED}.`, cause);
+    if (c === 'documents') return refused('not-found', `The document was deleted ${RACED}.`, cause);
+    if (c === 'projects') return refused('not-found', `The project was deleted ${RACED}.`, cause);
+    return refused('not-found', `Something this request refers to was deleted ${RACED}.`, cause);
   }
   // What is being deleted gained a reference (a document uploaded into a docset being deleted): a
   // repeat sees it and succeeds, so the 409 says to retry.
   const what = v.kind === 'still-referenced' ? ` (${c} were added to it ${RACED})` : ` ${RACED}`;
-  return new DomainError('conflict', `The change conflicts with one made${what}; try again.`, {}, { 'retry-after': '1' });
+  return refused('conflict', `The change conflicts with one made${what}; try again.`, cause, { 'retry-after': '1' });
 }
 
 /**
- * The DomainError a constraint violation stands for, or the error itself. A deadlock or
+ * The ConstraintViolationError a database error stands for, or the error itself. A deadlock or
  * serialization failure (PostgreSQL's 40P01, 40001: the transaction was rolled back for another
  * one) is a 409 to retry too: nothing of it was kept.
  */
-export function asDomainError(err: unknown): unknown {
+export function asConstraintError(err: unknown): unknown {
   const v = constraintViolation(err);
-  if (v) return constraintProblem(v);
+  if (v) return constraintProblem(v, err);
   const code = (err as { code?: unknown } | null)?.code;
   if (code === '40P01' || code === '40001') {
-    return new DomainError('conflict', 'The change collided with another request made at the same moment and was not made; try again.', {}, { 'retry-after': '1' });
+    return refused('conflict', 'The change collided with another request made at the same moment and was not made; try again.', err, { 'retry-after': '1' });
   }
   return err;
 }

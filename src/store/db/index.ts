@@ -22,7 +22,7 @@ import { ProjectsRepo } from './projects.js';
 import { ArtifactsRepo } from './artifacts.js';
 import { SemanticLabelsRepo } from './semantic-labels.js';
 import { CommitObserver, noteCommitted } from './changes.js';
-import { asDomainError } from './constraints.js';
+import { asConstraintError } from './constraints.js';
 
 /** Every repository, bound to one connection or one transaction. */
 export class Repos {
@@ -109,8 +109,9 @@ export class Store extends Repos {
    * Runs `fn` in one database transaction: all its writes commit together or not at all. The unit of
    * work it runs in (an API request) learns of the commit; and of a failure of the COMMIT itself
    * (a lost connection), after which the writes may or may not have been kept. A unique or
-   * foreign-key violation (a race with another request its checks could not see) becomes the
-   * DomainError it stands for: 409 for a name taken meanwhile, 404 for something deleted meanwhile.
+   * foreign-key violation (a race with another request its checks could not see) becomes a
+   * ConstraintViolationError saying what it means: 409 for a name taken meanwhile, 404 for something
+   * deleted meanwhile (src/store/db/constraints.ts).
    */
   async tx<T>(fn: (repos: Repos) => Promise<T>): Promise<T> {
     let committing = false;
@@ -124,7 +125,7 @@ export class Store extends Repos {
       return result;
     } catch (err) {
       if (committing) noteCommitted();
-      throw asDomainError(err);
+      throw asConstraintError(err);
     }
   }
 
