@@ -347,4 +347,158 @@ Investor Representations | purchaser represents; investor represents; purchasing
 No Redemption | not redeemable; no redemption; may not be redeemed prior to maturity
 Trustee | trustee; indenture trustee; paying agent; fiscal agent
 Underwriting | underwriters; underwriting; lead manager; co-managers; dealers; plan of distribution
+Landlord's Insurance | landlord shall maintain insurance; landlord's insurance; insurance carried by landlord; landlord shall insure the building
+Tenant Repairs | tenant shall repair; tenant shall keep the premises in good repair; at tenant's expense repair; tenant's repair obligations
+Landlord Repairs | landlord shall repair; landlord shall maintain the roof; structural portions; foundation and exterior walls; landlord's repair obligations
+Janitorial Services | janitorial; cleaning services; cleaning of the premises; trash removal
+Tenant's Property | tenant's personal property; furniture; trade fixtures and equipment; property of tenant
+Abandoned Property | abandoned property; property left in the premises; deemed abandoned; remove any property remaining
+Mechanics Liens | mechanic's lien; materialman's lien; discharge any lien; bond over the lien; lien filed against the premises
+Rent Escalation | annual increase; rent shall increase; escalation of rent; percent increase; each lease year thereafter
+CPI Adjustment | consumer price index; cpi; cost of living adjustment; index adjustment
+Percentage Rent | percentage rent; gross sales; breakpoint; statement of gross sales; percent of gross sales
+Radius Restriction | radius restriction; within a radius of; miles of the shopping center
+Exclusive Use | exclusive use; exclusive right to sell; landlord shall not lease to any other tenant
+Early Termination Option | early termination; right to terminate early; termination fee; terminate this lease effective
+Delivery of Possession | delivery of possession; deliver possession; possession date; delay in delivery
+Acceptance of Premises | as is; accepts the premises; as-is condition; no representation as to condition
+ADA Compliance | americans with disabilities act; ada; accessibility; disabled persons
+Cure Period | cure period; fails to cure; within thirty days after notice; commence to cure
+Landlord's Lien | landlord's lien; security interest in tenant's property; lien on tenant's property
+Subordination Non-Disturbance and Attornment | non-disturbance; attornment; attorn to; snda; subordination non-disturbance
+Memorandum of Lease | memorandum of lease; record a memorandum; short form of lease
+Roof Rights | antenna; satellite dish; rooftop equipment; roof rights
+Keys and Locks | locks; keys; rekey; change the locks
+Tenant Improvement Allowance | improvement allowance; allowance; per rentable square foot; landlord's contribution
+Rentable Area | rentable square feet; rentable area; usable area; measurement of the premises; boma
+Proportionate Share | proportionate share; pro rata share; tenant's share; percentage of the rentable area
+Operating Expense Reconciliation | annual statement; reconciliation; overpayment; underpayment; actual operating expenses
+Audit of Operating Expenses | audit landlord's books; inspect landlord's records; audit of operating expenses
+Waste | commit waste; no waste; permit any waste
+Transfer of Landlord's Interest | sale of the building; transfer of landlord's interest; successor landlord; released from liability
+Bankruptcy | bankruptcy; insolvency; receiver; assignment for the benefit of creditors; petition in bankruptcy
+Headings | headings; captions; for convenience only; shall not affect the interpretation
+Interpretation | interpretation; construed; singular includes the plural; including without limitation; gender
+Relationship of the Parties | relationship of the parties; no partnership; joint venture; no agency
+Further Assurances | further assurances; execute such further documents; further acts
+Third Party Beneficiaries | third party beneficiaries; no third party beneficiary; confer any rights on any other person
+Assignment | assignment of this agreement; may not assign; assign its rights; delegate its duties
+Cumulative Remedies | remedies cumulative; cumulative; in addition to any other remedy
+Electronic Signatures | electronic signature; facsimile; pdf signature; electronically transmitted
+Non-Disparagement | disparage; disparaging; non-disparagement; negative statements
+Position and Duties | position; duties; report to; responsibilities; full business time
+Base Salary | base salary; annual salary; payable in accordance with the company's payroll
+Bonus | bonus; annual bonus; incentive compensation; performance targets
+Employee Benefits | benefits; benefit plans; health insurance; retirement plan; paid time off
+Vacation | vacation; paid vacation; days of vacation; holidays
+Severance | severance; severance pay; separation pay; release of claims
+At-Will Employment | at will; at-will; terminate employment at any time; with or without cause
+Invention Assignment | inventions; assign all inventions; work made for hire; proprietary rights
+Purpose | purpose; evaluating a potential business relationship; for the purpose of
+Term of Confidentiality | obligations of confidentiality shall survive; years from the date of disclosure; term of confidentiality
+License Restrictions | shall not copy; modify; reverse engineer; decompile; disassemble; sublicense; rent lease or lend
+Acceptable Use | acceptable use; shall not use the service to; unlawful content; spam
+Service Levels | service level; uptime; availability; service credits; response time
+Data Security | data security; security measures; safeguards; unauthorized access; security breach
+Data Privacy | personal data; privacy; data protection laws; processing of personal information
+Invoicing | invoice; invoicing; invoices shall; billing
+Title Transfer | title shall pass; title to the products; transfer of title
+Packaging and Labeling | packaging; labeling; labels; packed and marked
+Warranty Claims | warranty claim; defective products; repair or replace; return authorization
+Financial Covenants | leverage ratio; fixed charge coverage; interest coverage ratio; minimum net worth; financial covenants
+Reporting Requirements | deliver to the lender; quarterly financial statements; compliance certificate; annual audited
+Guarantee | guarantee; guarantor; unconditionally guarantees; guaranty of payment
+Security Interest | security interest; grants a security interest; perfection; ucc financing statements; pledge
+Amortization | amortization; installments of principal; scheduled principal payments
+Fees and Expenses | fees and expenses; costs and expenses; reimburse; out-of-pocket expenses
+Book-Entry Notes | book-entry; global note; depositary; dtc; beneficial interests
+Additional Amounts | additional amounts; withholding taxes; gross up; payment of additional amounts
+Tax Redemption | redemption for tax reasons; change in tax law; tax event
+Calculation Agent | calculation agent; determinations of the calculation agent
+Business Day Convention | business day convention; following business day; modified following
+Day Count Fraction | day count; 30/360; actual/360; actual/actual
+Ranking | rank equally; unsecured and unsubordinated; pari passu; ranking
+Insuring Agreement | insuring agreement; we will pay those sums; legally obligated to pay as damages; duty to defend
+Who Is an Insured | who is an insured; insured persons; your employees are insureds; is an insured
+Limits of Insurance | limits of insurance; each occurrence limit; aggregate limit; most we will pay
+Policy Conditions | conditions; duties in the event of occurrence; legal action against us; other insurance; transfer of rights
+Policy Definitions | definitions; means; bodily injury means; occurrence means
+Supplementary Payments | supplementary payments; expenses we incur; bail bonds; reasonable expenses incurred by the insured
+Other Insurance | other insurance; excess over; contribute by equal shares; primary insurance
+Loss Payable | loss payable; loss payee; lender's loss payable
+Mortgageholders | mortgageholder; mortgagee clause; mortgage holder
+Valuation | valuation; replacement cost; actual cash value; agreed value
+Hired and Non-Owned Auto | hired auto; non-owned auto; hired and non-owned
+Medical Payments | medical payments; medical expenses; med pay
+Personal and Advertising Injury | personal and advertising injury; libel; slander; advertising injury
+Products-Completed Operations | products-completed operations; completed operations aggregate
+Uninsured Motorists | uninsured motorists; underinsured motorist; um uim
+Auto Physical Damage | physical damage; comprehensive; collision; specified causes of loss
+Inland Marine | inland marine; contractors equipment; scheduled equipment; installation floater
+Employment Practices Liability | employment practices; wrongful termination; discrimination; harassment claims
+Directors and Officers Liability | directors and officers; d&o; management liability; wrongful act
+Constitutional | constitutional; fever; chills; weight loss; fatigue; night sweats
+Extremities Exam | extremities; edema; clubbing; cyanosis; pedal pulses
+Psychiatric Exam | psychiatric; mood; affect; judgment and insight; alert and oriented
+Eye Exam | eyes; perrla; pupils equal round reactive; extraocular movements; conjunctivae
+Respiratory Exam | respiratory; breath sounds; wheezes; rales; rhonchi; clear to auscultation
+Genitourinary Exam | genitourinary; dysuria; hematuria; urinary frequency
+Cranial Nerves | cranial nerves; cn ii-xii; facial droop; tongue midline
+Motor Exam | motor; strength 5/5; muscle strength; pronator drift; tone
+Sensory Exam | sensation; light touch; pinprick; proprioception; vibration sense
+Reflexes | reflexes; deep tendon reflexes; babinski; 2+ symmetric
+Gait and Coordination | gait; romberg; finger to nose; heel to shin; coordination
+Differential Diagnosis | differential diagnosis; ddx; consider; versus; rule out
+Hospital Course | hospital course; during the hospitalization; was admitted and
+Code Status | code status; full code; dnr; do not resuscitate
+DVT Prophylaxis | dvt prophylaxis; heparin subcutaneous; sequential compression devices
+Health Maintenance | health maintenance; colonoscopy; mammogram; immunizations; vaccines up to date
+Tobacco Use | tobacco; smoking; pack-years; cigarettes; quit smoking
+Alcohol Use | alcohol; drinks per week; etoh; alcohol use
+Functional Status | functional status; activities of daily living; adls; independent; ambulates with
+Advance Directives | advance directive; health care proxy; living will; power of attorney for health care
+Source of History | source of history; patient is a reliable historian; obtained from the patient and family
+Chest X-Ray Findings | chest x-ray; cxr; infiltrate; cardiomegaly; pleural effusion
+Urinalysis | urinalysis; ua; urine; leukocyte esterase; nitrites
+Heart Failure | heart failure; chf; ejection fraction; diuresis; furosemide
+Atrial Fibrillation | atrial fibrillation; afib; rate control; anticoagulation; warfarin
+Chronic Kidney Disease | chronic kidney disease; ckd; creatinine; gfr; renal function
+COPD | copd; chronic obstructive pulmonary disease; inhalers; exacerbation
+Depression | depression; antidepressant; ssri; depressed mood
+Pain Management | pain management; analgesics; opioids; pain control
+Primary Objective | primary objective; primary endpoint; the primary objective of this study
+Secondary Objectives | secondary objectives; secondary endpoints
+Sample Size Determination | sample size; power; patients will be enrolled; to ensure that at least; completers
+Withdrawal from Study | withdrawal; withdraw from the study; withdrawn; discontinue participation
+Protocol Deviations | protocol deviation; deviations from the protocol; noncompliance with the protocol
+Serious Adverse Events | serious adverse event; sae; hospitalization; life-threatening; reported within 24 hours
+Investigational Product | investigational product; study drug; dispensing; accountability; storage of study drug
+Dosing | dose; dosing; administered; bolus; subcutaneous injection; units/kg
+Blood Sampling | blood samples; sampling times; venous blood; sample volume
+Laboratory Tests | clinical laboratory tests; hematology; clinical chemistry; urinalysis; serology
+Ethics Review | ethical review board; institutional review board; irb; erb; ethics committee
+Study Monitoring | monitoring; monitor; source documents; site visits
+Data Management | data management; case report forms; crf; data entry; database lock
+Publication Policy | publication; publish results; manuscripts
+Product Identification | product identifier; product name; recommended use; supplier details; emergency telephone
+Composition Information | composition; information on ingredients; cas number; concentration; hazardous ingredients
+Accidental Release Measures | accidental release; spill; containment and cleaning up; environmental precautions
+Exposure Limits | occupational exposure limits; osha pel; acgih tlv; exposure limit values
+Carcinogenicity | carcinogenicity; carcinogen; iarc; ntp; not classified as a carcinogen
+Mutagenicity | mutagenicity; germ cell mutagenicity; mutagenic
+Reproductive Toxicity | reproductive toxicity; developmental effects; fertility
+Acute Toxicity | acute toxicity; ld50; lc50; oral; dermal; inhalation
+Skin Irritation | skin corrosion; skin irritation; irritating to skin
+Eye Irritation | eye irritation; serious eye damage; eye contact
+Sensitization | sensitization; sensitizer; allergic skin reaction
+Persistence and Degradability | persistence; degradability; biodegradable
+Bioaccumulative Potential | bioaccumulative potential; bioaccumulation; log kow
+Label Elements | label elements; signal word; hazard pictograms; warning; danger
+Precautionary Statements | precautionary statements; prevention; response; storage; disposal; p-statements
+Hazard Statements | hazard statements; h-statements; causes serious eye irritation; harmful if swallowed
+TSCA Status | tsca; toxic substances control act; inventory status; listed
+History of Flight | history of flight; the pilot departed; en route; the flight
+Injuries to Persons | injuries; fatal; serious; minor; none; crew; passengers
+Damage to Aircraft | damage to aircraft; substantial damage; destroyed
+Analysis | analysis; the investigation revealed; examination of the airplane
 `;
