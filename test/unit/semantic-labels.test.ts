@@ -392,6 +392,15 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf("The bonus will be paid to the Employee's designated bank account within 45 days after the Vesting Date.\n"), [['PaymentDeadline', '45 days']]);
   });
 
+  test('a defined term closing the clause names a period; a date a period runs through is named by the period', async () => {
+    assert.deepEqual(await labelsOf('The Buyer shall remedy the defect within twenty (20) days of receipt of such notice (the "Remedy Period") and report.\n'), [['RemedyPeriod', 'twenty (20) days']]);
+    assert.deepEqual(await labelsOf('For the period after the Closing and through March 1, 2027 (the "Non-Solicitation Period"), the Seller shall not hire.\n'), [['NonSolicitationPeriod', 'March 1, 2027']]);
+    // A term after a comma belongs to something else: nothing is named by it.
+    assert.deepEqual(await labelsOf('The Seller received ten (10) days, and a credit (the "Credit Period") later.\n'), []);
+    // "The Company shall pay … in a lump sum in cash within 30 days": the verb governing "within" stands far back.
+    assert.deepEqual(await labelsOf('The Buyer shall pay to the Seller in a lump sum in cash within 30 days after the Closing the price.\n'), [['PaymentDeadline', '30 days']]);
+  });
+
   test('a capitalised term the sentence says the value is; the subject of the event a date belongs to', async () => {
     assert.deepEqual(await labelsOf('The Rent Commencement Date shall be March 1, 2027.\n'), [['RentCommencementDate', 'March 1, 2027']]);
     assert.deepEqual(await labelsOf('As used herein, the Monthly Base Rent will equal $12,500.\n'), [['MonthlyBaseRent', '$12,500']]);

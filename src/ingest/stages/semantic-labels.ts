@@ -221,7 +221,7 @@ function periodName(near: string[], next: string[]): string | null {
   const terminate = near.slice(0, 8).some((w) => /^terminat/u.test(w));
   // "does not cure the failure within thirty (30) days after written notice": the purpose before it first; a verb
   // governing "within" may stand further back ("will be paid to the Employee's bank account within 30 days").
-  const reach = near[0] === 'within' ? 10 : 6;
+  const reach = near[0] === 'within' ? 12 : 6;
   for (const w of near.slice(0, reach)) {
     for (const [re, name] of PERIOD_EVENTS) if (re.test(w) && !NOTICE.has(name)) return name;
   }
@@ -246,6 +246,26 @@ function termAfter(tokens: Token[], end: number, kind: string): string | null {
   // Only a term of the value's own kind: `("Effective Date")` names a date, `(this "Agreement")` does not.
   const named = words.length && /^["”]$/u.test(tokens[i]?.text ?? '') && /\p{Lu}/u.test(words[0]!) && LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase());
   return named ? pascal(words) : null;
+}
+
+/**
+ * `within thirty (30) days of the receipt of such notice (the "Cure Period")`: a defined term closing the value's clause
+ * (no comma or other bracket between) names the value when it is of its kind; `through December 31, 2016 ("Non-Solicitation
+ * Period")`: the date a period runs through or until is named by the period.
+ */
+function termClosing(tokens: Token[], v: { start: number; end: number }, kind: string): string | null {
+  if (kind !== 'duration' && kind !== 'date') return null;
+  let i = firstAtOrAfter(tokens, v.end);
+  const first = i;
+  for (; i < tokens.length && i - first < 10 && tokens[i]!.text !== '('; i++) if (/^[,;.:"“”)]$/u.test(tokens[i]!.text)) return null;
+  const words = tokens[i]?.text === '(' ? termAfterWords(tokens, tokens[i]!.start) : null;
+  if (!words || !/^\p{Lu}/u.test(words[0]!) || words.length > 5) return null;
+  const head = words.at(-1)!.toLowerCase();
+  if (kind === 'duration' && LABEL_HEADS.duration!.test(head)) return pascal(words.flatMap((w) => w.split('-')));
+  // The end of a period: only when the date closes it ("through", "until") right before the term.
+  const k = firstAtOrAfter(tokens, v.start) - 1;
+  if (kind === 'date' && i === first && head === 'period' && /^(?:through|until|thru)$/iu.test(tokens[k]?.text ?? '')) return pascal(words.flatMap((w) => w.split('-')));
+  return null;
 }
 
 /**
@@ -411,6 +431,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
     const near = before(tokens, v.start, floor, 12);
     const name =
       (v.kind === 'party' || v.kind === 'address' ? null : termAfter(tokens, v.end, v.kind)) ??
+      termClosing(tokens, v, v.kind) ??
       labelBefore(tokens, v.start, v.kind) ??
       (v.kind === 'party' ? null : termBefore(tokens, v.start, v.kind)) ??
       (v.kind === 'plan' ? 'PlanName' : null) ??
