@@ -457,6 +457,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('This Agreement is effective as of June 1, 2026.\n'), [['EffectiveDate', 'June 1, 2026']]);
   });
 
+  test('a plan just before "effective on" is what is effective; a document past what it is for is what is dated', async () => {
+    assert.deepEqual(await labelsOf('Awards are granted under the Fenwick Mills Corp. 2024 Equity Incentive Plan effective on May 2, 2024.\n'), [['PlanName', '2024 Equity Incentive Plan'], ['PlanEffectiveDate', 'May 2, 2024']]);
+    assert.deepEqual(await labelsOf('The notes are issued under the Indenture for the 2031 Senior Notes dated as of March 3, 2021, as amended.\n'), [['IndentureDate', 'March 3, 2021']]);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

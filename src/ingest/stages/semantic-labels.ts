@@ -203,7 +203,9 @@ function dateName(near: string[], title?: string): string | null {
     if (DOCUMENT_DATED.test(w)) {
       // "INDENTURE / Dated as of June 1, 2010": a line that only says "dated" is the date of the document its heading names.
       const titled = i === near.length - 1 ? title?.toLowerCase().match(/[\p{L}]+/gu)?.at(-1) : undefined;
-      const document = near.slice(i + 1, i + 6).find((x) => DOCUMENTS.has(x)) ?? (titled && DOCUMENTS.has(titled) ? titled : undefined);
+      // "the Indenture for the 2019 Senior Notes dated as of": past what the document is for, to the document.
+      const forAt = near.slice(i + 1, i + 6).findIndex((x) => x === 'for' || x === 'governing');
+      const document = near.slice(i + 1, i + 6).find((x) => DOCUMENTS.has(x)) ?? (forAt >= 0 ? near.slice(i + 2 + forAt, i + 5 + forAt).find((x) => DOCUMENTS.has(x)) : undefined) ?? (titled && DOCUMENTS.has(titled) ? titled : undefined);
       return `${pascal([document ?? 'agreement'])}Date`;
     }
   }
@@ -426,6 +428,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
     .sort((a, b) => a.start - b.start || b.end - a.end);
   if (!values.length) return [];
   const tokens = tokenize(text);
+  let last: (typeof values)[number] | undefined;
   for (const v of values) {
     if (out.some((o) => o.start < v.end && v.start < o.end)) continue;
     const near = before(tokens, v.start, floor, 12);
@@ -446,8 +449,12 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
             : v.kind === 'money' || v.kind === 'percent'
               ? (v.kind === 'money' ? parValueName(tokens, v) : null) ?? amountName(near, v.kind)
               : null);
+    // "the 2011 Incentive Plan effective on April 21, 2015": a plan just before is what is effective then.
+    const ofPlan = name === 'EffectiveDate' && last?.kind === 'plan' && near.length <= 4 && !/[.,;:()]/u.test(text.slice(last.end, v.start));
     floor = v.end;
-    if (name) out.push({ start: v.start, end: v.end, name });
+    last = v;
+    if (ofPlan) out.push({ start: v.start, end: v.end, name: 'PlanEffectiveDate' });
+    else if (name) out.push({ start: v.start, end: v.end, name });
   }
   return out;
 }
