@@ -457,6 +457,20 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('This Agreement is effective as of June 1, 2026.\n'), [['EffectiveDate', 'June 1, 2026']]);
   });
 
+  test('a firm the sentence says is incorporated somewhere, with no other role, is a company; a role past its appositive or address', async () => {
+    assert.deepEqual(await labelsOf('The goods were sold by Kestrel Widgets Corp., a company incorporated under the laws of Ontario, last year.\n'), [['CompanyName', 'Kestrel Widgets Corp.']]);
+    assert.deepEqual(await labelsOf('Signed by KESTREL HOLDINGS LLC, a Nevada limited liability company\n'), [['CompanyName', 'KESTREL HOLDINGS LLC']]);
+    assert.deepEqual(await labelsOf('Harbor Lane Partners, LLC, a Virginia limited liability company, on behalf of and as agent for the owners of the Building\n'), [['AgentName', 'Harbor Lane Partners, LLC']]);
+    assert.deepEqual(
+      (await labelsOf('This Lease is made between Jane Roe ("Lessor") and FENWICK MINING INC., a Nevada corporation, having its offices at 12 Main Street, Reno, NV 89501 ("Lessee").\n')).filter(([n]) => n.endsWith('Name')),
+      [['LessorName', 'Jane Roe'], ['LesseeName', 'FENWICK MINING INC.']],
+    );
+    assert.deepEqual(await labelsOf('Investment Director "Tenant" KESTREL HOLDINGS, INC., a Delaware corporation\n'), [['TenantName', 'KESTREL HOLDINGS, INC.']]);
+    assert.deepEqual(await labelsOf('"LANDLORD"\n\nHARBOR LANE, LLC,\na Delaware limited liability company\n'), [['LandlordName', 'HARBOR LANE, LLC']]);
+    // A person, or a firm with no word of incorporation, is not named a company.
+    assert.deepEqual(await labelsOf('Kestrel Widgets Corp. shipped the goods to Ontario.\n'), []);
+  });
+
   test('a plan just before "effective on" is what is effective; a document past what it is for is what is dated', async () => {
     assert.deepEqual(await labelsOf('Awards are granted under the Fenwick Mills Corp. 2024 Equity Incentive Plan effective on May 2, 2024.\n'), [['PlanName', '2024 Equity Incentive Plan'], ['PlanEffectiveDate', 'May 2, 2024']]);
     assert.deepEqual(await labelsOf('The notes are issued under the Indenture for the 2031 Senior Notes dated as of March 3, 2021, as amended.\n'), [['IndentureDate', 'March 3, 2021']]);

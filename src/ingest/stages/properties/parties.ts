@@ -26,6 +26,8 @@ export interface PartyMention {
   roles: string[][];
   /** Roles given together by one list (`as Administrative Agent and Collateral Agent`): the party holds them as one capacity. */
   together?: string[][];
+  /** No role, but a firm the sentence says is incorporated somewhere: a company, to name (not a role to rank values by). */
+  incorporated?: true;
 }
 
 const lower = (t: Token | undefined): string => (t ? t.text.toLowerCase() : '');
@@ -150,6 +152,8 @@ function rolesFrom(tokens: Token[], start: number): string[][] {
 }
 
 const QUOTE = /^["“”‘’']$/u;
+/** A line that is only a word or three in quotes: `"LANDLORD"` over a signature block. */
+const QUOTED_LINE = /^\s*["“][\p{L} ]{2,30}["”]\s*$/u;
 
 /** Words in quotes inside brackets starting at token `open` ("(", then the/each, a quote): `(the "Company")`. */
 function definedTermAt(tokens: Token[], open: number, name?: readonly Token[]): { role: string[]; close: number } | null {
@@ -183,7 +187,7 @@ function definedTermAt(tokens: Token[], open: number, name?: readonly Token[]): 
  * The roles the text gives the name spanning tokens `[from, to]`: what follows it (an appositive,
  * then a defined term, `as …` or `its …`) and what stands before it (`Label:`, `"Term" means`).
  */
-function rolesAround(tokens: Token[], from: number, to: number, previous: string | undefined, together: string[][][] = []): string[][] {
+function rolesAround(tokens: Token[], from: number, to: number, previous: string | undefined, together: string[][][] = [], facts: { incorporated?: boolean } = {}): string[][] {
   const roles: string[][] = [];
   const name = tokens.slice(from, to + 1);
   let i = to + 1;
@@ -297,6 +301,13 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     }
     if (label.length) roles.push(label);
     if (label[0] === 'by' || label[0] === 'name') roles.push(['signatory']);
+  } else if (before.length > 2 && QUOTE.test(before.at(-1)!.text)) {
+    // `"LANDLORD" CARMEL RIVER, LLC`, `"Tenant" ACME, INC.`: a signature block's role in quotes over the name.
+    const open = before.slice(0, -1).findLastIndex((t) => QUOTE.test(t.text));
+    const words = open >= 0 ? b.slice(open + 1, -1) : [];
+    const last = words.at(-1) ?? '';
+    const head = last.length > 4 && /[^s]s$/u.test(last) ? last.slice(0, -1) : last;
+    if (words.length >= 1 && words.length <= 3 && words.every((w) => /^\p{L}+$/u.test(w)) && PARTY_NOUNS.has(head)) roles.push(words);
   } else if (b.at(-1) === 'means' || (b.at(-1) === 'mean' && b.at(-2) === 'shall')) {
     const end = b.lastIndexOf(b.at(-1) === 'means' ? 'means' : 'shall');
     const q = end - 1;
@@ -311,14 +322,65 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     const role = words.filter((w) => !/^(?:wholly|owned|direct|indirect|sole|new|former|current|then|principal|majority)$/u.test(w));
     if (role.length && role.length <= 3 && words.every((w, k) => /^\p{Ll}+$/u.test(before[b.lastIndexOf('its') + 1 + k]!.text)) && PARTY_NOUNS.has(role.at(-1)!)) roles.push(role);
   } else if ((b.at(-1) === ',' && b.at(-2) === 'i') || b.at(-1) === 'appeared' || (b.at(-1) === 'by' && from === 1)) roles.push(['signatory']);
-  if (from === 0 && previous && /:\s*$/u.test(previous)) {
-    const label = previous.replace(/:\s*$/u, '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(-3) ?? [];
+  // `LANDLORD:` or `"LANDLORD"` on the line over the name.
+  if (from === 0 && previous && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous))) {
+    const label = previous.replace(/:\s*$/u, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(-3) ?? [];
     // Only a role's label ("LANDLORD:", "Administrative Agent:"): a heading such as "NOTICES:" or "WITNESSETH:" names no role.
     const last = label.at(-1) ?? '';
     const head = last.length > 4 && /[^s]s$/u.test(last) ? last.slice(0, -1) : last; // "LENDERS:" names lenders
     if (label.length && (PARTY_NOUNS.has(head) || (head.length > 4 && /(?:or|ee|er|ant|ary)$/u.test(head) && !/(?:after|under|order|other|number|letter|matter|chapter|center|summary)$/u.test(head)))) roles.push(label);
   }
+  // `COMSTOCK MINING INC., a Nevada corporation, having its chief executive offices at 1200 …, NV 89440 ("Lessee")`: the
+  // defined term past the firm's address.
+  if (!roles.length) {
+    const address = tokens.findIndex((t, k) => k > to && k < to + 14 && t.text === ',' && /^(?:having|with|whose|residing|located)$/u.test(lower(tokens[k + 1])));
+    for (let k = address + 2; address > 0 && k < tokens.length && k < address + 40; k++) {
+      const w = lower(tokens[k]);
+      if (w === ';' || w === '.' || w === 'and' || w === 'between') break;
+      if (w !== '(') continue;
+      const term = definedTermAt(tokens, k, name);
+      if (term && !isAlias(term.role, name)) roles.push(term.role);
+      break;
+    }
+  }
+  // `TIC Properties Management, LLC, a Virginia limited liability company, on behalf of and as agent for …`: a role past the appositive.
+  const apposition = roles.length ? -1 : incorporated(tokens, to);
+  if (apposition > 0) {
+    let k = apposition + 1;
+    if (lower(tokens[k]) === 'on' && lower(tokens[k + 1]) === 'behalf' && lower(tokens[k + 2]) === 'of' && lower(tokens[k + 3]) === 'and') k += 4;
+    const later = lower(tokens[k]) === 'as' ? rolesFrom(tokens, k + 1)[0] : undefined;
+    if (later && PARTY_NOUNS.has(later.at(-1)!)) roles.push(later);
+  }
+  if (!roles.length && apposition >= 0) facts.incorporated = true;
   return roles;
+}
+
+/** Kinds of legal entity an appositive may say a firm is. */
+const ENTITY_KINDS = /^(?:corporation|company|partnership|société|societe|association|trust|bank)$/u;
+
+/**
+ * `ISSC Technologies Corp., a company incorporated … under the laws of …`, `STAR ASSOCIATES LLC, a Minnesota limited
+ * liability company`: a firm (its name ends in a legal suffix) that the sentence says is a body incorporated somewhere and
+ * gives no other role is a company: `CompanyName`. The index of the comma closing that appositive (0 where it does not
+ * close with one), -1 where there is none.
+ */
+function incorporated(tokens: Token[], to: number): number {
+  if (!isSuffix(tokens[to]) || ['jr.', 'sr.', 'ii', 'iii', 'iv', 'as', 'se', 'ab'].includes(lower(tokens[to]))) return -1;
+  let i = to + 1;
+  if (tokens[i]?.text === '.') i++;
+  if (tokens[i]?.text !== ',' || !/^(?:a|an)$/u.test(lower(tokens[i + 1]))) return -1;
+  let place = false;
+  for (let k = i + 2; k < tokens.length && k < i + 9; k++) {
+    const w = lower(tokens[k]);
+    if (ENTITY_KINDS.test(w)) {
+      if (!place && !/^(?:incorporated|organized|organised|existing|formed|duly)$/u.test(lower(tokens[k + 1]))) return -1;
+      // The comma closing the appositive, if it closes there (the index of the token after the kind otherwise).
+      return tokens[k + 1]?.text === ',' ? k + 1 : 0;
+    }
+    if (!isWord(tokens[k])) return -1;
+    if (isCapitalised(tokens[k])) place = true;
+  }
+  return -1;
 }
 
 /** Cues after which a name follows: `Label:`, `means`, `I,`, `appeared`, `By:`. */
@@ -437,17 +499,18 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     // A name after "the laws of" or "the State of" is a place.
     if (lower(tokens[from - 1]) === 'of' && PLACE_BEFORE.test(lower(tokens[from - 2]))) continue;
     const together: string[][][] = [];
-    const roles = rolesAround(tokens, from, last, previous, together).filter((r) => !isAlias(r, tokens.slice(from, last + 1)));
+    const facts: { incorporated?: boolean } = {};
+    const roles = rolesAround(tokens, from, last, previous, together, facts).filter((r) => !isAlias(r, tokens.slice(from, last + 1)));
     // One capitalised word opening a sentence is more often its verb or noun ("Deliver to Landlord …") than a name.
     if (!roles.length && words.length === 1 && !allCaps(words[0]!) && (from === 0 || tokens[from - 1]!.text === '.')) continue;
     // After "Title:" stands a job title, not a party (unless it is a firm's name: "Title: JV JEFFERSONVILLE, LLC").
     if (roles.some((r) => r.length === 1 && r[0] === 'title') && !words.some(isSuffix)) continue;
-    found.push({ start: tokens[from]!.start, end: nameEnd(tokens, from, last), roles, ...(together[0] ? { together: together[0] } : {}), from, last });
+    found.push({ start: tokens[from]!.start, end: nameEnd(tokens, from, last), roles, ...(together[0] ? { together: together[0] } : {}), ...(facts.incorporated && !roles.length ? { incorporated: true as const } : {}), from, last });
   }
   giveTermsToClauseOpeners(tokens, found);
   // A name inside a longer one is a piece of it, unless only it has a role.
   const out = found
     .filter((m) => !found.some((o) => o !== m && o.start <= m.start && o.end >= m.end && (o.roles.length > 0 || m.roles.length === 0)))
-    .map(({ start, end, roles, together }) => ({ start, end: Math.min(end, text.length), roles, ...(together ? { together } : {}) }));
+    .map(({ start, end, roles, together, incorporated }) => ({ start, end: Math.min(end, text.length), roles, ...(together ? { together } : {}), ...(incorporated ? { incorporated } : {}) }));
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }

@@ -15,6 +15,8 @@ export interface ValueSpan {
   roles?: string[][];
   /** For parties: roles given together by one list, held as one capacity. */
   together?: string[][];
+  /** For parties: a firm the sentence says is incorporated somewhere, with no role (`X Corp., a Delaware corporation`). */
+  incorporated?: true;
 }
 
 const ENTITY_KINDS: Partial<Record<ValueKind, EntityType[]>> = {
@@ -119,7 +121,7 @@ export function valueSpans(kind: ValueKind, text: string, spans: readonly Span[]
     case 'party':
     case 'person': {
       const named = entitySpansOf(text, spans, ['Org', 'Person']);
-      return findParties(text, previous, named, next).map((p) => ({ start: p.start, end: p.end, roles: p.roles, ...(p.together ? { together: p.together } : {}) }));
+      return findParties(text, previous, named, next).map((p) => ({ start: p.start, end: p.end, roles: p.roles, ...(p.together ? { together: p.together } : {}), ...(p.incorporated ? { incorporated: p.incorporated } : {}) }));
     }
     default:
       return entities;
