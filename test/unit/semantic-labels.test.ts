@@ -467,6 +467,7 @@ describe('found labels: values named by what their context says', () => {
     );
     assert.deepEqual(await labelsOf('Investment Director "Tenant" KESTREL HOLDINGS, INC., a Delaware corporation\n'), [['TenantName', 'KESTREL HOLDINGS, INC.']]);
     assert.deepEqual(await labelsOf('"LANDLORD"\n\nHARBOR LANE, LLC,\na Delaware limited liability company\n'), [['LandlordName', 'HARBOR LANE, LLC']]);
+    assert.deepEqual(await labelsOf('Title: HARBOR LANE HOLDINGS, LLC, a Georgia limited liability company\n'), [['CompanyName', 'HARBOR LANE HOLDINGS, LLC']]);
     // A person, or a firm with no word of incorporation, is not named a company.
     assert.deepEqual(await labelsOf('Kestrel Widgets Corp. shipped the goods to Ontario.\n'), []);
   });

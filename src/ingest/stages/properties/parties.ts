@@ -299,7 +299,8 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
       if (label.length && /^(?:officer|president|secretary|treasurer|title|its|by|name|date)$/u.test(b[k]!.replace(/[^\p{L}]/gu, ''))) break;
       label.unshift(b[k]!.replace(/[^\p{L}\p{N}]/gu, ''));
     }
-    if (label.length) roles.push(label);
+    // "Title: JV JEFFERSONVILLE, LLC": a firm after a signer's "Title:" label is not a title.
+    if (label.length && !(label.length === 1 && label[0] === 'title' && name.some(isSuffix))) roles.push(label);
     if (label[0] === 'by' || label[0] === 'name') roles.push(['signatory']);
   } else if (before.length > 2 && QUOTE.test(before.at(-1)!.text)) {
     // `"LANDLORD" CARMEL RIVER, LLC`, `"Tenant" ACME, INC.`: a signature block's role in quotes over the name.
