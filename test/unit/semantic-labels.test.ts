@@ -422,6 +422,8 @@ describe('found labels: values named by what their context says', () => {
   test('amounts: the par value of a class of stock, a head in the plural, a share of an amount, past a comparison', async () => {
     assert.deepEqual(await labelsOf('"Preferred Stock" means the preferred stock, par value $0.001 per share, of the Company.\n'), [['PreferredStockParValue', '$0.001']]);
     assert.deepEqual(await labelsOf('The Company has 1,000 shares of $0.01 par value common stock.\n'), [['CommonStockParValue', '$0.01']]);
+    assert.deepEqual(await labelsOf('Each unit is one share of Common Stock ($0.001 par value) of the Company.\n'), [['CommonStockParValue', '$0.001']]);
+    assert.deepEqual((await labelsOf('There were 500 shares of preferred stock of Fenwick Mills, Inc., $0.01 par value per share, outstanding.\n')).filter(([n]) => n.endsWith('ParValue')), [['PreferredStockParValue', '$0.01']]);
     assert.deepEqual(await labelsOf('Quarterly operating costs of $1,250 were reported.\n'), [['QuarterlyOperatingCosts', '$1,250']]);
     assert.deepEqual(await labelsOf('The Consultant earns a commission equal to fifteen percent (15%) of net sales.\n'), [['CommissionPercentage', 'fifteen percent (15%)']]);
     assert.deepEqual(await labelsOf('No advance of less than $50,000 may be requested.\n'), [['AdvanceAmount', '$50,000']]);

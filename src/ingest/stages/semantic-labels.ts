@@ -375,6 +375,12 @@ function parValueName(tokens: Token[], v: { start: number; end: number }): strin
   for (; i >= 0 && words.length < 3 && /^\p{L}+$/u.test(tokens[i]!.text) && !FUNCTION_WORDS.has(tokens[i]!.text.toLowerCase()); i--) words.unshift(tokens[i]!.text.toLowerCase());
   if (words.length && /^(?:stock|shares)$/u.test(words.at(-1)!)) return named(words);
   if (later > 0 && !/^(?:per|a|the|of)$/u.test(next[later - 1]!)) return named(next.slice(Math.max(0, later - 1), later + 1));
+  // "Common Stock ($0.01 par value)", "shares of common stock of CapLease, Inc., $0.01 par value": the class a little further back.
+  for (let k = i, steps = 0; k > 0 && steps < 8; k--, steps++) {
+    const w = tokens[k]!.text.toLowerCase();
+    if (w === '.' || w === ';') break;
+    if (w === 'stock' && /^\p{L}+$/u.test(tokens[k - 1]!.text) && !FUNCTION_WORDS.has(tokens[k - 1]!.text.toLowerCase())) return named([tokens[k - 1]!.text.toLowerCase(), 'stock']);
+  }
   return 'ParValue';
 }
 
