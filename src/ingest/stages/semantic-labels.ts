@@ -247,6 +247,8 @@ function termAfter(tokens: Token[], end: number, kind: string): string | null {
   }
   // Only a term of the value's own kind: `("Effective Date")` names a date, `(this "Agreement")` does not.
   const named = words.length && /^["”]$/u.test(tokens[i]?.text ?? '') && /\p{Lu}/u.test(words[0]!) && LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase());
+  // `2015 Omnibus Incentive Plan (the "Plan")`: a plan's short name alone says no more than `PlanName` does.
+  if (kind === 'plan' && words.length < 2) return null;
   return named ? pascal(words) : null;
 }
 
