@@ -178,8 +178,10 @@ function periodEndDate(near: string[]): string | null {
 function dateName(near: string[], title?: string): string | null {
   for (const [i, w] of near.slice(0, 7).entries()) {
     if (w === 'due' && near.slice(i + 1, i + 4).some((x) => SECURITIES.test(x))) return 'MaturityDate';
+    // "terminates his employment due to Retirement or Disability prior to …": a cause is not the event the date is of.
+    const cause = near.slice(i + 1, i + 5).findIndex((x, k, a) => x === 'to' && (a[k + 1] === 'due' || (a[k + 1] === 'owing')));
     for (const [re, noun] of DATE_EVENTS) {
-      if (!re.test(w)) continue;
+      if (!re.test(w) || cause >= 0) continue;
       // "my commission expires": the noun the event is of.
       const of = near[i + 1];
       const prefix = of && /^(?:commission|lease|term|option|agreement|employment|offer|warrant)$/u.test(of) ? pascal([of]) : '';
