@@ -478,6 +478,8 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Awards are granted under the Fenwick Mills Corp. 2024 Equity Incentive Plan effective on May 2, 2024.\n'), [['PlanName', '2024 Equity Incentive Plan'], ['PlanEffectiveDate', 'May 2, 2024']]);
     // A cause ("due to Retirement") is not the event a date is of.
     assert.deepEqual(await labelsOf('If the Employee leaves due to Retirement prior to June 1, 2027, the award lapses.\n'), []);
+    // "Executive" is a party, not the act of executing.
+    assert.deepEqual(await labelsOf('The Executive shall have until June 30, 2027 to sell the shares.\n'), []);
     // A plan's short name alone ("the Plan") says no more than PlanName.
     assert.deepEqual(await labelsOf('Options are granted under its 2024 Equity Incentive Plan (the "Plan") to employees.\n'), [['PlanName', '2024 Equity Incentive Plan']]);
     assert.deepEqual(await labelsOf('The notes are issued under the Indenture for the 2031 Senior Notes dated as of March 3, 2021, as amended.\n'), [['IndentureDate', 'March 3, 2021']]);

@@ -22,7 +22,7 @@ const DATE_EVENTS: [RegExp, string][] = [
   [/^matur/u, 'Maturity'],
   [/^amend/u, 'Amendment'],
   [/^effective$/u, 'Effective'],
-  [/^execut/u, 'Execution'],
+  [/^execut(?:e|es|ed|ing|ion)$/u, 'Execution'],
   [/^clos(?:e|es|ed|ing)$/u, 'Closing'],
   [/^renew/u, 'Renewal'],
   [/^vest/u, 'Vesting'],
