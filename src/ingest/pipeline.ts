@@ -1,5 +1,6 @@
 import type { DocumentModel } from '../document/pages.js';
 import type { StructureModel } from '../document/structure.js';
+import { pipelineOf, type PipelineName } from './readers/index.js';
 import { alignBoxes } from './stages/align.js';
 import { tagEntities } from './stages/entities.js';
 import { tagSemanticLabels } from './stages/semantic-labels.js';
@@ -50,15 +51,18 @@ export const DECLARATIVE: readonly PipelineStage[] = [
   ...TAGGING,
 ];
 
+/** Each pipeline's stages, by the name the format table (`FORMAT_OPTIONS`, ingest/readers/index.ts) gives a format. */
+export const PIPELINES: Readonly<Record<PipelineName, readonly PipelineStage[]>> = { paginated: PAGINATED, declarative: DECLARATIVE };
+
 /**
  * The `Processing` stage: the document's structure from the model its reader produced, by running
- * its pipeline's stages in order, each timed into the figure it names.
+ * its format's pipeline's stages in order, each timed into the figure it names.
  */
 export async function analyzeDocument(model: DocumentModel, options: AnalyzeOptions): Promise<{ structure: StructureModel; timings: AnalyzeTimings }> {
   const timings: AnalyzeTimings = { textMs: 0, ocrMs: 0, ocrPages: 0, ocrFailedPages: [], ocrTimedOutPages: [], layoutMs: 0, entitiesMs: 0 };
   const doc: AnalysisState = { model, pages: model.pages, turned: [], skewed: [], tables: [], nodes: [], ocrPages: [], timings };
   const ctx = { options };
-  for (const { timing, run } of model.native ? DECLARATIVE : PAGINATED) {
+  for (const { timing, run } of PIPELINES[pipelineOf(model.format)]) {
     const t = performance.now();
     await run(doc, ctx);
     timings[timing] += performance.now() - t;

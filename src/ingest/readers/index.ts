@@ -31,22 +31,58 @@ export interface ReadOptions {
   officeIdleMs?: number;
 }
 
-/** Which declared extensions accept which detected content. */
-function accepts(declared: string, detected: DetectedFormat): boolean {
-  switch (declared) {
-    case 'pdf':
-    case 'doc':
-      return detected === declared;
-    // A DOCX without word/document.xml is still a ZIP: its reader reports it as a corrupt DOCX.
-    case 'docx':
-      return detected === 'docx' || detected === 'zip';
-    // Text and HTML are told apart by a guess; either reads as the other.
-    case 'txt':
-    case 'html':
-      return detected === 'txt' || detected === 'html';
-    default:
-      return false;
-  }
+/** The two pipelines of `Processing` (ingest/pipeline.ts): pages laid out from their text, or the format's own structure kept. */
+export type PipelineName = 'paginated' | 'declarative';
+
+/** What reads one format, and the pipeline its model goes through. */
+interface FormatOption {
+  /** The detected contents the declared extension accepts. */
+  accepts: readonly DetectedFormat[];
+  /** Paginated formats are read as PDF pages; declarative ones from their own structure (`structure`), then given pages. */
+  pipeline: PipelineName;
+  /** A declarative format's own structure, and the blocks Quire's text layout draws when there is no LibreOffice. */
+  structure?: (bytes: Buffer) => Promise<Structure>;
+}
+
+interface Structure {
+  native: StructureNode[];
+  blocks: Block[];
+  shown?: Buffer | null;
+}
+
+const fromNodes = (native: StructureNode[]): Structure => ({ native, blocks: layoutBlocks(native) });
+
+/**
+ * Every readable format: its reader and its pipeline, like docling's format options. A DOCX without
+ * word/document.xml is still a ZIP: its reader reports it as a corrupt DOCX. Text and HTML are told
+ * apart by a guess; either reads as the other.
+ */
+export const FORMAT_OPTIONS: Readonly<Record<string, FormatOption>> = {
+  pdf: { accepts: ['pdf'], pipeline: 'paginated' },
+  docx: {
+    accepts: ['docx', 'zip'],
+    pipeline: 'declarative',
+    structure: async (bytes) => {
+      const docx = await readDocx(bytes);
+      return { native: docx.nodes, blocks: layoutBlocks(docx.nodes), shown: docx.shown };
+    },
+  },
+  doc: { accepts: ['doc'], pipeline: 'declarative', structure: async (bytes) => fromNodes(await readDoc(bytes)) },
+  // A text file keeps its own line breaks on the page.
+  txt: {
+    accepts: ['txt', 'html'],
+    pipeline: 'declarative',
+    structure: async (bytes) => {
+      const text = decodeText(bytes);
+      return { native: txtStructure(text), blocks: readTxt(text) };
+    },
+  },
+  html: { accepts: ['txt', 'html'], pipeline: 'declarative', structure: async (bytes) => fromNodes(htmlStructure(decodeText(bytes))) },
+};
+
+/** The pipeline a document of `format` goes through (a format without an entry is read as pages). */
+export function pipelineOf(format: string): PipelineName {
+  return Object.hasOwn(FORMAT_OPTIONS, format) ? FORMAT_OPTIONS[format]!.pipeline : 'paginated';
 }
 
 /**
@@ -56,24 +92,25 @@ function accepts(declared: string, detected: DetectedFormat): boolean {
  */
 export async function readDocument(bytes: Buffer, declaredExt: string, options: ReadOptions = {}): Promise<DocumentModel> {
   const ext = declaredExt.replace(/^\./, '').toLowerCase().replace(/^htm$/, 'html');
-  if (!['pdf', 'docx', 'doc', 'txt', 'html'].includes(ext)) {
+  const option = Object.hasOwn(FORMAT_OPTIONS, ext) ? FORMAT_OPTIONS[ext]! : undefined;
+  if (!option) {
     throw new IngestError('Unsupported file type', `Extension .${ext} cannot be ingested`);
   }
   if (bytes.length === 0) throw new IngestError('Empty file', 'The file has no content');
   const detected = detectFormat(bytes);
-  if (!accepts(ext, detected)) {
+  if (!option.accepts.includes(detected)) {
     throw new IngestError('Wrong file type', `Extension .${ext} but content is ${describeFormat(detected)}`);
   }
   const tooLarge = textTooLarge(ext, bytes.length);
   if (tooLarge) throw tooLarge;
   const text = options.text ?? true;
   const readPages = (pdf: Uint8Array) => (text ? readPdfPages : readPdfGeometry)(pdf, options.pdfEngine);
-  if (ext === 'pdf') {
+  if (!option.structure) {
     const pages = await readPages(bytes);
     return { format: 'pdf', pagination: 'pdf', pages, hasText: text, pdf: bytes, pdfIsOriginal: true };
   }
   // The structure is read first in any case: it validates the file, and its text is the fallback layout.
-  const read = await readStructure(bytes, ext);
+  const read = await option.structure(bytes);
   const { blocks } = read;
   let { native } = read;
   // A text file has no layout beyond its lines, which Quire's own monospaced rendition keeps as a
@@ -113,29 +150,6 @@ async function docAsDocx(bytes: Buffer, soffice: string, idleMs: number): Promis
   } catch {
     return null;
   }
-}
-
-/** A format's own structure, and the blocks Quire's text layout draws when there is no LibreOffice. */
-async function readStructure(bytes: Buffer, ext: string): Promise<{ native: StructureNode[]; blocks: Block[]; shown?: Buffer | null }> {
-  let native: StructureNode[];
-  switch (ext) {
-    case 'docx': {
-      const docx = await readDocx(bytes);
-      return { native: docx.nodes, blocks: layoutBlocks(docx.nodes), shown: docx.shown };
-    }
-    case 'doc':
-      native = await readDoc(bytes);
-      break;
-    case 'html':
-      native = htmlStructure(decodeText(bytes));
-      break;
-    default: {
-      // A text file keeps its own line breaks on the page.
-      const text = decodeText(bytes);
-      return { native: txtStructure(text), blocks: readTxt(text) };
-    }
-  }
-  return { native, blocks: layoutBlocks(native) };
 }
 
 /** A PNG of one page (1-based) of a PDF at `dpi` (36..300). */
