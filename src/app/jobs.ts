@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
 import type { JobHandler } from '../store/queue/queue.js';
-import { IngestPipeline } from '../ingest/jobs/ingest.js';
+import { IngestJob } from '../ingest/jobs/ingest.js';
+import { ProcessJob } from '../ingest/jobs/process.js';
+import { Handoff } from '../ingest/jobs/handoff.js';
 import { ExtractionJob } from '../ingest/jobs/extract.js';
 import { WorkerPool } from '../ingest/worker-pool.js';
 import { PublishJob } from '../reports/publish-job.js';
@@ -22,14 +24,18 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   const { config, store, blobs, queue, documents, properties } = services;
   const pool = new WorkerPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, officeIdleMs: config.ingest.officeIdleMs });
   pool.warm();
-  const pipeline = new IngestPipeline(store, blobs, pool, logger.child({ component: 'ingest' }), {
+  // The two jobs of a document share the models `ingest` read, kept in memory for `process`.
+  const handoff = new Handoff();
+  const processJob = new ProcessJob(store, blobs, pool, handoff, logger.child({ component: 'ingest' }), {
     ocrPageTimeoutMs: config.ingest.ocrPageTimeoutMs,
-    createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
     onReady: async (s, doc, features, labels) => {
       await services.labels.recordReady(s, doc, labels);
       await services.docsets.documentProcessed(s, doc, features);
     },
-    enqueueProcess: async (s, workspaceId, payload) => void (await queue.enqueue(IngestPipeline.processQueue, payload, { workspaceId }, s)),
+  });
+  const ingestJob = new IngestJob(store, blobs, pool, handoff, processJob, logger.child({ component: 'ingest' }), {
+    createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
+    enqueueProcess: async (s, workspaceId, payload) => void (await queue.enqueue(ProcessJob.queue, payload, { workspaceId }, s)),
   });
   const extraction = new ExtractionJob(store, properties, services.structure, logger.child({ component: 'extract' }));
   const publish = new PublishJob(
@@ -44,8 +50,8 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   );
   // Every job of the process, by queue name; the webhook dispatcher runs its own queue (webhooks/dispatcher.ts).
   const jobs = [
-    job(IngestPipeline.queue, pipeline, config.ingest.concurrency),
-    job(IngestPipeline.processQueue, pipeline.processJob, config.ingest.concurrency),
+    job(IngestJob.queue, ingestJob, config.ingest.concurrency),
+    job(ProcessJob.queue, processJob, config.ingest.concurrency),
     job(ExtractionJob.queue, extraction, 1),
     job(PublishJob.queue, publish, 1),
   ];

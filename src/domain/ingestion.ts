@@ -1,5 +1,7 @@
 import { SETTLED_DOCUMENT_STATUSES, type DocumentStatus } from '../model/lifecycle.js';
-import type { WorkspaceRecord } from '../model/records.js';
+import type { DocumentRecord, WorkspaceRecord } from '../model/records.js';
+import type { IngestError } from '../document/pages.js';
+import type { Repos } from '../store/db/index.js';
 
 /**
  * The rules of ingestion (the jobs that apply them are in src/ingest/jobs/): which job owns a
@@ -42,4 +44,18 @@ export async function overQuotaReason(
   const used = await usedByOthers();
   if (used + pages > w.pageQuotaMax) return `The workspace has ${w.pageQuotaMax - used} of its ${w.pageQuotaMax} pages left; the document has ${pages}.`;
   return null;
+}
+
+/** The status writes both jobs make when a document ends in Error. */
+type ErrorWrites = Pick<Repos['ingest'], 'setError'>;
+
+/** A document its reader cannot read or its pipeline cannot process (an IngestError): Error, with the reason, and no retry. */
+export async function cannotIngest(ingest: ErrorWrites, doc: Pick<DocumentRecord, 'workspaceId' | 'id'>, err: IngestError): Promise<void> {
+  await ingest.setError(doc.workspaceId, doc.id, err.title, err.detail, Date.now());
+}
+
+/** A document whose job failed its last attempt: Error, with the last failure. */
+export async function failedAfterAttempts(ingest: ErrorWrites, workspaceId: string, documentId: string, attempts: number, error: unknown): Promise<void> {
+  const detail = error instanceof Error ? error.message : String(error);
+  await ingest.setError(workspaceId, documentId, 'Processing failed', `Processing failed after ${attempts} attempts: ${detail}`, Date.now());
 }
