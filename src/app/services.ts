@@ -24,32 +24,18 @@ import { TableQueue } from '../store/queue/table-queue.js';
 import { PgBossQueue } from '../store/queue/pgboss-queue.js';
 import { WebhookService } from '../domain/webhooks.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { DomainServices } from '../domain/services.js';
 import { refuseLiteralUrl } from '../webhooks/ssrf.js';
 
 /** The composition root: one store, one blob store, and the domain services over them. */
-export interface Services {
+export interface Services extends DomainServices {
   config: Config;
   store: Store;
   blobs: BlobStore;
   /** Durable jobs (pg-boss on PostgreSQL, the `jobs` table on SQLite); workers are started separately (src/app/jobs.ts). */
   queue: Queue;
-  documents: DocumentService;
-  uploads: UploadSessionService;
-  docsets: DocsetService;
-  metadata: MetadataService;
-  workspaces: WorkspaceService;
-  pages: PageService;
-  structure: StructureService;
-  properties: PropertyService;
-  /** The labels found in docsets' documents (`GET …/docsets/{id}/labels`), and turning one into a property. */
-  labels: SemanticLabelService;
-  samples: SampleService;
-  projects: ProjectService;
-  artifacts: ArtifactService;
-  webhooks: WebhookService;
   /** Webhook fan-out and delivery; started with the workers (src/app/jobs.ts). */
   webhookDispatcher: WebhookDispatcher;
-  partitions: PartitionedListings;
   close(): Promise<void>;
 }
 

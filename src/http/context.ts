@@ -2,22 +2,10 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../runtime/config.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { DocumentService } from '../domain/documents.js';
-import type { UploadSessionService } from '../domain/uploads.js';
-import type { PageService } from '../domain/pages.js';
-import type { StructureService } from '../domain/structure.js';
-import type { PropertyService } from '../domain/properties.js';
-import type { SemanticLabelService } from '../domain/semantic-labels.js';
-import type { SampleService } from '../domain/samples.js';
-import type { DocsetService } from '../domain/docsets.js';
-import type { MetadataService } from '../domain/metadata.js';
-import type { Principal, WorkspaceService } from '../domain/workspace.js';
+import type { Principal } from '../domain/workspace.js';
+import type { DomainServices } from '../domain/services.js';
 import type { Scope } from '../model/scopes.js';
 import type { Cursors } from './pagination.js';
-import type { PartitionedListings } from '../domain/listings.js';
-import type { WebhookService } from '../domain/webhooks.js';
-import type { ProjectService } from '../domain/projects.js';
-import type { ArtifactService } from '../domain/artifacts.js';
 import type { ChangeScope } from '../store/db/changes.js';
 
 export type App = FastifyInstance<
@@ -28,27 +16,12 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** What route handlers reach: configuration and the domain services, nothing below them. */
-export interface HttpDeps {
+/** What route handlers reach: configuration and the domain services (DomainServices), nothing below them. */
+export interface HttpDeps extends DomainServices {
   config: Config;
   /** Requests per API key (set by buildServer from config.http; absent = no limit). */
   rateLimiter?: RateLimiter;
-  documents: DocumentService;
-  uploads: UploadSessionService;
-  pages: PageService;
-  structure: StructureService;
-  properties: PropertyService;
-  labels: SemanticLabelService;
-  samples: SampleService;
-  projects: ProjectService;
-  artifacts: ArtifactService;
-  docsets: DocsetService;
-  metadata: MetadataService;
-  workspaces: WorkspaceService;
-  webhooks: WebhookService;
   cursors: Cursors;
-  /** Partitioned listings (the operation-style interface, src/http/ops). */
-  partitions: PartitionedListings;
   /** Readiness probes for /readyz: each throws when its dependency cannot be reached. */
   probes: { database: () => Promise<void>; storage: () => Promise<void>; queue: () => Promise<void> };
 }
