@@ -1,57 +1,34 @@
-export type DocStatus = 'New' | 'Ingesting' | 'Ingested' | 'Processing' | 'Ready' | 'Error' | 'OverQuota';
-export const STATUSES: DocStatus[] = ['New', 'Ingesting', 'Ingested', 'Processing', 'Ready', 'Error', 'OverQuota'];
+// The API's shapes, as src/api/ declares them (TypeBox schemas; the OpenAPI document is built from
+// the same): the console imports their types only, and talks to Quire over HTTP.
+import type { Static } from 'typebox';
+import type { DocumentJson, DocumentStatusSchema } from '../../../src/api/documents.js';
+import type { DocsetJson } from '../../../src/api/docsets.js';
+import type { ApiKeySchema } from '../../../src/api/keys.js';
+import type { PageSchema } from '../../../src/api/pages.js';
+import type { ArtifactSchema, ProjectSchema } from '../../../src/api/projects.js';
+import type { PropertySchema, PropertyValueSchema } from '../../../src/api/properties.js';
+import type { UploadSessionCreatedSchema, UploadSessionStateJson } from '../../../src/api/uploads.js';
+import type { DeliverySchema, WebhookJson } from '../../../src/api/webhooks.js';
+import type { WorkspaceSchema } from '../../../src/api/workspace.js';
+import { DOCUMENT_STATUSES } from '../../../src/api/statuses.js';
 
-export interface Ref { id: string; url: string }
-export interface Box { left: number; top: number; width: number; height: number }
-export interface Location { page: number; boundingBox: Box }
+export type DocStatus = Static<typeof DocumentStatusSchema>;
+/** In the order a document goes through them (the list's order in the Documents filter). */
+export const STATUSES: readonly DocStatus[] = DOCUMENT_STATUSES;
 
-export interface Workspace {
-  id: string;
-  name: string;
-  type: string;
-  expired: boolean;
-  quota: { page: { max: number; used: number; maxPerDocument: number }; user: { max: number; used: number } };
-}
-
-export interface Docset { id: string; name: string; documents?: { count?: number; url?: string }; [k: string]: unknown }
-
-export interface Document {
-  id: string;
-  name: string;
-  status: DocStatus;
-  size: number;
-  pageCount?: number;
-  createdAt?: string;
-  docset?: Ref & { dgmlUrl: string };
-  error?: { title: string; detail: string };
-  progress?: { stage: string; pagesDone: number; pagesTotal: number | null };
-}
-
-export interface Property { id: string; label: string; labelId: string }
-export interface PropertyValue extends Property {
-  value: string | null;
-  source: 'extracted' | 'manual' | null;
-  confidence: number | null;
-  location: Location | null;
-  evidence: { method: string; cue: string | null; text: string | null } | null;
-}
-
-export interface Page { number: number; width?: number; height?: number; [k: string]: unknown }
-
-export interface Project {
-  id: string;
-  name: string;
-  type: string;
-  docset: Ref;
-  [k: string]: unknown;
-}
-export interface Artifact { id: string; name: string; version: string; url: string; downloadUrl?: string; [k: string]: unknown }
-
+export type Workspace = Static<typeof WorkspaceSchema>;
+export type Docset = DocsetJson;
+export type Document = DocumentJson;
+export type Property = Static<typeof PropertySchema>;
+export type PropertyValue = Static<typeof PropertyValueSchema>;
+export type Location = NonNullable<PropertyValue['location']>;
+export type Box = Location['boundingBox'];
+export type Page = Static<typeof PageSchema>;
+export type Project = Static<typeof ProjectSchema>;
+export type Artifact = Static<typeof ArtifactSchema>;
 /** `url` is the webhook's own resource URL; `webhookUrl` the receiver its deliveries are POSTed to. */
-export interface Webhook { id: string; target?: string; url: string; webhookUrl: string; events?: string[]; [k: string]: unknown }
-export interface Delivery { id: string; status?: string; [k: string]: unknown }
-
-export interface SessionCreated { sessionId: string; chunkSize: number; fileSize: number; url: string }
-export interface SessionState { sessionId: string; chunkSize: number; fileSize: number; status: 'in-progress' | 'finalized'; receivedOffsets: number[]; document?: Ref }
-
-export interface ApiKey { id: string; name: string; prefix: string; scopes: string[]; createdAt: string; revokedAt: string | null }
+export type Webhook = WebhookJson;
+export type Delivery = Static<typeof DeliverySchema>;
+export type SessionCreated = Static<typeof UploadSessionCreatedSchema>;
+export type SessionState = UploadSessionStateJson;
+export type ApiKey = Static<typeof ApiKeySchema>;

@@ -77,7 +77,8 @@ export interface ChunkedStats {
  */
 export async function uploadChunked(file: File, docsets: string[], onProgress: Progress, stats: ChunkedStats = { chunksSent: 0, resumed: false }): Promise<Document> {
   const key = sessionKey(file);
-  let state: SessionState | null = null;
+  // What the upload needs of a session: the server's state of a remembered one, or a new one's.
+  let state: Pick<SessionState, 'sessionId' | 'chunkSize' | 'fileSize' | 'status' | 'receivedOffsets'> | null = null;
   const remembered = localStorage.getItem(key);
   if (remembered) state = await json<SessionState>('GET', `/documents/uploads/session/${encodeURIComponent(remembered)}`);
   if (!state) {
