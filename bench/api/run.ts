@@ -30,7 +30,7 @@ import autocannon, { type Request as AcRequest, type Result as AcResult } from '
 import Libsql from 'libsql';
 import pg from 'pg';
 import { Store } from '../../src/store/db/index.js';
-import { WorkspaceService } from '../../src/domain/workspace.js';
+import { WorkspaceService } from '../../src/domain/workspaces.js';
 import { originalKeyOf } from '../../src/store/blobs/keys.js';
 import { FORMATS } from '../../src/model/formats.js';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '../../src/model/lifecycle.js';

@@ -20,7 +20,7 @@ import type { Config } from '../../src/runtime/config.js';
 import { ClassificationService } from '../../src/domain/classification.js';
 import { readDocument } from '../../src/ingest/readers/index.js';
 import { readPdfPages } from '../../src/ingest/readers/pdf/pdf.js';
-import { MAX_HEADING_TERMS, MAX_TERMS, termsOf, type ClassificationFeatures } from '../../src/document/classify.js';
+import { MAX_HEADING_TERMS, MAX_TERMS, termsOf, type ClassificationFeatures } from '../../src/document/classification.js';
 import { Store } from '../../src/store/db/index.js';
 import { Rng } from '../../src/samples/prng.js';
 import { CORPUS, ROOT } from '../../test/helpers/quire.js';

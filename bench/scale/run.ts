@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { Store } from '../../src/store/db/index.js';
-import { WorkspaceService } from '../../src/domain/workspace.js';
+import { WorkspaceService } from '../../src/domain/workspaces.js';
 import { originalKeyOf } from '../../src/store/blobs/keys.js';
 import { partitionKeyOf } from '../../src/model/partition.js';
 import { Rng } from '../../src/samples/prng.js';

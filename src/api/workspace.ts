@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { WorkspaceView } from '../domain/workspace.js';
+import type { WorkspaceView } from '../domain/workspaces.js';
 import { Timestamp } from './common.js';
 
 export const WorkspaceSchema = Type.Object({

@@ -2,7 +2,7 @@ import type { Repos, Store } from '../store/db/index.js';
 import type { DocumentRecord } from '../model/records.js';
 import type { MembershipListener } from './membership.js';
 import type { TermWeight } from '../store/db/classification.js';
-import { termsOf, type ClassificationFeatures } from '../document/classify.js';
+import { termsOf, type ClassificationFeatures } from '../document/classification.js';
 
 /**
  * Classification of an upload into one of the docsets it named (`a|b|c`).

@@ -3,7 +3,7 @@ import type { DocsetFilter, DocsetRecord, DocumentFilter, DocumentRecord, Page, 
 import { DomainError, invalid, notFound } from './errors.js';
 import { newId } from '../model/ids.js';
 import type { ClassificationService } from './classification.js';
-import type { ClassificationFeatures } from '../document/classify.js';
+import type { ClassificationFeatures } from '../document/classification.js';
 import { DOCUMENT_ADDED, DOCUMENT_REMOVED } from '../model/events.js';
 import type { MembershipListener } from './membership.js';
 

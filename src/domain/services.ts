@@ -1,5 +1,5 @@
 import type { DocumentService } from './documents.js';
-import type { UploadSessionService } from './uploads.js';
+import type { UploadSessionService } from './upload-sessions.js';
 import type { PageService } from './pages.js';
 import type { StructureService } from './structure.js';
 import type { PropertyService } from './properties.js';
@@ -7,7 +7,7 @@ import type { SemanticLabelService } from './semantic-labels.js';
 import type { SampleService } from './samples.js';
 import type { DocsetService } from './docsets.js';
 import type { MetadataService } from './metadata.js';
-import type { WorkspaceService } from './workspace.js';
+import type { WorkspaceService } from './workspaces.js';
 import type { PartitionedListings } from './listings.js';
 import type { WebhookService } from './webhooks.js';
 import type { ProjectService } from './projects.js';

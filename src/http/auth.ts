@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { expiredMessage, isExpired, type WorkspaceService } from '../domain/workspace.js';
+import { expiredMessage, isExpired, type WorkspaceService } from '../domain/workspaces.js';
 import { hasScope } from '../model/scopes.js';
 import { sendProblem } from './problems.js';
 import type { RateLimiter } from './rate-limit.js';

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../runtime/config.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { Principal } from '../domain/workspace.js';
+import type { Principal } from '../domain/workspaces.js';
 import type { DomainServices } from '../domain/services.js';
 import type { Scope } from '../model/scopes.js';
 import type { Cursors } from './pagination.js';

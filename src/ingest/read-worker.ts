@@ -8,7 +8,7 @@ import { analyzeDocument, type AnalyzeTimings } from './pipeline.js';
 import { readDocument } from './readers/index.js';
 import type { PdfEngine } from './readers/pdf/pdf.js';
 import { preloadPdfium, usePdfiumModule, type PdfiumModule } from './readers/pdf/pdfium.js';
-import { classificationFeatures, type ClassificationFeatures } from '../document/classify.js';
+import { classificationFeatures, type ClassificationFeatures } from '../document/classification.js';
 import { summariseLabels, type LabelSummaryEntry } from '../document/label-summary.js';
 import { IngestError, type DocumentModel } from '../document/pages.js';
 import { heapCrowded } from './thread-retire.js';

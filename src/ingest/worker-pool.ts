@@ -4,7 +4,7 @@ import { IngestError, type DocumentModel } from '../document/pages.js';
 import { moduleBeside, threadEntry } from '../runtime/thread-entry.js';
 import type { AnalyzeTimings } from './pipeline.js';
 import type { PdfEngine } from './readers/pdf/pdf.js';
-import type { ClassificationFeatures } from '../document/classify.js';
+import type { ClassificationFeatures } from '../document/classification.js';
 import type { LabelSummaryEntry } from '../document/label-summary.js';
 import { reclaimOcrSlots, sharedCounter, type OcrSlots } from './stages/ocr/slots.js';
 import type { StoredStructure, ThreadData, ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';

@@ -8,7 +8,7 @@ import type { DocumentRecord } from '../../src/model/records.js';
 import { ClassificationService, nameTerms, termWeights, type ClassificationCandidate } from '../../src/domain/classification.js';
 import { analyzeDocument } from '../../src/ingest/pipeline.js';
 import { readDocument } from '../../src/ingest/readers/index.js';
-import { classificationFeatures, MAX_HEADING_TERMS, MAX_TERMS, termsOf, type ClassificationFeatures } from '../../src/document/classify.js';
+import { classificationFeatures, MAX_HEADING_TERMS, MAX_TERMS, termsOf, type ClassificationFeatures } from '../../src/document/classification.js';
 import { wordsOf, type StructureModel } from '../../src/document/structure.js';
 import { Store } from '../../src/store/db/index.js';
 import { onBothDatabases } from '../helpers/postgres.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Store } from '../../src/store/db/index.js';
 import { KeptRows } from '../../src/store/db/kept-rows.js';
-import { WorkspaceService } from '../../src/domain/workspace.js';
+import { WorkspaceService } from '../../src/domain/workspaces.js';
 import type { DocumentRecord } from '../../src/model/records.js';
 import type { Config } from '../../src/runtime/config.js';
 import { onBothDatabases } from '../helpers/postgres.js';

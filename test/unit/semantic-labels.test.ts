@@ -14,7 +14,7 @@ import { humaniseLabelName, isLabelName, MAX_EXAMPLE_LENGTH, summariseLabels } f
 import type { Leaf, Span, StructureModel, StructureNode } from '../../src/document/structure.js';
 import { labelIdOf, validateLabel } from '../../src/domain/labels.js';
 import { Store } from '../../src/store/db/index.js';
-import { WorkspaceService } from '../../src/domain/workspace.js';
+import { WorkspaceService } from '../../src/domain/workspaces.js';
 import { PropertyService } from '../../src/domain/properties.js';
 import { SemanticLabelService } from '../../src/domain/semantic-labels.js';
 import { DomainError } from '../../src/domain/errors.js';

@@ -11,7 +11,7 @@ import {
   toChunkJson,
   toSessionCreatedJson,
   toSessionStateJson,
-} from '../../api/uploads.js';
+} from '../../api/upload-sessions.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { ALLOWED_EXTENSIONS } from '../../model/formats.js';
 import type { UploadChunkRecord } from '../../model/records.js';

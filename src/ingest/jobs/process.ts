@@ -9,7 +9,7 @@ import { DGML_EVENT } from '../../model/events.js';
 import { PROCESS_JOB } from '../../model/jobs.js';
 import { ingestMetrics } from '../../runtime/metrics.js';
 import { IngestError, type DocumentModel } from '../../document/pages.js';
-import type { ClassificationFeatures } from '../../document/classify.js';
+import type { ClassificationFeatures } from '../../document/classification.js';
 import type { LabelSummaryEntry } from '../../document/label-summary.js';
 import { cannotIngest, failedAfterAttempts, processOwns } from '../../domain/ingestion.js';
 import { structureKeyOf } from '../../store/blobs/keys.js';

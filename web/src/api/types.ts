@@ -7,7 +7,7 @@ import type { ApiKeySchema } from '../../../src/api/keys.js';
 import type { PageSchema } from '../../../src/api/pages.js';
 import type { ArtifactSchema, ProjectSchema } from '../../../src/api/projects.js';
 import type { PropertySchema, PropertyValueSchema } from '../../../src/api/properties.js';
-import type { UploadSessionCreatedSchema, UploadSessionStateJson } from '../../../src/api/uploads.js';
+import type { UploadSessionCreatedSchema, UploadSessionStateJson } from '../../../src/api/upload-sessions.js';
 import type { DeliverySchema, WebhookJson } from '../../../src/api/webhooks.js';
 import type { WorkspaceSchema } from '../../../src/api/workspace.js';
 import { DOCUMENT_STATUSES } from '../../../src/api/statuses.js';

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { Id, Timestamp } from './common.js';
 import type { UploadChunkRecord, UploadSessionRecord } from '../model/records.js';
-import type { UploadSessionState } from '../domain/uploads.js';
+import type { UploadSessionState } from '../domain/upload-sessions.js';
 
 export const SessionParams = Type.Object({ sessionId: Id });
 
