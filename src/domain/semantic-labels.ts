@@ -178,11 +178,10 @@ export class SemanticLabelService {
         return { property: await this.properties.ensure(s, workspaceId, docsetId, label), created: true };
       });
     } catch (err) {
-      // Another request created it between our read and our insert (the unique label id refused ours).
-      if (!(err instanceof DomainError)) {
-        const found = await existing(this.store);
-        if (found) return { property: found, created: false };
-      }
+      // Another request created it between our read and our insert: the insert's own check or the
+      // unique label id refused ours, whichever saw the other's row first. Theirs is the label's.
+      const found = await existing(this.store);
+      if (found) return { property: found, created: false };
       throw err;
     }
   }
