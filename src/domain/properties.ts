@@ -143,7 +143,8 @@ export class PropertyService implements MembershipListener {
     return this.property(this.store, workspaceId, docsetId, id);
   }
 
-  private async insert(s: Repos, workspaceId: string, docsetId: string, label: string): Promise<PropertyRecord> {
+  /** A new property in the caller's transaction; a conflict when the docset has its label id already. */
+  async insert(s: Repos, workspaceId: string, docsetId: string, label: string): Promise<PropertyRecord> {
     const labelId = labelIdOf(label);
     const clash = await s.properties.byLabelId(docsetId, labelId);
     if (clash) throw new DomainError('conflict', `The docset already has the property "${clash.label}", whose label id is also "${labelId}".`);

@@ -175,7 +175,8 @@ export class SemanticLabelService {
         if (!(await s.docsets.get(workspaceId, docsetId))) throw notFound('Docset', docsetId);
         const found = await existing(s);
         if (found) return { property: found, created: false };
-        return { property: await this.properties.ensure(s, workspaceId, docsetId, label), created: true };
+        // insert, not ensure: a lookup that sees a row committed since ours would call theirs created.
+        return { property: await this.properties.insert(s, workspaceId, docsetId, label), created: true };
       });
     } catch (err) {
       // Another request created it between our read and our insert: the insert's own check or the
