@@ -4,32 +4,28 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './runtime/config.js';
 import { DomainError } from './domain/errors.js';
 import { keysCommand, migrate, UsageError, workspacesCommand } from './app/admin.js';
-import { CLIENT_USAGE, isClientCommand, runClient } from './cli/index.js';
+import { isClientCommand, runClient } from './cli/index.js';
+import { asksForHelp, commandHelp, overview } from './cli/help.js';
 import { tuneJit } from './runtime/jit.js';
-
-const USAGE = `usage: quire <command>
-  serve [--no-worker]                         run the API and ingestion workers (default command);
-                                              --no-worker: the API only
-  worker                                      run ingestion workers only (no HTTP)
-  migrate                                     apply database migrations and exit
-  workspaces create NAME [--type TYPE]        create a workspace
-  workspaces list                             list workspaces
-  workspaces set-quota NAME [--pages N] [--pages-per-document N] [--users N]
-                                              change a workspace's quotas
-  workspaces set-expiry NAME WHEN             WHEN: an ISO 8601 date (UTC) or date-time with a zone,
-                                              or never; once past, its keys get 403 everywhere
-  keys create --workspace NAME --scopes a,b [--name N]
-                                              create an API key (printed once)
-  keys list [--workspace NAME]                list API keys (never their secrets)
-  keys revoke ID                              revoke an API key
-  help                                        this text
-
-${CLIENT_USAGE}`;
+import { QUIRE_VERSION } from './runtime/version.js';
 
 async function run(argv: string[]): Promise<void> {
-  const [command = 'serve', sub, ...rest] = argv;
-  if (command === 'help' || command === '--help' || command === '-h') {
-    console.log(USAGE);
+  const [command, sub, ...rest] = argv;
+  // A bare `quire` explains itself rather than serving from whatever folder it was typed in.
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    const text = sub === undefined ? overview(QUIRE_VERSION) : commandHelp(sub);
+    if (text === undefined) throw new UsageError(`unknown command "${sub}"`);
+    console.log(text);
+    return;
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    console.log(QUIRE_VERSION);
+    return;
+  }
+  if (asksForHelp(argv.slice(1))) {
+    const text = commandHelp(command);
+    if (text === undefined) throw new UsageError(`unknown command "${command}"`);
+    console.log(text);
     return;
   }
   // Client commands need no server configuration: only QUIRE_URL and QUIRE_API_KEY (or flags).
@@ -66,7 +62,7 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError) console.error(`quire: ${err.message}\n${USAGE}`);
+  if (err instanceof UsageError) console.error(`quire: ${err.message}\n(quire help lists the commands; quire COMMAND --help describes one)`);
   else if (err instanceof ConfigError || err instanceof DomainError) console.error(`quire: ${err.message}`);
   else if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`quire: ${(err as Error).message}`);
   else console.error(`quire: ${(err as Error)?.stack ?? String(err)}`);

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../runtime/config.js';
 import type { Services } from './services.js';
 import { parseScopes } from '../model/scopes.js';
+import type { ApiKeyRecord, WorkspaceRecord } from '../model/records.js';
 
 /** A command line the admin commands cannot use: main.ts prints it with the usage text (exit 2). */
 export class UsageError extends Error {}
@@ -24,7 +25,34 @@ function table(rows: Record<string, unknown>[]): string {
   return [line(cols), ...rows.map((r) => line(cols.map((c) => String(r[c] ?? ''))))].join('\n');
 }
 
+/** JSON for scripts under `--json`, else the human line or table. */
+function say(json: boolean | undefined, value: unknown, human: () => string): void {
+  console.log(json ? JSON.stringify(value, null, 2) : human());
+}
+
+const JSON_FLAG = { json: { type: 'boolean' } } as const;
+
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+const workspaceJson = (w: WorkspaceRecord) => ({
+  id: w.id,
+  name: w.name,
+  type: w.type,
+  createdAt: isoOrNull(w.createdAt),
+  expiresAt: isoOrNull(w.expiresAt),
+  quota: { pages: w.pageQuotaMax, pagesPerDocument: w.pageQuotaPerDocument, users: w.userQuotaMax },
+});
+
+const keyJson = (k: ApiKeyRecord) => ({
+  id: k.id,
+  workspaceId: k.workspaceId,
+  name: k.name,
+  prefix: k.keyPrefix,
+  scopes: k.scopes,
+  createdAt: isoOrNull(k.createdAt),
+  revokedAt: isoOrNull(k.revokedAt),
+});
 
 /** `never`, an ISO 8601 date (midnight UTC) or a date-time with its zone (`Z` or `+02:00`): ms or null. */
 function parseExpiry(when: string): number | null {
@@ -45,22 +73,23 @@ export async function migrate(config: Config): Promise<void> {
 /** `quire workspaces create|list|set-quota|set-expiry`. */
 export async function workspacesCommand(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
   if (sub === 'create') {
-    const { values, positionals } = parseArgs({ args: rest, options: { type: { type: 'string' } }, allowPositionals: true });
+    const { values, positionals } = parseArgs({ args: rest, options: { type: { type: 'string' }, ...JSON_FLAG }, allowPositionals: true });
     const name = positionals[0];
     if (!name || positionals.length > 1) throw new UsageError('workspaces create takes one NAME');
     const w = await withServices(config, (s) => s.workspaces.create(name, { type: values.type }));
-    console.log(`created workspace ${w.name} (${w.id})`);
+    say(values.json, workspaceJson(w), () => `created workspace ${w.name} (${w.id})`);
     return;
   }
   if (sub === 'list') {
+    const { values } = parseArgs({ args: rest, options: JSON_FLAG });
     const list = await withServices(config, (s) => s.workspaces.list());
-    console.log(table(list.map((w) => ({ id: w.id, name: w.name, type: w.type, created: iso(w.createdAt), expires: iso(w.expiresAt) }))));
+    say(values.json, list.map(workspaceJson), () => table(list.map((w) => ({ id: w.id, name: w.name, type: w.type, created: iso(w.createdAt), expires: iso(w.expiresAt) }))));
     return;
   }
   if (sub === 'set-quota') {
     const { values, positionals } = parseArgs({
       args: rest,
-      options: { pages: { type: 'string' }, 'pages-per-document': { type: 'string' }, users: { type: 'string' } },
+      options: { pages: { type: 'string' }, 'pages-per-document': { type: 'string' }, users: { type: 'string' }, ...JSON_FLAG },
       allowPositionals: true,
     });
     const name = positionals[0];
@@ -79,16 +108,16 @@ export async function workspacesCommand(config: Config, sub: string | undefined,
       throw new UsageError('workspaces set-quota needs --pages, --pages-per-document or --users');
     }
     const w = await withServices(config, (s) => s.workspaces.setQuota(name, quota));
-    console.log(`workspace ${w.name}: pages ${w.pageQuotaMax}, pages per document ${w.pageQuotaPerDocument}, users ${w.userQuotaMax}`);
+    say(values.json, workspaceJson(w), () => `workspace ${w.name}: pages ${w.pageQuotaMax}, pages per document ${w.pageQuotaPerDocument}, users ${w.userQuotaMax}`);
     return;
   }
   if (sub === 'set-expiry') {
-    const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
+    const { values, positionals } = parseArgs({ args: rest, options: JSON_FLAG, allowPositionals: true });
     const [name, when] = positionals;
     if (!name || when === undefined || positionals.length > 2) throw new UsageError('workspaces set-expiry takes NAME and WHEN (an ISO 8601 date or date-time, or never)');
     const expiresAt = parseExpiry(when);
     const w = await withServices(config, (s) => s.workspaces.setExpiry(name, expiresAt));
-    console.log(`workspace ${w.name}: ${w.expiresAt === null ? 'never expires' : `expires ${iso(w.expiresAt)}${w.expiresAt <= Date.now() ? ' (expired: its keys get 403)' : ''}`}`);
+    say(values.json, workspaceJson(w), () => `workspace ${w.name}: ${w.expiresAt === null ? 'never expires' : `expires ${iso(w.expiresAt)}${w.expiresAt <= Date.now() ? ' (expired: its keys get 403)' : ''}`}`);
     return;
   }
   throw new UsageError('workspaces needs create NAME, list, set-quota NAME or set-expiry NAME WHEN');
@@ -99,7 +128,7 @@ export async function keysCommand(config: Config, sub: string | undefined, rest:
   if (sub === 'create') {
     const { values } = parseArgs({
       args: rest,
-      options: { workspace: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+      options: { workspace: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, ...JSON_FLAG },
     });
     if (!values.workspace) throw new UsageError('keys create needs --workspace NAME');
     if (!values.scopes) throw new UsageError('keys create needs --scopes a,b');
@@ -111,13 +140,13 @@ export async function keysCommand(config: Config, sub: string | undefined, rest:
     }
     const { key, secret } = await withServices(config, (s) => s.workspaces.createKey(values.workspace!, scopes, values.name));
     console.error(`created key ${key.id} in workspace ${values.workspace} with scopes ${key.scopes.join(',')}; it is shown only now:`);
-    console.log(secret);
+    say(values.json, { ...keyJson(key), secret }, () => secret);
     return;
   }
   if (sub === 'list') {
-    const { values } = parseArgs({ args: rest, options: { workspace: { type: 'string' } } });
+    const { values } = parseArgs({ args: rest, options: { workspace: { type: 'string' }, ...JSON_FLAG } });
     const keys = await withServices(config, (s) => s.workspaces.listKeys(values.workspace));
-    console.log(
+    say(values.json, keys.map(keyJson), () =>
       table(
         keys.map((k) => ({ id: k.id, workspace: k.workspaceId, name: k.name, prefix: `${k.keyPrefix}…`, scopes: k.scopes.join(','), created: iso(k.createdAt), revoked: iso(k.revokedAt) })),
       ),
@@ -125,10 +154,11 @@ export async function keysCommand(config: Config, sub: string | undefined, rest:
     return;
   }
   if (sub === 'revoke') {
-    const id = rest[0];
-    if (!id || rest.length > 1) throw new UsageError('keys revoke takes one ID');
+    const { values, positionals } = parseArgs({ args: rest, options: JSON_FLAG, allowPositionals: true });
+    const id = positionals[0];
+    if (!id || positionals.length > 1) throw new UsageError('keys revoke takes one ID');
     const key = await withServices(config, (s) => s.workspaces.revokeKey(id));
-    console.log(`revoked key ${key.id}`);
+    say(values.json, keyJson(key), () => `revoked key ${key.id}`);
     return;
   }
   throw new UsageError('keys needs create, list or revoke');

@@ -8,7 +8,7 @@ import { details, emit, humanBytes, note, table } from './output.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
 
-const USAGE = 'docs ls [--name N] [--prefix P] [--status S] [--docset NAME|ID] [--min-pages N] [--max-pages N] [--limit N | --all] [--json] | docs get ID | docs rm ID';
+const USAGE = 'docs ls [--name N] [--prefix P] [--status S] [--docset NAME|ID] [--min-pages N] [--max-pages N] [--limit N | --all] [--json] | docs get ID | docs rm ID | docs download ID [--out FILE]';
 
 export const docRow = (d: Doc) => ({
   id: d.id,
@@ -85,9 +85,46 @@ export async function docs(args: string[]): Promise<number> {
       emit(p.json, { id, deleted: true }, () => `deleted document ${id}`);
       return 0;
     }
+    case 'download': {
+      const p = parse(rest, { out: { type: 'string', short: 'o' } }, 'docs download ID [--out FILE|-] [--json]', 1);
+      const c = p.client();
+      const id = p.positionals[0]!;
+      const route = `/documents/${encodeURIComponent(id)}/content`;
+      if (p.values.out === '-') {
+        if (p.json) throw new CliUsageError('--json needs --out FILE: the file itself goes to stdout with --out -');
+        await c.toStdout(route);
+        return 0;
+      }
+      // The document's own name, without any folder it was uploaded under, in the current folder.
+      const file = (p.values.out as string | undefined) ?? safeFileName((await c.get(`/documents/${encodeURIComponent(id)}`)).name, id);
+      const size = await c.download(route, file);
+      emit(p.json, { document: id, file: path.resolve(file), size }, () => `wrote ${file} (${humanBytes(size)})`);
+      return 0;
+    }
     default:
       throw new CliUsageError(`usage: quire ${USAGE}`);
   }
+}
+
+function safeFileName(name: unknown, id: string): string {
+  const base = typeof name === 'string' ? path.basename(name.replace(/\\/g, '/')).replace(/[\x00-\x1f]/g, '') : '';
+  return base && base !== '.' && base !== '..' ? base : id;
+}
+
+/** `quire text ID [--markdown] [--out FILE]`: the document as Quire read it. */
+export async function text(args: string[]): Promise<number> {
+  const p = parse(args, { markdown: { type: 'boolean' }, out: { type: 'string', short: 'o' } }, 'text ID [--markdown] [--out FILE]', 1);
+  const c = p.client();
+  const route = `/documents/${encodeURIComponent(p.positionals[0]!)}/content`;
+  const query = { format: p.values.markdown ? 'markdown' : 'text' };
+  if (p.values.out) {
+    const size = await c.download(route, p.values.out, query);
+    emit(p.json, { document: p.positionals[0], file: path.resolve(p.values.out), size }, () => `wrote ${p.values.out} (${humanBytes(size)})`);
+  } else {
+    if (p.json) throw new CliUsageError('text writes text: --json needs --out FILE');
+    await c.toStdout(route, query);
+  }
+  return 0;
 }
 
 /** `quire dgml ID [--docset ID] [--out FILE]`: the DGML on stdout or into a file. */

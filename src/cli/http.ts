@@ -116,6 +116,12 @@ export class Client {
     return { items: items.slice(0, max), more: next !== null || items.length > max };
   }
 
+  /** Streams a response body to standard output. */
+  async toStdout(path: string, query?: RequestOptions['query']): Promise<void> {
+    const res = await this.raw('GET', path, { query });
+    await pipeline(Readable.fromWeb(res.body! as import('node:stream/web').ReadableStream), process.stdout, { end: false });
+  }
+
   /** Streams a response body into a file (written under a temporary name, then renamed). */
   async download(path: string, file: string, query?: RequestOptions['query']): Promise<number> {
     const res = await this.raw('GET', path, { query });

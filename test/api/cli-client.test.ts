@@ -250,6 +250,44 @@ test('dgml --out writes the DGML; pages --out writes a PNG per page', async () =
   assert.deepEqual(fs.readFileSync(path.join(dir, files[0]!)), (await c.get(`/documents/${id}/pages/1/content?dpi=50`)).buffer);
 });
 
+test('docs download writes the original bytes; text and text --markdown print what the API serves; ping names the workspace', async () => {
+  const id = uploaded.get('20080102X00002.pdf')!;
+  const out = path.join(tmp, 'original.pdf');
+  const d = await cli(['docs', 'download', id, '--out', out, '--json']);
+  const got = parsed(d);
+  assert.equal(got.size, fs.statSync(NTSB[0]!).size);
+  assert.deepEqual(fs.readFileSync(out), fs.readFileSync(NTSB[0]!));
+  // Without --out: the document's own name in the current folder; `--out -` streams to stdout.
+  const here = path.join(tmp, 'here');
+  fs.mkdirSync(here);
+  const named = await runCli(['docs', 'download', id], { ...env }, here);
+  assert.equal(named.code, 0, named.stderr);
+  assert.deepEqual(fs.readFileSync(path.join(here, '20080102X00002.pdf')), fs.readFileSync(NTSB[0]!));
+  const piped = await cli(['docs', 'download', id, '--out', '-']);
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal(Buffer.from(piped.stdout, 'latin1').length > 0, true);
+
+  const text = await cli(['text', id]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.equal(text.stdout, (await c.get(`/documents/${id}/content?format=text`)).text);
+  assert.match(text.stdout, /\w{4,}/);
+  const md = await cli(['text', id, '--markdown']);
+  assert.equal(md.code, 0, md.stderr);
+  assert.equal(md.stdout, (await c.get(`/documents/${id}/content?format=markdown`)).text);
+  assert.notEqual(md.stdout, text.stdout);
+
+  const ping = await cli(['ping', '--json']);
+  const answer = parsed(ping);
+  assert.equal(answer.url, q.origin);
+  assert.equal(answer.workspace.id, (await c.get('/workspace')).json.id);
+  const human = await cli(['ping']);
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /^workspace: +\S+/m);
+  const refused = await cli(['ping'], { QUIRE_API_KEY: 'qk_not-a-key-at-all' });
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /^quire: 401 Unauthorized/);
+});
+
 test('props set stores a manual value; props ls and get show it', async () => {
   const id = uploaded.get('20080102X00002.pdf')!;
   const r = await cli(['props', 'set', 'cli-docs', id, 'Reviewer Note', 'Checked & fine']);
@@ -353,5 +391,5 @@ test('errors: a server refusal is one line and exit 1; a usage error exit 2', as
   assert.match(r.stderr, /2 file\(s\): 1 uploaded, 1 failed/);
   const help = await runCli(['help'], { PATH: process.env.PATH });
   assert.match(help.stdout, /client commands/);
-  assert.match(help.stdout, /upload PATH…/);
+  assert.match((await runCli(['upload', '--help'], { PATH: process.env.PATH })).stdout, /^quire upload PATH…/);
 });

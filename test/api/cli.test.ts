@@ -41,6 +41,70 @@ test('keys create prints the key once on stdout; keys list never shows it', asyn
   assert.match((await runCli(['keys', 'list', '--workspace', 'acme'], env)).stdout, /\d{4}-\d\d-\d\dT.*Z\s*$/m);
 });
 
+test('a bare quire prints the help (and serves nothing); --version; COMMAND --help describes every command on stdout, exit 0', async () => {
+  const version = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')).version;
+  const untouched = path.join(dataDir, 'bare');
+  const bare = await runCli([], { ...env, QUIRE_DATA_DIR: untouched });
+  assert.equal(bare.code, 0, bare.stderr);
+  assert.match(bare.stdout, new RegExp(`^quire ${version.replace(/\./g, '\\.')}: `));
+  assert.match(bare.stdout, /server commands/);
+  assert.match(bare.stdout, /client commands/);
+  assert.equal(bare.stderr, '');
+  for (const flag of ['--version', '-v', 'version']) {
+    const v = await runCli([flag], env);
+    assert.equal(v.code, 0);
+    assert.equal(v.stdout, `${version}\n`);
+  }
+  // Every command the overview lists answers --help (and `help COMMAND`) with its usage.
+  const commands = [...bare.stdout.matchAll(/^  ([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'quire');
+  assert.ok(commands.length >= 15, commands.join(' '));
+  const helps = await Promise.all(commands.map((c) => runCli([c, '--help'], env)));
+  for (const [i, c] of commands.entries()) {
+    const h = helps[i]!;
+    assert.equal(h.code, 0, `${c}: ${h.stderr}`);
+    assert.match(h.stdout, new RegExp(`^quire ${c}\\b`), c);
+    assert.equal(h.stderr, '', c);
+  }
+  assert.equal((await runCli(['help', 'upload'], env)).stdout, helps[commands.indexOf('upload')]!.stdout);
+  // Sub-command help too, and every flag the upload parser takes is described.
+  const sub = await runCli(['keys', 'create', '-h'], env);
+  assert.equal(sub.code, 0);
+  assert.match(sub.stdout, /--scopes a,b +\S/);
+  const upload = helps[commands.indexOf('upload')]!.stdout;
+  for (const flag of ['docset', 'classify', 'metadata', 'wait', 'wait-timeout', 'chunk-threshold', 'parallel', 'url', 'key', 'json']) {
+    assert.match(upload, new RegExp(`^ +--${flag}\\b.* {2,}\\S`, 'm'), `upload --help describes --${flag}`);
+  }
+  const unknown = await runCli(['help', 'frobnicate'], env);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /^quire: unknown command "frobnicate"/);
+  // The bare command opened no data folder (it started no server).
+  assert.equal(fs.existsSync(untouched), false);
+});
+
+test('admin commands print JSON under --json', async () => {
+  const made = await runCli(['workspaces', 'create', 'json-co', '--json'], env);
+  assert.equal(made.code, 0, made.stderr);
+  const w = JSON.parse(made.stdout);
+  assert.equal(w.name, 'json-co');
+  assert.match(w.createdAt, /^\d{4}-\d\d-\d\dT/);
+  const list = JSON.parse((await runCli(['workspaces', 'list', '--json'], env)).stdout);
+  assert.ok(list.some((x: { id: string }) => x.id === w.id));
+  const quota = JSON.parse((await runCli(['workspaces', 'set-quota', 'json-co', '--pages', '77', '--json'], env)).stdout);
+  assert.equal(quota.quota.pages, 77);
+  const expiry = JSON.parse((await runCli(['workspaces', 'set-expiry', 'json-co', '2099-01-01', '--json'], env)).stdout);
+  assert.equal(expiry.expiresAt, '2099-01-01T00:00:00.000Z');
+  const key = await runCli(['keys', 'create', '--workspace', 'json-co', '--scopes', 'read:documents', '--json'], env);
+  assert.equal(key.code, 0, key.stderr);
+  const k = JSON.parse(key.stdout);
+  assert.match(k.secret, /^qk_/);
+  assert.deepEqual(k.scopes, ['read:documents']);
+  const keys = JSON.parse((await runCli(['keys', 'list', '--workspace', 'json-co', '--json'], env)).stdout);
+  assert.deepEqual(keys.map((x: { id: string }) => x.id), [k.id]);
+  assert.ok(!JSON.stringify(keys).includes(k.secret));
+  const revoked = JSON.parse((await runCli(['keys', 'revoke', k.id, '--json'], env)).stdout);
+  assert.match(revoked.revokedAt, /^\d{4}-/);
+});
+
 test('usage errors exit non-zero with a one-line reason', async () => {
   const cases: [string[], number, RegExp][] = [
     [['frobnicate'], 2, /^quire: unknown command "frobnicate"/],

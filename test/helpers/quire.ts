@@ -8,6 +8,8 @@ import { atExit, scratchDir, scratchEnv } from './scratch.js';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CORPUS = path.resolve(ROOT, '../shared/corpus');
 const MAIN = path.join(ROOT, 'src/main.ts');
+/** tsx's loader by URL, so a CLI run from another folder still finds it. */
+const TSX = import.meta.resolve('tsx');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -35,9 +37,10 @@ function killAtExit(child: ChildProcess): void {
 }
 
 /** Runs the real CLI (`quire …`, from source through tsx) with the given environment (TMPDIR in the scratch folder unless it sets one). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/** Runs `quire ARGS` (src/main.ts through tsx) in `cwd` (default the checkout). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...scratchEnv(), ...env }, cwd: ROOT });
+    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { env: { ...scratchEnv(), ...env }, cwd });
     killAtExit(child);
     let stdout = '';
     let stderr = '';
