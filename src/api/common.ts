@@ -44,10 +44,11 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /**
- * OpenAPI facts of one operation: summary, tag, the scope it needs and the Problem responses it
- * can give. `scope: null` marks a route open without a key.
+ * OpenAPI facts of one operation: its operationId (what client generators name the method:
+ * `listDocuments`), summary, tag, the scope it needs and the Problem responses it can give.
+ * `scope: null` marks a route open without a key.
  */
-export function op(o: { summary: string; tag: string; scope: Scope | 'any' | null; errors?: number[]; description?: string }) {
+export function op(o: { id: string; summary: string; tag: string; scope: Scope | 'any' | null; errors?: number[]; description?: string }) {
   const auth = o.scope === null ? [] : [401, ...(o.scope === 'any' ? [] : [403])];
   const codes = [...new Set([...auth, ...(o.errors ?? [])])].sort();
   const scopeText =
@@ -63,6 +64,7 @@ export function op(o: { summary: string; tag: string; scope: Scope | 'any' | nul
     /** Route config read by the auth hook: the one place a route's scope is stated. */
     config: (o.scope === null ? {} : { scope: o.scope }) as { scope?: Scope | 'any' },
     schema: {
+      operationId: o.id,
       summary: o.summary,
       tags: [o.tag],
       description: [o.description, scopeText].filter(Boolean).join('\n\n'),

@@ -45,6 +45,7 @@ import { sharedSerializers } from './serializers.js';
 import { SCOPES } from '../model/scopes.js';
 import { invalid } from '../domain/errors.js';
 import { endChanges, trackChanges, type ChangeScope } from '../store/db/changes.js';
+import { QUIRE_VERSION } from '../runtime/version.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -161,7 +162,7 @@ export async function buildServer(baseDeps: HttpDeps, logger: FastifyServerOptio
       openapi: '3.1.0',
       info: {
         title: 'Quire API',
-        version: '1',
+        version: QUIRE_VERSION,
         description: [
           'Self-hostable document processing speaking the Docugami `/v1preview1` API.',
           `Authenticate with \`Authorization: Bearer <key>\`. Scopes: ${SCOPES.map((s) => `\`${s}\``).join(', ')}; \`admin\` grants all.`,

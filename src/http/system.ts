@@ -11,9 +11,10 @@ function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> 
 
 /** Unauthenticated operational routes: health, readiness, metrics and the API description. */
 export function systemRoutes(app: App, deps: HttpDeps, metrics: HttpMetrics) {
-  app.get('/healthz', { schema: { ...op({ summary: 'Liveness', tag: 'System', scope: null }).schema } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { ...op({ id: 'getLiveness', summary: 'Liveness', tag: 'System', scope: null }).schema } }, async () => ({ status: 'ok' }));
 
   const readyz = op({
+    id: 'getReadiness',
     summary: 'Readiness: database, storage and queue reachable',
     tag: 'System',
     scope: null,
@@ -38,7 +39,7 @@ export function systemRoutes(app: App, deps: HttpDeps, metrics: HttpMetrics) {
     return reply.code(503).header('retry-after', '5').send({ status: 'unavailable', failed, checks, detail: `Not reachable: ${failed.join(', ')}.` });
   });
 
-  app.get('/metrics', { schema: { ...op({ summary: 'Prometheus metrics', tag: 'System', scope: null }).schema } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { ...op({ id: 'getMetrics', summary: 'Prometheus metrics', tag: 'System', scope: null }).schema } }, async (_request, reply) => {
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await metrics.text());
   });
 

@@ -107,6 +107,14 @@ export function apiSuite(
           assert.deepEqual(o.security, [{ bearerAuth: [] }]);
         }
         assert.ok(doc.paths['/v1preview1/documents'].get.parameters.some((x: any) => x.name === 'docset[id]'));
+        // Client generators name their methods after operationIds: each REST operation has its own, camelCase from a verb.
+        const ids = ops.filter((x) => x.o.summary).map(({ p, m, o }) => [`${m} ${p}`, o.operationId] as const);
+        for (const [where, id] of ids) assert.match(id ?? '', /^(list|get|create|upload|download|delete|remove|add|update|patch|replace|merge|rename|relabel|set|revoke|start|finalize|publish|retry|test)[A-Z][A-Za-z]+$/, `${where}: operationId ${id}`);
+        assert.equal(new Set(ids.map(([, id]) => id)).size, ids.length, 'operationIds are unique');
+        for (const [where, want] of [['get /v1preview1/documents', 'listDocuments'], ['post /v1preview1/documents/content', 'uploadDocument'], ['get /v1preview1/documents/{id}/dgml', 'getDocumentDgml']]) {
+          assert.equal(ids.find(([w]) => w === where)?.[1], want);
+        }
+        assert.equal(doc.info.version, JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
       });
 
       test('GET /docs serves the reference from this server, no CDN', async () => {

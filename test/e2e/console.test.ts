@@ -88,6 +88,10 @@ describe('browser console', { skip }, () => {
 
   test('sign in: a wrong key is refused, the right one shows the workspace and its page quota', async () => {
     await page.goto(q.origin + '/');
+    // The page says how to get a key, and links the API reference served by this server.
+    assert.match(await page.getByTestId('key-hint').innerText(), /npx quire keys create --workspace default --scopes admin/);
+    const docs = await page.getByRole('link', { name: 'API reference' }).getAttribute('href');
+    assert.equal((await fetch(new URL(docs!, q.origin))).status, 200);
     await page.getByLabel('API key').fill('not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
@@ -101,6 +105,7 @@ describe('browser console', { skip }, () => {
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => (globalThis as Dom).document.activeElement?.textContent), 'Documents');
     assert.match(await page.getByTestId('quota').innerText(), /pages 0 \/ \d+/);
+    assert.equal(await page.getByRole('navigation').getByRole('link', { name: 'API reference' }).getAttribute('href'), '/docs');
     await shot('signed-in');
   });
 

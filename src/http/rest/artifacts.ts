@@ -57,7 +57,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
   const listDescription =
     '`latest` is the newest version: `0` on a project that has published nothing yet, which holds only what was uploaded into it (an empty list until then). An unknown version: 404. Filters: `name`, `document.id` (or `document[id]`), `minSize`, `maxSize`, `isReadOnly`.';
 
-  const list = op({ summary: "List a version's artifacts", tag: 'Artifacts', scope: 'read:projects', errors: [400, 404], description: listDescription });
+  const list = op({ id: 'listArtifacts', summary: "List a version's artifacts", tag: 'Artifacts', scope: 'read:projects', errors: [400, 404], description: listDescription });
   app.get(
     '/projects/:projectId/artifacts/:version',
     { config: list.config, schema: { ...list.schema, params: VersionParams, querystring: ListArtifactsQuery, response: { 200: ArtifactListSchema, ...list.problemResponses } } },
@@ -68,7 +68,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const listQ = op({ summary: 'List artifacts (version as a query)', tag: 'Artifacts', scope: 'read:projects', errors: [400, 404], description: `\`version\` defaults to \`latest\`. ${listDescription}` });
+  const listQ = op({ id: 'listArtifactsByQuery', summary: 'List artifacts (version as a query)', tag: 'Artifacts', scope: 'read:projects', errors: [400, 404], description: `\`version\` defaults to \`latest\`. ${listDescription}` });
   app.get(
     '/projects/:projectId/artifacts',
     { config: listQ.config, schema: { ...listQ.schema, params: ProjectParams, querystring: ListArtifactsWithVersionQuery, response: { 200: ArtifactListSchema, ...listQ.problemResponses } } },
@@ -79,7 +79,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const get = op({ summary: 'Get an artifact', tag: 'Artifacts', scope: 'read:projects', errors: [400, 404] });
+  const get = op({ id: 'getArtifact', summary: 'Get an artifact', tag: 'Artifacts', scope: 'read:projects', errors: [400, 404] });
   app.get(
     '/projects/:projectId/artifacts/:version/:artifactId',
     { config: get.config, schema: { ...get.schema, params: ArtifactParams, response: { 200: { $ref: 'Artifact' }, ...get.problemResponses } } },
@@ -90,7 +90,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const del = op({ summary: 'Delete an artifact', tag: 'Artifacts', scope: 'write:projects', errors: [400, 403, 404], description: 'Only uploaded artifacts: a generated one is read-only (403).' });
+  const del = op({ id: 'deleteArtifact', summary: 'Delete an artifact', tag: 'Artifacts', scope: 'write:projects', errors: [400, 403, 404], description: 'Only uploaded artifacts: a generated one is read-only (403).' });
   app.delete(
     '/projects/:projectId/artifacts/:version/:artifactId',
     { config: del.config, schema: { ...del.schema, params: ArtifactParams, response: { 204: { type: 'null', description: 'Deleted' }, ...del.problemResponses } } },
@@ -102,7 +102,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const download = op({ summary: 'Download an artifact', tag: 'Artifacts', scope: 'read:projects', errors: [400, 404, 416], description: 'The bytes, Content-Type from the extension, ETag and single-range `Range`; whatever `Accept` says. HEAD gives the headers.' });
+  const download = op({ id: 'downloadArtifact', summary: 'Download an artifact', tag: 'Artifacts', scope: 'read:projects', errors: [400, 404, 416], description: 'The bytes, Content-Type from the extension, ETag and single-range `Range`; whatever `Accept` says. HEAD gives the headers.' });
   app.get(
     '/projects/:projectId/artifacts/:version/:artifactId/content',
     {
@@ -128,6 +128,7 @@ export function artifactRoutes(app: App, deps: HttpDeps) {
   );
 
   const upload = op({
+    id: 'uploadArtifact',
     summary: 'Upload an artifact',
     tag: 'Artifacts',
     scope: 'write:projects',

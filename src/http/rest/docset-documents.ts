@@ -11,7 +11,7 @@ const MemberParams = Type.Object({ docsetId: Id, documentId: Id });
 export function docsetDocumentRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
 
-  const list = op({ summary: "List a docset's documents", tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
+  const list = op({ id: 'listDocsetDocuments', summary: "List a docset's documents", tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/docsets/:id/documents',
     {
@@ -44,7 +44,7 @@ export function docsetDocumentRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const get = op({ summary: 'Get a document of a docset', tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
+  const get = op({ id: 'getDocsetDocument', summary: 'Get a document of a docset', tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/docsets/:docsetId/documents/:documentId',
     { config: get.config, schema: { ...get.schema, params: MemberParams, response: { 200: { $ref: 'Document' }, ...get.problemResponses } } },
@@ -55,6 +55,7 @@ export function docsetDocumentRoutes(app: App, deps: HttpDeps) {
   );
 
   const put = op({
+    id: 'addDocumentToDocset',
     summary: 'Add a document to a docset',
     tag: 'Docsets',
     scope: 'write:documents',
@@ -71,6 +72,7 @@ export function docsetDocumentRoutes(app: App, deps: HttpDeps) {
   );
 
   const del = op({
+    id: 'removeDocumentFromDocset',
     summary: 'Remove a document from a docset',
     tag: 'Docsets',
     scope: 'write:documents',

@@ -7,7 +7,7 @@ import type { DocsetFilter } from '../../model/records.js';
 export function docsetRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
 
-  const list = op({ summary: 'List docsets', tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
+  const list = op({ id: 'listDocsets', summary: 'List docsets', tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/docsets',
     { config: list.config, schema: { ...list.schema, querystring: ListDocsetsQuery, response: { 200: DocsetListSchema, ...list.problemResponses } } },
@@ -32,6 +32,7 @@ export function docsetRoutes(app: App, deps: HttpDeps) {
   );
 
   const create = op({
+    id: 'createDocset',
     summary: 'Create a docset',
     tag: 'Docsets',
     scope: 'write:documents',
@@ -48,7 +49,7 @@ export function docsetRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const get = op({ summary: 'Get a docset', tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
+  const get = op({ id: 'getDocset', summary: 'Get a docset', tag: 'Docsets', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/docsets/:id',
     { config: get.config, schema: { ...get.schema, params: IdParams, response: { 200: { $ref: 'Docset' }, ...get.problemResponses } } },
@@ -59,6 +60,7 @@ export function docsetRoutes(app: App, deps: HttpDeps) {
   );
 
   const rename = op({
+    id: 'renameDocset',
     summary: 'Rename a docset',
     tag: 'Docsets',
     scope: 'write:documents',
@@ -78,6 +80,7 @@ export function docsetRoutes(app: App, deps: HttpDeps) {
   );
 
   const del = op({
+    id: 'deleteDocset',
     summary: 'Delete a docset',
     tag: 'Docsets',
     scope: 'write:documents',

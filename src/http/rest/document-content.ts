@@ -20,6 +20,7 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
 
   const upload = op({
+    id: 'uploadDocument',
     summary: 'Upload a document',
     tag: 'Documents',
     scope: 'write:documents',
@@ -105,6 +106,7 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
   );
 
   const download = op({
+    id: 'downloadDocument',
     summary: 'Download a document',
     tag: 'Documents',
     scope: 'read:documents',

@@ -19,6 +19,7 @@ export function sendRendered(request: FastifyRequest, reply: FastifyReply, body:
 
 export function documentStructureRoutes(app: App, deps: HttpDeps) {
   const inDocset = op({
+    id: 'getDocsetDocumentDgml',
     summary: "Get a document's DGML",
     tag: 'Documents',
     scope: 'read:documents',
@@ -36,6 +37,7 @@ export function documentStructureRoutes(app: App, deps: HttpDeps) {
   );
 
   const anyDocument = op({
+    id: 'getDocumentDgml',
     summary: "Get a document's DGML, whatever its docset (extension)",
     tag: 'Documents',
     scope: 'read:documents',

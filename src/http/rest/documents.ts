@@ -8,7 +8,7 @@ export function documentRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
   const bodies = new WeakMap<DocumentRecord, string>();
 
-  const list = op({ summary: 'List documents', tag: 'Documents', scope: 'read:documents', errors: [400, 404] });
+  const list = op({ id: 'listDocuments', summary: 'List documents', tag: 'Documents', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/documents',
     {
@@ -38,7 +38,7 @@ export function documentRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const get = op({ summary: 'Get a document', tag: 'Documents', scope: 'read:documents', errors: [400, 404] });
+  const get = op({ id: 'getDocument', summary: 'Get a document', tag: 'Documents', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/documents/:id',
     {
@@ -59,6 +59,7 @@ export function documentRoutes(app: App, deps: HttpDeps) {
   );
 
   const del = op({
+    id: 'deleteDocument',
     summary: 'Delete a document',
     tag: 'Documents',
     scope: 'write:documents',

@@ -9,7 +9,7 @@ const EXTENSION = 'Quire extension (not in the Docugami API).';
 export function keyRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
 
-  const list = op({ summary: "List the workspace's API keys", tag: 'Workspace', scope: 'admin', errors: [400, 404], description: `${EXTENSION} Secrets are never listed.` });
+  const list = op({ id: 'listApiKeys', summary: "List the workspace's API keys", tag: 'Workspace', scope: 'admin', errors: [400, 404], description: `${EXTENSION} Secrets are never listed.` });
   app.get(
     '/workspace/keys',
     { config: list.config, schema: { ...list.schema, querystring: ListKeysQuery, response: { 200: ApiKeyListSchema, ...list.problemResponses } } },
@@ -34,6 +34,7 @@ export function keyRoutes(app: App, deps: HttpDeps) {
   );
 
   const create = op({
+    id: 'createApiKey',
     summary: 'Create an API key',
     tag: 'Workspace',
     scope: 'admin',
@@ -51,6 +52,7 @@ export function keyRoutes(app: App, deps: HttpDeps) {
   );
 
   const revoke = op({
+    id: 'revokeApiKey',
     summary: 'Revoke an API key',
     tag: 'Workspace',
     scope: 'admin',

@@ -12,6 +12,7 @@ export function labelRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
 
   const list = op({
+    id: 'listDocsetLabels',
     summary: "List the labels found in a docset's documents (extension)",
     tag: 'Properties',
     scope: 'read:documents',
@@ -40,6 +41,7 @@ export function labelRoutes(app: App, deps: HttpDeps) {
   );
 
   const toProperty = op({
+    id: 'createPropertyFromLabel',
     summary: 'Turn a found label into a docset property (extension)',
     tag: 'Properties',
     scope: 'write:documents',

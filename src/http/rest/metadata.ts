@@ -9,7 +9,7 @@ export function metadataRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
   const respond = (id: string, metadata: MetadataEntry[]) => ({ metadata, document: { id, url: `${base}/documents/${id}` } });
 
-  const get = op({ summary: "Get a document's metadata", tag: 'Metadata', scope: 'read:documents', errors: [400, 404] });
+  const get = op({ id: 'getDocumentMetadata', summary: "Get a document's metadata", tag: 'Metadata', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/documents/:id/metadata',
     { config: get.config, schema: { ...get.schema, params: IdParams, response: { 200: MetadataResponse, ...get.problemResponses } } },
@@ -20,6 +20,7 @@ export function metadataRoutes(app: App, deps: HttpDeps) {
   );
 
   const put = op({
+    id: 'replaceDocumentMetadata',
     summary: "Replace a document's metadata",
     tag: 'Metadata',
     scope: 'write:documents',
@@ -37,6 +38,7 @@ export function metadataRoutes(app: App, deps: HttpDeps) {
   );
 
   const post = op({
+    id: 'mergeDocumentMetadata',
     summary: "Merge into a document's metadata",
     tag: 'Metadata',
     scope: 'write:documents',

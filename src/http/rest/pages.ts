@@ -9,7 +9,7 @@ export function pageRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
   const notReady = 'Pages are known once the document is Ingested: before that 409 with `retry-after`.';
 
-  const list = op({ summary: "List a document's pages", tag: 'Pages', scope: 'read:documents', errors: [400, 404, 409], description: notReady });
+  const list = op({ id: 'listPages', summary: "List a document's pages", tag: 'Pages', scope: 'read:documents', errors: [400, 404, 409], description: notReady });
   app.get(
     '/documents/:id/pages',
     { config: list.config, schema: { ...list.schema, params: IdParams, response: { 200: PageListSchema, ...list.problemResponses } } },
@@ -21,7 +21,7 @@ export function pageRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const get = op({ summary: 'Get a page', tag: 'Pages', scope: 'read:documents', errors: [400, 404, 409], description: notReady });
+  const get = op({ id: 'getPage', summary: 'Get a page', tag: 'Pages', scope: 'read:documents', errors: [400, 404, 409], description: notReady });
   app.get(
     '/documents/:id/pages/:pageNumber',
     { config: get.config, schema: { ...get.schema, params: PageParams, response: { 200: PageSchema, ...get.problemResponses } } },
@@ -33,6 +33,7 @@ export function pageRoutes(app: App, deps: HttpDeps) {
   );
 
   const content = op({
+    id: 'getPageImage',
     summary: 'Get the image of a page',
     tag: 'Pages',
     scope: 'read:documents',

@@ -21,7 +21,7 @@ export function projectRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
   const projectRef = { $ref: 'Project' } as const;
 
-  const list = op({ summary: 'List projects', tag: 'Projects', scope: 'read:projects', errors: [400, 404] });
+  const list = op({ id: 'listProjects', summary: 'List projects', tag: 'Projects', scope: 'read:projects', errors: [400, 404] });
   app.get(
     '/projects',
     { config: list.config, schema: { ...list.schema, querystring: ListProjectsQuery, response: { 200: ProjectListSchema, ...list.problemResponses } } },
@@ -37,6 +37,7 @@ export function projectRoutes(app: App, deps: HttpDeps) {
   );
 
   const create = op({
+    id: 'createProject',
     summary: 'Create a project',
     tag: 'Projects',
     scope: 'write:projects',
@@ -60,7 +61,7 @@ export function projectRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const get = op({ summary: 'Get a project', tag: 'Projects', scope: 'read:projects', errors: [400, 404] });
+  const get = op({ id: 'getProject', summary: 'Get a project', tag: 'Projects', scope: 'read:projects', errors: [400, 404] });
   app.get(
     '/projects/:id',
     { config: get.config, schema: { ...get.schema, params: IdParams, response: { 200: projectRef, ...get.problemResponses } } },
@@ -70,7 +71,7 @@ export function projectRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const put = op({ summary: 'Update a project', tag: 'Projects', scope: 'write:projects', errors: [400, 404], description: '`{autoConfirmDocuments}` (required). Switching it on confirms the documents that joined meanwhile.' });
+  const put = op({ id: 'updateProject', summary: 'Update a project', tag: 'Projects', scope: 'write:projects', errors: [400, 404], description: '`{autoConfirmDocuments}` (required). Switching it on confirms the documents that joined meanwhile.' });
   app.put(
     '/projects/:id',
     { config: put.config, schema: { ...put.schema, params: IdParams, body: PutProjectBody, response: { 200: projectRef, ...put.problemResponses } } },
@@ -80,7 +81,7 @@ export function projectRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const patch = op({ summary: 'Change a project', tag: 'Projects', scope: 'write:projects', errors: [400, 404], description: '`{autoConfirmDocuments?, name?, items?}`; new items publish a new version.' });
+  const patch = op({ id: 'patchProject', summary: 'Change a project', tag: 'Projects', scope: 'write:projects', errors: [400, 404], description: '`{autoConfirmDocuments?, name?, items?}`; new items publish a new version.' });
   app.patch(
     '/projects/:id',
     { config: patch.config, schema: { ...patch.schema, params: IdParams, body: PatchProjectBody, response: { 200: projectRef, ...patch.problemResponses } } },
@@ -90,7 +91,7 @@ export function projectRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const del = op({ summary: 'Delete a project', tag: 'Projects', scope: 'write:projects', errors: [400, 404], description: 'Every version and artifact goes with it.' });
+  const del = op({ id: 'deleteProject', summary: 'Delete a project', tag: 'Projects', scope: 'write:projects', errors: [400, 404], description: 'Every version and artifact goes with it.' });
   app.delete(
     '/projects/:id',
     { config: del.config, schema: { ...del.schema, params: IdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...del.problemResponses } } },
@@ -102,6 +103,7 @@ export function projectRoutes(app: App, deps: HttpDeps) {
   );
 
   const publish = op({
+    id: 'publishProject',
     summary: 'Publish a project now (extension)',
     tag: 'Projects',
     scope: 'write:projects',

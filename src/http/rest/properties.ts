@@ -23,7 +23,7 @@ const labelRules =
 export function propertyRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
 
-  const list = op({ summary: "List a docset's properties", tag: 'Properties', scope: 'read:documents', errors: [400, 404] });
+  const list = op({ id: 'listProperties', summary: "List a docset's properties", tag: 'Properties', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/docsets/:docsetId/properties',
     { config: list.config, schema: { ...list.schema, params: DocsetParams, response: { 200: PropertyListSchema, ...list.problemResponses } } },
@@ -35,6 +35,7 @@ export function propertyRoutes(app: App, deps: HttpDeps) {
   );
 
   const create = op({
+    id: 'createProperty',
     summary: 'Create a property',
     tag: 'Properties',
     scope: 'write:documents',
@@ -51,7 +52,7 @@ export function propertyRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const get = op({ summary: 'Get a property', tag: 'Properties', scope: 'read:documents', errors: [400, 404] });
+  const get = op({ id: 'getProperty', summary: 'Get a property', tag: 'Properties', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/docsets/:docsetId/properties/:propertyId',
     { config: get.config, schema: { ...get.schema, params: PropertyParams, response: { 200: PropertySchema, ...get.problemResponses } } },
@@ -62,6 +63,7 @@ export function propertyRoutes(app: App, deps: HttpDeps) {
   );
 
   const relabel = op({
+    id: 'relabelProperty',
     summary: 'Relabel a property',
     tag: 'Properties',
     scope: 'write:documents',
@@ -77,7 +79,7 @@ export function propertyRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const remove = op({ summary: 'Delete a property (extension)', tag: 'Properties', scope: 'write:documents', errors: [400, 404], description: 'Its values in every document go with it.' });
+  const remove = op({ id: 'deleteProperty', summary: 'Delete a property (extension)', tag: 'Properties', scope: 'write:documents', errors: [400, 404], description: 'Its values in every document go with it.' });
   app.delete(
     '/docsets/:docsetId/properties/:propertyId',
     { config: remove.config, schema: { ...remove.schema, params: PropertyParams, response: { 204: { type: 'null', description: 'Deleted' }, ...remove.problemResponses } } },
@@ -91,7 +93,7 @@ export function propertyRoutes(app: App, deps: HttpDeps) {
   const valueNote =
     'A value carries `source` (`extracted` or `manual`), `confidence` (0..1), `location` ({page, boundingBox} in 300-DPI pixels) and `candidates` (extensions). 404 when the document is not in the docset.';
 
-  const docProps = op({ summary: "A document's property values", tag: 'Properties', scope: 'read:documents', errors: [400, 404], description: valueNote });
+  const docProps = op({ id: 'getDocumentPropertyValues', summary: "A document's property values", tag: 'Properties', scope: 'read:documents', errors: [400, 404], description: valueNote });
   app.get(
     '/docsets/:docsetId/document-properties/:documentId',
     { config: docProps.config, schema: { ...docProps.schema, params: DocumentPropertiesParams, response: { 200: DocumentPropertiesSchema, ...docProps.problemResponses } } },
@@ -104,6 +106,7 @@ export function propertyRoutes(app: App, deps: HttpDeps) {
   );
 
   const setByLabel = op({
+    id: 'setDocumentPropertyValueByLabel',
     summary: "Set a document's value by label",
     tag: 'Properties',
     scope: 'write:documents',
@@ -121,7 +124,7 @@ export function propertyRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const getValue = op({ summary: "A document's value for a property", tag: 'Properties', scope: 'read:documents', errors: [400, 404], description: valueNote });
+  const getValue = op({ id: 'getDocumentPropertyValue', summary: "A document's value for a property", tag: 'Properties', scope: 'read:documents', errors: [400, 404], description: valueNote });
   app.get(
     '/docsets/:docsetId/properties/:propertyId/documents/:documentId',
     { config: getValue.config, schema: { ...getValue.schema, params: PropertyDocumentParams, response: { 200: PropertyValueSchema, ...getValue.problemResponses } } },
@@ -134,6 +137,7 @@ export function propertyRoutes(app: App, deps: HttpDeps) {
   );
 
   const setValue = op({
+    id: 'setDocumentPropertyValue',
     summary: "Set a document's value for a property",
     tag: 'Properties',
     scope: 'write:documents',

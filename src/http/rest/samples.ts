@@ -22,7 +22,7 @@ export function sampleRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
   const entryJson = (set: SampleSet) => toCatalogEntryJson(set, deps.samples.documentCountOf(set), base);
 
-  const listCatalog = op({ summary: 'List the sample catalog', tag: 'Samples', scope: 'read:documents', errors: [400, 404] });
+  const listCatalog = op({ id: 'listSampleCatalog', summary: 'List the sample catalog', tag: 'Samples', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/sample-catalog',
     {
@@ -49,14 +49,14 @@ export function sampleRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const getEntry = op({ summary: 'Get a sample catalog entry', tag: 'Samples', scope: 'read:documents', errors: [400, 404] });
+  const getEntry = op({ id: 'getSampleCatalogEntry', summary: 'Get a sample catalog entry', tag: 'Samples', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/sample-catalog/:id',
     { config: getEntry.config, schema: { ...getEntry.schema, params: IdParams, response: { 200: { $ref: 'SampleCatalogEntry' }, ...getEntry.problemResponses } } },
     async (request) => entryJson(deps.samples.getCatalogEntry(request.params.id)),
   );
 
-  const list = op({ summary: 'List samples', tag: 'Samples', scope: 'read:documents', errors: [400, 404] });
+  const list = op({ id: 'listSamples', summary: 'List samples', tag: 'Samples', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/samples',
     { config: list.config, schema: { ...list.schema, querystring: ListSamplesQuery, response: { 200: SampleListSchema, ...list.problemResponses } } },
@@ -81,6 +81,7 @@ export function sampleRoutes(app: App, deps: HttpDeps) {
   );
 
   const create = op({
+    id: 'createSample',
     summary: 'Create a sample from the catalog',
     tag: 'Samples',
     scope: 'write:documents',
@@ -99,7 +100,7 @@ export function sampleRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const get = op({ summary: 'Get a sample', tag: 'Samples', scope: 'read:documents', errors: [400, 404] });
+  const get = op({ id: 'getSample', summary: 'Get a sample', tag: 'Samples', scope: 'read:documents', errors: [400, 404] });
   app.get(
     '/samples/:id',
     { config: get.config, schema: { ...get.schema, params: IdParams, response: { 200: { $ref: 'Sample' }, ...get.problemResponses } } },

@@ -46,6 +46,7 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
   const ttlHours = deps.config.uploadSessionTtlSeconds / 3600;
 
   const create = op({
+    id: 'startUploadSession',
     summary: 'Start a chunked upload',
     tag: 'Documents',
     scope: 'write:documents',
@@ -106,6 +107,7 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
   );
 
   const get = op({
+    id: 'getUploadSession',
     summary: 'Get a chunked upload',
     tag: 'Documents',
     scope: 'read:documents',
@@ -122,6 +124,7 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
   );
 
   const chunk = op({
+    id: 'uploadChunk',
     summary: 'Send one chunk of a chunked upload',
     tag: 'Documents',
     scope: 'write:documents',
@@ -190,6 +193,7 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
   );
 
   const finalize = op({
+    id: 'finalizeUploadSession',
     summary: 'Finalize a chunked upload',
     tag: 'Documents',
     scope: 'write:documents',

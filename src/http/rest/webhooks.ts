@@ -26,6 +26,7 @@ export function webhookRoutes(app: App, deps: HttpDeps) {
   const base = deps.config.apiBase;
 
   const list = op({
+    id: 'listWebhooks',
     summary: 'List webhooks',
     tag: 'Webhooks',
     scope: 'any',
@@ -55,6 +56,7 @@ export function webhookRoutes(app: App, deps: HttpDeps) {
   );
 
   const create = op({
+    id: 'createWebhook',
     summary: 'Create a webhook',
     tag: 'Webhooks',
     scope: 'any',
@@ -71,7 +73,7 @@ export function webhookRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const get = op({ summary: 'Get a webhook', tag: 'Webhooks', scope: 'any', errors: [400, 403, 404], description: READ });
+  const get = op({ id: 'getWebhook', summary: 'Get a webhook', tag: 'Webhooks', scope: 'any', errors: [400, 403, 404], description: READ });
   app.get(
     '/webhooks/:id',
     { config: get.config, schema: { ...get.schema, params: WebhookParams, response: { 200: { $ref: 'Webhook' }, ...get.problemResponses } } },
@@ -81,7 +83,7 @@ export function webhookRoutes(app: App, deps: HttpDeps) {
     },
   );
 
-  const del = op({ summary: 'Delete a webhook', tag: 'Webhooks', scope: 'any', errors: [400, 403, 404], description: `Pending deliveries are dropped. ${WRITE}` });
+  const del = op({ id: 'deleteWebhook', summary: 'Delete a webhook', tag: 'Webhooks', scope: 'any', errors: [400, 403, 404], description: `Pending deliveries are dropped. ${WRITE}` });
   app.delete(
     '/webhooks/:id',
     { config: del.config, schema: { ...del.schema, params: WebhookParams, response: { 204: { type: 'null', description: 'Deleted' }, ...del.problemResponses } } },
@@ -93,6 +95,7 @@ export function webhookRoutes(app: App, deps: HttpDeps) {
   );
 
   const deliveries = op({
+    id: 'listWebhookDeliveries',
     summary: "A webhook's deliveries (extension)",
     tag: 'Webhooks',
     scope: 'any',
@@ -116,6 +119,7 @@ export function webhookRoutes(app: App, deps: HttpDeps) {
   );
 
   const retry = op({
+    id: 'retryWebhookDelivery',
     summary: 'Deliver again now (extension)',
     tag: 'Webhooks',
     scope: 'any',
@@ -133,6 +137,7 @@ export function webhookRoutes(app: App, deps: HttpDeps) {
   );
 
   const test = op({
+    id: 'testWebhook',
     summary: 'Send a signed test ping (extension)',
     tag: 'Webhooks',
     scope: 'any',

@@ -5,6 +5,7 @@ import { WorkspaceSchema, toWorkspaceJson } from '../../api/workspace.js';
 
 export function workspaceRoutes(app: App, deps: HttpDeps) {
   const get = op({
+    id: 'getWorkspace',
     summary: "Get the key's workspace",
     tag: 'Workspace',
     scope: 'any',

@@ -22,6 +22,9 @@ export function Header({ route }: { route: string }) {
         {link('#/projects', 'Projects')}
         {link('#/webhooks', 'Webhooks')}
         {link('#/keys', 'API keys')}
+        <a href="/docs" target="_blank" rel="noopener">
+          API reference
+        </a>
       </nav>
       {ws && (
         <div class="quota" data-testid="quota">

@@ -23,7 +23,14 @@ export function SignIn() {
           </p>
         )}
       </form>
+      <p class="hint" data-testid="key-hint">
+        No key yet? On the server run <code>npx quire keys create --workspace default --scopes admin</code> (it prints the key once), or start
+        Quire with <code>QUIRE_BOOTSTRAP_KEY=…</code> set.
+      </p>
       <p class="hint">The key stays in this tab (session storage) and is sent only to this server's API.</p>
+      <p class="hint">
+        <a href="/docs">API reference</a>
+      </p>
     </main>
   );
 }
