@@ -45,6 +45,13 @@ async function bounded(work: Promise<unknown>, ms: number, onLate: () => void): 
   clearTimeout(timer);
 }
 
+/** A line per optional system tool (LibreOffice, fonts, tesseract, isolation): what it changes. In the background. */
+function reportOptionalTools(logger: pino.Logger): void {
+  void import('./optional-tools.js')
+    .then((m) => m.logOptionalTools(logger))
+    .catch((err: unknown) => logger.warn({ err }, 'could not check the optional tools'));
+}
+
 /** `quire serve`: the API, and the ingestion workers unless `worker` is false, until SIGTERM. */
 export async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
   const signals = onStopSignal();
@@ -98,6 +105,7 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
   await app.listen({ port: config.port, host: config.host });
   logger.info({ publicUrl: config.publicUrl, database: config.database.kind }, 'quire is serving');
   const workers: RunningWorkers | null = opts.worker ? await startWorkers(services, logger) : null;
+  if (opts.worker) reportOptionalTools(logger);
 
   signals.ready(async (signal) => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
@@ -125,6 +133,7 @@ export async function worker(config: Config): Promise<void> {
   const [{ openServices }, { startWorkers }] = await Promise.all([import('./services.js'), import('./jobs.js')]);
   const services = await openServices(config, logger);
   const workers = await startWorkers(services, logger);
+  reportOptionalTools(logger);
   const metrics = config.metricsPort === null ? null : await (await import('../http/metrics-server.js')).serveMetrics(config.host, config.metricsPort);
   if (metrics) logger.info({ port: config.metricsPort }, 'metrics at GET /metrics');
   signals.ready(async (signal) => {

@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { canIsolateNetwork, findSoffice } from '../ingest/readers/office/libreoffice.js';
+
+/** What one optional system tool changes, found or not: logged once when a process starts reading documents. */
+export interface ToolReport {
+  tool: 'libreoffice' | 'fonts' | 'tesseract' | 'network-isolation';
+  found: boolean;
+  detail?: string;
+  effect: string;
+}
+
+/** The fonts Word documents name most, by their metric-compatible stand-ins (Debian packages in the README). */
+const WORD_FONTS = ['Liberation Serif', 'Liberation Sans', 'Liberation Sans Narrow', 'Liberation Mono', 'Carlito', 'Caladea'];
+
+function run(command: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(command, args, { timeout: 10_000 }, (err, stdout) => resolve(err ? null : stdout));
+  });
+}
+
+async function missingFonts(): Promise<string[] | null> {
+  const families = await run('fc-list', [':', 'family']);
+  if (families === null) return null;
+  const have = new Set(families.split('\n').flatMap((l) => l.split(',').map((f) => f.trim())));
+  return WORD_FONTS.filter((f) => !have.has(f));
+}
+
+export async function optionalTools(): Promise<ToolReport[]> {
+  const soffice = findSoffice();
+  const [fontsMissing, langs] = await Promise.all([soffice ? missingFonts() : Promise.resolve(null), run('tesseract', ['--list-langs'])]);
+  const reports: ToolReport[] = [];
+  reports.push(
+    soffice
+      ? { tool: 'libreoffice', found: true, detail: soffice, effect: 'DOCX, DOC and HTML are paginated by LibreOffice, as Word would break their pages' }
+      : { tool: 'libreoffice', found: false, effect: "DOCX, DOC and HTML are paginated by Quire's own layout: page breaks and page counts may differ from Word's" },
+  );
+  if (soffice) {
+    reports.push(
+      fontsMissing === null
+        ? { tool: 'fonts', found: false, detail: 'fc-list not found', effect: "cannot tell whether Word's fonts have stand-ins: LibreOffice may substitute others and break pages differently" }
+        : fontsMissing.length
+          ? { tool: 'fonts', found: false, detail: `missing: ${fontsMissing.join(', ')}`, effect: 'LibreOffice substitutes other fonts for these: page breaks may differ from Word\'s (README lists the Debian packages)' }
+          : { tool: 'fonts', found: true, detail: WORD_FONTS.join(', '), effect: "Word's common fonts have metric-compatible stand-ins" },
+    );
+    const isolated = canIsolateNetwork();
+    reports.push(
+      isolated
+        ? { tool: 'network-isolation', found: true, detail: 'unshare -rn', effect: 'LibreOffice converts documents without network access' }
+        : { tool: 'network-isolation', found: false, effect: "LibreOffice converts documents with the host's network: a document's external links could be fetched" },
+    );
+  }
+  const languages = langs === null ? [] : langs.split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
+  reports.push(
+    langs !== null && languages.includes('eng')
+      ? { tool: 'tesseract', found: true, detail: `languages: ${languages.join(', ')}`, effect: 'scanned pages are read by the tesseract command (about 1.9x faster than the bundled engine)' }
+      : { tool: 'tesseract', found: false, detail: langs === null ? undefined : 'no English data (tesseract-ocr-eng)', effect: 'scanned pages are read by the bundled tesseract.js (same engine and English model, slower)' },
+  );
+  return reports;
+}
+
+/** One log line per optional tool. */
+export async function logOptionalTools(logger: { info: (o: object, msg: string) => void }): Promise<void> {
+  for (const r of await optionalTools()) {
+    logger.info({ tool: r.tool, found: r.found, ...(r.detail ? { detail: r.detail } : {}) }, `${r.tool} ${r.found ? 'found' : 'not found'}: ${r.effect}`);
+  }
+}
