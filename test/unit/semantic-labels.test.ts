@@ -392,6 +392,26 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf("The bonus will be paid to the Employee's designated bank account within 45 days after the Vesting Date.\n"), [['PaymentDeadline', '45 days']]);
   });
 
+  test('periods named by the noun of any verb that governs them: a deadline for what one must do, a period for what one may', async () => {
+    assert.deepEqual(await labelsOf('The Supplier shall deliver the spare parts to the Buyer within ten (10) days after each order.\n'), [['DeliveryDeadline', 'ten (10) days']]);
+    assert.deepEqual(await labelsOf('The Buyer shall promptly inspect the goods within 5 business days of their arrival.\n'), [['InspectionDeadline', '5 business days']]);
+    assert.deepEqual(await labelsOf('The Member may submit a written appeal within thirty (30) days of the decision.\n'), [['SubmissionPeriod', 'thirty (30) days']]);
+    assert.deepEqual(await labelsOf('The Holder shall have the right to convert the Note within 90 days after the Maturity Date.\n'), [['ConversionPeriod', '90 days']]);
+    assert.deepEqual(await labelsOf('The Contractor shall use reasonable efforts to relocate the equipment within sixty (60) days of the request.\n'), [['RelocationDeadline', 'sixty (60) days']]);
+    // A passive without a modal; a verb that carries no event passes to the noun it is said of.
+    assert.deepEqual(await labelsOf('The Grant is forfeited if the Release is not signed and is not revoked within 7 days.\n'), [['RevocationPeriod', '7 days']]);
+    assert.deepEqual(await labelsOf('If the petition is not dismissed within sixty (60) days of filing, the Lender may act.\n'), [['DismissalDeadline', 'sixty (60) days']]);
+    assert.deepEqual(await labelsOf('Any notice of a claim shall be given within 180 days after the loss.\n'), [['NoticePeriod', '180 days']]);
+    assert.deepEqual(await labelsOf('The report shall be made within 15 days after the end of each quarter.\n'), [['ReportDeadline', '15 days']]);
+    assert.deepEqual(await labelsOf('The safety inspection must be completed within 72 hours of delivery.\n'), [['SafetyInspectionDeadline', '72 hours']]);
+    assert.deepEqual(await labelsOf('Payment is due, unless notice thereof is given within 20 days of the invoice.\n'), [['NoticePeriod', '20 days']]);
+    // "by notifying" within a termination: the notice's period.
+    assert.deepEqual(await labelsOf('The Landlord may elect to terminate this Lease by notifying the Tenant in writing within 90 days after the casualty.\n'), [['TerminationNoticePeriod', '90 days']]);
+    // No verb the table or the regular suffixes know, or no modal: nothing is named.
+    assert.deepEqual(await labelsOf('The Tenant shall vacuum the carpets within 10 days.\n'), []);
+    assert.deepEqual(await labelsOf('Sales rose within 30 days of the launch.\n'), []);
+  });
+
   test('a defined term closing the clause names a period; a date a period runs through is named by the period', async () => {
     assert.deepEqual(await labelsOf('The Buyer shall remedy the defect within twenty (20) days of receipt of such notice (the "Remedy Period") and report.\n'), [['RemedyPeriod', 'twenty (20) days']]);
     assert.deepEqual(await labelsOf('For the period after the Closing and through March 1, 2027 (the "Non-Solicitation Period"), the Seller shall not hire.\n'), [['NonSolicitationPeriod', 'March 1, 2027']]);

@@ -13,6 +13,7 @@ import type { Leaf, StructureNode } from '../../document/structure.js';
 import { continuation } from './properties/prose.js';
 import { valueSpans } from './properties/prose-spans.js';
 import { tokenize, type Token } from './properties/tokens.js';
+import { DOING_VERBS, LIGHT_VERBS, infinitive, nounOfVerb } from './properties/nominal.js';
 
 /** Verbs and nouns of the events dates belong to, to the noun a label names them by. */
 const DATE_EVENTS: [RegExp, string][] = [
@@ -222,15 +223,65 @@ function periodName(near: string[], next: string[]): string | null {
     if (verb) for (const [re, name] of PERIOD_EVENTS) if (re.test(verb) && !NOTICE.has(name)) return name;
   }
   const notice = next.slice(0, 3).some((w) => /^notice$/u.test(w));
-  const terminate = near.slice(0, 8).some((w) => /^terminat/u.test(w));
   // "does not cure the failure within thirty (30) days after written notice": the purpose before it first; a verb
   // governing "within" may stand further back ("will be paid to the Employee's bank account within 30 days").
   const reach = near[0] === 'within' ? 12 : 6;
+  const terminate = near.slice(0, Math.max(8, reach)).some((w) => /^terminat/u.test(w));
   for (const w of near.slice(0, reach)) {
     for (const [re, name] of PERIOD_EVENTS) if (re.test(w) && !NOTICE.has(name)) return name;
   }
-  if (notice || near.slice(0, 6).some((w) => w === 'notice')) return terminate ? 'TerminationNoticePeriod' : 'NoticePeriod';
+  const governed = governingVerbPeriod(near);
+  if (governed) return governed;
+  if (notice || near.slice(0, 6).some((w) => w === 'notice' || (w === 'notifying' && near.includes('by')))) return terminate ? 'TerminationNoticePeriod' : 'NoticePeriod';
   if (near.slice(0, 6).some((w) => PERIOD_EVENTS.at(-2)![0].test(w))) return 'NotificationPeriod';
+  return null;
+}
+
+const NOTICE_FORMS = /^(?:notice|notifying|notify|notifies|notified|notification)$/u;
+const MODALS = /^(?:shall|will|must|may|to|can|should|would|might)$/u;
+const PASSIVE = /^(?:be|been|is|are|was|were)$/u;
+const NOT_SUBJECTS = new Set([...FUNCTION_WORDS, 'it', 'he', 'she', 'they', 'we', 'you', 'which', 'who', 'that', 'same', 'thereof', 'hereunder', 'unless', 'if', 'when', 'whether', 'where', 'while', 'until', 'because', 'although', 'provided', 'then', 'so', 'once']);
+
+/**
+ * `Seller shall deliver the Goods within ten (10) days` → `DeliveryDeadline`, `notice shall be given within` → `NoticePeriod`:
+ * the verb in the clause that governs a period ("within", "no later than"), in its noun form; a verb that carries no event
+ * ("given", "made") passes to the noun it is said of. What one must do by then is a deadline, what one may do, a period.
+ */
+function governingVerbPeriod(near: string[]): string | null {
+  const by = near[0] === 'within' ? 1 : near[0] === 'than' && near[1] === 'later' ? 3 : 0;
+  if (!by) return null;
+  for (let i = by; i < Math.min(near.length, 13); i++) {
+    // "terminate this Lease by notifying Tenant within 90 days": the period is the notice's.
+    if (NOTICE_FORMS.test(near[i]!)) return null;
+    if (NOT_SUBJECTS.has(near[i]!)) continue;
+    let m = i + 1;
+    if ((/ly$/u.test(near[m] ?? '') && near[m]!.length > 4) || near[m] === 'not') m++;
+    const passive = PASSIVE.test(near[m] ?? '');
+    if (passive) m++;
+    if (passive && near[m] === 'not') m++;
+    const modal = near[m];
+    // "is not dismissed within": a passive needs no modal.
+    if (!(passive && /^(?:is|are|was|were)$/u.test(near[m - 1]!)) && (!modal || !MODALS.test(modal) || (passive && modal === 'to'))) continue;
+    const verb = infinitive(near[i]!);
+    // What one may do ("may object", "the right to terminate", "entitled to elect"), a period; what one must, a deadline.
+    const may = modal === 'may' || modal === 'can' || (modal === 'to' && /^(?:right|option|entitled|elect|able|free|permitted|opportunity)$/u.test(near[m + 1] ?? ''));
+    const suffix = may ? 'Period' : 'Deadline';
+    if (LIGHT_VERBS.has(verb) || (passive && DOING_VERBS.has(verb))) {
+      // "notice of a claim shall be given": the head before "of".
+      const of = near.slice(m + 1, m + 5).indexOf('of');
+      const head = of >= 0 ? near.slice(m + 2 + of).find((w) => !/^(?:the|a|an|any|such|each|all|written)$/u.test(w)) : near[m + 1];
+      const subject = passive ? head : undefined;
+      if (!subject || NOT_SUBJECTS.has(subject) || !/^\p{L}{3,}$/u.test(subject)) return null;
+      // "the drug screen must be completed": a compound subject is named whole (a modifier that is no verb form: "signed" is not).
+      const modifier = of < 0 ? near[m + 2] : undefined;
+      const compound = modifier && !NOT_SUBJECTS.has(modifier) && /^\p{L}{3,}$/u.test(modifier) && !/(?:ed|ing)$/u.test(modifier) ? [modifier, subject] : [subject];
+      return `${pascal(compound)}${subject === 'notice' ? 'Period' : suffix}`;
+    }
+    const noun = nounOfVerb(verb);
+    // "the parts to the Buyer within": a "to" after a word that is no verb is a preposition.
+    if (!noun && modal === 'to' && !passive) continue;
+    return noun ? `${pascal([noun])}${suffix}` : null;
+  }
   return null;
 }
 
