@@ -454,6 +454,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('By: /s/ Nora Ellis\nName: Nora Ellis\nTitle: Chief Executive Officer\n'), [['SignatoryName', 'Nora Ellis']]);
     assert.deepEqual(await labelsOf('/s/ Owen Park\n'), [['SignatoryName', 'Owen Park']]);
     assert.deepEqual(await labelsOf('Nora Q. Ellis Chief Financial Officer\n'), [['SignatoryName', 'Nora Q. Ellis']]);
+    // The title on the line under a name alone on its line, an acting or interim one too.
+    assert.deepEqual(await labelsOf('Accepted by the Company.\n\nNora Q. Ellis\n\n          Interim Chief Executive Officer\n\nDate:\n'), [['SignatoryName', 'Nora Q. Ellis']]);
+    assert.deepEqual(await labelsOf('Owen R. Park Deputy Chief Financial Officer\n'), [['SignatoryName', 'Owen R. Park']]);
+    // A name line with no title under it signs nothing.
+    assert.deepEqual(await labelsOf('Accepted by the Company.\n\nNora Q. Ellis\n\nFebruary 2027 Meeting Notes\n'), []);
     assert.deepEqual((await labelsOf('SUPPLEMENTAL INDENTURE\n\nDated as of June 1, 2030\n\namong Fenwick Mills Corp., as Issuer, and Lakeside Trust Company, as Trustee\n'))[0], ['IndentureDate', 'June 1, 2030']);
   });
 

@@ -440,7 +440,7 @@ function parValueName(tokens: Token[], v: { start: number; end: number }): strin
 }
 
 /** Cues of a party's role: a defined term, `as …`, `its …`, `Label:`, `means`, `I, …`, `appeared`. */
-const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|["“][^"”()]{1,40}["”]\s*\)|\((?:the\s+)?\p{Lu}\p{L}*\)|\b(?:as|AS)\s+(?:an?\s+|the\s+|AN?\s+|THE\s+)?["“]?\p{L}|,\s+(?:[Ss]ole\s+|SOLE\s+)?(?:[Mm]ember|MEMBER|[Mm]anager|MANAGER|[Pp]artner|PARTNER|[Tt]enant|TENANT|[Ll]andlord|LANDLORD|[Tt]rustee|TRUSTEE|[Gg]uarantor|GUARANTOR)\s*$|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\/s\/|^\s*\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){1,3}\s+(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|Managing|General)\b|\bappeared\s+\p{Lu}|\bbecomes?\s+(?:a|an|the)\s+\p{L}|\bis\s+the\s+(?:sole\s+)?(?:general\s+partner|managing\s+member|manager|trustee|parent|sponsor)\b|\bacting\s|\(\p{Lu}\p{L}*\)|,\s+an?\s+(?:\p{Lu}[\p{L}.]*\s+){1,3}(?:limited\s+liability\s+|limited\s+|general\s+)?(?:corporation|company|partnership)\b|,\s+an?\s+(?:corporation|company)\s+(?:incorporated|organi[sz]ed|existing|formed|duly)\b/u;
+const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|["“][^"”()]{1,40}["”]\s*\)|\((?:the\s+)?\p{Lu}\p{L}*\)|\b(?:as|AS)\s+(?:an?\s+|the\s+|AN?\s+|THE\s+)?["“]?\p{L}|,\s+(?:[Ss]ole\s+|SOLE\s+)?(?:[Mm]ember|MEMBER|[Mm]anager|MANAGER|[Pp]artner|PARTNER|[Tt]enant|TENANT|[Ll]andlord|LANDLORD|[Tt]rustee|TRUSTEE|[Gg]uarantor|GUARANTOR)\s*$|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\/s\/|^\s*\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){1,3}\s+(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|Managing|General|Interim|Acting|Deputy|Assistant)\b|\bappeared\s+\p{Lu}|\bbecomes?\s+(?:a|an|the)\s+\p{L}|\bis\s+the\s+(?:sole\s+)?(?:general\s+partner|managing\s+member|manager|trustee|parent|sponsor)\b|\bacting\s|\(\p{Lu}\p{L}*\)|,\s+an?\s+(?:\p{Lu}[\p{L}.]*\s+){1,3}(?:limited\s+liability\s+|limited\s+|general\s+)?(?:corporation|company|partnership)\b|,\s+an?\s+(?:corporation|company)\s+(?:incorporated|organi[sz]ed|existing|formed|duly)\b/u;
 const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
 const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
 const TIME_CUE = /\d:\d|[ap]\.?m\b|noon/iu;
@@ -524,7 +524,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
 export function tagSemanticLabels(nodes: StructureNode[]): void {
   const { body, titles, previous } = collectProse(nodes);
   body.forEach((leaf, i) => {
-    const found = labelSpans(leaf, previous[i], continuation([leaf.text, body[i + 1]?.text, body[i + 2]?.text], 0), titles[i]);
+    const found = labelSpans(leaf, previous[i], continuation([leaf.text, body[i + 1]?.text, body[i + 2]?.text], 0) ?? titleLine(leaf.text, body[i + 1]?.text), titles[i]);
     if (!found.length) return;
     const existing = leaf.spans ?? [];
     const added = found
@@ -533,6 +533,13 @@ export function tagSemanticLabels(nodes: StructureNode[]): void {
     // A label around the same words as an entity is the outer element: `<docset:EffectiveDate><dg:chunk xsi:type="date">…`.
     leaf.spans = [...added, ...existing].sort((a, b) => a.start - b.start || b.end - a.end);
   });
+}
+
+/** A signer's title on the line under a name alone on its line (`Gary M. Crosby` / `Interim Chief Executive Officer`): read with the name. */
+const OFFICER_TITLE = /^(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|Managing|General|Interim|Acting|Deputy|Assistant)\b/u;
+function titleLine(text: string, next: string | undefined): string | undefined {
+  const words = text.trim().split(/\s+/u);
+  return next !== undefined && words.length >= 2 && words.length <= 4 && !/[.,;:]$/u.test(text.trim()) && OFFICER_TITLE.test(next.trim()) ? next : undefined;
 }
 
 /**

@@ -286,7 +286,7 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   if (signature && b.at(-1) !== ':' && (before.length === 0 || b.at(-1) === '.')) roles.push(['signatory']);
   // `J. Servodidio / Executive Vice President`: a person's name opening a line with a job title after it signs.
   const title = lower(tokens[to + 1]).replace(/[^\p{L}]/gu, '');
-  if (from === 0 && !roles.length && /^(?:chief|executive|senior|vice|president|secretary|treasurer|chairman|managing|general)$/u.test(title) && isCapitalised(tokens[to + 1]) && !allCaps(tokens[to + 1]!)) {
+  if (from === 0 && !roles.length && /^(?:chief|executive|senior|vice|president|secretary|treasurer|chairman|managing|general|interim|acting|deputy|assistant)$/u.test(title) && isCapitalised(tokens[to + 1]) && !allCaps(tokens[to + 1]!)) {
     const words = name.filter(isWord);
     if (words.length >= 2 && words.length <= 4 && words.every((t) => !allCaps(t) || /^\p{Lu}\.$/u.test(t.text)) && !words.some(isSuffix)) roles.push(['signatory']);
   }
