@@ -381,6 +381,14 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('SILVER FERN CAPITAL LLC and NORTHWIND SECURITIES LLC, as Joint Lead Arrangers and Joint Bookrunners\n'), [['LeadArrangerName', 'NORTHWIND SECURITIES LLC']]);
   });
 
+  test('a firm the agreement is between, with no role given, is a company', async () => {
+    assert.deepEqual(await labelsOf('This Supply Agreement is made by and between Copper Kettle Foods, Inc., having a place of business at 12 Elm Street, Dayton, Ohio, and the undersigned.\n'), [['CompanyName', 'Copper Kettle Foods, Inc.'], ['CompanyAddress', '12 Elm Street, Dayton, Ohio']]);
+    assert.deepEqual(await labelsOf('This Amendment is entered into by and between HARBOR LIGHT SYSTEMS, LLC and RIVER BEND LOGISTICS CORP.\n'), [['CompanyName', 'HARBOR LIGHT SYSTEMS, LLC'], ['CompanyName', 'RIVER BEND LOGISTICS CORP.']]);
+    // A role given wins; a name with no legal suffix, or a person, is not called a company.
+    assert.deepEqual(await labelsOf('This Lease is made between Copper Kettle Foods, Inc. ("Tenant") and the Landlord.\n'), [['TenantName', 'Copper Kettle Foods, Inc.']]);
+    assert.deepEqual(await labelsOf('The dispute between Copper Kettle and Mara Quinn was settled.\n'), []);
+  });
+
   test('a place is not a party: a company organised under the laws of a country', async () => {
     assert.deepEqual(await labelsOf('MAPLE GROVE FOODS LTD., a company organized under the laws of Canada (the "Canadian Borrower"), agrees.\n'), [['CanadianBorrowerName', 'MAPLE GROVE FOODS LTD.']]);
   });

@@ -352,8 +352,26 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     const later = lower(tokens[k]) === 'as' ? rolesFrom(tokens, k + 1)[0] : undefined;
     if (later && PARTY_NOUNS.has(later.at(-1)!)) roles.push(later);
   }
-  if (!roles.length && apposition >= 0) facts.incorporated = true;
+  if (!roles.length && (apposition >= 0 || partyBetween(tokens, from, to))) facts.incorporated = true;
   return roles;
+}
+
+/**
+ * `by and between ADDVANTAGE TECHNOLOGIES GROUP, INC., and …`, `between Acme Corp., having a place of business at …`: a firm
+ * (its name ends in a legal suffix) that the agreement is between, with no role given, is a company as well.
+ */
+function partyBetween(tokens: Token[], from: number, to: number): boolean {
+  if (!isSuffix(tokens[to]) || ['jr.', 'sr.', 'ii', 'iii', 'iv', 'as', 'se', 'ab'].includes(lower(tokens[to]))) return false;
+  const w = lower(tokens[from - 1]);
+  if (w === 'between') return true;
+  // The second firm: "between X, Inc. and Y LLC" in the same sentence.
+  if (w !== 'and') return false;
+  for (let k = from - 2; k >= 0 && k > from - 40; k--) {
+    const t = lower(tokens[k]);
+    if (t === '.' || t === ';') return false;
+    if (t === 'between') return true;
+  }
+  return false;
 }
 
 /** Kinds of legal entity an appositive may say a firm is. */
