@@ -413,6 +413,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The report shall be made within 15 days after the end of each quarter.\n'), [['ReportDeadline', '15 days']]);
     assert.deepEqual(await labelsOf('The safety inspection must be completed within 72 hours of delivery.\n'), [['SafetyInspectionDeadline', '72 hours']]);
     assert.deepEqual(await labelsOf('Payment is due, unless notice thereof is given within 20 days of the invoice.\n'), [['NoticePeriod', '20 days']]);
+    // "for a period of": what goes on over it names a period, whatever the modal.
+    assert.deepEqual(await labelsOf('The Holder shall be entitled to convert the Notes for a period of two (2) years after the Closing.\n'), [['ConversionPeriod', 'two (2) years']]);
+    assert.deepEqual(await labelsOf('The Tenant shall renew the permit for a period of one year.\n'), [['RenewalPeriod', 'one year']]);
+    assert.deepEqual(await labelsOf('The weather continued for a period of ten days.\n'), []);
     // "by notifying" within a termination: the notice's period.
     assert.deepEqual(await labelsOf('The Landlord may elect to terminate this Lease by notifying the Tenant in writing within 90 days after the casualty.\n'), [['TerminationNoticePeriod', '90 days']]);
     // No verb the table or the regular suffixes know, or no modal: nothing is named.

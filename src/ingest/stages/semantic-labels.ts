@@ -248,7 +248,9 @@ const NOT_SUBJECTS = new Set([...FUNCTION_WORDS, 'it', 'he', 'she', 'they', 'we'
  * ("given", "made") passes to the noun it is said of. What one must do by then is a deadline, what one may do, a period.
  */
 function governingVerbPeriod(near: string[]): string | null {
-  const by = near[0] === 'within' ? 1 : near[0] === 'than' && near[1] === 'later' ? 3 : 0;
+  // "for a period of three (3) months": what goes on over it is a period, whatever the modal.
+  const over = near[0] === 'of' && near[1] === 'period' && /^(?:a|the)$/u.test(near[2] ?? '') && near[3] === 'for' ? 4 : 0;
+  const by = near[0] === 'within' ? 1 : near[0] === 'than' && near[1] === 'later' ? 3 : over;
   if (!by) return null;
   for (let i = by; i < Math.min(near.length, 13); i++) {
     // "terminate this Lease by notifying Tenant within 90 days": the period is the notice's.
@@ -265,7 +267,7 @@ function governingVerbPeriod(near: string[]): string | null {
     const verb = infinitive(near[i]!);
     // What one may do ("may object", "the right to terminate", "entitled to elect"), a period; what one must, a deadline.
     const may = modal === 'may' || modal === 'can' || (modal === 'to' && /^(?:right|option|entitled|elect|able|free|permitted|opportunity)$/u.test(near[m + 1] ?? ''));
-    const suffix = may ? 'Period' : 'Deadline';
+    const suffix = may || over ? 'Period' : 'Deadline';
     if (LIGHT_VERBS.has(verb) || (passive && DOING_VERBS.has(verb))) {
       // "notice of a claim shall be given": the head before "of".
       const of = near.slice(m + 1, m + 5).indexOf('of');
