@@ -433,6 +433,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Buyer shall pay to the Seller in a lump sum in cash within 30 days after the Closing the price.\n'), [['PaymentDeadline', '30 days']]);
   });
 
+  test('a date written on after its time is the time\'s event; "dated" before a document describes it', async () => {
+    assert.deepEqual((await labelsOf('The Sublease will automatically terminate as of 11:59 p.m. on March 31, 2027.\n')).filter(([n]) => n.endsWith('Date')), [['TerminationDate', 'March 31, 2027']]);
+    assert.deepEqual((await labelsOf('The Option shall expire at 5:00 p.m. Eastern Time on June 30, 2029.\n')).filter(([n]) => n.endsWith('Date')), [['ExpirationDate', 'June 30, 2029']]);
+    assert.deepEqual((await labelsOf('Return this signed and dated Agreement before 5:00 pm Central Time on May 29, 2027.\n')).filter(([n]) => n.endsWith('Date')), []);
+  });
+
   test('a capitalised term the sentence says the value is; the subject of the event a date belongs to', async () => {
     assert.deepEqual(await labelsOf('The Rent Commencement Date shall be March 1, 2027.\n'), [['RentCommencementDate', 'March 1, 2027']]);
     assert.deepEqual(await labelsOf('As used herein, the Monthly Base Rent will equal $12,500.\n'), [['MonthlyBaseRent', '$12,500']]);

@@ -203,7 +203,8 @@ function dateName(near: string[], title?: string): string | null {
       }
       return `${prefix}${noun}Date`;
     }
-    if (DOCUMENT_DATED.test(w)) {
+    // "this signed and dated Agreement before …": "dated" before its noun describes the document, it does not date it here.
+    if (DOCUMENT_DATED.test(w) && !(i > 0 && DOCUMENTS.has(near[i - 1]!))) {
       // "INDENTURE / Dated as of June 1, 2010": a line that only says "dated" is the date of the document its heading names.
       const titled = i === near.length - 1 ? title?.toLowerCase().match(/[\p{L}]+/gu)?.at(-1) : undefined;
       // "the Indenture for the 2019 Senior Notes dated as of": past what the document is for, to the document.
@@ -473,6 +474,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   const spans = leaf.spans ?? [];
   const out: { start: number; end: number; name: string }[] = [];
   let floor = -1;
+  let lastFloor = -1;
   // Most leaves name nothing: only the kinds the leaf can hold are looked for (parties only beside a role's cue).
   const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
   const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan' | 'address')[] = [];
@@ -494,7 +496,10 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   let last: (typeof values)[number] | undefined;
   for (const v of values) {
     if (out.some((o) => o.start < v.end && v.start < o.end)) continue;
-    const near = before(tokens, v.start, floor, 12);
+    // "will terminate as of 11:59 p.m. on February 28, 2013": a date written on after its time reads past the time.
+    const onTime = v.kind === 'date' && last?.kind === 'time' && /^\s*(?:on|,)?\s*$/u.test(text.slice(last.end, v.start));
+    const near = onTime ? [...before(tokens, v.start, last!.end, 2), ...before(tokens, last!.start, lastFloor, 12)] : before(tokens, v.start, floor, 12);
+    lastFloor = floor;
     const name =
       (v.kind === 'party' || v.kind === 'address' ? null : termAfter(tokens, v.end, v.kind)) ??
       termClosing(tokens, v, v.kind) ??
