@@ -439,6 +439,14 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual((await labelsOf('Return this signed and dated Agreement before 5:00 pm Central Time on May 29, 2027.\n')).filter(([n]) => n.endsWith('Date')), []);
   });
 
+  test('a date opening its sentence is the date of the event its verb says', async () => {
+    assert.deepEqual(await labelsOf('As of June 30, 2027, the Consultant hereby resigns from every office held.\n'), [['ResignationDate', 'June 30, 2027']]);
+    assert.deepEqual(await labelsOf('On March 1, 2026, the Lease terminated by its terms.\n'), [['TerminationDate', 'March 1, 2026']]);
+    // A noun of the event is no verb; a verb of no event names nothing.
+    assert.deepEqual(await labelsOf('On March 1, 2026, the termination fee was paid.\n'), []);
+    assert.deepEqual(await labelsOf('On March 1, 2026, the parties met in Boston.\n'), []);
+  });
+
   test('a capitalised term the sentence says the value is; the subject of the event a date belongs to', async () => {
     assert.deepEqual(await labelsOf('The Rent Commencement Date shall be March 1, 2027.\n'), [['RentCommencementDate', 'March 1, 2027']]);
     assert.deepEqual(await labelsOf('As used herein, the Monthly Base Rent will equal $12,500.\n'), [['MonthlyBaseRent', '$12,500']]);

@@ -170,6 +170,20 @@ function enteredDate(tokens: Token[], end: number): string | null {
   return document ? `${pascal([document])}Date` : null;
 }
 
+/**
+ * `As of May 31, 2014, Employee hereby resigns from …`, `On June 1, 2026, the Lease terminated`: a date opening its sentence
+ * is the date of the event its verb says, a finite verb (not "termination") a few words on.
+ */
+function openingDate(near: string[], next: string[]): string | null {
+  if (!near.length || near.length > 3 || !near.every((w) => /^(?:as|of|on|effective)$/u.test(w))) return null;
+  for (const [k, w] of next.slice(0, 6).entries()) {
+    const finite = /(?:s|ed)$/u.test(w) || /^(?:hereby|shall|will)$/u.test(next[k - 1] ?? '');
+    if (!finite || k === 0) continue;
+    for (const [re, noun] of DATE_EVENTS) if (re.test(w) && noun !== 'Effective') return `${noun}Date`;
+  }
+  return null;
+}
+
 /** `for the reporting period ended March 31, 2012`, `the fiscal year ending December 31`: the end date of the period named before. */
 function periodEndDate(near: string[]): string | null {
   // The periods a company reports on: "for the reporting period ended", "the fiscal year ended", "the three months ended".
@@ -511,7 +525,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       (v.kind === 'party'
         ? partyName(v.roles) ?? (v.incorporated ? 'CompanyName' : null)
         : v.kind === 'date'
-          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? enteredDate(tokens, v.end)
+          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8))
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12))
             : v.kind === 'money' || v.kind === 'percent'
