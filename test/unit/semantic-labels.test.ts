@@ -439,6 +439,13 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual((await labelsOf('Return this signed and dated Agreement before 5:00 pm Central Time on May 29, 2027.\n')).filter(([n]) => n.endsWith('Date')), []);
   });
 
+  test('a bare "as of" after the parties dates what the opening sentence says its document is', async () => {
+    assert.deepEqual((await labelsOf('This Consulting Agreement ("Agreement") is effective by and between Mara Quinn ("Consultant") and Pine Cone Labs, Inc. ("Company") as of March 2, 2027.\n')).filter(([n]) => n.endsWith('Date')), [['EffectiveDate', 'March 2, 2027']]);
+    assert.deepEqual((await labelsOf('THIS LEASE is made and entered into by and between Grey Heron LLC ("Landlord") and Blue Finch Inc. ("Tenant") as of April 1, 2026.\n')).filter(([n]) => n.endsWith('Date')), [['LeaseDate', 'April 1, 2026']]);
+    // Not the document's sentence: nothing is dated by it.
+    assert.deepEqual((await labelsOf('The dispute between Grey Heron LLC ("Landlord") and Blue Finch Inc. ("Tenant") stands as of April 1, 2026.\n')).filter(([n]) => n.endsWith('Date')), []);
+  });
+
   test('a date opening its sentence is the date of the event its verb says', async () => {
     assert.deepEqual(await labelsOf('As of June 30, 2027, the Consultant hereby resigns from every office held.\n'), [['ResignationDate', 'June 30, 2027']]);
     assert.deepEqual(await labelsOf('On March 1, 2026, the Lease terminated by its terms.\n'), [['TerminationDate', 'March 1, 2026']]);

@@ -171,6 +171,30 @@ function enteredDate(tokens: Token[], end: number): string | null {
 }
 
 /**
+ * `This Agreement ("Agreement") is effective by and between Jane Roe ("Employee") and Acme, Inc. ("Employer") as of
+ * September 9, 2013`: a bare "as of" after the parties dates what the sentence's document is (effective, entered into).
+ */
+function preambleDate(tokens: Token[], start: number, near: string[]): string | null {
+  const at = firstAtOrAfter(tokens, start);
+  // Right after the last party or its defined term: `… ("Employer") as of`.
+  if (near[0] !== 'of' || near[1] !== 'as' || (near.length > 2 && !/^[),]$/u.test(tokens[at - 3]?.text ?? ''))) return null;
+  const words: string[] = [];
+  for (let i = at - 1; i >= 0 && words.length < 60; i--) {
+    const t = tokens[i]!.text;
+    if (t === '.' || t === ';') break;
+    if (/[\p{L}]/u.test(t)) words.unshift(t.toLowerCase());
+  }
+  // The sentence opens on the document ("This Agreement", "THIS LEASE") and says what it is before its parties.
+  if (!/^(?:this|the)$/u.test(words[0] ?? '')) return null;
+  const doc = words.slice(1, 6).findIndex((w) => DOCUMENTS.has(w));
+  const between = words.indexOf('between');
+  if (doc < 0 || between < 0) return null;
+  const verb = words.slice(doc + 2, between).find((w) => w === 'effective' || DOCUMENT_DATED.test(w));
+  if (!verb) return null;
+  return verb === 'effective' ? 'EffectiveDate' : `${pascal([words[doc + 1]!])}Date`;
+}
+
+/**
  * `As of May 31, 2014, Employee hereby resigns from …`, `On June 1, 2026, the Lease terminated`: a date opening its sentence
  * is the date of the event its verb says, a finite verb (not "termination") a few words on.
  */
@@ -525,7 +549,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       (v.kind === 'party'
         ? partyName(v.roles) ?? (v.incorporated ? 'CompanyName' : null)
         : v.kind === 'date'
-          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8))
+          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12))
             : v.kind === 'money' || v.kind === 'percent'
