@@ -454,6 +454,13 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('On March 1, 2026, the parties met in Boston.\n'), []);
   });
 
+  test('a cap a clause sets on what its subject owes or spends is that subject\'s limit (a possessive kept as written, as labels write it)', async () => {
+    assert.deepEqual(await labelsOf("In no event shall the Buyer's liability be greater; the Buyer's liability shall be limited to $250,000.\n"), [['BuyersLiabilityLimit', '$250,000']]);
+    assert.deepEqual(await labelsOf('The moving expenses shall not exceed $12,000 in total.\n'), [['MovingExpenseLimit', '$12,000']]);
+    // A party is no cap's subject.
+    assert.deepEqual(await labelsOf('The Tenant shall not exceed $12,000 in total.\n'), []);
+  });
+
   test('a capitalised term the sentence says the value is; the subject of the event a date belongs to', async () => {
     assert.deepEqual(await labelsOf('The Rent Commencement Date shall be March 1, 2027.\n'), [['RentCommencementDate', 'March 1, 2027']]);
     assert.deepEqual(await labelsOf('As used herein, the Monthly Base Rent will equal $12,500.\n'), [['MonthlyBaseRent', '$12,500']]);

@@ -455,6 +455,27 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   return kind === 'percent' && words.length + (one === 'amount' ? -1 : 0) > 0 && (AMOUNT_HEADS.has(one) || AMOUNT_OF.has(one)) ? `${pascal([...words.slice(0, -1), one])}Percentage` : null;
 }
 
+/**
+ * `the Sellers' liability shall be limited to $1`, `the Tenant's costs shall not exceed $5,000`: the cap a clause sets on
+ * what its subject says (`SellersLiabilityLimit`, `TenantCostLimit`).
+ */
+function limitName(near: string[]): string | null {
+  let k = near[0] === 'to' && near[1] === 'limited' ? 2 : near[0] === 'exceed' && near[1] === 'not' ? 2 : 0;
+  if (!k) return null;
+  if (near[k] === 'be') k++;
+  if (!/^(?:shall|will|must|is|are|may|to|can)$/u.test(near[k] ?? '')) return null;
+  const words: string[] = [];
+  for (const w of near.slice(k + 1, k + 4)) {
+    if (FUNCTION_WORDS.has(w) || /\d/u.test(w) || /^(?:such|aggregate)$/u.test(w)) break;
+    words.unshift(w);
+  }
+  const head = words.at(-1);
+  // A subject that is a noun of what is owed or spent: not a party ("Tenant shall not exceed …" caps nothing it names).
+  if (!head || !/^(?:liability|liabilities|costs?|expenses?|fees?|payments?|amounts?|obligations?|indemnification|investment|investments|damages|losses|claims|compensation|borrowings?|indebtedness|contributions?|distributions?|charges?)$/u.test(head)) return null;
+  const one = head.length > 4 && /[^s]s$/u.test(head) ? head.slice(0, -1) : head;
+  return `${pascal([...words.slice(0, -1), one])}Limit`;
+}
+
 /** `the common stock, par value $0.01 per share`, `Common Stock, $0.001 par value`: the par value of the class of stock named before it. */
 function parValueName(tokens: Token[], v: { start: number; end: number }): string | null {
   let i = firstAtOrAfter(tokens, v.start) - 1;
@@ -553,7 +574,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12))
             : v.kind === 'money' || v.kind === 'percent'
-              ? (v.kind === 'money' ? parValueName(tokens, v) : null) ?? amountName(near, v.kind)
+              ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : null) ?? amountName(near, v.kind)
               : null);
     // "the 2011 Incentive Plan effective on April 21, 2015": a plan just before is what is effective then.
     const ofPlan = name === 'EffectiveDate' && last?.kind === 'plan' && near.length <= 4 && !/[.,;:()]/u.test(text.slice(last.end, v.start));
