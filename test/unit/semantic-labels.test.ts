@@ -477,6 +477,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Landlord leases to Tenant the premises located at 200 Harbor Street, Suite 5, Boston, Massachusetts 02110.\n'), [['PremisesAddress', '200 Harbor Street, Suite 5, Boston, Massachusetts 02110']]);
     assert.deepEqual(await labelsOf("Tenant's Address: 12 Elm Street, Dayton, Ohio 45402\n"), [['TenantAddress', '12 Elm Street, Dayton, Ohio 45402']]);
     assert.deepEqual(await labelsOf('We met at 12 Elm Street, Dayton, Ohio 45402 last year.\n'), []);
+    // Past the role the firm at the address takes: `…, as Administrative Agent (the "Agent")`.
+    assert.deepEqual(
+      (await labelsOf('Notices to Harbor Bank, N.A. go to 100 Main Street, Providence, Rhode Island 02903, as Administrative Agent (the "Agent").\n')).filter(([n]) => n.endsWith('Address')),
+      [['AgentAddress', '100 Main Street, Providence, Rhode Island 02903']],
+    );
   });
 
   test('amounts: the par value of a class of stock, a head in the plural, a share of an amount, past a comparison', async () => {

@@ -392,7 +392,14 @@ function termBefore(tokens: Token[], start: number, kind: string): string | null
  * `the premises located at …` → `PremisesAddress`, `… (the "Property")` → `PropertyAddress`.
  */
 function addressName(tokens: Token[], v: { start: number; end: number }, near: string[], named: readonly { end: number; name: string }[]): string | null {
-  const term = termAfterWords(tokens, v.end);
+  // `…, Providence, Rhode Island 02903, as Administrative Agent (the "Agent")`: past the role the firm at the address takes.
+  let end = v.end;
+  const k = firstAtOrAfter(tokens, v.end);
+  if (tokens[k]?.text === ',' && tokens[k + 1]?.text.toLowerCase() === 'as') {
+    const open = tokens.slice(k + 2, k + 8).findIndex((t) => t.text === '(' || /^[,;.]$/u.test(t.text));
+    if (open >= 0 && tokens[k + 2 + open]!.text === '(') end = tokens[k + 1 + open]!.end;
+  }
+  const term = termAfterWords(tokens, end);
   if (term && /^\p{Lu}/u.test(term[0]!) && term.length <= 3) return `${pascal(term)}Address`;
   const at = near.findIndex((w) => /^(?:located|residing|resides|address|offices?|business|situated)$/u.test(w));
   if (at < 0 || at > 8 || !/^(?:at|is|in|of)$/u.test(near[0] ?? '')) return null;
