@@ -413,6 +413,9 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The report shall be made within 15 days after the end of each quarter.\n'), [['ReportDeadline', '15 days']]);
     assert.deepEqual(await labelsOf('The safety inspection must be completed within 72 hours of delivery.\n'), [['SafetyInspectionDeadline', '72 hours']]);
     assert.deepEqual(await labelsOf('Payment is due, unless notice thereof is given within 20 days of the invoice.\n'), [['NoticePeriod', '20 days']]);
+    // How long a default may go on after notice is its cure period.
+    assert.deepEqual(await labelsOf("The Lender may accelerate if such default continues for fifteen (15) days after the Borrower's receipt of written notice.\n"), [['CurePeriod', 'fifteen (15) days']]);
+    assert.deepEqual(await labelsOf('The Buyer may terminate if a material breach shall continue for 30 days after notice thereof.\n'), [['CurePeriod', '30 days']]);
     // "for a period of": what goes on over it names a period, whatever the modal.
     assert.deepEqual(await labelsOf('The Holder shall be entitled to convert the Notes for a period of two (2) years after the Closing.\n'), [['ConversionPeriod', 'two (2) years']]);
     assert.deepEqual(await labelsOf('The Tenant shall renew the permit for a period of one year.\n'), [['RenewalPeriod', 'one year']]);

@@ -255,6 +255,9 @@ function dateName(near: string[], title?: string): string | null {
 }
 
 function periodName(near: string[], next: string[]): string | null {
+  // "such failure continues for ten (10) days after written notice": how long a default may go on after notice is its cure period.
+  const goesOn = near[0] === 'for' && /^continu(?:e|es|ed|ing)$/u.test(near[1] === 'shall' || near[1] === 'to' ? near[2] ?? '' : near[1] ?? '');
+  if (goesOn && near.slice(1, 6).some((w) => /^(?:failure|breach|default|violation|event)$/u.test(w)) && next.slice(0, 8).some((w) => NOTICE_FORMS.test(w))) return 'CurePeriod';
   // "ten (10) days to cure", "forty-five (45) days within which to consider", "a seven (7) day revocation period".
   for (let i = 0; i < next.length; i++) {
     if (next[i] !== 'to' && !(next[i + 1] === 'period' && i === 0)) continue;
