@@ -56,6 +56,7 @@ function reportOptionalTools(logger: pino.Logger): void {
 export async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
+  for (const warning of config.warnings) logger.warn(warning);
   const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startWorkers }] = await Promise.all([
     import('./services.js'),
     import('../http/server.js'),
@@ -130,6 +131,7 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
 export async function worker(config: Config): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
+  for (const warning of config.warnings) logger.warn(warning);
   const [{ openServices }, { startWorkers }] = await Promise.all([import('./services.js'), import('./jobs.js')]);
   const services = await openServices(config, logger);
   const workers = await startWorkers(services, logger);

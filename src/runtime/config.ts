@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { EnvironmentError, resolveFiles, unknownVariableWarnings } from './environment.js';
 
 export const MAX_UPLOAD_BYTES = 300 * 1024 * 1024;
 export const DEFAULT_UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
@@ -29,6 +30,8 @@ export interface Config {
   storage: { kind: 'fs'; root: string } | S3StorageConfig;
   bootstrapKey: string | undefined;
   logLevel: string;
+  /** Unknown QUIRE_* variables, each with the closest known name: logged at start-up. */
+  warnings: string[];
   maxUploadBytes: number;
   /** Ingestion workers and their durable job queue. */
   ingest: {
@@ -104,6 +107,8 @@ export interface S3StorageConfig {
   forcePathStyle: boolean;
   /** Prepended to every object key: '' or ending with '/'. */
   prefix: string;
+  /** Given when they came from AWS_*_FILE; otherwise the AWS SDK finds them (environment, profile, role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
 export interface WebhookConfig {
@@ -144,7 +149,14 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
+  let env: NodeJS.ProcessEnv;
+  try {
+    env = resolveFiles(given);
+  } catch (err) {
+    if (err instanceof EnvironmentError) throw new ConfigError(err.variable, err.problem);
+    throw err;
+  }
   const port = parsePort(env.PORT);
   const host = (env.HOST ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('HOST', 'must not be empty');
@@ -179,6 +191,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage = { kind: 'fs', root };
   } else if (storageUrl.startsWith('s3://')) {
     storage = parseS3Url(storageUrl, env);
+    if (given.AWS_ACCESS_KEY_ID_FILE || given.AWS_SECRET_ACCESS_KEY_FILE) {
+      if (!env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY) {
+        throw new ConfigError('AWS_ACCESS_KEY_ID_FILE', 'needs AWS_SECRET_ACCESS_KEY(_FILE) with it, and the other way round');
+      }
+      storage.credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined };
+    }
   } else {
     throw new ConfigError('QUIRE_STORAGE_URL', 'must be unset (files under QUIRE_DATA_DIR), a file:///path URL or an s3://bucket?region=… URL');
   }
@@ -236,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage,
     bootstrapKey: bootstrapKey || undefined,
     logLevel,
+    warnings: unknownVariableWarnings(given),
     maxUploadBytes: MAX_UPLOAD_BYTES,
     ingest: {
       concurrency: parseIntRange('QUIRE_WORKER_CONCURRENCY', env.QUIRE_WORKER_CONCURRENCY, Math.max(1, os.availableParallelism()), 1, 256),

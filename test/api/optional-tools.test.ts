@@ -12,6 +12,7 @@ import { scratchDir } from '../helpers/scratch.js';
 import { findSoffice } from '../../src/ingest/readers/office/libreoffice.js';
 
 const started: Quire[] = [];
+let logs = (): string => '';
 after(async () => {
   for (const q of started) {
     await q.stop();
@@ -29,6 +30,7 @@ interface ToolLine {
 async function toolLines(extraEnv: NodeJS.ProcessEnv): Promise<Map<string, ToolLine>> {
   const q = await startQuire({ extraEnv: { QUIRE_LOG_LEVEL: 'info', ...extraEnv } });
   started.push(q);
+  logs = q.logs;
   const read = () =>
     new Map(
       q
@@ -42,7 +44,9 @@ async function toolLines(extraEnv: NodeJS.ProcessEnv): Promise<Map<string, ToolL
 }
 
 test('this machine: a line for LibreOffice, its fonts and isolation when it is installed, and for tesseract', async () => {
-  const lines = await toolLines({});
+  const lines = await toolLines({ QUIRE_WORKER_CONCURENCY: '2' });
+  // A misspelt setting is named at start-up with the one meant.
+  assert.match(logs(), /"level":40,[^\n]*"msg":"unknown variable QUIRE_WORKER_CONCURENCY is ignored; did you mean QUIRE_WORKER_CONCURRENCY\?"/);
   const soffice = findSoffice();
   assert.equal(lines.get('libreoffice')?.found, soffice !== null);
   if (soffice) {

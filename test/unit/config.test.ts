@@ -4,6 +4,8 @@ import path from 'node:path';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/runtime/config.js';
+import { AWS_CREDENTIALS, SETTINGS } from '../../src/runtime/environment.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { ROOT, runCli } from '../helpers/quire.js';
 
 test('defaults: port 8080 on 127.0.0.1, SQLite and files under ./data', () => {
@@ -131,4 +133,52 @@ test("deploy/compose.yaml's placeholder bootstrap key is refused at start with a
   assert.equal(started.code, 1);
   assert.match(started.stderr, /^quire: invalid configuration: QUIRE_BOOTSTRAP_KEY is still the placeholder of deploy\/compose\.yaml/);
   assert.deepEqual(fs.readdirSync(dataDir), [], 'nothing was started or written');
+});
+
+test('any setting may come from a file (NAME_FILE), one trailing newline dropped; both set or an unreadable file is one clear error', () => {
+  const dir = scratchDir('config-files-');
+  try {
+    fs.writeFileSync(path.join(dir, 'db'), 'postgres://u:p@db:5432/quire\n');
+    fs.writeFileSync(path.join(dir, 'key'), 'a-bootstrap-key-from-a-file');
+    const c = loadConfig({ DATABASE_URL_FILE: path.join(dir, 'db'), QUIRE_BOOTSTRAP_KEY_FILE: path.join(dir, 'key') });
+    assert.equal(c.database.kind === 'postgres' && c.database.url, 'postgres://u:p@db:5432/quire');
+    assert.equal(c.bootstrapKey, 'a-bootstrap-key-from-a-file');
+    assert.throws(
+      () => loadConfig({ QUIRE_BOOTSTRAP_KEY: 'another-key-of-16-chars', QUIRE_BOOTSTRAP_KEY_FILE: path.join(dir, 'key') }),
+      (e: Error) => e instanceof ConfigError && /^invalid configuration: QUIRE_BOOTSTRAP_KEY_FILE and QUIRE_BOOTSTRAP_KEY are both set/.test(e.message),
+    );
+    assert.throws(() => loadConfig({ DATABASE_URL_FILE: path.join(dir, 'missing') }), /^Error: invalid configuration: DATABASE_URL_FILE names a file that cannot be read \(ENOENT: /);
+    // A value from a file is validated as the variable itself is.
+    fs.writeFileSync(path.join(dir, 'port'), 'eighty\n');
+    assert.throws(() => loadConfig({ PORT_FILE: path.join(dir, 'port') }), /invalid configuration: PORT must be an integer/);
+    // S3 credentials from files are handed to the S3 client (the AWS SDK reads only its own variables).
+    fs.writeFileSync(path.join(dir, 'id'), 'AKIDEXAMPLE\n');
+    fs.writeFileSync(path.join(dir, 'secret'), 's3cr3t\n');
+    const s3 = loadConfig({ QUIRE_STORAGE_URL: 's3://bucket?region=eu-west-1', AWS_ACCESS_KEY_ID_FILE: path.join(dir, 'id'), AWS_SECRET_ACCESS_KEY_FILE: path.join(dir, 'secret') });
+    assert.deepEqual(s3.storage.kind === 's3' && s3.storage.credentials, { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 's3cr3t', sessionToken: undefined });
+    assert.equal(loadConfig({ QUIRE_STORAGE_URL: 's3://bucket?region=eu-west-1' }).storage.kind === 's3' && loadConfig({ QUIRE_STORAGE_URL: 's3://bucket?region=eu-west-1' }).storage.credentials, undefined);
+    assert.throws(() => loadConfig({ QUIRE_STORAGE_URL: 's3://bucket?region=eu-west-1', AWS_ACCESS_KEY_ID_FILE: path.join(dir, 'id') }), /AWS_ACCESS_KEY_ID_FILE needs AWS_SECRET_ACCESS_KEY/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an unknown QUIRE_* variable is a warning naming the closest known one; client and test variables are not', () => {
+  const c = loadConfig({ QUIRE_WORKERS_CONCURENCY: '4', QUIRE_LOGLEVEL: 'debug', QUIRE_BOOTSTRAP_KY_FILE: '/x', QUIRE_URL: 'http://x', QUIRE_API_KEY: 'k', QUIRE_TEST_STRICT_TMP: '1', PORT_FILE: '' });
+  assert.deepEqual(c.warnings, [
+    'unknown variable QUIRE_BOOTSTRAP_KY_FILE is ignored; did you mean QUIRE_BOOTSTRAP_KEY_FILE?',
+    'unknown variable QUIRE_LOGLEVEL is ignored; did you mean QUIRE_LOG_LEVEL?',
+    'unknown variable QUIRE_WORKERS_CONCURENCY is ignored; did you mean QUIRE_WORKER_CONCURRENCY?',
+  ]);
+  assert.deepEqual(loadConfig({}).warnings, []);
+});
+
+test('config.ts reads exactly the listed settings, and .env.example lists every one', () => {
+  const source = fs.readFileSync(path.join(ROOT, 'src/runtime/config.ts'), 'utf8');
+  const read = new Set([...source.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));
+  const listed = new Set<string>([...SETTINGS, ...AWS_CREDENTIALS, 'AWS_REGION', 'AWS_DEFAULT_REGION']);
+  assert.deepEqual([...read].filter((v) => !listed.has(v)), [], 'read by config.ts but not in SETTINGS (src/runtime/environment.ts)');
+  assert.deepEqual(SETTINGS.filter((v) => !read.has(v)), [], 'in SETTINGS but never read');
+  const example = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8');
+  assert.deepEqual(SETTINGS.filter((v) => !new RegExp(`^(# )?${v}=`, 'm').test(example)), [], 'missing from .env.example');
 });

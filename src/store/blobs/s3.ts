@@ -34,6 +34,8 @@ export interface S3BlobStoreOptions {
   forcePathStyle: boolean;
   /** Prepended to every object key ('' or ending with '/'). */
   prefix: string;
+  /** Unset: the AWS SDK's own chain (environment, profile, role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** Multipart upload part size (min 5 MiB); at most `queueSize + 1` parts are held in memory per stage. */
   partSize?: number;
   queueSize?: number;
@@ -74,6 +76,7 @@ export class S3BlobStore implements BlobStore {
       region: opts.region,
       endpoint: opts.endpoint,
       forcePathStyle: opts.forcePathStyle,
+      ...(opts.credentials ? { credentials: opts.credentials } : {}),
       // Many S3-compatible servers do not know the SDK's newer default checksums; send them only where S3 requires them.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
