@@ -33,6 +33,7 @@ const FILES = [
   'test/unit/queue.test.ts',
   'test/unit/reports.test.ts',
   'test/unit/samples.test.ts',
+  'test/unit/document-lifecycle.test.ts',
   'test/unit/tables.test.ts',
   'test/unit/worker-pool.test.ts',
   'test/unit/pdfium-shared.test.ts',

@@ -33,7 +33,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       await services.docsets.documentProcessed(s, doc, features);
     },
   });
-  const ingestJob = new IngestJob(store, blobs, pool, handoff, processJob, logger.child({ component: 'ingest' }), {
+  const ingestJob = new IngestJob(store, blobs, pool, handoff, logger.child({ component: 'ingest' }), {
     createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
     enqueueProcess: async (s, workspaceId, payload) => void (await queue.enqueue(ProcessJob.queue, payload, { workspaceId }, s)),
   });

@@ -7,6 +7,7 @@ import { DomainError, invalid, notFound } from './errors.js';
 import { ALLOWED_EXTENSIONS, FORMATS, formatOfName, sniffFormat, type Format } from '../model/formats.js';
 import { isId, newId } from '../model/ids.js';
 import { parseMetadataRequest } from './metadata.js';
+import { recordExpanded } from './ingestion.js';
 import type { Queue } from '../store/queue/queue.js';
 import { DOCUMENT_CREATED, DOCUMENT_DELETED } from '../model/events.js';
 import { INGEST_JOB } from '../model/jobs.js';
@@ -213,7 +214,7 @@ export class DocumentService {
           committed.push(doc.blobKey);
           created.push(id);
         }
-        await s.ingest.setExpanded(parent.workspaceId, parent.id, { format: 'zip', members: created, skipped }, now);
+        await recordExpanded(s.ingest, parent, { format: 'zip', members: created, skipped }, now);
       });
     } catch (err) {
       for (const key of committed) await this.blobs.delete(key).catch(() => undefined);

@@ -9,11 +9,11 @@ import { IngestError } from '../../document/pages.js';
 import type { WorkerPool } from '../worker-pool.js';
 import { expandZip, type ZipMember, type ZipSkipped } from '../readers/zip/zip.js';
 import { textTooLarge } from '../readers/limits.js';
-import { cannotIngest, failedAfterAttempts, ingestOwns, overQuotaReason } from '../../domain/ingestion.js';
+import { cannotIngest, failedAfterAttempts, ingestOwns, overQuotaReason, recordIngested, recordOverQuota, startIngesting } from '../../domain/ingestion.js';
 import { renditionKeyOf } from '../../store/blobs/keys.js';
 import { INGEST_JOB } from '../../model/jobs.js';
 import { verifiedBytes, type Handoff } from './handoff.js';
-import type { ProcessJob, ProcessPayload } from './process.js';
+import type { ProcessPayload } from './process.js';
 
 export interface IngestPayload {
   documentId: string;
@@ -24,7 +24,7 @@ export type ZipMembersHook = (doc: DocumentRecord, members: ZipMember[], skipped
 
 /**
  * The `ingest` job of one document: New → Ingesting (bytes read and verified) → the format reader in
- * a worker thread → rendition and page rows stored → Ingested (page count) → quota check (OverQuota:
+ * a reading thread → rendition and page rows stored → Ingested (page count) → quota check (OverQuota:
  * kept, not processed, not counted) → the `process` job queued (Processing → Ready, jobs/process.ts),
  * its model kept in the hand-off for it.
  * An IngestError ends it in Error with its reason and no retry; any other failure is retried by the
@@ -39,20 +39,18 @@ export class IngestJob implements JobHandler<IngestPayload> {
     private readonly blobs: BlobStore,
     private readonly pool: WorkerPool,
     private readonly handoff: Handoff,
-    /** What Processing → Ready runs (inline here when no `process` job is queued). */
-    private readonly processor: ProcessJob,
     private readonly logger: Logger,
     private readonly options: {
       createZipMembers?: ZipMembersHook;
-      /** Queues the `process` job in the transaction that settles the quota (absent: processed inline). */
-      enqueueProcess?: (s: Repos, workspaceId: string, payload: ProcessPayload) => Promise<void>;
+      /** Queues the `process` job in the transaction that settles the quota. */
+      enqueueProcess: (s: Repos, workspaceId: string, payload: ProcessPayload) => Promise<void>;
     },
   ) {}
 
   async run(job: Job<IngestPayload>, signal: AbortSignal): Promise<void> {
     const doc = await this.store.documents.get(job.workspaceId, job.payload.documentId);
     // Deleted meanwhile, already done, or Ingested/Processing and so its `process` job's.
-    if (!doc || !ingestOwns(doc.status, this.options.enqueueProcess !== undefined)) return;
+    if (!doc || !ingestOwns(doc.status)) return;
     const log = this.logger.child({ document: doc.id, job: job.id, attempt: job.attempt });
     try {
       await this.ingest(doc, signal, log);
@@ -69,15 +67,13 @@ export class IngestJob implements JobHandler<IngestPayload> {
     await failedAfterAttempts(this.store.ingest, job.workspaceId, job.payload.documentId, job.attempt, error);
   }
 
-  private async progress(doc: DocumentRecord, status: 'Ingesting' | 'Processing' | null, p: DocumentProgress): Promise<boolean> {
-    if (status) return this.store.ingest.setStatus(doc.workspaceId, doc.id, status, p, Date.now());
+  private async progress(doc: DocumentRecord, p: DocumentProgress): Promise<void> {
     await this.store.ingest.setProgress(doc.workspaceId, doc.id, p);
-    return true;
   }
 
   private async ingest(doc: DocumentRecord, signal: AbortSignal, log: Logger): Promise<void> {
     const started = Date.now();
-    if (!(await this.progress(doc, 'Ingesting', { stage: 'reading', pagesDone: 0, pagesTotal: null }))) return;
+    if (!(await startIngesting(this.store.ingest, doc, { stage: 'reading', pagesDone: 0, pagesTotal: null }))) return; // deleted meanwhile
     // Known from the upload: refused before its bytes are read.
     const tooLarge = textTooLarge(doc.format, doc.size);
     if (tooLarge) throw tooLarge;
@@ -86,7 +82,7 @@ export class IngestJob implements JobHandler<IngestPayload> {
 
     if (doc.format === 'zip') {
       if (!this.options.createZipMembers) throw new IngestError('Unsupported file type', 'ZIP archives cannot be expanded by this worker.');
-      await this.progress(doc, null, { stage: 'expanding', pagesDone: 0, pagesTotal: null });
+      await this.progress(doc, { stage: 'expanding', pagesDone: 0, pagesTotal: null });
       const { members, skipped } = await expandZip(bytes);
       if (members.length === 0) {
         const why = skipped.length ? ` Skipped: ${skipped.slice(0, 5).map((k) => `${k.name} (${k.reason})`).join('; ')}` : '';
@@ -97,11 +93,11 @@ export class IngestJob implements JobHandler<IngestPayload> {
       return;
     }
 
-    await this.progress(doc, null, { stage: 'extracting', pagesDone: 0, pagesTotal: null });
+    await this.progress(doc, { stage: 'extracting', pagesDone: 0, pagesTotal: null });
     const model = await this.pool.read(bytes, doc.format, signal);
     const pagesTotal = model.pages.length;
     if (pagesTotal === 0) throw new IngestError('No pages', 'The document has no pages.');
-    await this.progress(doc, null, { stage: 'storing', pagesDone: 0, pagesTotal });
+    await this.progress(doc, { stage: 'storing', pagesDone: 0, pagesTotal });
 
     // The rendition is staged first and committed inside the transaction that records it.
     let staged: Awaited<ReturnType<BlobStore['stage']>> | null = null;
@@ -116,7 +112,7 @@ export class IngestJob implements JobHandler<IngestPayload> {
     try {
       outcome = await this.store.tx(async (s) => {
         await s.ingest.lockWorkspace(doc.workspaceId);
-        const ok = await s.ingest.setIngested(doc.workspaceId, doc.id, {
+        const ok = await recordIngested(s.ingest, doc, {
           pageCount: pagesTotal,
           renditionBlobKey: renditionKey,
           processing,
@@ -128,9 +124,8 @@ export class IngestJob implements JobHandler<IngestPayload> {
         const w = await s.workspaces.get(doc.workspaceId);
         const reason = await overQuotaReason(w, pagesTotal, () => s.ingest.pagesUsedExcept(doc.workspaceId, doc.id));
         const now = Date.now();
-        if (reason) await s.ingest.setOverQuota(doc.workspaceId, doc.id, reason, now);
-        else if (this.options.enqueueProcess) await this.options.enqueueProcess(s, doc.workspaceId, { documentId: doc.id, startedAt: started });
-        else await s.ingest.setStatus(doc.workspaceId, doc.id, 'Processing', { stage: 'processing', pagesDone: 0, pagesTotal }, now);
+        if (reason) await recordOverQuota(s.ingest, doc, reason, now);
+        else await this.options.enqueueProcess(s, doc.workspaceId, { documentId: doc.id, startedAt: started });
         if (staged && renditionKey) {
           await this.blobs.commit(staged.tempKey, renditionKey);
           committed = true;
@@ -149,10 +144,6 @@ export class IngestJob implements JobHandler<IngestPayload> {
     ingestMetrics.documents.inc({ stage: 'ingest', outcome: 'ok' });
     ingestMetrics.seconds.observe({ stage: 'ingest' }, (Date.now() - started) / 1000);
     ingestMetrics.renditions.inc({ pagination: model.pagination });
-    if (this.options.enqueueProcess) {
-      this.handoff.keep(doc.id, model);
-      return;
-    }
-    await this.processor.process(doc, model, processing, started, signal, log);
+    this.handoff.keep(doc.id, model);
   }
 }

@@ -11,7 +11,7 @@ import { ingestMetrics } from '../../runtime/metrics.js';
 import { IngestError, type DocumentModel } from '../../document/pages.js';
 import type { ClassificationFeatures } from '../../document/classification.js';
 import type { LabelSummaryEntry } from '../../document/label-summary.js';
-import { cannotIngest, failedAfterAttempts, processOwns } from '../../domain/ingestion.js';
+import { cannotIngest, failedAfterAttempts, processOwns, recordReady, startProcessing } from '../../domain/ingestion.js';
 import { structureKeyOf } from '../../store/blobs/keys.js';
 import type { WorkerPool } from '../worker-pool.js';
 import { verifiedBytes, type Handoff } from './handoff.js';
@@ -61,7 +61,7 @@ export class ProcessJob implements JobHandler<ProcessPayload> {
       const progress = { stage: 'processing', pagesDone: 0, pagesTotal: doc.pageCount ?? null };
       // Only one `process` job exists per document (queued with Ingested); a document already
       // Processing is this job's, run again after a crash or a released lease.
-      if (doc.status === 'Ingested') await this.store.ingest.transition(doc.workspaceId, doc.id, 'Ingested', 'Processing', progress, Date.now());
+      if (doc.status === 'Ingested') await startProcessing(this.store.ingest, doc, progress);
       const model = this.handoff.take(doc.id) ?? (await this.pool.read(await verifiedBytes(this.blobs, doc), doc.format, signal));
       await this.process(doc, model, doc.processing ?? { format: model.format, pagination: model.pagination }, job.payload.startedAt, signal, log);
     } catch (err) {
@@ -77,11 +77,8 @@ export class ProcessJob implements JobHandler<ProcessPayload> {
     await failedAfterAttempts(this.store.ingest, job.workspaceId, job.payload.documentId, job.attempt, error);
   }
 
-  /**
-   * `Processing` → `Ready`: the structure model (OCR, layout, entities), stored, and the DGML event.
-   * Also run inline by the `ingest` job where no `process` job is queued.
-   */
-  async process(doc: DocumentRecord, model: DocumentModel, processing: ProcessingDetails, started: number, signal: AbortSignal, log: Logger): Promise<void> {
+  /** `Processing` → `Ready`: the structure model (OCR, layout, entities), stored, and the DGML event. */
+  private async process(doc: DocumentRecord, model: DocumentModel, processing: ProcessingDetails, started: number, signal: AbortSignal, log: Logger): Promise<void> {
     // Pages read so far (a scanned document's OCR takes a second or more a page), recorded at most
     // every PROGRESS_EVERY_MS, and the last report always, one write after the other.
     let recordedAt = 0;
@@ -111,7 +108,7 @@ export class ProcessJob implements JobHandler<ProcessPayload> {
         if (!current) return false; // deleted meanwhile
         const analysis = { ...timings, ocrPages: stored.ocrPages, storeMs: performance.now() - storeStarted };
         const now = Date.now();
-        await s.ingest.setReady(doc.workspaceId, doc.id, { structureBlobKey: key, processing: { ...processing, durationMs: now - started, analysis }, now });
+        await recordReady(s.ingest, doc, { structureBlobKey: key, processing: { ...processing, durationMs: now - started, analysis }, now });
         await s.events.insert({ id: newId(), workspaceId: doc.workspaceId, type: DGML_EVENT, payload: { documentId: doc.id, docsetId: current.docsetId }, createdAt: now });
         await this.options.onReady?.(s, { ...current, status: 'Ready' }, features, labels);
         await this.blobs.commit(staged.tempKey, key);

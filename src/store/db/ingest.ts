@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Kysely, Updateable } from 'kysely';
+import type { Database, DocumentsTable } from './schema.js';
 import type { DocumentProgress } from '../../model/records.js';
-import type { DocumentStatus } from '../../model/lifecycle.js';
+import { STARTED_DOCUMENT_STATUSES, type DocumentStatus } from '../../model/lifecycle.js';
 
 export interface PageRow {
   number: number;
@@ -17,21 +17,28 @@ export class IngestRepo {
     return this.db.updateTable('documents').where('workspace_id', '=', workspaceId).where('id', '=', id);
   }
 
-  /** Sets status and progress; true when the document still exists. */
-  async setStatus(workspaceId: string, id: string, status: DocumentStatus, progress: DocumentProgress | null, now: number): Promise<boolean> {
+  /**
+   * Sets `to` (and the columns that go with it) on the document while it is in one of `from`; true
+   * when it was. Which statuses may go where is the domain's (src/domain/ingestion.ts): every status
+   * write goes through here, with the statuses it names.
+   */
+  private async move(workspaceId: string, id: string, from: readonly DocumentStatus[], to: DocumentStatus, columns: Updateable<DocumentsTable>): Promise<boolean> {
     const r = await this.doc(workspaceId, id)
-      .set({ status, progress: progress && JSON.stringify(progress), updated_at: now })
+      .where('status', 'in', [...from])
+      .set({ ...columns, status: to })
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** Moves the document from `from` to `to`; false when it is not (or no longer) in `from`. */
-  async transition(workspaceId: string, id: string, from: DocumentStatus, to: DocumentStatus, progress: DocumentProgress | null, now: number): Promise<boolean> {
-    const r = await this.doc(workspaceId, id)
-      .where('status', '=', from)
-      .set({ status: to, progress: progress && JSON.stringify(progress), updated_at: now })
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  /** The document's status; null when it is gone. */
+  async statusOf(workspaceId: string, id: string): Promise<DocumentStatus | null> {
+    const row = await this.db.selectFrom('documents').select('status').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    return row ? (row.status as DocumentStatus) : null;
+  }
+
+  /** From one of `from` to `to`, with its progress. */
+  setStatus(workspaceId: string, id: string, from: readonly DocumentStatus[], to: DocumentStatus, progress: DocumentProgress | null, now: number): Promise<boolean> {
+    return this.move(workspaceId, id, from, to, { progress: progress && JSON.stringify(progress), updated_at: now });
   }
 
   /** The document's progress; with `whileStatus`, only while it is in that status (a late report changes nothing). */
@@ -42,62 +49,46 @@ export class IngestRepo {
   }
 
   /** `Ingested`: pages known, rendition and processing details stored. */
-  async setIngested(
+  setIngested(
     workspaceId: string,
     id: string,
+    from: readonly DocumentStatus[],
     v: { pageCount: number; renditionBlobKey: string | null; processing: unknown; progress: DocumentProgress; now: number },
   ): Promise<boolean> {
-    const r = await this.doc(workspaceId, id)
-      .set({
-        status: 'Ingested',
-        page_count: v.pageCount,
-        rendition_blob_key: v.renditionBlobKey,
-        processing: JSON.stringify(v.processing),
-        progress: JSON.stringify(v.progress),
-        error_title: null,
-        error_detail: null,
-        updated_at: v.now,
-      })
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return this.move(workspaceId, id, from, 'Ingested', {
+      page_count: v.pageCount,
+      rendition_blob_key: v.renditionBlobKey,
+      processing: JSON.stringify(v.processing),
+      progress: JSON.stringify(v.progress),
+      error_title: null,
+      error_detail: null,
+      updated_at: v.now,
+    });
   }
 
   /** `Ready`: the structure model is stored, and processing details complete. */
-  async setReady(workspaceId: string, id: string, v: { structureBlobKey: string; processing: unknown; now: number }): Promise<boolean> {
-    const r = await this.doc(workspaceId, id)
-      .set({
-        status: 'Ready',
-        progress: null,
-        structure_blob_key: v.structureBlobKey,
-        processing: JSON.stringify(v.processing),
-        processed_at: v.now,
-        updated_at: v.now,
-      })
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  setReady(workspaceId: string, id: string, from: readonly DocumentStatus[], v: { structureBlobKey: string; processing: unknown; now: number }): Promise<boolean> {
+    return this.move(workspaceId, id, from, 'Ready', {
+      progress: null,
+      structure_blob_key: v.structureBlobKey,
+      processing: JSON.stringify(v.processing),
+      processed_at: v.now,
+      updated_at: v.now,
+    });
   }
 
   /** Kept with its page count, not processed, not counted against the quota. */
-  async setOverQuota(workspaceId: string, id: string, detail: string, now: number): Promise<boolean> {
-    const r = await this.doc(workspaceId, id)
-      .set({ status: 'OverQuota', progress: null, error_title: 'Over quota', error_detail: detail, updated_at: now })
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  setOverQuota(workspaceId: string, id: string, from: readonly DocumentStatus[], detail: string, now: number): Promise<boolean> {
+    return this.move(workspaceId, id, from, 'OverQuota', { progress: null, error_title: 'Over quota', error_detail: detail, updated_at: now });
   }
 
   /** A ZIP upload whose members became documents of their own: Ready, no pages of its own. */
-  async setExpanded(workspaceId: string, id: string, processing: unknown, now: number): Promise<boolean> {
-    const r = await this.doc(workspaceId, id)
-      .set({ status: 'Ready', page_count: 0, processing: JSON.stringify(processing), progress: null, processed_at: now, updated_at: now })
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  setExpanded(workspaceId: string, id: string, from: readonly DocumentStatus[], processing: unknown, now: number): Promise<boolean> {
+    return this.move(workspaceId, id, from, 'Ready', { page_count: 0, processing: JSON.stringify(processing), progress: null, processed_at: now, updated_at: now });
   }
 
-  async setError(workspaceId: string, id: string, title: string, detail: string, now: number): Promise<boolean> {
-    const r = await this.doc(workspaceId, id)
-      .set({ status: 'Error', progress: null, error_title: title, error_detail: detail, updated_at: now })
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  setError(workspaceId: string, id: string, from: readonly DocumentStatus[], title: string, detail: string, now: number): Promise<boolean> {
+    return this.move(workspaceId, id, from, 'Error', { progress: null, error_title: title, error_detail: detail, updated_at: now });
   }
 
   /**
@@ -145,7 +136,7 @@ export class IngestRepo {
     const row = await this.db
       .selectFrom('documents')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', 'in', ['Ingesting', 'Ingested', 'Processing'])
+      .where('status', 'in', [...STARTED_DOCUMENT_STATUSES])
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
