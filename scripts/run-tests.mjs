@@ -35,7 +35,7 @@ const FILES = [
   'test/unit/samples.test.ts',
   'test/unit/document-lifecycle.test.ts',
   'test/unit/tables.test.ts',
-  'test/unit/worker-pool.test.ts',
+  'test/unit/thread-pool.test.ts',
   'test/unit/pdfium-shared.test.ts',
   'test/unit/webhooks.test.ts',
   'test/unit/webhook-dispatcher.test.ts',

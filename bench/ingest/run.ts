@@ -375,7 +375,7 @@ async function main(): Promise<void> {
   const refSeq = median(seq.map((p) => p.pagesPerSec));
   const refPar = median(par.map((p) => p.pagesPerSec));
 
-  console.log(`== Quire (SQLite, ${DIST ? 'node dist/main.js serve' : 'node --import tsx src/main.ts serve'}, with workers): ${RUNS} runs, ${UPLOAD_CONCURRENCY} uploads at a time, polling every ${POLL_MS} ms`);
+  console.log(`== Quire (SQLite, ${DIST ? 'node dist/main.js serve' : 'node --import tsx src/main.ts serve'}, with its job consumers): ${RUNS} runs, ${UPLOAD_CONCURRENCY} uploads at a time, polling every ${POLL_MS} ms`);
   const runs: QuireRun[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await quireRun(files, i, refPages));
 

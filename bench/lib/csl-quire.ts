@@ -29,7 +29,7 @@ export interface CslQuire {
 export const SERVER_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('QUIRE_')));
 
 /**
- * Starts Quire as the API tests do (`node --import tsx src/main.ts serve`, API and workers in one
+ * Starts Quire as the API tests do (`node --import tsx src/main.ts serve`, API and job consumers in one
  * process) at log level info, so that every `extract` job's end is heard, with the rate limit off
  * (the benches poll). The data directory is removed and the server stopped at clean-up.
  */

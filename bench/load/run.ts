@@ -1,5 +1,5 @@
-// bench/load: a mixed load on one built Quire (SQLite, API and workers in one process, as `npm start`
-// runs it): reads, lists, uploads of small files (which the workers then ingest) and property writes.
+// bench/load: a mixed load on one built Quire (SQLite, API and job consumers in one process, as `npm start`
+// runs it): reads, lists, uploads of small files (which its job consumers then ingest) and property writes.
 //  1. Find the rate: 15-second steps at rising request rates until p99 > 200 ms or errors appear;
 //     the highest step that held is the sustained rate.
 //  2. Three consecutive 60-second runs at that rate: p99, errors (must be 0) and the server's RSS after

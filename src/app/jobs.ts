@@ -5,7 +5,7 @@ import { IngestJob } from '../ingest/jobs/ingest.js';
 import { ProcessJob } from '../ingest/jobs/process.js';
 import { Handoff } from '../ingest/jobs/handoff.js';
 import { ExtractionJob } from '../ingest/jobs/extract.js';
-import { WorkerPool } from '../ingest/worker-pool.js';
+import { ThreadPool } from '../ingest/thread-pool.js';
 import { PublishJob } from '../reports/publish-job.js';
 import { GENERATORS } from '../reports/index.js';
 
@@ -14,15 +14,18 @@ function job<P>(queue: string, handler: JobHandler<P>, concurrency: number): { q
   return { queue, handler: handler as JobHandler<unknown>, concurrency };
 }
 
-export interface RunningWorkers {
+export interface RunningConsumers {
   /** Stops claiming; lets running documents finish within `deadlineMs`, then releases their jobs. */
   stop(deadlineMs: number): Promise<void>;
 }
 
-/** Starts this process's ingestion workers: `config.ingest.concurrency` documents at once. */
-export async function startWorkers(services: Services, logger: Logger): Promise<RunningWorkers> {
+/**
+ * Makes this process a worker: starts consuming the job queues (documents: `config.ingest.concurrency`
+ * at once, in a pool of reading and analysing threads) and the webhook dispatcher.
+ */
+export async function startConsumers(services: Services, logger: Logger): Promise<RunningConsumers> {
   const { config, store, blobs, queue, documents, properties } = services;
-  const pool = new WorkerPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, officeIdleMs: config.ingest.officeIdleMs });
+  const pool = new ThreadPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, officeIdleMs: config.ingest.officeIdleMs });
   pool.warm();
   // The two jobs of a document share the models `ingest` read, kept in memory for `process`.
   const handoff = new Handoff();
@@ -61,7 +64,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
     logger.info({ documents: inFlight, resumedNow: recovered }, 'documents left mid-ingestion resume (at once if their process is gone from this host, else once their job lease expires)');
   }
   for (const j of jobs) queue.work(j.queue, j.handler, { concurrency: j.concurrency });
-  logger.info({ concurrency: config.ingest.concurrency }, 'ingestion workers started');
+  logger.info({ concurrency: config.ingest.concurrency }, 'job consumers started');
   await services.webhookDispatcher.start();
   return {
     stop: async (deadlineMs) => {

@@ -1,12 +1,12 @@
 import pino from 'pino';
 import type { Config } from '../runtime/config.js';
-import type { RunningWorkers } from './jobs.js';
+import type { RunningConsumers } from './jobs.js';
 
 /** A staged blob (an upload in progress) older than this was left by a crash. */
 const STAGED_MAX_AGE_MS = 60 * 60 * 1000;
 
 /** How long a stopping process lets running documents finish before releasing their jobs. */
-const WORKER_STOP_DEADLINE_MS = 20_000;
+const CONSUMERS_STOP_DEADLINE_MS = 20_000;
 
 /**
  * SIGTERM/SIGINT handling from the first moment: a signal that arrives while the process is still
@@ -52,12 +52,12 @@ function reportOptionalTools(logger: pino.Logger): void {
     .catch((err: unknown) => logger.warn({ err }, 'could not check the optional tools'));
 }
 
-/** `quire serve`: the API, and the ingestion workers unless `worker` is false, until SIGTERM. */
+/** `quire serve`: the API, and a worker too (the job consumers) unless `worker` is false, until SIGTERM. */
 export async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
   for (const warning of config.warnings) logger.warn(warning);
-  const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startWorkers }] = await Promise.all([
+  const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startConsumers }] = await Promise.all([
     import('./services.js'),
     import('../http/server.js'),
     import('../http/pagination.js'),
@@ -105,7 +105,7 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
   );
   await app.listen({ port: config.port, host: config.host });
   logger.info({ publicUrl: config.publicUrl, database: config.database.kind }, 'quire is serving');
-  const workers: RunningWorkers | null = opts.worker ? await startWorkers(services, logger) : null;
+  const consumers: RunningConsumers | null = opts.worker ? await startConsumers(services, logger) : null;
   if (opts.worker) reportOptionalTools(logger);
 
   signals.ready(async (signal) => {
@@ -120,21 +120,21 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
       logger.warn('HTTP connections still open after 10 s; closing them');
       app.server.closeAllConnections();
     });
-    await Promise.all([httpClosed, workers?.stop(WORKER_STOP_DEADLINE_MS)]);
+    await Promise.all([httpClosed, consumers?.stop(CONSUMERS_STOP_DEADLINE_MS)]);
     await bounded(services.close(), 10_000, () => logger.warn('closing storage and queue took over 10 s; exiting anyway'));
     logger.info('stopped');
     process.exit(0);
   });
 }
 
-/** Workers only: claims ingest jobs until SIGTERM, then lets running ones finish or releases them. */
+/** `quire worker`: the job consumers only (no HTTP) until SIGTERM, then lets running jobs finish or releases them. */
 export async function worker(config: Config): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
   for (const warning of config.warnings) logger.warn(warning);
-  const [{ openServices }, { startWorkers }] = await Promise.all([import('./services.js'), import('./jobs.js')]);
+  const [{ openServices }, { startConsumers }] = await Promise.all([import('./services.js'), import('./jobs.js')]);
   const services = await openServices(config, logger);
-  const workers = await startWorkers(services, logger);
+  const consumers = await startConsumers(services, logger);
   reportOptionalTools(logger);
   const metrics = config.metricsPort === null ? null : await (await import('../http/metrics-server.js')).serveMetrics(config.host, config.metricsPort);
   if (metrics) logger.info({ port: config.metricsPort }, 'metrics at GET /metrics');
@@ -142,11 +142,11 @@ export async function worker(config: Config): Promise<void> {
     metrics?.close();
     logger.info({ signal }, 'shutting down: no new jobs; finishing running documents');
     const force = setTimeout(() => {
-      logger.error('workers did not stop within 45 s; exiting');
+      logger.error('the worker did not stop within 45 s; exiting');
       process.exit(1);
     }, 45_000);
     force.unref();
-    await workers.stop(WORKER_STOP_DEADLINE_MS);
+    await consumers.stop(CONSUMERS_STOP_DEADLINE_MS);
     await bounded(services.close(), 10_000, () => logger.warn('closing storage and queue took over 10 s; exiting anyway'));
     logger.info('stopped');
     process.exit(0);

@@ -32,9 +32,9 @@ export interface Services extends DomainServices {
   config: Config;
   store: Store;
   blobs: BlobStore;
-  /** Durable jobs (pg-boss on PostgreSQL, the `jobs` table on SQLite); workers are started separately (src/app/jobs.ts). */
+  /** Durable jobs (pg-boss on PostgreSQL, the `jobs` table on SQLite); consumed by the job consumers, started separately (src/app/jobs.ts). */
   queue: Queue;
-  /** Webhook fan-out and delivery; started with the workers (src/app/jobs.ts). */
+  /** Webhook fan-out and delivery; started with the job consumers (src/app/jobs.ts). */
   webhookDispatcher: WebhookDispatcher;
   close(): Promise<void>;
 }
@@ -110,7 +110,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
       await webhookDispatcher.stop();
       webhookDispatcher.close();
       await renderer.close();
-      await queue.stop(0); // already stopped by the workers, if any; closes pg-boss's connections
+      await queue.stop(0); // already stopped by the job consumers, if any; closes pg-boss's connections
       await store.close();
       blobs.close?.();
     },

@@ -11,12 +11,13 @@ const CONNECTION = `connection (client commands):
 
 export const COMMAND_HELP: Record<string, string> = {
   serve: `quire serve [--no-worker]
-  Runs the API (and the console at /) and, in the same process, the ingestion workers.
+  Runs the API (and the console at /) and, in the same process, is a worker too: consumes the job
+  queues (ingestion, reports).
   --no-worker      run the API only (start \`quire worker\` processes separately)
   Configuration comes from the environment (README: Configuration; .env.example lists it all).`,
   worker: `quire worker
-  Runs the ingestion and report workers only (no HTTP); as many processes as you like, on the
-  same database and blob store as the API.`,
+  A worker: consumes the job queues (ingestion, reports) only (no HTTP); as many processes as you
+  like, on the same database and blob store as the API.`,
   migrate: `quire migrate
   Applies the database migrations and exits (serve and worker also apply them at start).`,
   workspaces: `quire workspaces create NAME [--type TYPE] [--json]
@@ -102,8 +103,8 @@ export const COMMAND_HELP: Record<string, string> = {
 
 /** The overview's line for each command, in the order it lists them. */
 const SERVER: Record<string, string> = {
-  serve: 'run the API, the console and the ingestion workers',
-  worker: 'run ingestion workers only',
+  serve: 'run the API, the console and the job consumers',
+  worker: 'consume the job queues only (no HTTP)',
   migrate: 'apply the database migrations and exit',
   workspaces: 'create, list, set quotas and expiry of workspaces',
   keys: 'create, list and revoke API keys',

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { moduleBeside, threadEntry } from '../runtime/thread-entry.js';
-import type { RenderReply, RenderRequest } from './render-worker.js';
+import type { RenderReply, RenderRequest } from './render-thread.js';
 
 export interface PageRendererOptions {
   /** Time budget of one page. */
@@ -14,7 +14,7 @@ export interface PageRendererOptions {
  * time. A page over its time budget, or a crash, ends the thread; the next request starts a new one.
  */
 export class PageRenderer {
-  private worker: Worker | undefined;
+  private current: Worker | undefined;
   private nextId = 1;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -27,29 +27,29 @@ export class PageRenderer {
   }
 
   private thread(): Worker {
-    if (!this.worker) {
-      const entry = threadEntry(moduleBeside(import.meta.url, 'render-worker'));
-      const worker = new Worker(entry.file, { eval: entry.eval, resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb }, stdout: false, stderr: false });
-      worker.unref();
-      worker.on('exit', () => {
-        if (this.worker === worker) this.worker = undefined;
+    if (!this.current) {
+      const entry = threadEntry(moduleBeside(import.meta.url, 'render-thread'));
+      const thread = new Worker(entry.file, { eval: entry.eval, resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb }, stdout: false, stderr: false });
+      thread.unref();
+      thread.on('exit', () => {
+        if (this.current === thread) this.current = undefined;
       });
-      this.worker = worker;
+      this.current = thread;
     }
-    return this.worker;
+    return this.current;
   }
 
   private renderNow(pdf: Uint8Array, page: number, dpi: number): Promise<Buffer> {
-    const worker = this.thread();
+    const thread = this.thread();
     const id = this.nextId++;
     const copy = new Uint8Array(pdf.byteLength);
     copy.set(pdf);
     return new Promise<Buffer>((resolve, reject) => {
       const done = (fn: () => void) => {
         clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
+        thread.off('message', onMessage);
+        thread.off('error', onError);
+        thread.off('exit', onExit);
         fn();
       };
       const onMessage = (reply: RenderReply) => {
@@ -60,17 +60,17 @@ export class PageRenderer {
       const onExit = (code: number) => done(() => reject(new Error(`the rendering thread exited (code ${code})`)));
       const timer = setTimeout(() => {
         done(() => reject(new Error(`rendering the page took longer than ${Math.round(this.opts.timeoutMs / 1000)} s`)));
-        void worker.terminate();
+        void thread.terminate();
       }, this.opts.timeoutMs);
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      worker.postMessage({ id, pdf: copy, page, dpi } satisfies RenderRequest, [copy.buffer]);
+      thread.on('message', onMessage);
+      thread.on('error', onError);
+      thread.on('exit', onExit);
+      thread.postMessage({ id, pdf: copy, page, dpi } satisfies RenderRequest, [copy.buffer]);
     });
   }
 
   async close(): Promise<void> {
-    await this.worker?.terminate();
-    this.worker = undefined;
+    await this.current?.terminate();
+    this.current = undefined;
   }
 }

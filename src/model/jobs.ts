@@ -6,7 +6,7 @@ export const INGEST_JOB = 'ingest';
 /**
  * The `process` job: `Ingested` → `Processing` → `Ready`. A job of its own so that every uploaded
  * document reaches `Ingested` (page count, sizes, images) without waiting behind other documents'
- * OCR and layout: the worker pool serves reads before analyses.
+ * OCR and layout: the thread pool serves reads before analyses.
  */
 export const PROCESS_JOB = 'process';
 

@@ -33,7 +33,7 @@ export interface Config {
   /** Unknown QUIRE_* variables, each with the closest known name: logged at start-up. */
   warnings: string[];
   maxUploadBytes: number;
-  /** Ingestion workers and their durable job queue. */
+  /** The job consumers (ingestion) and their durable job queue. */
   ingest: {
     /** Documents read at once per process (QUIRE_WORKER_CONCURRENCY, default: CPU cores). */
     concurrency: number;

@@ -26,7 +26,7 @@ export interface JitTuning {
 }
 
 /**
- * V8 flags are per process: set before the worker threads start, they hold for them (and the
+ * V8 flags are per process: set before the threads start, they hold for them (and the
  * interrupt budget for code of this thread not yet counted; the main isolate's heap is already sized).
  */
 export function tuneJit(tuning: JitTuning): void {

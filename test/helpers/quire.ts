@@ -188,7 +188,7 @@ export async function startWorker(env: NodeJS.ProcessEnv, opts: { dataDir?: stri
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const deadline = Date.now() + START_DEADLINE_MS;
-  while (!output.includes('ingestion workers started')) {
+  while (!output.includes('job consumers started')) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`quire worker did not start:\n${output}`);

@@ -20,7 +20,7 @@ import { Store } from '../../src/store/db/index.js';
 import { IngestRepo } from '../../src/store/db/ingest.js';
 import { IllegalTransitionError, recordReady, startIngesting, startProcessing } from '../../src/domain/ingestion.js';
 import { openServices, type Services } from '../../src/app/services.js';
-import { startWorkers } from '../../src/app/jobs.js';
+import { startConsumers } from '../../src/app/jobs.js';
 
 const NDA = path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf');
 
@@ -113,7 +113,7 @@ describe('a real ingest makes only moves of the table', () => {
   const proto = IngestRepo.prototype as unknown as { move: Move };
   const original = proto.move;
   let services: Services;
-  let consumers: Awaited<ReturnType<typeof startWorkers>>;
+  let consumers: Awaited<ReturnType<typeof startConsumers>>;
 
   before(async () => {
     // Every status write passes the repository's one `move`: the status before and after it, read in its transaction.
@@ -127,7 +127,7 @@ describe('a real ingest makes only moves of the table', () => {
     const config = loadConfig({ QUIRE_DATA_DIR: dataDir, QUIRE_LOG_LEVEL: 'silent', QUIRE_PDFIUM_COMPILE: 'lazy', QUIRE_WORKER_CONCURRENCY: '1', QUIRE_JOB_POLL_MS: '50' });
     const logger = pino({ level: 'silent' });
     services = await openServices(config, logger);
-    consumers = await startWorkers(services, logger);
+    consumers = await startConsumers(services, logger);
   });
   after(async () => {
     await consumers?.stop(5_000);

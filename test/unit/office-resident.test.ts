@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { readDocument } from '../../src/ingest/readers/index.js';
 import { convertWithLibreOffice, findSoffice } from '../../src/ingest/readers/office/libreoffice.js';
-import { WorkerPool } from '../../src/ingest/worker-pool.js';
+import { ThreadPool } from '../../src/ingest/thread-pool.js';
 import type { DocumentModel } from '../../src/document/pages.js';
 import { CORPUS } from '../helpers/quire.js';
 
@@ -103,7 +103,7 @@ describe('a resident LibreOffice', { skip }, () => {
   });
 
   test('ends with the reading thread that started it', { timeout: 120_000 }, async () => {
-    const pool = new WorkerPool({ size: 1, timeoutMs: 120_000, memoryMb: 512, officeIdleMs: 600_000 });
+    const pool = new ThreadPool({ size: 1, timeoutMs: 120_000, memoryMb: 512, officeIdleMs: 600_000 });
     try {
       const m = await pool.read(corpus(NDA), 'docx');
       assert.equal(m.pagination, 'libreoffice');

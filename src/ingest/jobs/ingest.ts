@@ -6,7 +6,7 @@ import type { Job, JobHandler } from '../../store/queue/queue.js';
 import type { DocumentProgress, DocumentRecord, ProcessingDetails } from '../../model/records.js';
 import { ingestMetrics } from '../../runtime/metrics.js';
 import { IngestError } from '../../document/pages.js';
-import type { WorkerPool } from '../worker-pool.js';
+import type { ThreadPool } from '../thread-pool.js';
 import { expandZip, type ZipMember, type ZipSkipped } from '../readers/zip/zip.js';
 import { textTooLarge } from '../readers/limits.js';
 import { cannotIngest, failedAfterAttempts, ingestOwns, overQuotaReason, recordIngested, recordOverQuota, startIngesting } from '../../domain/ingestion.js';
@@ -37,7 +37,7 @@ export class IngestJob implements JobHandler<IngestPayload> {
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
-    private readonly pool: WorkerPool,
+    private readonly pool: ThreadPool,
     private readonly handoff: Handoff,
     private readonly logger: Logger,
     private readonly options: {

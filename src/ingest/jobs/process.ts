@@ -13,7 +13,7 @@ import type { ClassificationFeatures } from '../../document/classification.js';
 import type { LabelSummaryEntry } from '../../document/label-summary.js';
 import { cannotIngest, failedAfterAttempts, processOwns, recordReady, startProcessing } from '../../domain/ingestion.js';
 import { structureKeyOf } from '../../store/blobs/keys.js';
-import type { WorkerPool } from '../worker-pool.js';
+import type { ThreadPool } from '../thread-pool.js';
 import { verifiedBytes, type Handoff } from './handoff.js';
 
 /** How often the pages a document's analysis has read are recorded while it goes on. */
@@ -47,7 +47,7 @@ export class ProcessJob implements JobHandler<ProcessPayload> {
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
-    private readonly pool: WorkerPool,
+    private readonly pool: ThreadPool,
     private readonly handoff: Handoff,
     private readonly logger: Logger,
     private readonly options: ProcessOptions,

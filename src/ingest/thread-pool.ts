@@ -7,12 +7,12 @@ import type { PdfEngine } from './readers/pdf/pdf.js';
 import type { ClassificationFeatures } from '../document/classification.js';
 import type { LabelSummaryEntry } from '../document/label-summary.js';
 import { reclaimOcrSlots, sharedCounter, type OcrSlots } from './stages/ocr/slots.js';
-import type { StoredStructure, ThreadData, ThreadReply, ThreadRequest, ThreadResult } from './read-worker.js';
+import type { StoredStructure, ThreadData, ThreadReply, ThreadRequest, ThreadResult } from './read-thread.js';
 import { compiledPdfiumModule, type PdfiumCompile } from './readers/pdf/pdfium.js';
 
 type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
-export interface WorkerPoolOptions {
+export interface ThreadPoolOptions {
   /** Threads of each kind at once: `size` reading and `size` analysing (default: CPU cores). */
   size: number;
   /** Per-document time budget. */
@@ -29,7 +29,7 @@ export interface WorkerPoolOptions {
   ocrConcurrency?: number;
   /** A reading thread's resident LibreOffice stops after this many ms idle (default 0: none, one per conversion). */
   officeIdleMs?: number;
-  /** The thread's entry module (tests only; default: read-worker next to this module). */
+  /** The thread's entry module (tests only; default: read-thread next to this module). */
   entry?: URL;
   /** A thread is replaced after serving this many requests (default 1,000; tests only). */
   recycleAfter?: number;
@@ -59,10 +59,10 @@ interface Lane {
 }
 
 /**
- * Reads and analyses documents in worker threads. Threads are kept between documents (pdf.js and the
- * readers load once) and each request has a heap limit and a time budget: a document that runs out
- * of either ends as an IngestError for that document and its thread is discarded, as is a thread that
- * crashed; the service itself is never at risk.
+ * Reads and analyses documents in threads (node:worker_threads; entry: read-thread.ts). Threads are
+ * kept between documents (pdf.js and the readers load once) and each request has a heap limit and a
+ * time budget: a document that runs out of either ends as an IngestError for that document and its
+ * thread is discarded, as is a thread that crashed; the service itself is never at risk.
  *
  * Reading (page count and sizes: what makes a document `Ingested`) and analysing (OCR, layout: the
  * slow `Processing` stage) have separate lanes of `size` threads each, and analysing threads run at a
@@ -70,7 +70,7 @@ interface Lane {
  * are being analysed, and the HTTP event loop and database work of this process are never starved by
  * OCR: the kernel gives the analyses whatever CPU is left.
  */
-export class WorkerPool {
+export class ThreadPool {
   private readonly lanes: Record<LaneName, Lane> = {
     read: { active: 0, waiting: [], idle: [] },
     analyze: { active: 0, waiting: [], idle: [] },
@@ -84,7 +84,7 @@ export class WorkerPool {
   /** Free OCR slots, shared with every analysing thread. */
   private readonly ocrFree: Int32Array;
 
-  constructor(private readonly opts: WorkerPoolOptions) {
+  constructor(private readonly opts: ThreadPoolOptions) {
     this.ocrFree = sharedCounter(opts.ocrConcurrency ?? Math.max(1, os.availableParallelism()));
   }
 
@@ -118,9 +118,9 @@ export class WorkerPool {
     for (const name of ['read', 'analyze'] as const) {
       const lane = this.lanes[name];
       while (!this.closed && lane.idle.length + lane.active < this.opts.size) {
-        const worker = this.spawn(name);
-        worker.unref();
-        lane.idle.push(worker);
+        const thread = this.spawn(name);
+        thread.unref();
+        lane.idle.push(thread);
       }
     }
   }
@@ -181,38 +181,38 @@ export class WorkerPool {
   private spawn(name: LaneName): Worker {
     const lane = this.lanes[name];
     const nice = name === 'analyze' ? (this.opts.analysisNice ?? 10) : 0;
-    const entry = threadEntry(this.opts.entry ?? moduleBeside(import.meta.url, 'read-worker'), { nice });
-    const worker = new Worker(entry.file, {
+    const entry = threadEntry(this.opts.entry ?? moduleBeside(import.meta.url, 'read-thread'), { nice });
+    const thread = new Worker(entry.file, {
       eval: entry.eval,
       workerData: { pdfiumModule: compiledPdfiumModule(this.opts.pdfiumCompile ?? 'lazy') } satisfies ThreadData,
       resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
       stdout: false,
       stderr: false,
     });
-    this.threads.add(worker);
+    this.threads.add(thread);
     // An idle thread has no request listening for its failure; without a listener an 'error' would
     // throw in this process. The thread's exit then removes it from the pool.
-    worker.on('error', () => {});
-    worker.once('exit', () => {
-      this.threads.delete(worker);
-      lane.idle = lane.idle.filter((w) => w !== worker);
+    thread.on('error', () => {});
+    thread.once('exit', () => {
+      this.threads.delete(thread);
+      lane.idle = lane.idle.filter((w) => w !== thread);
     });
-    return worker;
+    return thread;
   }
 
   /**
    * A thread that answered goes back to its lane's idle set, until it has served RECYCLE_AFTER
    * requests or asks to retire; one that failed is discarded.
    */
-  private giveBack(name: LaneName, worker: Worker, outcome: 'answered' | 'retire' | 'failed') {
-    const served = (this.served.get(worker) ?? 0) + 1;
-    this.served.set(worker, served);
+  private giveBack(name: LaneName, thread: Worker, outcome: 'answered' | 'retire' | 'failed') {
+    const served = (this.served.get(thread) ?? 0) + 1;
+    this.served.set(thread, served);
     if (outcome === 'answered' && !this.closed && served < (this.opts.recycleAfter ?? RECYCLE_AFTER)) {
-      worker.unref();
-      this.lanes[name].idle.push(worker);
+      thread.unref();
+      this.lanes[name].idle.push(thread);
       return;
     }
-    void worker.terminate();
+    void thread.terminate();
     if (outcome !== 'failed' && this.warmed && !this.closed) {
       // Its replacement loads now, while idle, not when the next document is already waiting for it.
       const fresh = this.spawn(name);
@@ -224,7 +224,7 @@ export class WorkerPool {
   private run(name: LaneName, request: Request, transfer: ArrayBuffer[], timeoutMs: number, signal?: AbortSignal, onProgress?: ProgressListener): Promise<ThreadResult> {
     if (this.closed) return Promise.reject(new ReaderCrashedError('the reader pool is closed'));
     const id = this.nextId++;
-    const worker = this.take(name);
+    const thread = this.take(name);
     const doing = request.op === 'read' ? 'Reading' : 'Analysing';
     return new Promise<ThreadResult>((resolve, reject) => {
       let settled = false;
@@ -233,10 +233,10 @@ export class WorkerPool {
         settled = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        this.giveBack(name, worker, outcome);
+        thread.off('message', onMessage);
+        thread.off('error', onError);
+        thread.off('exit', onExit);
+        this.giveBack(name, thread, outcome);
         fn();
       };
       const timer = setTimeout(() => {
@@ -268,10 +268,10 @@ export class WorkerPool {
         });
       };
       const onExit = (code: number) => finish('failed', () => reject(new ReaderCrashedError(`the reading thread exited (code ${code}) without an answer`)));
-      worker.on('message', onMessage);
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      worker.postMessage({ id, ...request } as ThreadRequest, transfer);
+      thread.on('message', onMessage);
+      thread.once('error', onError);
+      thread.once('exit', onExit);
+      thread.postMessage({ id, ...request } as ThreadRequest, transfer);
     });
   }
 

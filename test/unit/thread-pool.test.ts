@@ -3,7 +3,7 @@ import os from 'node:os';
 import { test } from 'node:test';
 import v8 from 'node:v8';
 import { gunzipSync } from 'node:zlib';
-import { ReaderCrashedError, WorkerPool } from '../../src/ingest/worker-pool.js';
+import { ReaderCrashedError, ThreadPool } from '../../src/ingest/thread-pool.js';
 import { IngestError, type DocumentModel } from '../../src/document/pages.js';
 import { heapCrowded } from '../../src/ingest/thread-retire.js';
 
@@ -11,7 +11,7 @@ const entry = new URL('./fixtures/misbehaving-reader.ts', import.meta.url);
 
 /** What the fixture thread put in an analysis answer's stored structure. */
 const storedValue = (r: { stored: { gz: Uint8Array } }): unknown => JSON.parse(gunzipSync(r.stored.gz).toString('utf8'));
-const pool = new WorkerPool({ size: 2, timeoutMs: 3_000, memoryMb: 64, entry });
+const pool = new ThreadPool({ size: 2, timeoutMs: 3_000, memoryMb: 64, entry });
 
 test('a reading thread answers with the model', async () => {
   const m = await pool.read(Buffer.from('x'), 'pdf');
@@ -28,7 +28,7 @@ test('a thread over its heap budget ends as "Processing ran out of memory", and 
 });
 
 test('a thread over its time budget ends as "Processing time limit exceeded"', async () => {
-  const quick = new WorkerPool({ size: 1, timeoutMs: 1_500, memoryMb: 64, entry });
+  const quick = new ThreadPool({ size: 1, timeoutMs: 1_500, memoryMb: 64, entry });
   await assert.rejects(quick.read(Buffer.from('x'), 'hang'), (e) => e instanceof IngestError && e.title === 'Processing time limit exceeded');
 });
 
@@ -42,7 +42,7 @@ test('more reads than threads: the others wait their turn and all complete', asy
 });
 
 test('a thread that answered is used again (readers load once); one that failed is replaced', async () => {
-  const one = new WorkerPool({ size: 1, timeoutMs: 3_000, memoryMb: 64, entry });
+  const one = new ThreadPool({ size: 1, timeoutMs: 3_000, memoryMb: 64, entry });
   const first = (await one.read(Buffer.from('x'), 'whoami')).format;
   assert.equal((await one.read(Buffer.from('x'), 'whoami')).format, first);
   await assert.rejects(one.read(Buffer.from('x'), 'ingest-error'), (e) => e instanceof IngestError);
@@ -53,7 +53,7 @@ test('a thread that answered is used again (readers load once); one that failed 
 });
 
 test('a warm pool replaces a thread it recycles at once, so the next document finds one loaded', async () => {
-  const warm = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, recycleAfter: 2 });
+  const warm = new ThreadPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, recycleAfter: 2 });
   warm.warm();
   const first = (await warm.read(Buffer.from('x'), 'whoami')).format;
   assert.equal((await warm.read(Buffer.from('x'), 'whoami')).format, first, 'the thread serves its 2 requests');
@@ -66,7 +66,7 @@ test('a warm pool replaces a thread it recycles at once, so the next document fi
 });
 
 test('a thread that asks to retire is replaced after its answer, at once in a warm pool; others serve on', async () => {
-  const warm = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry });
+  const warm = new ThreadPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry });
   warm.warm();
   const first = (await warm.read(Buffer.from('x'), 'whoami')).format;
   assert.equal((await warm.read(Buffer.from('x'), 'whoami')).format, first, 'a thread serves many requests (not recycled after a few)');
@@ -87,7 +87,7 @@ test('a thread retires when its heap right after a document holds over half its 
 });
 
 test('reads have their own lane: reads run at once beside busy analyses, analyses wait for analyses only', async () => {
-  const two = new WorkerPool({ size: 2, timeoutMs: 5_000, memoryMb: 64, entry });
+  const two = new ThreadPool({ size: 2, timeoutMs: 5_000, memoryMb: 64, entry });
   const model = { format: 'slow', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
   const done: string[] = [];
   const t0 = Date.now();
@@ -103,7 +103,7 @@ test('reads have their own lane: reads run at once beside busy analyses, analyse
 });
 
 test('analysing threads run at a lower CPU priority, reading threads and the process keep theirs', { skip: process.platform !== 'linux' && 'per-thread priority is a Linux feature' }, async () => {
-  const two = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, analysisNice: 7 });
+  const two = new ThreadPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, analysisNice: 7 });
   const base = os.getPriority();
   const model = { format: 'nice', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
   const analysed = storedValue(await two.analyze(model, 0)) as { nice: number };
@@ -114,7 +114,7 @@ test('analysing threads run at a lower CPU priority, reading threads and the pro
 });
 
 test('warm() starts the reading and analysing threads ahead, idle (they do not keep the process alive), and both lanes use them', async () => {
-  const warmed = new WorkerPool({ size: 2, timeoutMs: 5_000, memoryMb: 64, entry });
+  const warmed = new ThreadPool({ size: 2, timeoutMs: 5_000, memoryMb: 64, entry });
   warmed.warm();
   warmed.warm(); // idempotent
   assert.equal(warmed.threadCount, 4);
@@ -129,7 +129,7 @@ test('warm() starts the reading and analysing threads ahead, idle (they do not k
 });
 
 test('OCR slots are shared by all analysing threads: two documents of three scanned pages on two slots take three page-times', async () => {
-  const shared = new WorkerPool({ size: 2, timeoutMs: 10_000, memoryMb: 64, entry, ocrConcurrency: 2 });
+  const shared = new ThreadPool({ size: 2, timeoutMs: 10_000, memoryMb: 64, entry, ocrConcurrency: 2 });
   const model = { format: 'ocr-pages', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
   const t0 = Date.now();
   await Promise.all([shared.analyze(model, 0), shared.analyze(model, 0)]);
@@ -139,7 +139,7 @@ test('OCR slots are shared by all analysing threads: two documents of three scan
 });
 
 test('a thread that dies holding an OCR slot gives it back: the next scanned document is read, not left waiting', async () => {
-  const one = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, ocrConcurrency: 1 });
+  const one = new ThreadPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry, ocrConcurrency: 1 });
   const model = (format: string) => ({ format, pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false }) as never;
   await assert.rejects(one.analyze(model('ocr-crash'), 0), (e) => e instanceof ReaderCrashedError);
   const t0 = Date.now();
@@ -149,7 +149,7 @@ test('a thread that dies holding an OCR slot gives it back: the next scanned doc
 });
 
 test("an analysis reports the pages it has read, in order, before its answer", async () => {
-  const one = new WorkerPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry });
+  const one = new ThreadPool({ size: 1, timeoutMs: 5_000, memoryMb: 64, entry });
   const model = { format: 'progress', pagination: 'pdf', pages: [], pdf: new Uint8Array([1]), pdfIsOriginal: true, hasText: false } as never;
   const reports: number[][] = [];
   const result = await one.analyze(model, 0, undefined, (done, total) => reports.push([done, total]));
