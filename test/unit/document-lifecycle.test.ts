@@ -18,7 +18,7 @@ import type { DocumentRecord } from '../../src/model/records.js';
 import { loadConfig } from '../../src/runtime/config.js';
 import { Store } from '../../src/store/db/index.js';
 import { IngestRepo } from '../../src/store/db/ingest.js';
-import { IllegalTransitionError, recordReady, startIngesting, startProcessing } from '../../src/domain/ingestion.js';
+import { failedAfterAttempts, IllegalTransitionError, recordReady, startIngesting, startProcessing } from '../../src/domain/ingestion.js';
 import { openServices, type Services } from '../../src/app/services.js';
 import { startConsumers } from '../../src/app/jobs.js';
 
@@ -89,6 +89,17 @@ describe('status writes go through the domain, which checks the table', () => {
     assert.equal(moved?.status, 'Processing');
     assert.deepEqual(moved?.progress, { stage: 'processing', pagesDone: 0, pagesTotal: 1 });
     assert.equal(await startIngesting(store.ingest, { workspaceId: ws, id: 'gone' }, { stage: 'reading', pagesDone: 0, pagesTotal: null }), false);
+  });
+
+  test('a job that failed its last attempt ends its in-flight document in Error, and leaves a settled one as it is', async () => {
+    await store.documents.insert(doc('stuck', 'New'));
+    await failedAfterAttempts(store.ingest, ws, 'stuck', 3, new Error('database unreachable'));
+    const stuck = await store.documents.get(ws, 'stuck');
+    assert.equal(stuck?.status, 'Error');
+    assert.deepEqual(stuck?.error, { title: 'Processing failed', detail: 'Processing failed after 3 attempts: database unreachable' });
+    await store.documents.insert(doc('finished', 'Ready'));
+    await assert.rejects(failedAfterAttempts(store.ingest, ws, 'finished', 3, new Error('late')), /cannot go from Ready to Error/);
+    assert.equal((await store.documents.get(ws, 'finished'))?.status, 'Ready');
   });
 
   test('no module but domain/ingestion.ts calls the store\'s status writes', () => {
