@@ -182,4 +182,9 @@ test('config.ts reads exactly the listed settings, and .env.example lists every 
   assert.deepEqual(SETTINGS.filter((v) => !read.has(v)), [], 'in SETTINGS but never read');
   const example = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8');
   assert.deepEqual(SETTINGS.filter((v) => !new RegExp(`^(# )?${v}=`, 'm').test(example)), [], 'missing from .env.example');
+  // Documented once: the README's table (what operators set) or docs/tuning.md.
+  const rows = (file: string) => [...fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!);
+  const documented = [...rows('README.md'), ...rows('docs/tuning.md')];
+  assert.deepEqual(SETTINGS.filter((v) => !documented.includes(v)), [], 'not in the README table nor docs/tuning.md');
+  assert.equal(new Set(documented).size, documented.length, 'a setting documented twice');
 });
