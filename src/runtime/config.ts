@@ -45,6 +45,11 @@ export interface Config {
     ocrPageTimeoutMs: number;
     /** OCR engine processes at once per process, all documents together (QUIRE_OCR_CONCURRENCY, default: CPU cores). */
     ocrConcurrency: number;
+    /**
+     * The languages scanned pages are read in (QUIRE_OCR_LANGUAGES, default `eng`), tesseract's
+     * `eng+deu` form: each must be installed for the engine that reads (checked at start).
+     */
+    ocrLanguages: string;
     /** What reads PDFs (QUIRE_PDF_ENGINE): PDFium (default) or pdf.js. */
     pdfEngine: 'pdfium' | 'pdfjs';
     /**
@@ -147,6 +152,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Tesseract's language codes (`eng`, `deu`, `chi_sim`), joined by `+`. */
+const OCR_LANGUAGES = /^[a-z_]{3,}(\+[a-z_]{3,})*$/;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
@@ -223,6 +231,11 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('QUIRE_PDF_ENGINE', 'must be one of pdfium, pdfjs');
   }
 
+  const ocrLanguages = env.QUIRE_OCR_LANGUAGES?.trim() || 'eng';
+  if (!OCR_LANGUAGES.test(ocrLanguages)) {
+    throw new ConfigError('QUIRE_OCR_LANGUAGES', `must be tesseract language codes joined by + (e.g. eng or eng+deu; got "${env.QUIRE_OCR_LANGUAGES}")`);
+  }
+
   const pdfiumCompile = env.QUIRE_PDFIUM_COMPILE || 'optimized';
   if (pdfiumCompile !== 'optimized' && pdfiumCompile !== 'lazy') {
     throw new ConfigError('QUIRE_PDFIUM_COMPILE', 'must be one of optimized, lazy');
@@ -262,6 +275,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       memoryMb: ingestMemoryMb,
       ocrPageTimeoutMs: parseIntRange('QUIRE_OCR_PAGE_TIMEOUT_MS', env.QUIRE_OCR_PAGE_TIMEOUT_MS, 30_000, 100, 3600_000),
       ocrConcurrency: parseIntRange('QUIRE_OCR_CONCURRENCY', env.QUIRE_OCR_CONCURRENCY, Math.max(1, os.availableParallelism()), 1, 256),
+      ocrLanguages,
       pdfEngine,
       officeIdleMs: parseIntRange('QUIRE_OFFICE_IDLE_MS', env.QUIRE_OFFICE_IDLE_MS, 120_000, 0, 24 * 3600_000),
       pdfiumCompile,

@@ -127,7 +127,7 @@ test('usage errors exit non-zero with a one-line reason', async () => {
 });
 
 test('invalid configuration stops start-up with one line naming the variable', async () => {
-  for (const [name, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mysql://x'], ['QUIRE_PUBLIC_URL', 'nope']] as const) {
+  for (const [name, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mysql://x'], ['QUIRE_PUBLIC_URL', 'nope'], ['QUIRE_OCR_LANGUAGES', 'eng,deu']] as const) {
     const r = await runCli(['serve'], { ...env, [name]: value });
     assert.equal(r.code, 1);
     const lines = r.stderr.trim().split('\n');

@@ -48,6 +48,15 @@ test('QUIRE_PDF_ENGINE picks what reads PDFs: PDFium by default, or pdf.js', () 
   assert.throws(() => loadConfig({ QUIRE_PDF_ENGINE: 'mupdf' }), /QUIRE_PDF_ENGINE/);
 });
 
+test('QUIRE_OCR_LANGUAGES: English by default, or tesseract language codes joined by +', () => {
+  assert.equal(loadConfig({}).ingest.ocrLanguages, 'eng');
+  assert.equal(loadConfig({ QUIRE_OCR_LANGUAGES: ' eng+deu ' }).ingest.ocrLanguages, 'eng+deu');
+  assert.equal(loadConfig({ QUIRE_OCR_LANGUAGES: 'chi_sim' }).ingest.ocrLanguages, 'chi_sim');
+  for (const v of ['eng,deu', 'eng+', 'ENG', 'de', 'eng deu', '../eng']) {
+    assert.throws(() => loadConfig({ QUIRE_OCR_LANGUAGES: v }), (e: Error) => e instanceof ConfigError && /^invalid configuration: QUIRE_OCR_LANGUAGES must be/.test(e.message), v);
+  }
+});
+
 test('QUIRE_METRICS_PORT: where a worker answers GET /metrics; unset for none', () => {
   assert.equal(loadConfig({}).metricsPort, null);
   assert.equal(loadConfig({ QUIRE_METRICS_PORT: '9464' }).metricsPort, 9464);
