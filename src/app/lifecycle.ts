@@ -52,11 +52,19 @@ function reportOptionalTools(logger: pino.Logger): void {
     .catch((err: unknown) => logger.warn({ err }, 'could not check the optional tools'));
 }
 
+/** Stops start-up (a ConfigError) when the OCR engine that will read scans lacks a configured language. */
+async function checkOcrLanguages(config: Config, logger: pino.Logger): Promise<void> {
+  const { ocrEngineFor } = await import('../ingest/stages/ocr/languages.js');
+  const engine = await ocrEngineFor(config.ingest.ocrLanguages);
+  logger.info({ engine, languages: config.ingest.ocrLanguages }, 'scanned pages are read by %s in %s', engine, config.ingest.ocrLanguages);
+}
+
 /** `quire serve`: the API, and a worker too (the job consumers) unless `worker` is false, until SIGTERM. */
 export async function serve(config: Config, opts: { worker: boolean }): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
   for (const warning of config.warnings) logger.warn(warning);
+  if (opts.worker) await checkOcrLanguages(config, logger);
   const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startConsumers }] = await Promise.all([
     import('./services.js'),
     import('../http/server.js'),
@@ -132,6 +140,7 @@ export async function worker(config: Config): Promise<void> {
   const signals = onStopSignal();
   const logger = pino({ level: config.logLevel });
   for (const warning of config.warnings) logger.warn(warning);
+  await checkOcrLanguages(config, logger);
   const [{ openServices }, { startConsumers }] = await Promise.all([import('./services.js'), import('./jobs.js')]);
   const services = await openServices(config, logger);
   const consumers = await startConsumers(services, logger);

@@ -16,7 +16,7 @@ import type { OcrSlots } from './stages/ocr/slots.js';
 
 export type ThreadRequest =
   | { id: number; op: 'read'; bytes: Uint8Array; ext: string; pdfEngine: PdfEngine; officeIdleMs: number }
-  | { id: number; op: 'analyze'; model: DocumentModel; ocrBudgetMs: number; ocrSlots: OcrSlots; pdfEngine: PdfEngine };
+  | { id: number; op: 'analyze'; model: DocumentModel; ocrBudgetMs: number; ocrLanguages: string; ocrSlots: OcrSlots; pdfEngine: PdfEngine };
 
 export type ThreadResult =
   | { op: 'read'; model: DocumentModel }
@@ -46,7 +46,7 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
     const transfer = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : [];
     return { result: { op: 'read', model }, transfer };
   }
-  const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs, ocrSlots: req.ocrSlots, pdfEngine: req.pdfEngine, onProgress });
+  const { structure, timings } = await analyzeDocument(req.model, { ocrBudgetMs: req.ocrBudgetMs, ocrLanguages: req.ocrLanguages, ocrSlots: req.ocrSlots, pdfEngine: req.pdfEngine, onProgress });
   const gz = gzipSync(JSON.stringify(structure), { level: 6 });
   const stored: StoredStructure = { gz, ocrPages: structure.ocrPages };
   const transfer = gz.byteOffset === 0 && gz.byteLength === gz.buffer.byteLength ? [gz.buffer as ArrayBuffer] : [];

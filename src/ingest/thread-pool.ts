@@ -27,6 +27,8 @@ export interface ThreadPoolOptions {
   pdfiumCompile?: PdfiumCompile;
   /** OCR engine processes at once, over all analysing threads (default: CPU cores). */
   ocrConcurrency?: number;
+  /** The languages scanned pages are read in, tesseract's `eng+deu` form (default `eng`). */
+  ocrLanguages?: string;
   /** A reading thread's resident LibreOffice stops after this many ms idle (default 0: none, one per conversion). */
   officeIdleMs?: number;
   /** The thread's entry module (tests only; default: read-thread next to this module). */
@@ -147,7 +149,7 @@ export class ThreadPool {
     const timeoutMs = this.opts.timeoutMs + model.pages.length * ocrPageTimeoutMs;
     const ocrSlots: OcrSlots = { size: this.opts.ocrConcurrency ?? Math.max(1, os.availableParallelism()), free: this.ocrFree, held: sharedCounter(0) };
     try {
-      const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs, ocrSlots, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [], signal, timeoutMs, onProgress);
+      const result = await this.queued({ op: 'analyze', model, ocrBudgetMs: ocrPageTimeoutMs, ocrLanguages: this.opts.ocrLanguages ?? 'eng', ocrSlots, pdfEngine: this.opts.pdfEngine ?? 'pdfium' }, [], signal, timeoutMs, onProgress);
       if (result.op !== 'analyze') throw new ReaderCrashedError('the reading thread answered another request');
       return result;
     } finally {

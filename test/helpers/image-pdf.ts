@@ -53,6 +53,32 @@ export async function imageOnlyPdf(pages: PageImage[]): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
+/** A German text whose words carry umlauts and ß (for textPageImage: a scanned German page). */
+export const GERMAN = [
+  'Die Prüfung der Gebühren für Änderungen muss schriftlich erfolgen.',
+  'Größe, Maß und Übergabe werden im Anhang näher geregelt.',
+  'Über die Höhe der Vergütung entscheidet der Ausschuss nach',
+  'Anhörung der Beteiligten; für Schäden haftet der Käufer.',
+];
+/** The words of GERMAN with an umlaut or ß, each once. */
+export const GERMAN_WORDS = [...new Set(GERMAN.join(' ').split(/[\s.,;]+/).filter((w) => /[äöüßÄÖÜ]/.test(w)))];
+
+/**
+ * A page of `lines` of text in 12-point Liberation Serif, as a scanner gives it at `dpi`: an A4 image
+ * (PNG) of black text on white, to make into a scanned PDF with imageOnlyPdf.
+ */
+export async function textPageImage(lines: readonly string[], dpi = 300): Promise<PageImage> {
+  const canvas = createCanvas(Math.round(8.27 * dpi), Math.round(11.69 * dpi));
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = 'white';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = 'black';
+  const size = (12 * dpi) / 72;
+  ctx.font = `${Math.round(size)}px "Liberation Serif"`;
+  lines.forEach((line, i) => ctx.fillText(line, dpi, dpi + i * 1.5 * size));
+  return { image: await canvas.encode('png'), dpi };
+}
+
 function stream(dict: string, data: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`${dict}\nstream\n`), data, Buffer.from('\nendstream')]);
 }

@@ -7,12 +7,12 @@ import { renderPdfPage } from '../../src/ingest/readers/pdf/render.js';
 import type { PageModel, TextItem } from '../../src/document/pages.js';
 import { needsOcr, ocrPage, stampedScan, type OcrEngine } from '../../src/ingest/stages/ocr.js';
 import { hasTesseractCli } from '../../src/ingest/stages/ocr/tesseract-cli.js';
-import { recognizeWithTesseractJs, stopTesseractJs } from '../../src/ingest/stages/ocr/tesseract-js.js';
+import { missingBundledLanguages, recognizeWithTesseractJs, stopTesseractJs } from '../../src/ingest/stages/ocr/tesseract-js.js';
 import { analyzeDocument } from '../../src/ingest/pipeline.js';
 import { readDocument } from '../../src/ingest/readers/index.js';
 import { sidewaysTurn, turnBoxesBack, uprightPage } from '../../src/ingest/stages/upright.js';
 import { leaves, type StructureNode, type Table } from '../../src/document/structure.js';
-import { imageOnlyPdf } from '../helpers/image-pdf.js';
+import { GERMAN, GERMAN_WORDS, imageOnlyPdf, textPageImage } from '../helpers/image-pdf.js';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { renderPdfiumGray } from '../../src/ingest/readers/pdf/pdfium.js';
 import { measureSkew, rotateImage } from '../../src/ingest/stages/ocr/deskew.js';
@@ -202,6 +202,26 @@ describe('ocrPage', () => {
     const items = await ocrPage(scan, scanPage, { budgetMs: 60_000, engine: 'tesseract.js' });
     assert.ok(items.some((i) => i.text === 'NON-DISCLOSURE'), 'the engine recovered');
   });
+});
+
+describe('languages', () => {
+  for (const engine of ENGINES) {
+    test(`${engine} reads a scanned German page's umlauts in deu, and loses them in eng`, async (t) => {
+      const installed = engine === 'tesseract-cli' ? await hasTesseractCli('eng+deu') : missingBundledLanguages('eng+deu').length === 0;
+      if (!installed) {
+        t.diagnostic(`${engine} has no German data (${engine === 'tesseract-cli' ? 'tesseract-ocr-deu' : '@tesseract.js-data/deu'}): nothing of it to test`);
+        return;
+      }
+      const scan = await imageOnlyPdf([await textPageImage(GERMAN)]);
+      const [page] = await readPdfPages(scan);
+      const read = async (languages: string) => (await ocrPage(scan, page!, { budgetMs: 60_000, engine, languages })).map((i) => i.text.replace(/[.,;]$/, ''));
+      const inGerman = await read('deu');
+      assert.deepEqual(GERMAN_WORDS.filter((w) => !inGerman.includes(w)), [], inGerman.join(' '));
+      const inEnglish = await read('eng');
+      t.diagnostic(`eng: ${inEnglish.join(' ')}`);
+      assert.deepEqual(GERMAN_WORDS.filter((w) => inEnglish.includes(w)), [], 'English has no umlauts: the words come back without them or not at all');
+    });
+  }
 });
 
 describe('a scanned document', () => {

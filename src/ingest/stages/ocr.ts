@@ -127,7 +127,9 @@ export type OcrEngine = 'tesseract-cli' | 'tesseract.js';
 export interface OcrOptions {
   /** Per-page time budget; a page that exceeds it keeps whatever text it had. */
   budgetMs: number;
-  /** The engine to use (default: the CLI when installed, else tesseract.js). */
+  /** The languages to read in, tesseract's `eng+deu` form (default `eng`). */
+  languages?: string;
+  /** The engine to use (default: the CLI when installed with `languages`, else tesseract.js). */
   engine?: OcrEngine;
   /** What draws the page image (default PDFium). */
   pdfEngine?: PdfEngine;
@@ -145,7 +147,7 @@ export async function recognisePages(
 ): Promise<Map<PageModel, PageReading | Error>> {
   const read = new Map<PageModel, PageReading | Error>();
   if (!pages.length) return read;
-  const engine = options.engine ?? ((await hasTesseractCli()) ? 'tesseract-cli' : 'tesseract.js');
+  const engine = options.engine ?? ((await hasTesseractCli(options.languages)) ? 'tesseract-cli' : 'tesseract.js');
   const slots = options.slots ?? localOcrSlots();
   let next = 0;
   const readPages = async () => {
@@ -223,7 +225,7 @@ export async function ocrPage(pdf: Uint8Array, page: PageModel, options: OcrOpti
 /** Reads a scanned page, turning it over when it was scanned upside down. */
 export async function readScannedPage(pdf: Uint8Array, page: PageModel, options: OcrOptions): Promise<PageReading> {
   const started = performance.now();
-  const engine = options.engine ?? ((await hasTesseractCli()) ? 'tesseract-cli' : 'tesseract.js');
+  const engine = options.engine ?? ((await hasTesseractCli(options.languages)) ? 'tesseract-cli' : 'tesseract.js');
   const pixelsAtOcrDpi = page.width * page.height * (OCR_DPI / DPI) ** 2;
   const dpi = Math.max(MIN_DPI, Math.min(OCR_DPI, Math.floor(OCR_DPI * Math.sqrt(MAX_PIXELS / pixelsAtOcrDpi))));
   const recognize = engine === 'tesseract-cli' ? recognizeWithCli : recognizeWithTesseractJs;
@@ -237,7 +239,7 @@ export async function readScannedPage(pdf: Uint8Array, page: PageModel, options:
     if (skew) image = rotateImage(image, -skew);
     const remainingMs = options.budgetMs - (performance.now() - started);
     if (remainingMs <= 0) return undefined;
-    const reading = recognize(grayPng(image.data, image.width, image.height), dpi, remainingMs);
+    const reading = recognize(grayPng(image.data, image.width, image.height), dpi, remainingMs, options.languages);
     // The page as it is (not turned over) gives the rules, in the page's own coordinates (straightened),
     // found while the engine reads.
     let lines: Rule[] | null = null;

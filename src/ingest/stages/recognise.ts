@@ -18,7 +18,7 @@ export async function recognise(doc: AnalysisState, ctx: StageContext): Promise<
   let pagesDone = withText.length - scanned.length;
   if (scanned.length) options.onProgress?.(pagesDone, withText.length);
   const onPageRead = () => options.onProgress?.(++pagesDone, withText.length);
-  const read = await recognisePages(doc.model.pdf, scanned, { budgetMs: options.ocrBudgetMs, pdfEngine: options.pdfEngine, slots: options.ocrSlots, onPageRead });
+  const read = await recognisePages(doc.model.pdf, scanned, { budgetMs: options.ocrBudgetMs, languages: options.ocrLanguages, pdfEngine: options.pdfEngine, slots: options.ocrSlots, onPageRead });
   timings.ocrPages = scanned.length;
   const pages: PageModel[] = [];
   for (const page of withText) {

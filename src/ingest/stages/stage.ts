@@ -11,6 +11,8 @@ import type { Turn } from './upright.js';
 export interface AnalyzeOptions {
   /** Per-page OCR budget. */
   ocrBudgetMs: number;
+  /** The languages scanned pages are read in, tesseract's `eng+deu` form (default `eng`). */
+  ocrLanguages?: string;
   /** What reads the PDF's text (default PDFium). */
   pdfEngine?: PdfEngine;
   /** Slots for OCR processes, shared with the process's other analysing threads (default: one per core). */

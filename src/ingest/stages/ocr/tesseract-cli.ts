@@ -1,26 +1,33 @@
 import { execFile, spawn } from 'node:child_process';
 import { withDeadline } from '../../child-deadline.js';
 
-let available: Promise<boolean> | undefined;
+let installed: Promise<string[] | null> | undefined;
 
-/** The `tesseract` command is on PATH with English data (checked once per thread). */
-export function hasTesseractCli(): Promise<boolean> {
-  available ??= new Promise((resolve) => {
+/** The languages the `tesseract` command has data for, or null when it is not on PATH (asked once per thread). */
+export function cliLanguages(): Promise<string[] | null> {
+  installed ??= new Promise((resolve) => {
     execFile('tesseract', ['--list-langs'], { timeout: 10_000 }, (err, stdout) => {
-      resolve(!err && /^eng$/m.test(stdout));
+      // The first line says where the data is ("List of available languages in …"), one code a line after it.
+      resolve(err ? null : stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean));
     });
   });
-  return available;
+  return installed;
+}
+
+/** The `tesseract` command is on PATH with data for each of `languages` (`eng+deu`). */
+export async function hasTesseractCli(languages = 'eng'): Promise<boolean> {
+  const have = await cliLanguages();
+  return have !== null && languages.split('+').every((l) => have.includes(l));
 }
 
 /**
- * Tesseract's TSV for a page image at `dpi` (the PNG goes through stdin), or undefined when the
- * command takes longer than `budgetMs` (it is killed).
+ * Tesseract's TSV for a page image at `dpi` (the PNG goes through stdin) read in `languages`
+ * (`eng+deu`), or undefined when the command takes longer than `budgetMs` (it is killed).
  */
-export function recognizeWithCli(png: Buffer, dpi: number, budgetMs: number): Promise<string | undefined> {
+export function recognizeWithCli(png: Buffer, dpi: number, budgetMs: number, languages = 'eng'): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     // The OS deadline (a little later than the timer below) also holds when this thread is terminated.
-    const [command, args] = withDeadline('tesseract', ['-', '-', '-l', 'eng', '--oem', '1', '--psm', '3', '--dpi', String(dpi), 'tsv'], budgetMs + 2_000);
+    const [command, args] = withDeadline('tesseract', ['-', '-', '-l', languages, '--oem', '1', '--psm', '3', '--dpi', String(dpi), 'tsv'], budgetMs + 2_000);
     const child = spawn(command, args, {
       // One document per core is already reading: OpenMP threads on top would only contend.
       env: { ...process.env, OMP_THREAD_LIMIT: '1' },

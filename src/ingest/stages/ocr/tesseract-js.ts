@@ -1,4 +1,6 @@
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { Worker as NodeWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
@@ -6,14 +8,27 @@ import Tesseract from 'tesseract.js';
 const require = createRequire(import.meta.url);
 
 /**
- * The English LSTM model shipped inside @tesseract.js-data/eng (its `4.0.0_best_int` folder: integer
- * "best" weights, 2.9 MB gzipped; the `4.0.0` folder adds legacy-engine data we do not use). A local
- * path, so tesseract.js reads the file and never fetches; `cacheMethod: 'none'` keeps it from writing
- * a copy into the working directory.
+ * A language's LSTM model, shipped inside its npm package @tesseract.js-data/<code> (its
+ * `4.0.0_best_int` folder: tessdata_best's weights made integer, English 2.9 MB gzipped; the `4.0.0`
+ * folder adds legacy-engine data we do not use), or undefined when that package is not installed.
+ * A local path, so tesseract.js reads the file and never fetches.
  */
-const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng')), '4.0.0_best_int');
+export function bundledModel(code: string): string | undefined {
+  try {
+    return path.join(path.dirname(require.resolve(`@tesseract.js-data/${code}`)), '4.0.0_best_int', `${code}.traineddata.gz`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The languages of `languages` (`eng+deu`) whose npm data package is not installed. */
+export function missingBundledLanguages(languages: string): string[] {
+  return languages.split('+').filter((code) => bundledModel(code) === undefined);
+}
 
 interface Engine {
+  /** What it reads in (`eng+deu`). */
+  languages: string;
   worker: Tesseract.Worker;
   /** The Node thread tesseract.js runs in: it keeps the process alive only while it reads a page. */
   thread: NodeWorker | undefined;
@@ -30,16 +45,40 @@ let idleTimer: NodeJS.Timeout | undefined;
 let pagesReading = 0;
 const IDLE_MS = 60_000;
 
-async function start(): Promise<Engine> {
-  const worker = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
-    langPath: LANG_PATH,
-    gzip: true,
-    cacheMethod: 'none',
-    // Without a handler, a failed job throws inside tesseract.js's message listener.
-    errorHandler: () => {},
+/**
+ * tesseract.js reads every language from one folder (`langPath`); each package has its own, so a
+ * second language is read through a folder of links to the packages' models, removed once read. (Its
+ * in-memory form, `{ code, data }`, is broken in 7.0.0: naptha/tesseract.js#1052.)
+ */
+async function withModelFolder<T>(languages: string, use: (langPath: string) => Promise<T>): Promise<T> {
+  const models = languages.split('+').map((code) => {
+    const model = bundledModel(code);
+    if (!model) throw new Error(`no OCR data for "${code}": the npm package @tesseract.js-data/${code} is not installed`);
+    return model;
   });
+  if (models.length === 1) return use(path.dirname(models[0]!));
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'quire-tessdata-'));
+  try {
+    for (const model of models) symlinkSync(model, path.join(folder, path.basename(model)));
+    return await use(folder);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+async function start(languages: string): Promise<Engine> {
+  const worker = await withModelFolder(languages, (langPath) =>
+    Tesseract.createWorker(languages, Tesseract.OEM.LSTM_ONLY, {
+      langPath,
+      gzip: true,
+      // Keeps tesseract.js from writing a copy of each model into the working directory.
+      cacheMethod: 'none',
+      // Without a handler, a failed job throws inside tesseract.js's message listener.
+      errorHandler: () => {},
+    }),
+  );
   const thread = (worker as unknown as { worker?: unknown }).worker;
-  const started: Engine = { worker, thread: thread instanceof NodeWorker ? thread : undefined, fail: () => {} };
+  const started: Engine = { languages, worker, thread: thread instanceof NodeWorker ? thread : undefined, fail: () => {} };
   started.thread?.unref();
   started.thread?.on('error', (err) => {
     discard(started);
@@ -48,11 +87,19 @@ async function start(): Promise<Engine> {
   return started;
 }
 
-async function threadEngine(): Promise<Engine> {
-  if (engine) return engine;
-  starting ??= start().finally(() => (starting = undefined));
-  engine = await starting;
-  return engine;
+async function threadEngine(languages: string): Promise<Engine> {
+  for (;;) {
+    if (engine?.languages === languages) return engine;
+    if (engine) discard(engine);
+    // An engine starting for other languages is let start, then replaced.
+    if (!starting) {
+      const started = start(languages).finally(() => (starting = undefined));
+      starting = started;
+      engine = await started;
+      return engine;
+    }
+    await starting.then((e) => (engine = e), () => {});
+  }
 }
 
 function discard(stale: Engine) {
@@ -61,16 +108,16 @@ function discard(stale: Engine) {
 }
 
 /**
- * Tesseract's TSV for a page image at `dpi`, or undefined when reading it takes longer than
- * `budgetMs`: the engine is then terminated (the only way to stop it mid-page) and the next page
- * starts a new one.
+ * Tesseract's TSV for a page image at `dpi` read in `languages` (`eng+deu`), or undefined when
+ * reading it takes longer than `budgetMs`: the engine is then terminated (the only way to stop it
+ * mid-page) and the next page starts a new one.
  */
-export async function recognizeWithTesseractJs(png: Buffer, dpi: number, budgetMs: number): Promise<string | undefined> {
+export async function recognizeWithTesseractJs(png: Buffer, dpi: number, budgetMs: number, languages = 'eng'): Promise<string | undefined> {
   const started = performance.now();
   clearTimeout(idleTimer);
   pagesReading++;
   try {
-    const current = await threadEngine();
+    const current = await threadEngine(languages);
     // Starting the engine used the budget up: the page goes unread, the engine is fine.
     const remainingMs = budgetMs - (performance.now() - started);
     if (remainingMs <= 0) return undefined;
