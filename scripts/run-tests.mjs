@@ -61,6 +61,7 @@ const FILES = [
   'test/api/readyz.test.ts',
   'test/api/readme.test.ts',
   'test/api/optional-tools.test.ts',
+  'test/api/ocr-languages.test.ts',
   'test/api/classification.test.ts',
   'test/api/samples.test.ts',
   'test/api/lifecycle.test.ts',
