@@ -11,6 +11,8 @@ import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { client, type Client, until } from '../helpers/http.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { imageOnlyPdf } from '../helpers/image-pdf.js';
+import { renderPdfPage } from '../../src/ingest/readers/pdf/render.js';
 
 const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
 const NTSB = [path.join(CORPUS, 'reference-dgml/20071204X01896.pdf'), path.join(CORPUS, 'reference-dgml/20071210X01921.pdf')];
@@ -42,6 +44,25 @@ describe('browser console', { skip }, () => {
     step++;
     await page.screenshot({ path: path.join(SHOTS, `${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
   };
+  /** The innermost elements that stick out past the viewport's right edge (to say what to fix). */
+  const overflowing = () =>
+    page.evaluate(() => {
+      // No named inner functions here: the test's transpiler would wrap them in a helper the page lacks.
+      const g = globalThis as Dom;
+      const w = g.document.documentElement.clientWidth;
+      const out = new Set(
+        [...g.document.querySelectorAll('body *')].filter((e: Dom) => {
+          if (e.getBoundingClientRect().right <= w + 1) return false;
+          for (let p = e.parentElement; p; p = p.parentElement) if (g.getComputedStyle(p).overflowX !== 'visible') return false;
+          return true;
+        }),
+      );
+      return [...out]
+        .filter((e: Dom) => ![...e.children].some((k) => out.has(k)))
+        .slice(0, 5)
+        .map((e: Dom) => `${e.tagName.toLowerCase()}.${e.className} "${String(e.textContent).slice(0, 40)}" (${Math.round(e.getBoundingClientRect().right)}px)`)
+        .join(', ');
+    });
   let docsetId = '';
   /** Script errors and CSP violations in the page (must stay empty). */
   const errors: string[] = [];
@@ -247,6 +268,72 @@ describe('browser console', { skip }, () => {
     assert.match(text, /^<\?xml|<dg:/);
   });
 
+  test('the original can be downloaded, and the text and Markdown read, as the API gives them', async () => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download original' }).click()]);
+    assert.equal(dl.suggestedFilename(), path.basename(NTSB[0]!));
+    assert.ok(fs.readFileSync((await dl.path())!).equals(fs.readFileSync(NTSB[0]!)), 'the downloaded bytes are the uploaded ones');
+    for (const [button, format] of [['Text', 'text'], ['Markdown', 'markdown']] as const) {
+      const api = await c.get(`/documents/${docId}/content?format=${format}`);
+      assert.equal(api.status, 200);
+      assert.ok(api.text.trim().length > 100, `${format}: ${api.text.length} characters`);
+      await page.getByRole('button', { name: button, exact: true }).click();
+      assert.equal(await page.getByRole('button', { name: button, exact: true }).getAttribute('aria-pressed'), 'true');
+      const pre = page.locator(`pre.text-view[data-format="${format}"]`);
+      await pre.filter({ hasNotText: 'Loading…' }).waitFor();
+      // textContent: the characters as the API sent them (innerText would fold the layout's whitespace).
+      assert.equal(await pre.evaluate((e) => (e as unknown as { textContent: string }).textContent), api.text);
+      await shot(`document-${format}`);
+    }
+    await page.getByRole('button', { name: 'Markdown', exact: true }).click();
+    await page.locator('pre.text-view').waitFor({ state: 'detached' });
+  });
+
+  test('the document view follows a document in flight until it settles, then stops polling; it can be deleted after a confirmation', async () => {
+    // A scanned copy of two pages: read by OCR, so it stays in flight long enough to be seen.
+    const source = fs.readFileSync(NTSB[1]!);
+    const scanned = await imageOnlyPdf(await Promise.all([1, 2].map(async (n) => ({ image: await renderPdfPage(source, n, 200), dpi: 200 }))));
+    const name = 'followed scan.pdf';
+    const id = (await c.upload({ bytes: scanned, name })).json.id as string;
+    const seen: string[] = [];
+    const docUrl = new RegExp(`/v1preview1/documents/${id}$`);
+    page.on('response', async (r) => {
+      if (docUrl.test(r.url()) && r.request().method() === 'GET' && r.status() === 200) seen.push(((await r.json()) as { status: string }).status);
+    });
+    await page.goto(`${q.origin}/#/documents/${id}`);
+    await page.locator('h1.doc-title').waitFor();
+    const first = await page.locator('h1.doc-title').getAttribute('data-status');
+    assert.ok(['New', 'Ingesting', 'Ingested', 'Processing'].includes(first!), `in flight when opened: ${first}`);
+    await page.getByRole('progressbar', { name: `Processing ${name}` }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Text', exact: true }).isDisabled(), true);
+    await shot('document-in-flight');
+    // No reload: the view polls until the API says Ready, then shows the pages and the text.
+    await page.locator('h1.doc-title[data-status="Ready"]').waitFor({ timeout: 180_000 });
+    assert.equal((await c.get(`/documents/${id}`)).json.status, 'Ready');
+    assert.ok(seen.length >= 2 && seen[0] !== 'Ready' && seen.at(-1) === 'Ready', `statuses polled: ${seen.join(' → ')}`);
+    assert.equal(await page.locator('.page-frame').getAttribute('data-width'), String((await c.get(`/documents/${id}/pages/1`)).json.width), 'its own pages');
+    await page.locator('.page-frame[data-page="1"] img').waitFor();
+    await page.waitForFunction(IMAGE_LOADED);
+    await page.getByRole('progressbar', { name: `Processing ${name}` }).waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('button', { name: 'Text', exact: true }).isEnabled(), true);
+    await shot('document-settled');
+    const polls = seen.length;
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(seen.length, polls, 'no more polling once Ready');
+    console.log(`# document view polled: ${seen.join(' → ')}`);
+
+    // Dismissing the confirmation keeps the document; accepting it deletes it and goes back to the list.
+    const dismissed = new Promise<string>((resolve) => page.once('dialog', (d) => (resolve(d.message()), void d.dismiss())));
+    await page.getByRole('button', { name: 'Delete document' }).click();
+    assert.match(await dismissed, new RegExp(`Delete document "${name}"`));
+    assert.equal((await c.get(`/documents/${id}`)).status, 200);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete document' }).click();
+    await page.waitForFunction(() => (globalThis as Dom).location.hash === '#/');
+    await page.locator('tr[data-doc]').first().waitFor();
+    assert.equal(await page.locator(`tr[data-doc="${name}"]`).count(), 0);
+    assert.equal((await c.get(`/documents/${id}`)).status, 404);
+  });
+
   test('create a TabularReport project and download report.xlsx', async () => {
     await page.getByRole('link', { name: 'Projects' }).click();
     await page.locator('#project-name').fill('Console report');
@@ -389,6 +476,32 @@ describe('browser console', { skip }, () => {
     await page.locator('tr[data-key="console-made"]', { hasText: 'revoked' }).waitFor();
   });
 
+  test('a sample docset is loaded from the catalogue with one click; the list follows its documents until Ready', async () => {
+    const catalog = (await c.get('/sample-catalog')).json.samples as { id: string; name: string; documentCount: number }[];
+    assert.ok(catalog.length > 0, 'the catalogue has entries');
+    const entry = catalog[0]!;
+    await page.getByRole('link', { name: 'Documents' }).click();
+    const created = page.waitForResponse((r) => r.url().endsWith('/v1preview1/samples') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: `Load sample ${entry.name}` }).click();
+    assert.equal((await created).status(), 201);
+    const sample = (await c.get('/samples')).json.samples.find((s: { catalog: { id: string } }) => s.catalog.id === entry.id) as { docset: { id: string }; documentCount: number };
+    assert.ok(sample, 'the API lists the sample');
+    assert.equal(sample.documentCount, entry.documentCount);
+    const docsetName = (await c.get(`/docsets/${sample.docset.id}`)).json.name as string;
+    await page.locator(`li[data-docset="${docsetName}"]`).waitFor();
+    await page.getByRole('status').filter({ hasText: `Loaded "${entry.name}"` }).waitFor();
+    // The table shows the new docset's documents (samples included), and follows them without a reload.
+    assert.equal(await page.getByRole('checkbox', { name: 'Include samples' }).isChecked(), true);
+    await until(`${entry.documentCount} rows`, async () => ((await page.locator('tr[data-doc]').count()) === entry.documentCount ? true : undefined), 30_000, 200);
+    await shot('sample-loaded');
+    await until('every sample document Ready in the table', async () => ((await page.locator('tr[data-status="Ready"]').count()) === entry.documentCount ? true : undefined), 240_000, 500);
+    const docs = (await c.get(`/documents?docset.id=${sample.docset.id}&samples=true`)).json.documents as { name: string; status: string; isSample: boolean }[];
+    assert.equal(docs.length, entry.documentCount);
+    assert.ok(docs.every((d) => d.status === 'Ready' && d.isSample), JSON.stringify(docs.map((d) => [d.name, d.status])));
+    assert.deepEqual((await page.locator('tr[data-doc]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-doc')))).sort(), docs.map((d) => d.name).sort());
+    await shot('sample-ready');
+  });
+
   test('no script error and no CSP violation in the page; no horizontal scrolling at 1280x800', async () => {
     assert.deepEqual(errors, []);
     await page.getByRole('link', { name: 'Documents' }).click();
@@ -401,12 +514,16 @@ describe('browser console', { skip }, () => {
     await page.getByRole('link', { name: 'Documents' }).click();
     await page.locator('tr[data-doc]').first().waitFor();
     const width = await page.evaluate(() => (globalThis as Dom).document.documentElement.scrollWidth as number);
-    assert.ok(width <= 390, `page ${width}px wide at 390`);
+    assert.ok(width <= 390, `page ${width}px wide at 390: ${await overflowing()}`);
     await shot('phone-documents');
     await page.goto(`${q.origin}/#/documents/${docId}`);
     await page.locator('.page-frame img').waitFor();
     const w2 = await page.evaluate(() => (globalThis as Dom).document.documentElement.scrollWidth as number);
-    assert.ok(w2 <= 390, `document view ${w2}px wide at 390`);
+    assert.ok(w2 <= 390, `document view ${w2}px wide at 390: ${await overflowing()}`);
+    await page.getByRole('button', { name: 'Markdown', exact: true }).click();
+    await page.locator('pre.text-view').filter({ hasNotText: 'Loading…' }).waitFor();
+    const w3 = await page.evaluate(() => (globalThis as Dom).document.documentElement.scrollWidth as number);
+    assert.ok(w3 <= 390, `document view with its Markdown ${w3}px wide at 390: ${await overflowing()}`);
     await shot('phone-document');
   });
 });

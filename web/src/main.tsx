@@ -29,7 +29,7 @@ function App() {
     <>
       <Header route={route} />
       <main id="main">
-        {doc ? <DocumentView id={decodeURIComponent(doc[1]!)} /> : route.startsWith('#/projects') ? <ProjectsPage /> : route.startsWith('#/webhooks') ? <WebhooksPage /> : route.startsWith('#/keys') ? <KeysPage /> : <DocumentsPage />}
+        {doc ? <DocumentView key={doc[1]} id={decodeURIComponent(doc[1]!)} /> : route.startsWith('#/projects') ? <ProjectsPage /> : route.startsWith('#/webhooks') ? <WebhooksPage /> : route.startsWith('#/keys') ? <KeysPage /> : <DocumentsPage />}
       </main>
     </>
   );

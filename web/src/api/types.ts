@@ -10,11 +10,15 @@ import type { PropertySchema, PropertyValueSchema } from '../../../src/api/prope
 import type { UploadSessionCreatedSchema, UploadSessionStateJson } from '../../../src/api/upload-sessions.js';
 import type { DeliverySchema, WebhookJson } from '../../../src/api/webhooks.js';
 import type { WorkspaceSchema } from '../../../src/api/workspace.js';
-import { DOCUMENT_STATUSES } from '../../../src/api/statuses.js';
+import type { SampleCatalogEntryJson, SampleJson } from '../../../src/api/samples.js';
+import { DOCUMENT_STATUSES, SETTLED_DOCUMENT_STATUSES } from '../../../src/api/statuses.js';
 
 export type DocStatus = Static<typeof DocumentStatusSchema>;
 /** In the order a document goes through them (the list's order in the Documents filter). */
 export const STATUSES: readonly DocStatus[] = DOCUMENT_STATUSES;
+const SETTLED: ReadonlySet<DocStatus> = new Set(SETTLED_DOCUMENT_STATUSES);
+/** Still being ingested or processed: its status, progress, pages and text will change (worth polling). */
+export const inFlight = (status: DocStatus) => !SETTLED.has(status);
 
 export type Workspace = Static<typeof WorkspaceSchema>;
 export type Docset = DocsetJson;
@@ -32,3 +36,5 @@ export type Delivery = Static<typeof DeliverySchema>;
 export type SessionCreated = Static<typeof UploadSessionCreatedSchema>;
 export type SessionState = UploadSessionStateJson;
 export type ApiKey = Static<typeof ApiKeySchema>;
+export type SampleCatalogEntry = SampleCatalogEntryJson;
+export type Sample = SampleJson;

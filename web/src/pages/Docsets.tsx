@@ -63,9 +63,13 @@ export function DocsetsPanel({ docsets, selected, onSelect, onChange }: { docset
               <button type="button" class={selected === d.id ? 'link selected' : 'link'} onClick={() => onSelect(d.id)}>
                 {d.name} <span class="count">({String(d.documentCount ?? 0)})</span>
               </button>
-              <button type="button" class="small" aria-label={`Rename docset ${d.name}`} onClick={() => setEditing({ id: d.id, name: d.name })}>
-                ✎
-              </button>
+              {d.isSample ? (
+                <span class="tag">sample</span>
+              ) : (
+                <button type="button" class="small" aria-label={`Rename docset ${d.name}`} onClick={() => setEditing({ id: d.id, name: d.name })}>
+                  ✎
+                </button>
+              )}
               <button type="button" class="small danger" aria-label={`Delete docset ${d.name}`} onClick={() => remove(d)}>
                 ✕
               </button>

@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { download, get } from '../api/client.js';
+import { del, download, get } from '../api/client.js';
 import { outline, type OutlineItem } from '../api/dgml.js';
-import type { Box, Document, Page, PropertyValue } from '../api/types.js';
+import { usePollTick } from '../api/poll.js';
+import { inFlight, type Box, type Document, type Page, type PropertyValue } from '../api/types.js';
 import { AuthImage } from '../components/AuthImage.js';
+import { ProgressBar } from '../components/Progress.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { PropertiesPanel } from './PropertiesPanel.js';
+import { TextPanel } from './TextPanel.js';
 
 const THUMB_DPI = 36;
 const VIEW_DPI = 100;
@@ -20,17 +23,48 @@ export function DocumentView({ id }: { id: string }) {
   const [items, setItems] = useState<OutlineItem[]>([]);
   const [error, setError] = useState('');
 
+  // The document is polled while in flight (status, progress); its pages and DGML are fetched again
+  // when it settles, as they are complete only then.
+  const busy = !!doc && inFlight(doc.status);
+  const tick = usePollTick(busy);
   useEffect(() => {
-    get<Document>(`/documents/${id}`).then(setDoc, (e: Error) => setError(e.message));
-    get<{ pages: Page[] }>(`/documents/${id}/pages`).then((r) => setPages(r.pages), () => undefined);
+    let stop = false;
+    get<Document>(`/documents/${id}`).then(
+      (d) => {
+        if (stop) return;
+        setDoc(d);
+        setError('');
+      },
+      (e: Error) => !stop && setError(e.message),
+    );
+    return () => void (stop = true);
+  }, [id, tick]);
+  const phase = doc ? (busy ? 'in-flight' : doc.status) : null;
+  useEffect(() => {
+    if (!phase) return;
+    let stop = false;
+    get<{ pages: Page[] }>(`/documents/${id}/pages`).then((r) => !stop && setPages(r.pages), () => undefined);
     get<string>(`/documents/${id}/dgml`).then(
       (x) => {
+        if (stop) return;
         setDgml(x);
         setItems(outline(x));
       },
       () => undefined,
     );
-  }, [id]);
+    return () => void (stop = true);
+  }, [id, phase]);
+
+  const remove = async () => {
+    if (!doc || !confirm(`Delete document "${doc.name}"? Its pages, properties and stored bytes go with it.`)) return;
+    try {
+      await del(`/documents/${id}`);
+      location.hash = '#/';
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const save = (path: string, name: string) => download(path, name).catch((e: Error) => setError(e.message));
 
   const page = pages.find((p) => p.number === current);
   const pick = (v: PropertyValue) => {
@@ -47,9 +81,21 @@ export function DocumentView({ id }: { id: string }) {
       </p>
       {error && <p role="alert" class="error">{error}</p>}
       {doc && (
-        <h1 class="doc-title">
-          {doc.name} <StatusBadge status={doc.status} />
-        </h1>
+        <>
+          <h1 class="doc-title" data-status={doc.status}>
+            {doc.name} <StatusBadge status={doc.status} />
+          </h1>
+          {busy && <ProgressBar value={doc.progress?.pagesDone ?? 0} max={doc.progress?.pagesTotal ?? 0} label={`Processing ${doc.name}`} />}
+          {doc.error && <p class="error">{doc.error.title}</p>}
+          <div class="toolbar doc-actions">
+            <button type="button" onClick={() => void save(`/documents/${id}/content`, doc.name)}>
+              Download original
+            </button>
+            <button type="button" class="danger" onClick={() => void remove()}>
+              Delete document
+            </button>
+          </div>
+        </>
       )}
       <div class="doc-grid">
         <nav class="thumbs" aria-label="Pages">
@@ -97,7 +143,7 @@ export function DocumentView({ id }: { id: string }) {
             </ol>
             {dgml && (
               <>
-                <button type="button" onClick={() => void download(`/documents/${id}/dgml`, `${doc?.name ?? id}.xml`)}>
+                <button type="button" onClick={() => void save(`/documents/${id}/dgml`, `${doc?.name ?? id}.xml`)}>
                   Download DGML
                 </button>
                 <details>
@@ -109,6 +155,7 @@ export function DocumentView({ id }: { id: string }) {
           </section>
         </div>
       </div>
+      {doc && <TextPanel id={id} ready={doc.status === 'Ready'} />}
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api/client.js';
-import { STATUSES, type Docset, type Document } from '../api/types.js';
+import { STATUSES, inFlight, type Docset, type Document, type Sample } from '../api/types.js';
 import { ProgressBar } from '../components/Progress.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { DocsetsPanel } from './Docsets.js';
+import { SamplesPanel } from './Samples.js';
 import { UploadPanel } from './Upload.js';
 
 interface Filters {
@@ -20,7 +21,6 @@ interface Filters {
 }
 const EMPTY: Filters = { name: '', prefix: '', status: '', minPages: '', maxPages: '', minSize: '', maxSize: '', samples: '', metaKey: '', metaValue: '' };
 type SortKey = 'name' | 'status' | 'size' | 'pageCount' | 'createdAt';
-const IN_FLIGHT = new Set(['New', 'Ingesting', 'Ingested', 'Processing']);
 
 function query(f: Filters, docset: string): string {
   const p = new URLSearchParams({ limit: '25' });
@@ -45,7 +45,7 @@ export function DocumentsPage() {
   const [tick, setTick] = useState(0);
   const delay = useRef(1000);
 
-  const loadDocsets = () => get<{ docsets: Docset[] }>('/docsets?limit=100').then((r) => setDocsets(r.docsets), (e: Error) => setError(e.message));
+  const loadDocsets = () => get<{ docsets: Docset[] }>('/docsets?limit=100&samples=true').then((r) => setDocsets(r.docsets), (e: Error) => setError(e.message));
   useEffect(() => void loadDocsets(), []);
 
   const url = pageUrl ?? query(applied, docset);
@@ -64,7 +64,7 @@ export function DocumentsPage() {
   }, [url, tick]);
 
   // Poll while documents are in flight, backing off from 1 s to 10 s; reset when nothing is.
-  const busy = docs.some((d) => IN_FLIGHT.has(d.status));
+  const busy = docs.some((d) => inFlight(d.status));
   useEffect(() => {
     if (!busy) {
       delay.current = 1000;
@@ -88,6 +88,13 @@ export function DocumentsPage() {
     setDocset(ds);
     setPageUrl(null);
     setHistory([]);
+  };
+  // A loaded sample shows its new docset, whose documents are samples (lists leave them out unless asked).
+  const showSample = (s: Sample) => {
+    const f = { ...filters, samples: 'true' };
+    setFilters(f);
+    reset(f, s.docset.id);
+    refresh();
   };
   const sorted = [...docs].sort((a, b) => {
     const av = a[sort.key] ?? '';
@@ -119,6 +126,7 @@ export function DocumentsPage() {
       <div class="side">
         <DocsetsPanel docsets={docsets} selected={docset} onSelect={(id) => reset(applied, id)} onChange={refresh} />
         <UploadPanel docsets={docsets} onUploaded={refresh} />
+        <SamplesPanel onLoaded={showSample} />
       </div>
       <section class="panel" aria-labelledby="docs-h">
         <h2 id="docs-h">Documents</h2>
@@ -172,7 +180,7 @@ export function DocumentsPage() {
                   </td>
                   <td>
                     <StatusBadge status={d.status} />
-                    {IN_FLIGHT.has(d.status) && <ProgressBar value={d.progress?.pagesDone ?? 0} max={d.progress?.pagesTotal ?? 0} label={`Processing ${d.name}`} />}
+                    {inFlight(d.status) && <ProgressBar value={d.progress?.pagesDone ?? 0} max={d.progress?.pagesTotal ?? 0} label={`Processing ${d.name}`} />}
                     {d.error && <span class="error small-text">{d.error.title}</span>}
                   </td>
                   <td>{d.pageCount ?? ''}</td>
