@@ -10,7 +10,8 @@ import { readPdfGeometry, readPdfPages, type PdfEngine } from './pdf/pdf.js';
 import { renderPdfPage } from './pdf/render.js';
 import { MONOSPACE, PROPORTIONAL, textLayoutPdf } from './text/text-layout-pdf.js';
 import { textTooLarge } from './limits.js';
-import { decodeText, readTxt, txtStructure } from './text/txt.js';
+import { decodeHtml, decodeText } from './text/encoding.js';
+import { readTxt, txtStructure } from './text/txt.js';
 
 // Contract of the format readers: every allowed format into one DocumentModel.
 
@@ -77,7 +78,7 @@ export const FORMAT_OPTIONS: Readonly<Record<string, FormatOption>> = {
       return { native: txtStructure(text), blocks: readTxt(text) };
     },
   },
-  html: { accepts: ['txt', 'html'], pipeline: 'declarative', structure: async (bytes) => fromNodes(htmlStructure(decodeText(bytes))) },
+  html: { accepts: ['txt', 'html'], pipeline: 'declarative', structure: async (bytes) => fromNodes(htmlStructure(decodeHtml(bytes))) },
 };
 
 /** The pipeline a document of `format` goes through (a format without an entry is read as pages). */

@@ -4,21 +4,6 @@ import { htmlStructure } from '../html/html.js';
 import { looksLikeMarkdown, markdownHtml } from './markdown.js';
 import { splitTextTable } from './text-tables.js';
 
-/** Text of a plain-text file: UTF-8/UTF-16 by BOM, else UTF-8 when valid, else Latin-1. */
-export function decodeText(bytes: Buffer): string {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
-    const body = Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1)));
-    return body.swap16().toString('utf16le');
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return bytes.toString('latin1');
-  }
-}
-
 function textLines(text: string): string[] {
   return text.replace(/\r\n?/g, '\n').replace(/\f/g, '\n').split('\n');
 }
