@@ -76,7 +76,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     ttlMs: config.uploadSessionTtlSeconds * 1000,
     maxUploadBytes: config.maxUploadBytes,
   });
-  const renderer = new PageRenderer({ timeoutMs: 120_000, memoryMb: 1024 });
+  const renderer = new PageRenderer({ timeoutMs: 120_000, memoryMb: 1024, engine: config.ingest.pdfEngine });
   const webhookDispatcher = new WebhookDispatcher(store, queue, config, logger?.child({ component: 'webhooks' }));
   const webhooks = new WebhookService(store, {
     refuseUrl: (url) => refuseLiteralUrl(url, config.webhooks),

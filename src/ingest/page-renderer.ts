@@ -1,17 +1,22 @@
 import { Worker } from 'node:worker_threads';
 import { moduleBeside, threadEntry } from '../runtime/thread-entry.js';
-import type { RenderReply, RenderRequest } from './render-thread.js';
+import type { PdfEngine } from './readers/pdf/pdf.js';
+import { pdfiumModuleIfCompiled } from './readers/pdf/pdfium.js';
+import type { RenderReply, RenderRequest, RenderThreadData } from './render-thread.js';
 
 export interface PageRendererOptions {
   /** Time budget of one page. */
   timeoutMs: number;
   /** Heap budget of the rendering thread. */
   memoryMb: number;
+  /** What draws the pages (default PDFium; pdf.js draws those PDFium cannot). */
+  engine?: PdfEngine;
 }
 
 /**
- * Renders page images off the event loop, in one long-lived thread (pdfjs loads once), one page at a
- * time. A page over its time budget, or a crash, ends the thread; the next request starts a new one.
+ * Renders page images off the event loop, in one long-lived thread (PDFium, and pdf.js when a PDF
+ * needs it, load once; PDFium from the module the reading threads share when the process has
+ * compiled one), one page at a time. A page over its time budget, or a crash, ends the thread; the next request starts a new one.
  */
 export class PageRenderer {
   private current: Worker | undefined;
@@ -29,7 +34,8 @@ export class PageRenderer {
   private thread(): Worker {
     if (!this.current) {
       const entry = threadEntry(moduleBeside(import.meta.url, 'render-thread'));
-      const thread = new Worker(entry.file, { eval: entry.eval, resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb }, stdout: false, stderr: false });
+      const workerData: RenderThreadData = { engine: this.opts.engine ?? 'pdfium', pdfiumModule: pdfiumModuleIfCompiled() };
+      const thread = new Worker(entry.file, { eval: entry.eval, workerData, resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb }, stdout: false, stderr: false });
       thread.unref();
       thread.on('exit', () => {
         if (this.current === thread) this.current = undefined;

@@ -1,6 +1,16 @@
-// The entry of the page-rendering thread: kept alive so pdfjs is loaded once; one request at a time.
-import { parentPort } from 'node:worker_threads';
+// The entry of the page-rendering thread: kept alive so PDFium (and pdf.js, when a PDF needs it) loads once; one request at a time.
+import { parentPort, workerData } from 'node:worker_threads';
 import { renderPage } from './readers/index.js';
+import type { PdfEngine } from './readers/pdf/pdf.js';
+import { usePdfiumModule, type PdfiumModule } from './readers/pdf/pdfium.js';
+
+/** What the rendering thread is started with (`workerData`). */
+export interface RenderThreadData {
+  /** What draws the pages (pdf.js draws those PDFium cannot). */
+  engine: PdfEngine;
+  /** PDFium compiled by the process, shared with its threads (`compiledPdfiumModule`). */
+  pdfiumModule?: PdfiumModule;
+}
 
 export interface RenderRequest {
   id: number;
@@ -11,9 +21,11 @@ export interface RenderRequest {
 
 export type RenderReply = { id: number; ok: true; png: Uint8Array } | { id: number; ok: false; message: string };
 
+const data = workerData as RenderThreadData | null;
+if (data?.pdfiumModule) usePdfiumModule(data.pdfiumModule);
 parentPort!.on('message', async (req: RenderRequest) => {
   try {
-    const png = await renderPage(req.pdf, req.page, req.dpi);
+    const png = await renderPage(req.pdf, req.page, req.dpi, data?.engine);
     const out = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
     parentPort!.postMessage({ id: req.id, ok: true, png: out } satisfies RenderReply);
   } catch (err) {

@@ -174,7 +174,7 @@ test("OCR's page image from PDFium (grayscale PNG) matches pdf.js's rendering of
     for (let i = 0; i < data.length; i += 4) out[Math.floor(i / 4 / image.width / rowsPerBand)] += (data[i]! + data[i + 1]! + data[i + 2]!) / 3 / 255;
     return { width: image.width, height: image.height, bands: out.map((v) => v / (rowsPerBand * image.width)) };
   };
-  const [a, b] = [await bands(await renderPdfPage(pdf, 1, 100)), await bands(await renderPdfiumGrayPng(pdf, 1, 100))];
+  const [a, b] = [await bands(await renderPdfPage(pdf, 1, 100, false, 'pdfjs')), await bands(await renderPdfiumGrayPng(pdf, 1, 100))];
   assert.deepEqual([b.width, b.height], [a.width, a.height]);
   a.bands.forEach((v, i) => assert.ok(Math.abs(v - b.bands[i]!) < 0.02, `band ${i}: ${v.toFixed(3)} vs ${b.bands[i]!.toFixed(3)}`));
   assert.ok(Math.min(...b.bands) < 0.97, 'the page has text on it');

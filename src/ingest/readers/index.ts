@@ -153,9 +153,9 @@ async function docAsDocx(bytes: Buffer, soffice: string, idleMs: number): Promis
   }
 }
 
-/** A PNG of one page (1-based) of a PDF at `dpi` (36..300). */
-export async function renderPage(pdf: Uint8Array, pageNumber: number, dpi: number): Promise<Buffer> {
-  return renderPdfPage(pdf, pageNumber, dpi);
+/** A PNG of one page (1-based) of a PDF at `dpi` (36..300), drawn by PDFium (default) or pdf.js; pdf.js draws what PDFium cannot read. */
+export async function renderPage(pdf: Uint8Array, pageNumber: number, dpi: number, engine: PdfEngine = 'pdfium'): Promise<Buffer> {
+  return renderPdfPage(pdf, pageNumber, dpi, false, engine);
 }
 
 export { detectFormat, type DetectedFormat } from './detect.js';

@@ -38,6 +38,10 @@ const SEG_BEZIERTO = 1;
 const SEG_MOVETO = 2;
 /** FPDF_RenderPageBitmap's flag to draw annotations (form fields, stamps) as pdf.js's rendering does. */
 const RENDER_ANNOTATIONS = 0x01;
+/** FPDF_RenderPageBitmap's flag for RGB(x) byte order instead of BGR(x). */
+const REVERSE_BYTE_ORDER = 0x10;
+/** FPDF_RenderPageBitmap's rotation for 180° (clockwise quarter turns, after the page's own). */
+const HALF_TURN = 2;
 /** Font descriptor flag ForceBold. */
 const FLAG_FORCE_BOLD = 1 << 18;
 const FLAG_ITALIC = 1 << 6;
@@ -136,30 +140,53 @@ class Pdfium {
 
   /** One page (0-based) drawn in grays at `scale` pixels a point, on white. */
   renderGray(bytes: Uint8Array, index: number, scale: number): { gray: Uint8Array; width: number; height: number } {
+    return this.draw(bytes, index, scale, 0, 0, (bgrx, at, stride, width, height) => {
+      const gray = new Uint8Array(width * height);
+      for (let y = 0; y < height; y++) {
+        let p = at + y * stride;
+        const row = y * width;
+        for (let x = 0; x < width; x++, p += 4) gray[row + x] = (bgrx[p]! * 29 + bgrx[p + 1]! * 150 + bgrx[p + 2]! * 77) >> 8;
+      }
+      return { gray, width, height };
+    });
+  }
+
+  /** One page (0-based) drawn in colour at `scale` pixels a point, on white, turned half a turn when asked: RGBA, 4 bytes a pixel, opaque. */
+  renderRgba(bytes: Uint8Array, index: number, scale: number, upsideDown: boolean): { rgba: Uint8ClampedArray; width: number; height: number } {
+    return this.draw(bytes, index, scale, REVERSE_BYTE_ORDER, upsideDown ? HALF_TURN : 0, (rgbx, at, stride, width, height) => {
+      const rgba = new Uint8ClampedArray(width * height * 4);
+      const row = width * 4;
+      if (stride === row) rgba.set(rgbx.subarray(at, at + row * height));
+      else for (let y = 0; y < height; y++) rgba.set(rgbx.subarray(at + y * stride, at + y * stride + row), y * row);
+      // The bitmap has no alpha channel (its fourth byte is undefined): every pixel is opaque.
+      for (let p = 3; p < rgba.length; p += 4) rgba[p] = 255;
+      return { rgba, width, height };
+    });
+  }
+
+  /**
+   * Draws one page (0-based) at `scale` into a 4-byte-a-pixel bitmap filled white (BGRx, or RGBx
+   * with REVERSE_BYTE_ORDER), sized as pdf.js's viewport rounds it, and hands its rows to `take`
+   * (the instance's memory, the bitmap's offset in it, bytes a row) before the bitmap is freed.
+   */
+  private draw<T>(bytes: Uint8Array, index: number, scale: number, flags: number, rotate: number, take: (memory: Uint8Array, at: number, stride: number, width: number, height: number) => T): T {
     const f = this.f;
     return this.withDocument(bytes, (doc, count) => {
       if (index >= count) throw new RangeError(`no page ${index + 1}: the PDF has ${count}`);
       const page = f.FPDF_LoadPage!(doc, index);
       if (!page) throw new PdfiumCannotRead(f.FPDF_GetLastError!());
       try {
-        const width = Math.max(1, Math.round(f.FPDF_GetPageWidthF!(page) * scale));
-        const height = Math.max(1, Math.round(f.FPDF_GetPageHeightF!(page) * scale));
+        const width = Math.max(1, Math.round(writtenNumber(f.FPDF_GetPageWidthF!(page)) * scale));
+        const height = Math.max(1, Math.round(writtenNumber(f.FPDF_GetPageHeightF!(page)) * scale));
         const bitmap = f.FPDFBitmap_Create!(width, height, 0);
         if (!bitmap) throw new PdfiumCannotRead(-1, new Error('no memory for the page image'));
         try {
           f.FPDFBitmap_FillRect!(bitmap, 0, 0, width, height, 0xffffffff);
-          f.FPDF_RenderPageBitmap!(bitmap, page, 0, 0, width, height, 0, RENDER_ANNOTATIONS);
+          f.FPDF_RenderPageBitmap!(bitmap, page, 0, 0, width, height, rotate, RENDER_ANNOTATIONS | flags);
           const stride = f.FPDFBitmap_GetStride!(bitmap);
           const at = f.FPDFBitmap_GetBuffer!(bitmap);
           this.views();
-          const bgrx = this.u8;
-          const gray = new Uint8Array(width * height);
-          for (let y = 0; y < height; y++) {
-            let p = at + y * stride;
-            const row = y * width;
-            for (let x = 0; x < width; x++, p += 4) gray[row + x] = (bgrx[p]! * 29 + bgrx[p + 1]! * 150 + bgrx[p + 2]! * 77) >> 8;
-          }
-          return { gray, width, height };
+          return take(this.u8, at, stride, width, height);
         } finally {
           f.FPDFBitmap_Destroy!(bitmap);
         }
@@ -484,6 +511,19 @@ class Pdfium {
 
 const NAME_BYTES = 256;
 
+/**
+ * The number a PDF most likely wrote, from PDFium's single-precision copy of it: the shortest decimal
+ * that is the same float. pdf.js reads "842.04" as a double; PDFium's 842.0399780 at 100 DPI is
+ * 1169.49997 pixels where pdf.js's is 1169.5, which rounds to a pixel more.
+ */
+function writtenNumber(f32: number): number {
+  for (let digits = 1; digits < 9; digits++) {
+    const shortest = Number(f32.toPrecision(digits));
+    if (Math.fround(shortest) === f32) return shortest;
+  }
+  return f32;
+}
+
 interface Face {
   name: string;
   bold: boolean;
@@ -654,6 +694,14 @@ export function compiledPdfiumModule(mode: PdfiumCompile): PdfiumModule | undefi
   return compiled ?? undefined;
 }
 
+/**
+ * The module `compiledPdfiumModule` compiled, if the process has compiled one: for a thread that
+ * should not make the caller wait for a compilation (the page-rendering thread then compiles its own).
+ */
+export function pdfiumModuleIfCompiled(): PdfiumModule | undefined {
+  return compiled ?? undefined;
+}
+
 let sharedModule: PdfiumModule | undefined;
 
 /** Makes this thread instantiate `module` (from `compiledPdfiumModule`) instead of compiling its own. */
@@ -753,6 +801,12 @@ export async function renderPdfiumGray(bytes: Uint8Array, pageNumber: number, dp
   // One byte a pixel, row after row: the image turned upside down is the same bytes backwards.
   if (upsideDown) gray.reverse();
   return { data: gray, width, height };
+}
+
+/** One page (1-based) drawn in colour at `dpi`, turned upside down when asked: RGBA, 4 bytes a pixel, opaque (the page image the API serves). */
+export async function renderPdfiumRgba(bytes: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+  const { rgba, width, height } = await withPdfium(bytes, (p) => p.renderRgba(bytes, pageNumber - 1, dpi / 72, upsideDown));
+  return { data: rgba, width, height };
 }
 
 /** Only the pages' sizes. */

@@ -1,15 +1,42 @@
-// pdf.js and the canvas load on the first page drawn: a reading thread that never draws one (PDFium
-// reads, and draws the OCR images) never carries them.
+import { withEngine, type PdfEngine } from './pdf.js';
+import { renderPdfiumRgba } from './pdfium.js';
+
+// PDFium draws page images (about twice as fast as pdf.js, bench/page-images); pdf.js draws a page of a
+// PDF PDFium cannot open. pdf.js and the canvas load on first use: a reading thread that never draws
+// a page image (PDFium reads, and draws the OCR images) never carries them.
 
 export const MIN_DPI = 36;
 export const MAX_DPI = 300;
 
-/** A PNG of one page (1-based) of a PDF at `dpi`, turned upside down when asked. */
-export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<Buffer> {
-  return drawPage(pdf, pageNumber, dpi, upsideDown, (canvas) => canvas.toBuffer('image/png'));
+/**
+ * A PNG of one page (1-based) of a PDF at `dpi` (RGBA, opaque), turned upside down when asked: drawn
+ * by PDFium, or by pdf.js when PDFium cannot read the PDF or `engine` asks for it.
+ */
+export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown = false, engine: PdfEngine = 'pdfium'): Promise<Buffer> {
+  checkPageAndDpi(pageNumber, dpi);
+  return withEngine(
+    engine,
+    async () => pngOf(await renderPdfiumRgba(pdf, pageNumber, dpi, upsideDown)),
+    () => drawPage(pdf, pageNumber, dpi, upsideDown, (canvas) => canvas.toBuffer('image/png')),
+  );
 }
 
-/** One page (1-based) drawn in grayscale at `dpi`, one byte a pixel, turned upside down when asked. */
+/** RGBA pixels as a PNG, encoded by the canvas as pdf.js's drawings are (the same PNG format either way). */
+async function pngOf({ data, width, height }: { data: Uint8ClampedArray; width: number; height: number }): Promise<Buffer> {
+  const { createCanvas, ImageData } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(width, height);
+  canvas.getContext('2d').putImageData(new ImageData(data, width, height), 0, 0);
+  return canvas.toBuffer('image/png');
+}
+
+function checkPageAndDpi(pageNumber: number, dpi: number): void {
+  if (!Number.isFinite(dpi) || dpi < MIN_DPI || dpi > MAX_DPI) {
+    throw new RangeError(`dpi must be between ${MIN_DPI} and ${MAX_DPI}, got ${dpi}`);
+  }
+  if (!Number.isInteger(pageNumber) || pageNumber < 1) throw new RangeError(`no page ${pageNumber}`);
+}
+
+/** One page (1-based) drawn by pdf.js in grayscale at `dpi`, one byte a pixel, turned upside down when asked (OCR's image when PDFium cannot draw it). */
 export async function renderPdfPageGray(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<{ data: Uint8Array; width: number; height: number }> {
   return drawPage(pdf, pageNumber, dpi, upsideDown, (canvas) => {
     const { width, height } = canvas;
@@ -22,11 +49,9 @@ export async function renderPdfPageGray(pdf: Uint8Array, pageNumber: number, dpi
 
 type Canvas = import('@napi-rs/canvas').Canvas;
 
+/** One page drawn by pdf.js onto a canvas filled white. */
 async function drawPage<T>(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown: boolean, take: (canvas: Canvas) => T): Promise<T> {
-  if (!Number.isFinite(dpi) || dpi < MIN_DPI || dpi > MAX_DPI) {
-    throw new RangeError(`dpi must be between ${MIN_DPI} and ${MAX_DPI}, got ${dpi}`);
-  }
-  if (!Number.isInteger(pageNumber) || pageNumber < 1) throw new RangeError(`no page ${pageNumber}`);
+  checkPageAndDpi(pageNumber, dpi);
   const [{ createCanvas }, { openPdf, pdfError }] = await Promise.all([import('@napi-rs/canvas'), import('./pdfjs.js')]);
   const doc = await openPdf(pdf);
   try {
