@@ -1,9 +1,10 @@
 import { withEngine, type PdfEngine } from './pdf.js';
 import { renderPdfiumRgba } from './pdfium.js';
+import { rgbaPng } from '../write/png.js';
 
-// PDFium draws page images (about twice as fast as pdf.js, bench/page-images); pdf.js draws a page of a
-// PDF PDFium cannot open. pdf.js and the canvas load on first use: a reading thread that never draws
-// a page image (PDFium reads, and draws the OCR images) never carries them.
+// PDFium draws page images (2.9× as many a second as pdf.js at 100 DPI, 1.5× at 300: bench/page-images),
+// encoded by Quire's own PNG writer; pdf.js draws a page of a PDF PDFium cannot open. pdf.js and the
+// canvas load on first use: a thread that draws only with PDFium never carries them.
 
 export const MIN_DPI = 36;
 export const MAX_DPI = 300;
@@ -16,17 +17,12 @@ export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: nu
   checkPageAndDpi(pageNumber, dpi);
   return withEngine(
     engine,
-    async () => pngOf(await renderPdfiumRgba(pdf, pageNumber, dpi, upsideDown)),
+    async () => {
+      const { data, width, height } = await renderPdfiumRgba(pdf, pageNumber, dpi, upsideDown);
+      return rgbaPng(data, width, height);
+    },
     () => drawPage(pdf, pageNumber, dpi, upsideDown, (canvas) => canvas.toBuffer('image/png')),
   );
-}
-
-/** RGBA pixels as a PNG, encoded by the canvas as pdf.js's drawings are (the same PNG format either way). */
-async function pngOf({ data, width, height }: { data: Uint8ClampedArray; width: number; height: number }): Promise<Buffer> {
-  const { createCanvas, ImageData } = await import('@napi-rs/canvas');
-  const canvas = createCanvas(width, height);
-  canvas.getContext('2d').putImageData(new ImageData(data, width, height), 0, 0);
-  return canvas.toBuffer('image/png');
 }
 
 function checkPageAndDpi(pageNumber: number, dpi: number): void {
