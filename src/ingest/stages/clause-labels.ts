@@ -55,16 +55,25 @@ const MAX_CLAUSE_WORDS = 600;
 
 const isCapitalised = (w: string): boolean => /^["“(']?[\p{Lu}]/u.test(w);
 const isAllCaps = (w: string): boolean => /\p{Lu}/u.test(w) && !/\p{Ll}/u.test(w);
-const bare = (w: string): string => w.toLowerCase().replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&]+$/gu, '');
+const NOT_WORD_CHAR = /[^\p{L}\p{N}&]/u;
+/** A word lower-cased without the punctuation around it ("(Tenant)," → "tenant"); most words have none to take off. */
+const bare = (w: string): string => {
+  const lower = w.toLowerCase();
+  if (!lower || (!NOT_WORD_CHAR.test(lower[0]!) && !NOT_WORD_CHAR.test(lower[lower.length - 1]!))) return lower;
+  return lower.replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&]+$/gu, '');
+};
 
 /** Label-like segments ("Location:", "Accident Number:") of a key/value form: a text with several is a form, not a clause with a heading. */
 function formLabels(text: string): number {
   return text.match(/(?:^|\s)[\p{Lu}][\p{L}/&()'’.-]*(?:\s[\p{L}/&()'’.-]+){0,3}\s?:(?=\s)/gu)?.length ?? 0;
 }
 
+/** `^(?:\S+\s+){k}` for each k a heading's length can be, compiled once. */
+const FIRST_WORDS = Array.from({ length: MAX_HEADING_WORDS + 1 }, (_, k) => new RegExp(`^(?:\\S+\\s+){${k}}`, 'u'));
+
 /** The text after its first `k` words. */
 function skipWords(text: string, k: number): string {
-  return text.replace(new RegExp(`^(?:\\S+\\s+){${k}}`, 'u'), '');
+  return text.replace(FIRST_WORDS[k] ?? new RegExp(`^(?:\\S+\\s+){${k}}`, 'u'), '');
 }
 
 /** Words of a heading: capitalised, or small connectors; no verb; the first not a sentence's opening. */
@@ -136,7 +145,8 @@ export function runInHeading(text: string): string | null {
         }
       }
     }
-    if (!heading || after.split(/\s+/).length < 2) break;
+    // Nothing of a clause after the heading (a single word at most).
+    if (!heading || !/\s/u.test(after)) break;
     // A parenthetical in a heading qualifies it ("Malaysia Inventory (EHS Register)").
     found = heading.join(' ').replace(/[.:]+$/, '').replace(/\s*\([^)]*\)/gu, '').trim() || null;
     rest = after;
@@ -202,8 +212,19 @@ function topicLabel(text: string): string | null {
   return topic ? sectionName(topic) : null;
 }
 
-function blockText(n: Paragraph | List | Table): string {
-  return [...leaves([n])].map((l) => l.text).join(' ');
+/** A block's text is read this far: its topic shows in its first 2,000 characters, its heading in its first 200. */
+const MAX_BLOCK_CHARS = 4000;
+
+/** A block's text, its leaves' joined; up to `limit` characters or a little over. */
+function blockText(n: Paragraph | List | Table, limit = Infinity): string {
+  const texts: string[] = [];
+  let length = 0;
+  for (const leaf of leaves([n])) {
+    texts.push(leaf.text);
+    length += leaf.text.length + 1;
+    if (length > limit) break;
+  }
+  return texts.join(' ');
 }
 
 /**
@@ -225,11 +246,11 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
       if (n.type === 'list' && n.items.length > 1) {
         // Each item is a clause of its own; the list is named by what it is about, never by its first item's heading.
         for (const item of n.items) walk(item.children, false);
-        name = topicLabel(blockText(n));
+        name = topicLabel(blockText(n, MAX_BLOCK_CHARS));
       } else if (n.type === 'list') {
         // A list of one item ("9. Indemnification. Client will…") is that item's clause.
-        name = clauseName(blockText(n));
-      } else name = clauseName(n.type === 'paragraph' ? n.leaf.text : blockText(n));
+        name = clauseName(blockText(n, MAX_BLOCK_CHARS));
+      } else name = clauseName(n.type === 'paragraph' ? n.leaf.text : blockText(n, MAX_BLOCK_CHARS));
       if (name) n.clause = name;
     }
   };

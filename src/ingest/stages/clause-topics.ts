@@ -28,18 +28,74 @@ export interface StoredTopicWeights {
 
 export interface TopicWeights {
   classes: string[];
-  /** Term → [inverse document frequency, flat postings]. */
-  terms: Map<string, { idf: number; postings: readonly number[] }>;
+  /** Every stemmed word of a known term (alone or in a pair) → its id. */
+  words: Map<string, number>;
+  /** Per word id: the index of the term that word is alone, or -1. */
+  wordTerm: Int32Array;
+  /** A pair of word ids (first × words + second) → the index of the term they make. */
+  pairTerm: Map<number, number>;
+  idf: Float64Array;
+  /** Term t's postings are postClass/postWeight[postStart[t] .. postStart[t + 1]). */
+  postStart: Int32Array;
+  postClass: Int32Array;
+  postWeight: Float64Array;
   /** Per class: the best cosine it needs, and its lead over the second. */
   threshold: Float64Array;
   margin: Float64Array;
+  /** A word as written → its id, UNKNOWN or STOPPED: each spelling lowered and stemmed once per process. */
+  spellings: Map<string, number>;
+  /** Scratch of one text's scoring: counts per term, the terms counted in first-seen order, scores per class. */
+  counts: Int32Array;
+  counted: Int32Array;
+  scores: Float64Array;
 }
 
+const UNKNOWN = -1;
+const STOPPED = -2;
+/** Spellings remembered at most (a document's words repeat; an endless stream of new ones only costs the stemming again). */
+const MAX_SPELLINGS = 200_000;
+
 export function loadTopicWeights(stored: StoredTopicWeights): TopicWeights {
-  const terms = new Map<string, { idf: number; postings: readonly number[] }>();
-  stored.terms.forEach((t, i) => terms.set(t, { idf: stored.idf[i]!, postings: stored.postings[i]! }));
+  const words = new Map<string, number>();
+  const idOf = (w: string): number => {
+    let id = words.get(w);
+    if (id === undefined) words.set(w, (id = words.size));
+    return id;
+  };
+  const parts = stored.terms.map((t) => t.split(' ').map(idOf));
+  const wordTerm = new Int32Array(words.size).fill(-1);
+  const pairTerm = new Map<number, number>();
+  parts.forEach((ids, t) => {
+    if (ids.length === 1) wordTerm[ids[0]!] = t;
+    else pairTerm.set(ids[0]! * words.size + ids[1]!, t);
+  });
+  const postStart = new Int32Array(stored.terms.length + 1);
+  stored.postings.forEach((p, t) => (postStart[t + 1] = postStart[t]! + p.length / 2));
+  const postClass = new Int32Array(postStart[stored.terms.length]!);
+  const postWeight = new Float64Array(postClass.length);
+  stored.postings.forEach((p, t) => {
+    for (let i = 0; i < p.length; i += 2) {
+      postClass[postStart[t]! + i / 2] = p[i]!;
+      postWeight[postStart[t]! + i / 2] = p[i + 1]!;
+    }
+  });
   const per = (values: number[]) => Float64Array.from(stored.classes, (_, c) => values[stored.groups[c] ?? 0] ?? 1);
-  return { classes: stored.classes, terms, threshold: per(stored.threshold), margin: per(stored.margin) };
+  return {
+    classes: stored.classes,
+    words,
+    wordTerm,
+    pairTerm,
+    idf: Float64Array.from(stored.idf),
+    postStart,
+    postClass,
+    postWeight,
+    threshold: per(stored.threshold),
+    margin: per(stored.margin),
+    spellings: new Map(),
+    counts: new Int32Array(stored.terms.length),
+    counted: new Int32Array(stored.terms.length),
+    scores: new Float64Array(stored.classes.length),
+  };
 }
 
 const WEIGHTS = loadTopicWeights(STORED as StoredTopicWeights);
@@ -88,45 +144,46 @@ export function topicTerms(text: string): Map<string, number> {
   return terms;
 }
 
-/** A text's unit TF-IDF vector (1 + log tf), over the terms the weights know (the others are never counted). */
-export function topicVector(text: string, weights: TopicWeights): Map<string, number> {
-  const counts = new Map<string, number>();
-  const count = (t: string): void => {
-    if (weights.terms.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
-  };
-  let previous: string | null = null;
-  for (const m of text.matchAll(WORD)) {
-    const raw = m[0].replace(/[-/]+$/u, '');
-    if (STOP.has(raw.toLowerCase())) {
-      previous = null;
-      continue;
-    }
-    const w = stem(raw);
-    if (!w) continue;
-    count(w);
-    if (previous) count(`${previous} ${w}`);
-    previous = w;
-  }
-  const v = new Map<string, number>();
-  let norm = 0;
-  for (const [t, n] of counts) {
-    const x = (1 + Math.log(n)) * weights.terms.get(t)!.idf;
-    v.set(t, x);
-    norm += x * x;
-  }
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (const [t, x] of v) v.set(t, x / norm);
-  return v;
+/** A word as written → its id in the weights, UNKNOWN (in no term) or STOPPED (a stop word: it ends a pair). */
+function spellingOf(raw: string, weights: TopicWeights): number {
+  let code = weights.spellings.get(raw);
+  if (code !== undefined) return code;
+  const word = raw.replace(/[-/]+$/u, '');
+  code = STOP.has(word.toLowerCase()) ? STOPPED : (weights.words.get(stem(word)) ?? UNKNOWN);
+  if (weights.spellings.size >= MAX_SPELLINGS) weights.spellings.clear();
+  weights.spellings.set(raw, code);
+  return code;
 }
 
-/** Cosines of the text against every class, best first (only classes sharing a term). */
-export function topicScores(text: string, weights: TopicWeights = WEIGHTS): { name: string; score: number }[] {
-  const scores = new Map<number, number>();
-  for (const [t, x] of topicVector(text, weights)) {
-    const p = weights.terms.get(t)!.postings;
-    for (let i = 0; i < p.length; i += 2) scores.set(p[i]!, (scores.get(p[i]!) ?? 0) + x * p[i + 1]!);
+/**
+ * Counts the known terms of a text into `weights.counts` (as topicTerms counts them, the others never
+ * counted); returns how many distinct terms, listed in `weights.counted` in the order first seen.
+ */
+function countTerms(text: string, weights: TopicWeights): number {
+  const { counts, counted, wordTerm, pairTerm } = weights;
+  const size = weights.words.size;
+  let distinct = 0;
+  const count = (t: number): void => {
+    const n = counts[t]!;
+    counts[t] = n + 1;
+    if (n === 0) counted[distinct++] = t;
+  };
+  let previous = UNKNOWN;
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
+    const id = spellingOf(m[0], weights);
+    if (id >= 0) {
+      const own = wordTerm[id]!;
+      if (own >= 0) count(own);
+      if (previous >= 0) {
+        const pair = pairTerm.get(previous * size + id);
+        if (pair !== undefined) count(pair);
+      }
+    }
+    // A word in no term makes no pair either: it ends a pair as a stop word does.
+    previous = id >= 0 ? id : UNKNOWN;
   }
-  return [...scores].map(([c, score]) => ({ name: weights.classes[c]!, score })).sort((a, b) => b.score - a.score);
+  return distinct;
 }
 
 /** Fewer words than this (a title, a name on its line) say too little of what a clause is about. */
@@ -137,13 +194,27 @@ const MIN_TERMS = 3;
 /** The name of what a clause is about, as written ("Security Deposit"), or null when that is not clear. */
 export function topicName(text: string, weights: TopicWeights = WEIGHTS): string | null {
   if (text.split(/\s+/, MIN_WORDS).length < MIN_WORDS) return null;
-  // One accumulator per class and a scan for the two best: no map, no sort (this runs on every block).
-  const scores = new Float64Array(weights.classes.length);
-  const vector = topicVector(text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text, weights);
-  if (vector.size < MIN_TERMS) return null;
-  for (const [t, x] of vector) {
-    const p = weights.terms.get(t)!.postings;
-    for (let i = 0; i < p.length; i += 2) scores[p[i]!]! += x * p[i + 1]!;
+  const { counts, counted, scores, idf, postStart, postClass, postWeight } = weights;
+  const distinct = countTerms(text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text, weights);
+  try {
+    if (distinct < MIN_TERMS) return null;
+    // The unit TF-IDF vector (1 + log tf), then its cosine with every class sharing a term: one accumulator per class, no map, no sort.
+    let norm = 0;
+    for (let i = 0; i < distinct; i++) {
+      const t = counted[i]!;
+      const x = (1 + Math.log(counts[t]!)) * idf[t]!;
+      norm += x * x;
+    }
+    norm = Math.sqrt(norm);
+    if (!(norm > 0)) return null;
+    scores.fill(0);
+    for (let i = 0; i < distinct; i++) {
+      const t = counted[i]!;
+      const x = ((1 + Math.log(counts[t]!)) * idf[t]!) / norm;
+      for (let j = postStart[t]!; j < postStart[t + 1]!; j++) scores[postClass[j]!]! += x * postWeight[j]!;
+    }
+  } finally {
+    for (let i = 0; i < distinct; i++) counts[counted[i]!] = 0;
   }
   let best = -1;
   let first = 0;
