@@ -1,16 +1,28 @@
-import { leaves, type StructureModel } from './structure.js';
+import { leaves, type Leaf, type StructureModel, type StructureNode } from './structure.js';
+import { sectionName } from './writers/dgml.js';
 
 /**
- * What a document's found labels are (inline spans of kind `label`, `docset:{name}` in its DGML):
- * each name once, with the text of its first span in document order and how many spans it has.
- * Made where the structure is (the analysing thread, or a stored model read back), kept in the
- * database, so a docset's labels are listed without reading any structure.
+ * What a found label names: a value (an inline span of kind `label`: `<docset:TenantName>Bright Owl
+ * Bakery Inc.</docset:TenantName>`) or a clause (a section named by its heading, a paragraph, list or
+ * table named for what it is, or a short document that is one clause: `<docset:SecurityDeposit>`
+ * around its blocks).
+ */
+export type LabelKind = 'value' | 'clause';
+export const LABEL_KINDS: readonly LabelKind[] = ['value', 'clause'];
+
+/**
+ * What a document's found labels are (`docset:{name}` in its DGML): each name of each kind once, with
+ * the text of its first value or clause in document order and how many it has. Made where the
+ * structure is (the analysing thread, or a stored model read back), kept in the database, so a
+ * docset's labels are listed without reading any structure.
  */
 export interface LabelSummaryEntry {
+  /** Absent in summaries made before clause labels were summarised: a value. */
+  kind?: LabelKind;
   name: string;
-  /** The text of the name's first span, whitespace as in the leaf, at most MAX_EXAMPLE_LENGTH characters. */
+  /** The text of the name's first span (whitespace as in the leaf) or clause, at most MAX_EXAMPLE_LENGTH characters. */
   example: string;
-  /** Spans of this name in the document. */
+  /** Spans or clauses of this name in the document. */
   occurrences: number;
 }
 
@@ -18,7 +30,7 @@ export interface LabelSummaryEntry {
 export const MAX_LABEL_NAME_LENGTH = 200;
 /** Examples are cut to this many characters (a clause-sized span is an example, not a copy). */
 export const MAX_EXAMPLE_LENGTH = 500;
-/** Distinct names kept per document; a document naming more keeps its first ones. */
+/** Distinct names of each kind kept per document; a document naming more keeps its first ones. */
 export const MAX_LABELS_PER_DOCUMENT = 1000;
 
 // An XML NCName as DGML writes it: a letter or "_" first, then letters, digits, marks, ".", "-", "_".
@@ -29,8 +41,12 @@ export function isLabelName(name: string): boolean {
   return name.length > 0 && name.length <= MAX_LABEL_NAME_LENGTH && NAME.test(name);
 }
 
-/** The found labels of a structure, in the order each name first appears. */
-export function summariseLabels(structure: Pick<StructureModel, 'nodes'>): LabelSummaryEntry[] {
+/** The found labels of a structure: its values' names, then its clauses', each in the order it first appears. */
+export function summariseLabels(structure: Pick<StructureModel, 'nodes' | 'clause'>): LabelSummaryEntry[] {
+  return [...valueLabels(structure), ...clauseLabels(structure)];
+}
+
+function valueLabels(structure: Pick<StructureModel, 'nodes'>): LabelSummaryEntry[] {
   const byName = new Map<string, LabelSummaryEntry>();
   for (const leaf of leaves(structure.nodes)) {
     if (!leaf.spans?.length) continue;
@@ -48,9 +64,58 @@ export function summariseLabels(structure: Pick<StructureModel, 'nodes'>): Label
       if (byName.size >= MAX_LABELS_PER_DOCUMENT) continue;
       const text = leaf.text.slice(Math.max(0, span.start), Math.max(0, span.end)).trim();
       if (!text) continue;
-      byName.set(name, { name, example: [...text].slice(0, MAX_EXAMPLE_LENGTH).join(''), occurrences: 1 });
+      byName.set(name, { kind: 'value', name, example: [...text].slice(0, MAX_EXAMPLE_LENGTH).join(''), occurrences: 1 });
     }
   }
+  return [...byName.values()];
+}
+
+/** The opening of a clause's text (its leaves' joined, whitespace collapsed), at most MAX_EXAMPLE_LENGTH characters. */
+function clauseExample(nodes: Iterable<Leaf>): string {
+  let text = '';
+  for (const leaf of nodes) {
+    text += ` ${leaf.text}`;
+    if (text.length > MAX_EXAMPLE_LENGTH * 2) break;
+  }
+  return [...text.replace(/\s+/gu, ' ').trim()].slice(0, MAX_EXAMPLE_LENGTH).join('');
+}
+
+/** The clauses DGML names (elements around blocks, as the writer names them), in document order. */
+function clauseLabels(structure: Pick<StructureModel, 'nodes' | 'clause'>): LabelSummaryEntry[] {
+  const byName = new Map<string, LabelSummaryEntry>();
+  const add = (name: string, text: () => Iterable<Leaf>): void => {
+    if (!isLabelName(name)) return;
+    const seen = byName.get(name);
+    if (seen) {
+      seen.occurrences++;
+      return;
+    }
+    if (byName.size >= MAX_LABELS_PER_DOCUMENT) return;
+    const example = clauseExample(text());
+    if (example) byName.set(name, { kind: 'clause', name, example, occurrences: 1 });
+  };
+  const walk = (nodes: readonly StructureNode[]): void => {
+    for (const n of nodes) {
+      switch (n.type) {
+        case 'section': {
+          // `docset:{name}-section` around the heading and `docset:{name}` around the body: the body is the clause.
+          const name = sectionName(n.heading.text);
+          // "Section" is the writer's name for a heading with no words ("1."): it names nothing.
+          if (name !== 'Section' || /section/iu.test(n.heading.text)) add(name, () => (n.children.length ? leaves(n.children) : [n.heading]));
+          walk(n.children);
+          break;
+        }
+        case 'list':
+          if (n.clause) add(n.clause, () => leaves([n]));
+          for (const item of n.items) walk(item.children);
+          break;
+        default:
+          if (n.clause) add(n.clause, () => leaves([n]));
+      }
+    }
+  };
+  if (structure.clause) add(structure.clause, () => leaves(structure.nodes));
+  walk(structure.nodes);
   return [...byName.values()];
 }
 

@@ -1,6 +1,6 @@
 import type { Repos, Store } from '../store/db/index.js';
-import type { DocsetLabelCount } from '../store/db/semantic-labels.js';
-import { humaniseLabelName, isLabelName, MAX_LABEL_NAME_LENGTH, summariseLabels, type LabelSummaryEntry } from '../document/label-summary.js';
+import { exampleKey, type DocsetLabelCount } from '../store/db/semantic-labels.js';
+import { humaniseLabelName, isLabelName, MAX_LABEL_NAME_LENGTH, summariseLabels, type LabelKind, type LabelSummaryEntry } from '../document/label-summary.js';
 import type { StructureModel } from '../document/structure.js';
 import type { DocumentRecord, PageRequest, PropertyRecord } from '../model/records.js';
 import { DomainError, invalid, notFound } from './errors.js';
@@ -9,15 +9,18 @@ import type { PropertyService } from './properties.js';
 
 /** A name found in a docset's documents (`docset:{name}` in their DGML), as the labels list shows it. */
 export interface FoundLabel {
+  /** What it names: a value (a date, party, amount…) or a clause (a section, paragraph, list or table). */
+  kind: LabelKind;
   name: string;
   /** The name as a property label ("Tenant Name"): what turning it into a property creates. */
   label: string;
   /** Ready documents of the docset with at least one span of this name. */
   documentCount: number;
-  /** Spans of this name in those documents. */
+  /** Values or clauses of this name in those documents. */
   occurrences: number;
+  /** A value of this name, or the opening of a clause of it. */
   example: { value: string; documentId: string };
-  /** The docset property this label is (its label id is the name, or the humanised name's), or null. */
+  /** The docset property this label is (its label id is the name, or the humanised name's), or null; always null for a clause. */
   property: PropertyRecord | null;
 }
 
@@ -43,19 +46,23 @@ function propertyOf(name: string, byLabelId: Map<string, PropertyRecord>): Prope
   return byLabelId.get(name) ?? byLabelId.get(labelIdOf(humaniseLabelName(name))) ?? null;
 }
 
-/** Most documents first, then by name (code points, the same on every database). */
-function byCountThenName(a: DocsetLabelCount, b: DocsetLabelCount): number {
-  return b.documents - a.documents || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const KIND_ORDER: Record<LabelKind, number> = { value: 0, clause: 1 };
+
+/** Most documents first, then by name (code points, the same on every database), a value before a clause of the same name. */
+function byCountThenName(a: Position, b: Position): number {
+  return b.documents - a.documents || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
 }
 
-function encodeAfter(c: DocsetLabelCount): string {
-  return JSON.stringify([c.documents, c.name]);
+type Position = Pick<DocsetLabelCount, 'documents' | 'name' | 'kind'>;
+
+function encodeAfter(c: Position): string {
+  return JSON.stringify([c.documents, c.name, c.kind]);
 }
 
-function decodeAfter(after: string): { documents: number; name: string } {
+function decodeAfter(after: string): Position {
   try {
-    const [documents, name] = JSON.parse(after) as unknown[];
-    if (typeof documents === 'number' && typeof name === 'string') return { documents, name };
+    const [documents, name, kind = 'value'] = JSON.parse(after) as unknown[];
+    if (typeof documents === 'number' && typeof name === 'string' && (kind === 'value' || kind === 'clause')) return { documents, name, kind };
   } catch {
     // below
   }
@@ -95,7 +102,9 @@ export class SemanticLabelService {
     // The row as this transaction made it: its processed_at is the processing the labels are of.
     const current = await s.documents.get(doc.workspaceId, doc.id);
     if (current?.processedAt == null) return;
-    await s.semanticLabels.replace(doc, current.processedAt, labels.filter((l) => isLabelName(l.name)), Date.now());
+    // A thread of a version before clause labels summarises values only, without a kind.
+    const rows = labels.filter((l) => isLabelName(l.name)).map((l) => ({ ...l, kind: l.kind ?? 'value' }));
+    await s.semanticLabels.replace(doc, current.processedAt, rows, Date.now());
   }
 
   /** Summarises up to `backfillPerCall` unsummarised Ready documents of the docset; returns how many remain. */
@@ -109,7 +118,7 @@ export class SemanticLabelService {
       while (next < todo.length) {
         const d = todo[next++]!;
         try {
-          const labels = summariseLabels(await this.structureAt(d.structureBlobKey));
+          const labels = summariseLabels(await this.structureAt(d.structureBlobKey)).map((l) => ({ ...l, kind: l.kind ?? 'value' }));
           await this.store.tx(async (s) => {
             // Processed again (or gone) meanwhile: its own Ready transaction records the new labels.
             const now = await s.documents.get(workspaceId, d.id);
@@ -140,18 +149,20 @@ export class SemanticLabelService {
     const pendingDocuments = await this.backfill(workspaceId, docsetId);
     const [counts, properties] = await Promise.all([this.store.semanticLabels.docsetCounts(workspaceId, docsetId), this.store.properties.list(workspaceId, docsetId)]);
     counts.sort(byCountThenName);
-    const start = after === null ? 0 : counts.findIndex((c) => c.documents < after.documents || (c.documents === after.documents && c.name > after.name));
+    const start = after === null ? 0 : counts.findIndex((c) => byCountThenName(c, after) > 0);
     const rest = start < 0 ? [] : counts.slice(start);
     const shown = rest.slice(0, page.limit);
-    const examples = await this.store.semanticLabels.examples(shown.map((c) => ({ documentId: c.firstDocumentId, name: c.name })));
+    const keys = shown.map((c) => ({ documentId: c.firstDocumentId, kind: c.kind, name: c.name }));
+    const examples = await this.store.semanticLabels.examples(keys);
     const byLabelId = new Map(properties.map((p) => [p.labelId, p]));
-    const items = shown.map((c) => ({
+    const items = shown.map((c, i) => ({
+      kind: c.kind,
       name: c.name,
       label: humaniseLabelName(c.name),
       documentCount: c.documents,
       occurrences: c.occurrences,
-      example: { value: examples.get(`${c.firstDocumentId}\u0000${c.name}`) ?? '', documentId: c.firstDocumentId },
-      property: propertyOf(c.name, byLabelId),
+      example: { value: examples.get(exampleKey(keys[i]!)) ?? '', documentId: c.firstDocumentId },
+      property: c.kind === 'value' ? propertyOf(c.name, byLabelId) : null,
     }));
     return { items, nextAfter: rest.length > page.limit ? encodeAfter(shown[shown.length - 1]!) : null, pendingDocuments };
   }
@@ -159,14 +170,23 @@ export class SemanticLabelService {
   /**
    * The docset property for a found label: the existing one (its label id is the name, or the
    * humanised name's), else a new one labelled with the humanised name, whose values extraction then
-   * finds in every Ready document. 404 when no Ready document of the docset has the label.
+   * finds in every Ready document. 404 when no Ready document of the docset has the label; 422 when
+   * the docset has it as a clause's name only: a property's values are values (a date, a party, an
+   * amount) that extraction finds, and a whole clause is none.
    */
   async toProperty(workspaceId: string, docsetId: string, rawName: string): Promise<{ property: PropertyRecord; created: boolean }> {
     const name = parseName(rawName);
     await this.docset(workspaceId, docsetId);
     await this.backfill(workspaceId, docsetId);
-    if (!(await this.store.semanticLabels.docsetHas(workspaceId, docsetId, name))) {
+    const kinds = await this.store.semanticLabels.docsetKinds(workspaceId, docsetId, name);
+    if (kinds.length === 0) {
       throw new DomainError('not-found', `Docset ${JSON.stringify(docsetId)} has no label ${JSON.stringify(name)}: no Ready document of it has a span of that name (GET …/labels lists them).`);
+    }
+    if (!kinds.includes('value')) {
+      throw new DomainError(
+        'unprocessable',
+        `${JSON.stringify(name)} names clauses of docset ${JSON.stringify(docsetId)} (kind "clause"), not values: a property's values are values its documents state (a date, a party, an amount), so only a label of kind "value" becomes a property.`,
+      );
     }
     const label = validateLabel(humaniseLabelName(name));
     const existing = async (s: Repos) => (await s.properties.byLabelId(docsetId, name)) ?? (await s.properties.byLabelId(docsetId, labelIdOf(label)));

@@ -5,7 +5,8 @@
  * with their document counts and an example from the document it names; pages follow `next`; only the
  * docset's Ready documents count (one moved out stops counting); a label becomes the property
  * "Tenant Name" once (201, then 200), whose values extraction finds in every lease and the list then
- * links; unknown labels are 404, bad names and cursors 400, another workspace's docset 404, and the
+ * links; clauses are listed as labels of kind clause (the leases' "1. Term."), which are no property
+ * (422); unknown labels are 404, bad names and cursors 400, another workspace's docset 404, and the
  * scopes are those of reading and writing properties. The OpenAPI document describes both routes.
  */
 import assert from 'node:assert/strict';
@@ -115,14 +116,35 @@ function labelsSuite(dialect: string, start: () => Promise<Quire>, teardown: () 
       const company = byName.get('CompanyName');
       assert.ok(company, 'the employer is found');
       assert.deepEqual([company.documentCount, company.example.value, company.example.document.id], [1, 'Northwind Analytics, Inc.', employmentId]);
-      // Most documents first, then by name.
+      // Most documents first, then by name, a value before a clause of the same name.
       for (let k = 1; k < labels.length; k++) {
         const [a, b] = [labels[k - 1], labels[k]];
-        assert.ok(a.documentCount > b.documentCount || (a.documentCount === b.documentCount && a.name < b.name), `${a.name} (${a.documentCount}) before ${b.name} (${b.documentCount})`);
+        const sameName = a.name === b.name && a.kind === 'value' && b.kind === 'clause';
+        assert.ok(a.documentCount > b.documentCount || (a.documentCount === b.documentCount && (a.name < b.name || sameName)), `${a.name} (${a.documentCount}) before ${b.name} (${b.documentCount})`);
       }
+      assert.ok(['TenantName', 'LandlordName', 'CompanyName'].every((n) => byName.get(n).kind === 'value'));
       // The names are DGML's: the lease's DGML carries the same element.
       const xml = (await c.get(`/docsets/${docsetId}/documents/${leaseIds[0]}/dgml`)).text;
       assert.match(xml, /<docset:TenantName>(?:<dgc:Org>)?Bright Owl Bakery Inc\.(?:<\/dgc:Org>)?<\/docset:TenantName>/);
+    });
+
+    test("the docset's clauses are labels too (kind clause): a run-in heading in every lease, with its opening as example; a clause label is no property (422)", async () => {
+      const labels = await labelsOf(docsetId);
+      const term = labels.find((l) => l.kind === 'clause' && l.name === 'Term');
+      assert.ok(term, `the leases' "1. Term." clause is found (got ${labels.map((l) => `${l.kind}:${l.name}`).join(', ')})`);
+      assert.equal(term.documentCount, LEASES.length);
+      assert.equal(term.label, 'Term');
+      assert.equal(term.property, null);
+      const i = leaseIds.indexOf(term.example.document.id);
+      assert.ok(i >= 0, 'the example comes from a lease');
+      assert.equal(term.example.value, `Term. The term of this Lease shall commence on ${LEASES[i]!.commencement} and shall continue for sixty (60) months thereafter.`);
+      assert.ok(labels.every((l) => l.kind === 'value' || l.kind === 'clause'));
+      // The name is DGML's: the element around the clause.
+      const xml = (await c.get(`/docsets/${docsetId}/documents/${leaseIds[0]}/dgml`)).text;
+      assert.match(xml, /<docset:Term>\s*<dg:chunk[^>]*>Term\. The term of this Lease/);
+      assertProblem(await c.post(`/docsets/${docsetId}/labels/Term/property`), 422, /kind "clause"/);
+      const props = await c.get(`/docsets/${docsetId}/properties`);
+      assert.ok(!props.json.properties.some((p: Json) => p.labelId === 'Term'), 'nothing was created');
     });
 
     test('pages of two follow `next` to the same labels in the same order; a cursor is refused by another docset', async () => {
@@ -241,9 +263,10 @@ function labelsSuite(dialect: string, start: () => Promise<Quire>, teardown: () 
       assert.equal(make['x-scope'], 'write:documents');
       assert.match(list.description, /pendingDocuments/);
       assert.deepEqual(Object.keys(list.responses).sort(), ['200', '400', '401', '403', '404']);
-      assert.deepEqual(Object.keys(make.responses).sort(), ['200', '201', '400', '401', '403', '404']);
+      assert.deepEqual(Object.keys(make.responses).sort(), ['200', '201', '400', '401', '403', '404', '422']);
       const item = list.responses['200'].content['application/json'].schema.properties.labels.items;
-      for (const f of ['name', 'label', 'documentCount', 'occurrences', 'example', 'property']) assert.ok(item.properties[f], `labels[].${f}`);
+      for (const f of ['kind', 'name', 'label', 'documentCount', 'occurrences', 'example', 'property']) assert.ok(item.properties[f], `labels[].${f}`);
+      assert.deepEqual(JSON.stringify(item.properties.kind).match(/"(value|clause)"/g), ['"value"', '"clause"']);
       assert.ok(list.parameters.some((p: Json) => p.name === 'cursor' && p.in === 'query'));
     });
   });

@@ -19,7 +19,7 @@ export interface Fixtures {
   webhook: string;
   session: string;
   property: string;
-  /** A label found in the docset's documents (`GET /docsets/{id}/labels`), or FAKE_ID when none is. */
+  /** A value label found in the docset's documents (`GET /docsets/{id}/labels`), or FAKE_ID when none is. */
   label: string;
   catalog: string;
   delivery: string;
@@ -157,7 +157,8 @@ export async function createFixtures(c: Client, prefix: string): Promise<Fixture
     webhook: hook.json.id,
     session: session.json.sessionId,
     property: firstOf(props.json) ?? FAKE_ID,
-    label: (labels.json.labels[0]?.name as string | undefined) ?? FAKE_ID,
+    // A value's: only a value label becomes a property (a clause label is 422).
+    label: (labels.json.labels.find((l: Json) => l.kind === 'value')?.name as string | undefined) ?? FAKE_ID,
     catalog: firstOf(catalog.json) ?? FAKE_ID,
     delivery: deliveries[0]?.id ?? FAKE_ID,
     artifact: artifacts[0]?.id ?? FAKE_ID,

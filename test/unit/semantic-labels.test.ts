@@ -69,11 +69,49 @@ describe('found labels: the summary of a structure', () => {
         rows: [{ boxes: [], cells: [{ leaf: leaf('Tenant'), colspan: 1, rowspan: 1, role: 'label', boxes: [] }, { leaf: leaf('[TenantName:Acme Corp]'), colspan: 1, rowspan: 1, role: 'value', boxes: [] }] }],
       },
     ]);
-    assert.deepEqual(summariseLabels(s), [
-      { name: 'TenantName', example: 'Acme Corp.', occurrences: 3 },
-      { name: 'MonthlyBaseRent', example: '$4,000', occurrences: 1 },
-      { name: 'CurePeriod', example: 'ten (10) days', occurrences: 1 },
-    ]);
+    assert.deepEqual(
+      summariseLabels(s).filter((l) => l.kind === 'value'),
+      [
+        { kind: 'value', name: 'TenantName', example: 'Acme Corp.', occurrences: 3 },
+        { kind: 'value', name: 'MonthlyBaseRent', example: '$4,000', occurrences: 1 },
+        { kind: 'value', name: 'CurePeriod', example: 'ten (10) days', occurrences: 1 },
+      ],
+    );
+  });
+
+  test('clauses DGML names are labels of kind clause: sections by their headings, named blocks, a document that is one clause; the opening of the first as example', () => {
+    const s: StructureModel = {
+      ...model([
+        { type: 'section', level: 1, heading: leaf('4. Security Deposit'), children: [para('Tenant shall deposit [SecurityDeposit:$8,000] with   Landlord.'), { ...para('Landlord holds it in trust.'), clause: 'DepositHolding' } as StructureNode] },
+        { type: 'section', level: 1, heading: leaf('§'), children: [para('A heading without words.')] },
+        { type: 'list', ordered: true, style: 'decimal', clause: 'ProhibitedUse', items: [{ marker: leaf('1.'), children: [{ ...para('No smoking.'), clause: 'Smoking' } as StructureNode] }, { marker: leaf('2.'), children: [para('No pets.')] }] },
+        { type: 'table', source: 'native', boxes: [], clause: 'RentSchedule', rows: [{ boxes: [], cells: [{ leaf: leaf('Year 1'), colspan: 1, rowspan: 1, boxes: [] }, { leaf: leaf('$4,000'), colspan: 1, rowspan: 1, boxes: [] }] }] },
+        { ...para('Tenant shall not smoke in the lobby either.'), clause: 'Smoking' } as StructureNode,
+        { ...para('Bad name.'), clause: '2Bad' } as StructureNode,
+      ]),
+      clause: 'LeaseAgreement',
+    };
+    const got = summariseLabels(s);
+    assert.deepEqual(
+      got.map((l) => [l.kind, l.name, l.occurrences]),
+      [
+        ['value', 'SecurityDeposit', 1],
+        ['clause', 'LeaseAgreement', 1],
+        ['clause', 'SecurityDeposit', 1],
+        ['clause', 'DepositHolding', 1],
+        ['clause', 'ProhibitedUse', 1],
+        ['clause', 'Smoking', 2],
+        ['clause', 'RentSchedule', 1],
+      ],
+      'a value and a clause may share a name; a heading without words ("§", DGML\'s `Section`) names nothing; 2Bad is no element name',
+    );
+    const example = (name: string) => got.find((l) => l.kind === 'clause' && l.name === name)!.example;
+    assert.equal(example('SecurityDeposit'), 'Tenant shall deposit $8,000 with Landlord. Landlord holds it in trust.', "the section's body, whitespace collapsed");
+    assert.equal(example('ProhibitedUse'), '1. No smoking. 2. No pets.');
+    assert.equal(example('Smoking'), 'No smoking.', 'the first clause of the name');
+    assert.equal(example('RentSchedule'), 'Year 1 $4,000');
+    assert.ok(example('LeaseAgreement').startsWith('4. Security Deposit Tenant shall deposit'));
+    assert.ok(example('LeaseAgreement').length <= MAX_EXAMPLE_LENGTH);
   });
 
   test('spans of other kinds are not labels; a label inside an entity counts; spans out of order are read in text order', () => {
@@ -119,6 +157,7 @@ describe('found labels: the summary of a structure', () => {
 
   test('a structure without labels has an empty summary', () => {
     assert.deepEqual(summariseLabels(model([para('Nothing is named here.')])), []);
+    assert.deepEqual(summariseLabels({ ...model([para('Nothing is named here.')]), clause: 'Clause Name' }), [], 'a clause name that is no element name is left out');
     assert.deepEqual(summariseLabels(model([])), []);
   });
 });
@@ -356,6 +395,54 @@ onBothDatabases('found labels: the docset service', 'quire_semantic_labels', (di
       for (const name of ['2020Rent', 'Tenant Name', 'a:b', '', '<x>', 'x'.repeat(201)]) {
         await assert.rejects(labels.toProperty(ws, 'leases', name), (e: unknown) => e instanceof DomainError && e.kind === 'invalid', JSON.stringify(name));
       }
+    });
+
+    test('clauses are listed beside values (kind clause, no property); a name of both kinds is two labels, the value first; only a value becomes a property (422 for a clause)', async () => {
+      await docset(ws, 'contracts');
+      const contract = (deposit: string, extra: StructureNode[] = []): StructureModel => ({
+        ...model([
+          { type: 'section', level: 1, heading: leaf('7. Security Deposit'), children: [para(`Tenant shall deposit [SecurityDeposit:${deposit}] with Landlord.`)] },
+          { ...para('This Lease is governed by the laws of Delaware.'), clause: 'GoverningLaw' } as StructureNode,
+          ...extra,
+        ]),
+      });
+      await ready(ws, 'contract-1', 'contracts', contract('$8,000'));
+      await ready(ws, 'contract-2', 'contracts', contract('$9,500', [{ ...para('Tenant shall keep the premises insured.'), clause: 'Insurance' } as StructureNode]));
+      // Summarised on demand (a document of a version before summaries): its clauses too.
+      await ready(ws, 'contract-3', 'contracts', model([{ ...para('Either party may end this agreement on notice.'), clause: 'Termination' } as StructureNode]), { summarise: false });
+      const { items, pendingDocuments } = await all(ws, 'contracts');
+      assert.equal(pendingDocuments, 0);
+      assert.deepEqual(
+        items.map((l) => [l.kind, l.name, l.documentCount, l.occurrences]),
+        [
+          ['clause', 'GoverningLaw', 2, 2],
+          ['value', 'SecurityDeposit', 2, 2],
+          ['clause', 'SecurityDeposit', 2, 2],
+          ['clause', 'Insurance', 1, 1],
+          ['clause', 'Termination', 1, 1],
+        ],
+      );
+      const clause = items.find((l) => l.kind === 'clause' && l.name === 'SecurityDeposit')!;
+      assert.deepEqual(clause.example, { value: 'Tenant shall deposit $8,000 with Landlord.', documentId: 'contract-1' });
+      assert.deepEqual(items.find((l) => l.kind === 'value')!.example, { value: '$8,000', documentId: 'contract-1' });
+      assert.equal(items.find((l) => l.name === 'GoverningLaw')!.label, 'Governing Law');
+      for (const limit of [1, 2]) assert.deepEqual((await all(ws, 'contracts', limit)).items, items, `pages of ${limit}`);
+      // A name that is a clause only cannot become a property; one that is a value too can.
+      for (const name of ['GoverningLaw', 'Termination']) {
+        await assert.rejects(labels.toProperty(ws, 'contracts', name), (e: unknown) => e instanceof DomainError && e.kind === 'unprocessable' && /kind "clause"/.test(e.message), name);
+      }
+      assert.equal((await store.properties.list(ws, 'contracts')).length, 0, 'nothing was created');
+      const made = await labels.toProperty(ws, 'contracts', 'SecurityDeposit');
+      assert.equal(made.created, true);
+      const after = (await all(ws, 'contracts')).items;
+      assert.equal(after.find((l) => l.kind === 'value' && l.name === 'SecurityDeposit')!.property?.id, made.property.id);
+      assert.ok(after.filter((l) => l.kind === 'clause').every((l) => l.property === null), "a clause is no property, even one whose name a property's label id is");
+      assert.deepEqual((await store.semanticLabels.ofDocument('contract-2')).rows.map((r) => [r.kind, r.name]), [
+        ['value', 'SecurityDeposit'],
+        ['clause', 'GoverningLaw'],
+        ['clause', 'Insurance'],
+        ['clause', 'SecurityDeposit'],
+      ]);
     });
   });
 });

@@ -5,7 +5,7 @@ import { PropertySchema, toPropertyJson } from '../../api/properties.js';
 import { DocsetLabelParams, DocsetLabelsParams, FoundLabelListSchema, ListLabelsQuery, toFoundLabelJson } from '../../api/labels.js';
 
 const whatLabelsAre =
-  'Labels are the names Quire gives values by the role their context makes clear, with no property defined (`<docset:TenantName>`, `<docset:CurePeriod>` in DGML): the docset\'s schema as its documents show it.';
+  'Labels are the names Quire gives values by the role their context makes clear, with no property defined (`kind: "value"`: `<docset:TenantName>`, `<docset:CurePeriod>` in DGML), and clauses, lists, tables and sections by their headings or what they are about (`kind: "clause"`: `<docset:SecurityDeposit>`, `<docset:GoverningLaw-section>`): the docset\'s schema as its documents show it.';
 
 /** Quire extensions: the labels found in a docset, and turning one into a property. */
 export function labelRoutes(app: App, deps: HttpDeps) {
@@ -19,7 +19,7 @@ export function labelRoutes(app: App, deps: HttpDeps) {
     errors: [400, 404],
     description: [
       whatLabelsAre,
-      'Each name with how many of the docset\'s Ready documents have it, how many values it has, an example value and its document, and the docset property it is, if any; most documents first, then by name. Keyset pagination: follow `next`.',
+      'Each name with its kind, how many of the docset\'s Ready documents have it, how many values or clauses it names, an example (a value, or the opening of a clause) and its document, and the docset property a value label is, if any; most documents first, then by name, a value before a clause of the same name. Keyset pagination: follow `next`.',
       'Each document\'s labels are summarised once, when it becomes Ready, so a list reads no document. Documents made Ready before Quire summarised labels are summarised on demand, a bounded number per call: `pendingDocuments` says how many are left (0 once every Ready document counts; call again until it is).',
     ].join('\n\n'),
   });
@@ -45,10 +45,10 @@ export function labelRoutes(app: App, deps: HttpDeps) {
     summary: 'Turn a found label into a docset property (extension)',
     tag: 'Properties',
     scope: 'write:documents',
-    errors: [400, 404],
+    errors: [400, 404, 422],
     description: [
       whatLabelsAre,
-      'Creates the docset property labelled with the name as a person writes it (`TenantName` -> "Tenant Name", `SARExpirationDate` -> "SAR Expiration Date", `_2020Rent` -> "2020 Rent"): 201 with the property; its values are then extracted from every Ready document (a job), as for `POST …/properties`. When the docset already has the property (its label id is the name, or the humanised name\'s), 200 with it and nothing changes. 404 when no Ready document of the docset has the label.',
+      'Creates the docset property labelled with the name as a person writes it (`TenantName` -> "Tenant Name", `SARExpirationDate` -> "SAR Expiration Date", `_2020Rent` -> "2020 Rent"): 201 with the property; its values are then extracted from every Ready document (a job), as for `POST …/properties`. When the docset already has the property (its label id is the name, or the humanised name\'s), 200 with it and nothing changes. 404 when no Ready document of the docset has the label; 422 when the docset has it only as a clause\'s name (`kind: "clause"`): a property\'s values are values its documents state, and a whole clause is none.',
     ].join('\n\n'),
   });
   app.post(

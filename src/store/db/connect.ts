@@ -22,6 +22,7 @@ import * as m0012 from './migrations/0012_document_metadata.js';
 import * as m0013 from './migrations/0013_sample_versions.js';
 import * as m0014 from './migrations/0014_artifact_versions.js';
 import * as m0015 from './migrations/0015_semantic_labels.js';
+import * as m0016 from './migrations/0016_label_kinds.js';
 
 export type Db = Kysely<Schema>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0013_sample_versions': m0013,
   '0014_artifact_versions': m0014,
   '0015_semantic_labels': m0015,
+  '0016_label_kinds': m0016,
 };
 
 // pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in

@@ -309,6 +309,8 @@ export interface ArtifactsTable {
 export interface SemanticLabelsTable {
   document_id: string;
   workspace_id: string;
+  /** What the name names: 'value' or 'clause' (LabelKind). */
+  kind: string;
   name: string;
   /** The text of its first span in the document. */
   example: string;

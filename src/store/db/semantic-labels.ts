@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
+/** What a found label names (document/label-summary.ts's LabelKind): a value or a clause. */
+export type LabelKind = 'value' | 'clause';
+
 /** One name of a document's found labels, as summarised from its structure. */
 export interface LabelRow {
+  kind: LabelKind;
   name: string;
   example: string;
   occurrences: number;
@@ -10,6 +14,7 @@ export interface LabelRow {
 
 /** A name found in a docset: how many of its Ready documents have it, and the first of them by id. */
 export interface DocsetLabelCount {
+  kind: LabelKind;
   name: string;
   documents: number;
   occurrences: number;
@@ -38,12 +43,14 @@ export class SemanticLabelsRepo {
   async replace(doc: { workspaceId: string; id: string }, processedAt: number, rows: readonly LabelRow[], now: number): Promise<void> {
     await this.db.deleteFrom('semantic_labels').where('document_id', '=', doc.id).execute();
     for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-      const values = rows.slice(i, i + INSERT_BATCH).map((r) => ({ document_id: doc.id, workspace_id: doc.workspaceId, name: r.name, example: r.example, occurrences: r.occurrences }));
+      const values = rows
+        .slice(i, i + INSERT_BATCH)
+        .map((r) => ({ document_id: doc.id, workspace_id: doc.workspaceId, kind: r.kind, name: r.name, example: r.example, occurrences: r.occurrences }));
       await this.db
         .insertInto('semantic_labels')
         .values(values)
         // Another summary of the same structure got here first (two requests backfilling at once): the same rows.
-        .onConflict((oc) => oc.columns(['document_id', 'name']).doUpdateSet((eb) => ({ example: eb.ref('excluded.example'), occurrences: eb.ref('excluded.occurrences') })))
+        .onConflict((oc) => oc.columns(['document_id', 'kind', 'name']).doUpdateSet((eb) => ({ example: eb.ref('excluded.example'), occurrences: eb.ref('excluded.occurrences') })))
         .execute();
     }
     const scan = { processed_at: processedAt, label_count: rows.length, scanned_at: now };
@@ -90,38 +97,52 @@ export class SemanticLabelsRepo {
       .where('d.status', '=', 'Ready');
   }
 
-  /** Every name found in the docset, with its document count (unordered: the caller sorts). */
+  /** Every name of every kind found in the docset, with its document count (unordered: the caller sorts). */
   async docsetCounts(workspaceId: string, docsetId: string): Promise<DocsetLabelCount[]> {
     const rows = await this.docsetRows(workspaceId, docsetId)
-      .groupBy('l.name')
-      .select((eb) => ['l.name', eb.fn.countAll<number>().as('documents'), eb.fn.sum<number>('l.occurrences').as('occurrences'), eb.fn.min<string>('l.document_id').as('first_document')])
+      .groupBy(['l.kind', 'l.name'])
+      .select((eb) => ['l.kind', 'l.name', eb.fn.countAll<number>().as('documents'), eb.fn.sum<number>('l.occurrences').as('occurrences'), eb.fn.min<string>('l.document_id').as('first_document')])
       .execute();
-    return rows.map((r) => ({ name: r.name, documents: Number(r.documents), occurrences: Number(r.occurrences), firstDocumentId: r.first_document }));
+    return rows.map((r) => ({ kind: r.kind as LabelKind, name: r.name, documents: Number(r.documents), occurrences: Number(r.occurrences), firstDocumentId: r.first_document }));
   }
 
-  /** Whether any Ready document of the docset has the name. */
-  async docsetHas(workspaceId: string, docsetId: string, name: string): Promise<boolean> {
-    const row = await this.docsetRows(workspaceId, docsetId).where('l.name', '=', name).select('l.document_id').limit(1).executeTakeFirst();
-    return row !== undefined;
+  /** The kinds of the name that Ready documents of the docset have (none: the docset does not have it). */
+  async docsetKinds(workspaceId: string, docsetId: string, name: string): Promise<LabelKind[]> {
+    const rows = await this.docsetRows(workspaceId, docsetId).where('l.name', '=', name).select('l.kind').distinct().execute();
+    return rows.map((r) => r.kind as LabelKind);
   }
 
-  /** The examples of (document, name) pairs. */
-  async examples(pairs: readonly { documentId: string; name: string }[]): Promise<Map<string, string>> {
+  /** The examples of (document, kind, name) triples, keyed by exampleKey. */
+  async examples(keys: readonly { documentId: string; kind: LabelKind; name: string }[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    if (pairs.length === 0) return out;
+    if (keys.length === 0) return out;
     const rows = await this.db
       .selectFrom('semantic_labels')
-      .select(['document_id', 'name', 'example'])
-      .where((eb) => eb.or(pairs.map((p) => eb.and([eb('document_id', '=', p.documentId), eb('name', '=', p.name)]))))
+      .select(['document_id', 'kind', 'name', 'example'])
+      .where((eb) => eb.or(keys.map((k) => eb.and([eb('document_id', '=', k.documentId), eb('kind', '=', k.kind), eb('name', '=', k.name)]))))
       .execute();
-    for (const r of rows) out.set(`${r.document_id}\u0000${r.name}`, r.example);
+    for (const r of rows) out.set(exampleKey({ documentId: r.document_id, kind: r.kind as LabelKind, name: r.name }), r.example);
     return out;
   }
 
-  /** One document's summary, in name order, and the processing it is of (null: never summarised). */
+  /** One document's summary, by kind then name, and the processing it is of (null: never summarised). */
   async ofDocument(documentId: string): Promise<{ processedAt: number | null; rows: LabelRow[] }> {
     const scan = await this.db.selectFrom('semantic_label_scans').select('processed_at').where('document_id', '=', documentId).executeTakeFirst();
-    const rows = await this.db.selectFrom('semantic_labels').select(['name', 'example', 'occurrences']).where('document_id', '=', documentId).orderBy('name').execute();
-    return { processedAt: scan ? Number(scan.processed_at) : null, rows: rows.map((r) => ({ name: r.name, example: r.example, occurrences: Number(r.occurrences) })) };
+    const rows = await this.db
+      .selectFrom('semantic_labels')
+      .select(['kind', 'name', 'example', 'occurrences'])
+      .where('document_id', '=', documentId)
+      .orderBy('kind', 'desc')
+      .orderBy('name')
+      .execute();
+    return {
+      processedAt: scan ? Number(scan.processed_at) : null,
+      rows: rows.map((r) => ({ kind: r.kind as LabelKind, name: r.name, example: r.example, occurrences: Number(r.occurrences) })),
+    };
   }
+}
+
+/** The key of a (document, kind, name) triple in `examples`' answer. */
+export function exampleKey(k: { documentId: string; kind: LabelKind; name: string }): string {
+  return `${k.documentId}\u0000${k.kind}\u0000${k.name}`;
 }
