@@ -70,20 +70,51 @@ function valueLabels(structure: Pick<StructureModel, 'nodes'>): LabelSummaryEntr
   return [...byName.values()];
 }
 
-/** The opening of a clause's text (its leaves' joined, whitespace collapsed), at most MAX_EXAMPLE_LENGTH characters. */
-function clauseExample(nodes: Iterable<Leaf>): string {
+/**
+ * The opening of a clause's text: its leaves' (as `leaves` orders them) joined, whitespace collapsed,
+ * at most MAX_EXAMPLE_LENGTH characters. Read only as far as that needs (a section may be most of a
+ * long document, a leaf a long page).
+ */
+function clauseExample(nodes: readonly StructureNode[]): string {
+  // A little over the example's length: runs of spaces collapsed rarely take more.
+  const budget = MAX_EXAMPLE_LENGTH + 100;
   let text = '';
-  for (const leaf of nodes) {
-    text += ` ${leaf.text}`;
-    if (text.length > MAX_EXAMPLE_LENGTH * 2) break;
-  }
-  return [...text.replace(/\s+/gu, ' ').trim()].slice(0, MAX_EXAMPLE_LENGTH).join('');
+  const take = (leaf: Leaf | null): boolean => {
+    if (leaf) text += ` ${leaf.text.length > budget - text.length ? leaf.text.slice(0, budget - text.length + 1) : leaf.text}`;
+    return text.length > budget;
+  };
+  const read = (list: readonly StructureNode[]): boolean => {
+    for (const n of list) {
+      switch (n.type) {
+        case 'paragraph':
+          if (take(n.leaf)) return true;
+          break;
+        case 'section':
+          if (take(n.heading) || read(n.children)) return true;
+          break;
+        case 'list':
+          for (const item of n.items) if (take(item.marker) || read(item.children)) return true;
+          break;
+        case 'table':
+          for (const row of n.rows) for (const cell of row.cells) if (take(cell.leaf)) return true;
+          break;
+      }
+    }
+    return false;
+  };
+  read(nodes);
+  text = text.replace(/\s+/g, ' ').trim();
+  if (text.length <= MAX_EXAMPLE_LENGTH) return text;
+  // MAX_EXAMPLE_LENGTH UTF-16 units are at most as many characters; a pair cut in half loses its first half too.
+  const cut = text.slice(0, MAX_EXAMPLE_LENGTH);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
 /** The clauses DGML names (elements around blocks, as the writer names them), in document order. */
 function clauseLabels(structure: Pick<StructureModel, 'nodes' | 'clause'>): LabelSummaryEntry[] {
   const byName = new Map<string, LabelSummaryEntry>();
-  const add = (name: string, text: () => Iterable<Leaf>): void => {
+  const add = (name: string, nodes: () => readonly StructureNode[]): void => {
     if (!isLabelName(name)) return;
     const seen = byName.get(name);
     if (seen) {
@@ -91,7 +122,7 @@ function clauseLabels(structure: Pick<StructureModel, 'nodes' | 'clause'>): Labe
       return;
     }
     if (byName.size >= MAX_LABELS_PER_DOCUMENT) return;
-    const example = clauseExample(text());
+    const example = clauseExample(nodes());
     if (example) byName.set(name, { kind: 'clause', name, example, occurrences: 1 });
   };
   const walk = (nodes: readonly StructureNode[]): void => {
@@ -101,20 +132,20 @@ function clauseLabels(structure: Pick<StructureModel, 'nodes' | 'clause'>): Labe
           // `docset:{name}-section` around the heading and `docset:{name}` around the body: the body is the clause.
           const name = sectionName(n.heading.text);
           // "Section" is the writer's name for a heading with no words ("1."): it names nothing.
-          if (name !== 'Section' || /section/iu.test(n.heading.text)) add(name, () => (n.children.length ? leaves(n.children) : [n.heading]));
+          if (name !== 'Section' || /section/iu.test(n.heading.text)) add(name, () => (n.children.length ? n.children : [{ type: 'paragraph', structure: 'div', role: 'body', leaf: n.heading }]));
           walk(n.children);
           break;
         }
         case 'list':
-          if (n.clause) add(n.clause, () => leaves([n]));
+          if (n.clause) add(n.clause, () => [n]);
           for (const item of n.items) walk(item.children);
           break;
         default:
-          if (n.clause) add(n.clause, () => leaves([n]));
+          if (n.clause) add(n.clause, () => [n]);
       }
     }
   };
-  if (structure.clause) add(structure.clause, () => leaves(structure.nodes));
+  if (structure.clause) add(structure.clause, () => structure.nodes);
   walk(structure.nodes);
   return [...byName.values()];
 }

@@ -298,11 +298,14 @@ export function sectionName(heading: string): string {
   const unnumbered = heading.replace(HEADING_NUMBER, '');
   const words = xmlSafe(unnumbered)
     .split(/\s+/)
-    .map((w) => [...w].filter(isNameLetter).join('').replace(/-+/g, '-').replace(/^-|-$/g, ''))
+    // Most words are plain ASCII letters and digits, all name letters: only the others are read a character at a time.
+    .map((w) => (ASCII_WORD.test(w) ? w : [...w].filter(isNameLetter).join('').replace(/-+/g, '-').replace(/^-|-$/g, '')))
     .filter(Boolean);
   const name = words.map((w, i) => (i > 0 && KEPT_AS_WRITTEN.has(w) ? w : capitalise(w))).join('');
   return ncName(name, 'Section');
 }
+
+const ASCII_WORD = /^[A-Za-z0-9]+$/;
 
 function capitalise(word: string): string {
   const first = String.fromCodePoint(word.codePointAt(0)!);
