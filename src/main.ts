@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './runtime/config.js';
 import { DomainError } from './domain/errors.js';
-import { keysCommand, migrate, UsageError, workspacesCommand } from './app/admin.js';
+import { keysCommand, migrate, secretsCommand, UsageError, workspacesCommand } from './app/admin.js';
 import { isClientCommand, runClient } from './cli/index.js';
 import { asksForHelp, commandHelp, overview } from './cli/help.js';
 import { tuneJit } from './runtime/jit.js';
@@ -56,6 +56,8 @@ async function run(argv: string[]): Promise<void> {
       return workspacesCommand(config, sub, rest);
     case 'keys':
       return keysCommand(config, sub, rest);
+    case 'secrets':
+      return secretsCommand(config, sub, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -36,7 +36,7 @@ import { FORMATS } from '../../src/model/formats.js';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '../../src/model/lifecycle.js';
 import type { DocumentRecord } from '../../src/model/records.js';
 import { Rng } from '../../src/samples/prng.js';
-import { ROOT, freePort, startQuire } from '../../test/helpers/quire.js';
+import { ROOT, TEST_SECRET_KEY as SECRET_KEY, freePort, startQuire } from '../../test/helpers/quire.js';
 import { startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
 import { outerTmpdir } from '../../test/helpers/scratch.js';
 import { cpuSeconds, envNumber, gitState, machineBusySeconds } from '../lib/machine.js';
@@ -290,7 +290,7 @@ async function startProfiledServer(opts: { dataDir: string; databaseUrl?: string
     QUIRE_LOG_LEVEL: 'warn',
     QUIRE_RATE_LIMIT: '0',
     ...(READ_CACHE_MB ? { QUIRE_READ_CACHE_MB: READ_CACHE_MB } : {}),
-    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl, QUIRE_SECRET_KEY: SECRET_KEY } : {}),
   };
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`, '--import', 'tsx', MAIN, 'serve'], {
     env,

@@ -18,7 +18,7 @@ import { GENERATORS } from '../../src/reports/index.js';
 import { newId } from '../../src/model/ids.js';
 import type { PropertyRecord } from '../../src/model/records.js';
 import { Rng } from '../../src/samples/prng.js';
-import { ROOT } from '../../test/helpers/quire.js';
+import { ROOT, TEST_SECRET_KEY } from '../../test/helpers/quire.js';
 import { startPgCluster } from '../../test/helpers/postgres.js';
 import { envNumber, gitState, machine, printTable, procStatusBytes } from '../lib/machine.js';
 import { cleanUp, onCleanUp, tempDir } from '../lib/cleanup.js';
@@ -32,7 +32,7 @@ const MiB = 1024 * 1024;
 
 async function run(label: string, databaseUrl: string | undefined) {
   const dataDir = tempDir('quire-bench-reports-');
-  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), QUIRE_PROJECT_DEBOUNCE_MS: '0' });
+  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl, QUIRE_SECRET_KEY: TEST_SECRET_KEY } : {}), QUIRE_PROJECT_DEBOUNCE_MS: '0' });
   const logger = pino({ level: 'warn' });
   const services = await openServices(config, logger);
   const { store } = services;

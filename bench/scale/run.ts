@@ -16,7 +16,7 @@ import { WorkspaceService } from '../../src/domain/workspaces.js';
 import { originalKeyOf } from '../../src/store/blobs/keys.js';
 import { partitionKeyOf } from '../../src/model/partition.js';
 import { Rng } from '../../src/samples/prng.js';
-import { CORPUS, ROOT } from '../../test/helpers/quire.js';
+import { CORPUS, ROOT, TEST_SECRET_KEY } from '../../test/helpers/quire.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
 import { DIST_MAIN, checkDist, startDistQuire, type DistQuire } from '../lib/quire-dist.js';
 import { cpuSeconds, envNumber, gitState, machine, median, printTable, waitForQuiet } from '../lib/machine.js';
@@ -71,7 +71,7 @@ interface WorkersRun {
 async function workersRun(cluster: PgCluster, n: number, run: number, files: string[]): Promise<WorkersRun> {
   const url = await cluster.createDatabase(`scale_w${n}_${run}`);
   const dataDir = tempDir('quire-scale-');
-  const env = { DATABASE_URL: url, QUIRE_WORKER_CONCURRENCY: '1', QUIRE_JOB_POLL_MS: '50' };
+  const env = { DATABASE_URL: url, QUIRE_SECRET_KEY: TEST_SECRET_KEY, QUIRE_WORKER_CONCURRENCY: '1', QUIRE_JOB_POLL_MS: '50' };
   const q = await startDistQuire({ dataDir, args: ['serve', '--no-worker'], extraEnv: env });
   const workers = Array.from({ length: n }, (_, i) =>
     startWorker({ PATH: process.env.PATH, HOME: process.env.HOME, QUIRE_DATA_DIR: dataDir, QUIRE_LOG_LEVEL: 'warn', ...env }, i),

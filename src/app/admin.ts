@@ -163,3 +163,24 @@ export async function keysCommand(config: Config, sub: string | undefined, rest:
   }
   throw new UsageError('keys needs create, list or revoke');
 }
+
+/** `quire secrets rotate`: every stored secret sealed again with QUIRE_SECRET_KEY (plain ones too). */
+export async function secretsCommand(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
+  if (sub === 'rotate') {
+    const { values, positionals } = parseArgs({ args: rest, options: JSON_FLAG, allowPositionals: true });
+    if (positionals.length) throw new UsageError('secrets rotate takes no arguments');
+    const { count, keyId, left } = await withServices(config, async (s) => {
+      const count = await s.store.webhooks.reseal({ rotate: true });
+      return { count, keyId: s.secrets.currentKeyId, left: await s.store.webhooks.secretKeyIds() };
+    });
+    const oldKeysNeeded = left.some((id) => id !== keyId);
+    say(values.json, { resealed: count, keyId, oldKeysNeeded }, () =>
+      [
+        `sealed ${count} webhook secret${count === 1 ? '' : 's'} again with the current key (id ${keyId})`,
+        ...(oldKeysNeeded ? [] : ['no secret needs QUIRE_SECRET_KEY_OLD any more: remove it from every process']),
+      ].join('\n'),
+    );
+    return;
+  }
+  throw new UsageError('secrets needs rotate');
+}

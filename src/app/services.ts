@@ -26,6 +26,8 @@ import { WebhookService } from '../domain/webhooks.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { DomainServices } from '../domain/services.js';
 import { refuseLiteralUrl } from '../webhooks/ssrf.js';
+import { ConfigError } from '../runtime/config.js';
+import { loadSecretBox, type SecretBox } from '../runtime/secret-box.js';
 
 /** The composition root: one store, one blob store, and the domain services over them. */
 export interface Services extends DomainServices {
@@ -36,11 +38,32 @@ export interface Services extends DomainServices {
   queue: Queue;
   /** Webhook fan-out and delivery; started with the job consumers (src/app/jobs.ts). */
   webhookDispatcher: WebhookDispatcher;
+  /** Seals and opens secrets at rest (webhook secrets). */
+  secrets: SecretBox;
   close(): Promise<void>;
 }
 
+/** Start-up stops, naming the key, when a stored secret was sealed with a key this process lacks. */
+async function checkSecretKeys(store: Store, secrets: SecretBox): Promise<void> {
+  const missing = (await store.webhooks.secretKeyIds()).filter((id) => !secrets.knows(id));
+  if (missing.length) {
+    throw new ConfigError(
+      'QUIRE_SECRET_KEY',
+      `does not open the webhook secrets sealed with key id ${missing.join(', ')}: set the key they were sealed with in QUIRE_SECRET_KEY_OLD (then run quire secrets rotate)`,
+    );
+  }
+}
+
 export async function openServices(config: Config, logger?: Logger): Promise<Services> {
-  const store = await Store.open(config.database);
+  const { box: secrets, generated } = loadSecretBox(config);
+  if (generated) logger?.info({ file: generated }, 'generated the key sealing webhook secrets (QUIRE_SECRET_KEY unset): back it up with the database');
+  const store = await Store.open(config.database, { secrets });
+  await checkSecretKeys(store, secrets).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  const sealed = await store.webhooks.reseal({ rotate: false });
+  if (sealed) logger?.info({ sealed }, 'sealed webhook secrets stored in plain text');
   const blobs = await openBlobStore(config.storage);
   const workspaces = new WorkspaceService(store);
   await workspaces.ensureDefault();
@@ -100,6 +123,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     artifacts,
     webhooks,
     webhookDispatcher,
+    secrets,
     metadata: new MetadataService(store),
     partitions: new PartitionedListings(store),
     workspaces,

@@ -38,6 +38,11 @@ export const COMMAND_HELP: Record<string, string> = {
   --scopes a,b       what the key may do: admin, read:documents, write:documents, … (comma-separated)
   --name N           a name to recognise the key by in lists
   --json             print the key (create: with its secret, shown only once) as JSON`,
+  secrets: `quire secrets rotate [--json]
+  Seals every stored webhook secret again with QUIRE_SECRET_KEY (those stored in plain text too).
+  To rotate the key: set the new key as QUIRE_SECRET_KEY and the previous one in QUIRE_SECRET_KEY_OLD
+  on every process, run this, then remove QUIRE_SECRET_KEY_OLD.
+  --json             print the count and the key id as JSON`,
   upload: `quire upload PATH… [--docset NAME|ID | --classify A,B,…] [--metadata K=V]… [--wait]
                 [--wait-timeout SECONDS] [--chunk-threshold BYTES] [--parallel N]
   Uploads files and folders (recursively: PDF, DOCX, DOC, TXT, HTML, ZIP; hidden files skipped).
@@ -108,6 +113,7 @@ const SERVER: Record<string, string> = {
   migrate: 'apply the database migrations and exit',
   workspaces: 'create, list, set quotas and expiry of workspaces',
   keys: 'create, list and revoke API keys',
+  secrets: 'seal webhook secrets again with the current QUIRE_SECRET_KEY',
 };
 const CLIENT: Record<string, string> = {
   ping: 'check the URL and the key',

@@ -13,6 +13,8 @@ export const DEFAULT_JIT_INTERRUPT_BUDGET = 300_000;
 export const DEFAULT_INITIAL_OLD_SPACE_MB = 256;
 export const MAX_UPLOAD_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 
+export const SECRET_KEY_BYTES = 32;
+
 export interface Config {
   port: number;
   host: string;
@@ -93,6 +95,12 @@ export interface Config {
     /** QUIRE_CORS_ORIGINS: origins (scheme://host[:port]) browsers may call the API from; empty (the default) = no CORS. */
     corsOrigins: string[];
   };
+  /**
+   * The key sealing secrets at rest (src/runtime/secret-box.ts): QUIRE_SECRET_KEY (null: unset; see
+   * loadSecretBox), and QUIRE_SECRET_KEY_OLD, the
+   * comma-separated keys it replaced, still used to open what they sealed until `quire secrets rotate`.
+   */
+  secrets: { key: Buffer | null; oldKeys: Buffer[] };
   /** Publishing project versions. */
   projects: {
     /** QUIRE_PROJECT_DEBOUNCE_MS: changes closer together than this make one version (default 2000). */
@@ -256,6 +264,8 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
     MAX_UPLOAD_SESSION_TTL_SECONDS,
   );
 
+  const secrets = parseSecrets(env);
+
   return {
     port,
     metricsPort: env.QUIRE_METRICS_PORT ? parseIntRange('QUIRE_METRICS_PORT', env.QUIRE_METRICS_PORT, 0, 1, 65535) : null,
@@ -294,6 +304,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       rateLimitPerMinute: parseIntRange('QUIRE_RATE_LIMIT', env.QUIRE_RATE_LIMIT, 100_000, 0, 100_000_000),
       corsOrigins: parseOrigins(env.QUIRE_CORS_ORIGINS),
     },
+    secrets,
     projects: {
       debounceMs: parseIntRange('QUIRE_PROJECT_DEBOUNCE_MS', env.QUIRE_PROJECT_DEBOUNCE_MS, 2_000, 0, 3600_000),
       settleMaxMs: parseIntRange('QUIRE_PROJECT_SETTLE_MAX_MS', env.QUIRE_PROJECT_SETTLE_MAX_MS, 10 * 60_000, 0, 7 * 24 * 3600_000),
@@ -309,6 +320,34 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       disableAfterMs: parseDuration('QUIRE_WEBHOOK_DISABLE_AFTER', env.QUIRE_WEBHOOK_DISABLE_AFTER?.trim() || '5d'),
     },
   };
+}
+
+/** `openssl rand -base64 32` or `openssl rand -hex 32`: 32 bytes, base64 (either alphabet) or hex. */
+export function parseSecretKey(variable: string, raw: string): Buffer {
+  const v = raw.trim();
+  let key: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(v)) key = Buffer.from(v, 'hex');
+  else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(v)) key = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (!key || key.length !== SECRET_KEY_BYTES) {
+    throw new ConfigError(variable, `must be ${SECRET_KEY_BYTES} random bytes, base64 or hex (e.g. openssl rand -base64 32)`);
+  }
+  return key;
+}
+
+/** QUIRE_SECRET_KEY (or, as every setting, the file QUIRE_SECRET_KEY_FILE names) and QUIRE_SECRET_KEY_OLD. */
+function parseSecrets(env: NodeJS.ProcessEnv): Config['secrets'] {
+  const inline = env.QUIRE_SECRET_KEY?.trim();
+  let key: Buffer | null = null;
+  if (inline) {
+    if (/^change-?me/i.test(inline)) throw new ConfigError('QUIRE_SECRET_KEY', 'is still the placeholder of deploy/compose.yaml; set a key of your own (openssl rand -base64 32)');
+    key = parseSecretKey('QUIRE_SECRET_KEY', inline);
+  }
+  const oldKeys = (env.QUIRE_SECRET_KEY_OLD ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .map((k) => parseSecretKey('QUIRE_SECRET_KEY_OLD', k));
+  return { key, oldKeys };
 }
 
 /** `https://app.example.com,http://localhost:5173` -> exact origins (`*` allows any origin). */

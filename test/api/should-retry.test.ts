@@ -22,6 +22,7 @@ import { assertJson, assertProblem, client, collectPages, type Client } from '..
 import { onBothDatabases } from '../helpers/postgres.js';
 import { EventsRepo } from '../../src/store/db/events.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { TEST_SECRET_KEY } from '../helpers/quire.js';
 
 const KEY = 'should-retry-test-key-0123456789';
 
@@ -56,7 +57,7 @@ onBothDatabases('x-should-retry after a change', 'quire_should_retry', (dialect,
         QUIRE_DATA_DIR: dataDir,
         QUIRE_BOOTSTRAP_KEY: KEY,
         QUIRE_LOG_LEVEL: 'silent',
-        ...(db.kind === 'postgres' ? { DATABASE_URL: db.url } : {}),
+        ...(db.kind === 'postgres' ? { DATABASE_URL: db.url, QUIRE_SECRET_KEY: TEST_SECRET_KEY } : {}),
       });
       const logger = pino({ level: 'silent' });
       services = await openServices(config, logger);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -40,7 +41,7 @@ function killAtExit(child: ChildProcess): void {
 /** Runs `quire ARGS` (src/main.ts through tsx) in `cwd` (default the checkout). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { env: { ...scratchEnv(), ...env }, cwd });
+    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { env: withSecretKey({ ...scratchEnv(), ...env }), cwd });
     killAtExit(child);
     let stdout = '';
     let stderr = '';
@@ -81,6 +82,16 @@ export interface StartOptions {
 const TEST_PDFIUM = { QUIRE_PDFIUM_COMPILE: 'lazy' };
 
 /**
+ * PostgreSQL needs QUIRE_SECRET_KEY (webhook secrets are sealed with it, and every process sharing
+ * the database must have the same one): one key for every process this test file starts. SQLite
+ * servers keep the default, a key generated into their data directory.
+ */
+export const TEST_SECRET_KEY = randomBytes(32).toString('base64');
+export function withSecretKey(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return env.DATABASE_URL && env.QUIRE_SECRET_KEY === undefined && env.QUIRE_SECRET_KEY_FILE === undefined ? { ...env, QUIRE_SECRET_KEY: TEST_SECRET_KEY } : env;
+}
+
+/**
  * How long a process may take to start. Alone a server is healthy in a few seconds (tsx compiles
  * its modules), but the cluster test starts two servers and two workers at once on two cores, and
  * then a server takes 15-25 s; 30 s was once not enough on a busy host.
@@ -96,7 +107,7 @@ export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? scratchDir('server-');
   const key = opts.extraEnv?.QUIRE_BOOTSTRAP_KEY ?? `test-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
-  const env: NodeJS.ProcessEnv = {
+  const env: NodeJS.ProcessEnv = withSecretKey({
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     PORT: String(port),
@@ -108,7 +119,7 @@ export async function startQuire(opts: StartOptions = {}): Promise<Quire> {
     ...TEST_PDFIUM,
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.extraEnv,
-  };
+  });
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...(opts.args ?? ['serve'])], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   killAtExit(child);
   let output = '';
@@ -178,7 +189,7 @@ export interface QuireWorker {
 export async function startWorker(env: NodeJS.ProcessEnv, opts: { dataDir?: string } = {}): Promise<QuireWorker> {
   const dataDir = opts.dataDir ?? scratchDir('worker-');
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'worker'], {
-    env: { ...scratchEnv(), ...TEST_PDFIUM, ...env, QUIRE_LOG_LEVEL: 'info', QUIRE_DATA_DIR: dataDir },
+    env: withSecretKey({ ...scratchEnv(), ...TEST_PDFIUM, ...env, QUIRE_LOG_LEVEL: 'info', QUIRE_DATA_DIR: dataDir }),
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

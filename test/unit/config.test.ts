@@ -197,3 +197,28 @@ test('config.ts reads exactly the listed settings, and .env.example lists every 
   assert.deepEqual(SETTINGS.filter((v) => !documented.includes(v)), [], 'not in the README table nor docs/tuning.md');
   assert.equal(new Set(documented).size, documented.length, 'a setting documented twice');
 });
+
+test('QUIRE_SECRET_KEY: 32 bytes as base64 or hex, or a file; old keys listed; placeholders and junk refused', () => {
+  const raw = Buffer.alloc(32, 9);
+  assert.equal(loadConfig({}).secrets.key, null);
+  assert.deepEqual(loadConfig({ QUIRE_SECRET_KEY: raw.toString('base64') }).secrets.key, raw);
+  assert.deepEqual(loadConfig({ QUIRE_SECRET_KEY: raw.toString('hex') }).secrets.key, raw);
+  assert.deepEqual(loadConfig({ QUIRE_SECRET_KEY: raw.toString('base64url') }).secrets.key, raw);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-key-'));
+  const file = path.join(dir, 'key');
+  fs.writeFileSync(file, `${raw.toString('base64')}\n`);
+  assert.deepEqual(loadConfig({ QUIRE_SECRET_KEY_FILE: file }).secrets.key, raw);
+  const old = Buffer.alloc(32, 1);
+  assert.deepEqual(loadConfig({ QUIRE_SECRET_KEY: raw.toString('hex'), QUIRE_SECRET_KEY_OLD: ` ${old.toString('base64')} ,${raw.toString('hex')}` }).secrets.oldKeys, [old, raw]);
+  fs.rmSync(dir, { recursive: true });
+  for (const [env, pattern] of [
+    [{ QUIRE_SECRET_KEY: 'change-me-secret-key' }, /QUIRE_SECRET_KEY is still the placeholder/],
+    [{ QUIRE_SECRET_KEY: 'a passphrase is not a key at all, sorry' }, /QUIRE_SECRET_KEY must be 32 random bytes/],
+    [{ QUIRE_SECRET_KEY: Buffer.alloc(16).toString('base64') }, /QUIRE_SECRET_KEY must be 32/],
+    [{ QUIRE_SECRET_KEY: raw.toString('base64'), QUIRE_SECRET_KEY_FILE: file }, /both set/],
+    [{ QUIRE_SECRET_KEY_FILE: file }, /QUIRE_SECRET_KEY_FILE names a file that cannot be read/],
+    [{ QUIRE_SECRET_KEY_OLD: 'nope' }, /QUIRE_SECRET_KEY_OLD must be 32/],
+  ] as [Record<string, string>, RegExp][]) {
+    assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && pattern.test(err.message), JSON.stringify(env));
+  }
+});

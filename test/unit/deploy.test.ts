@@ -352,14 +352,18 @@ test('compose: api and workers wait for a healthy postgres and minio and run the
   assert.ok((services.api!.ports ?? []).some((p) => (typeof p === 'string' ? p.split(':').at(-1)!.split('/')[0] === port : String(p.target) === port)), `api does not publish port ${port}`);
 });
 
+const OPERATOR_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
 test('compose: Quire accepts the environment of api and workers, and it points at the postgres and minio services', () => {
   const pg = envOf(services.postgres!);
   const minio = envOf(services.minio!);
   for (const n of ['api', ...workerNames, ...[...oneShots].filter((o) => services[o]!.image === services.api!.image)]) {
     const raw = envOf(services[n]!);
     // The bootstrap key is a placeholder Quire refuses to start with (issue 46): the operator sets one.
-    if (raw.QUIRE_BOOTSTRAP_KEY) assert.throws(() => loadConfig(raw), /QUIRE_BOOTSTRAP_KEY is still the placeholder/, `${n}: placeholder accepted`);
-    const env = raw.QUIRE_BOOTSTRAP_KEY ? { ...raw, QUIRE_BOOTSTRAP_KEY: 'an-operator-secret-0123456789' } : raw;
+    if (raw.QUIRE_BOOTSTRAP_KEY) assert.throws(() => loadConfig({ ...raw, QUIRE_SECRET_KEY: OPERATOR_SECRET_KEY }), /QUIRE_BOOTSTRAP_KEY is still the placeholder/, `${n}: placeholder accepted`);
+    // So is the key sealing webhook secrets, which every process needs on PostgreSQL.
+    assert.throws(() => loadConfig({ ...raw, QUIRE_BOOTSTRAP_KEY: undefined }), /QUIRE_SECRET_KEY is still the placeholder/, `${n}: secret key placeholder accepted`);
+    const env: Record<string, string> = { ...raw, QUIRE_SECRET_KEY: OPERATOR_SECRET_KEY, ...(raw.QUIRE_BOOTSTRAP_KEY ? { QUIRE_BOOTSTRAP_KEY: 'an-operator-secret-0123456789' } : {}) };
     const config = loadConfig(env);
     assert.equal(config.host, '0.0.0.0', `${n}: HOST`);
     assert.equal(config.database.kind, 'postgres', `${n}: DATABASE_URL`);

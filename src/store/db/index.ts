@@ -23,6 +23,7 @@ import { ArtifactsRepo } from './artifacts.js';
 import { SemanticLabelsRepo } from './semantic-labels.js';
 import { CommitObserver, noteCommitted } from './changes.js';
 import { asConstraintError } from './constraints.js';
+import type { SecretBox } from '../../runtime/secret-box.js';
 
 /** Every repository, bound to one connection or one transaction. */
 export class Repos {
@@ -46,8 +47,11 @@ export class Repos {
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
 
-  /** `pointReads` only outside transactions: a transaction must see its own uncommitted writes. */
-  constructor(db: Kysely<Database>, pointReads?: PointReads) {
+  /**
+   * `pointReads` only outside transactions: a transaction must see its own uncommitted writes.
+   * `secrets` seals and opens webhook secrets; without it a secret can be neither stored nor read.
+   */
+  constructor(db: Kysely<Database>, pointReads?: PointReads, secrets?: SecretBox) {
     this.documents = new DocumentsRepo(db, pointReads);
     this.docsets = new DocsetsRepo(db);
     this.metadata = new MetadataRepo(db);
@@ -61,7 +65,7 @@ export class Repos {
     this.samples = new SamplesRepo(db);
     this.properties = new PropertiesRepo(db);
     this.classification = new ClassificationRepo(db);
-    this.webhooks = new WebhooksRepo(db);
+    this.webhooks = new WebhooksRepo(db, secrets);
     this.projects = new ProjectsRepo(db);
     this.artifacts = new ArtifactsRepo(db);
     this.semanticLabels = new SemanticLabelsRepo(db);
@@ -79,16 +83,17 @@ export class Store extends Repos {
     private readonly db: Kysely<Database>,
     readonly dialect: Dialect,
     private readonly pointReads: PointReads,
+    private readonly secrets: SecretBox | undefined,
   ) {
     // Outside transactions a successful write has committed: the observer tells the unit of work
     // (src/store/db/changes.ts). Transactions run on the bare connection and tell it on commit.
-    super(db.withPlugin(new CommitObserver()), pointReads);
+    super(db.withPlugin(new CommitObserver()), pointReads, secrets);
   }
 
-  static async open(database: Config['database'], opts: { migrate: boolean } = { migrate: true }): Promise<Store> {
+  static async open(database: Config['database'], opts: { migrate?: boolean; secrets?: SecretBox } = {}): Promise<Store> {
     const { db, dialect, pointReads } = openDb(database);
-    if (opts.migrate) await migrateToLatest(db);
-    const store = new Store(db, dialect, pointReads);
+    if (opts.migrate ?? true) await migrateToLatest(db);
+    const store = new Store(db, dialect, pointReads, opts.secrets);
     if (dialect === 'sqlite') {
       // Without statistics SQLite's planner takes a range index (page_count) and sorts the whole
       // workspace for a filtered list; with them it walks (workspace_id, status, id) in order.
@@ -117,7 +122,7 @@ export class Store extends Repos {
     let committing = false;
     try {
       const result = await this.db.transaction().execute(async (trx) => {
-        const r = await fn(new Repos(trx));
+        const r = await fn(new Repos(trx, undefined, this.secrets));
         committing = true;
         return r;
       });

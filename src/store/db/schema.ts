@@ -108,7 +108,9 @@ export interface WebhooksTable {
   url: string;
   /** JSON array of event names. */
   events: string;
+  /** Sealed (src/runtime/secret-box.ts) when `secret_key_id` is set; plain in rows older than migration 0017 until sealed. */
   secret: string | null;
+  secret_key_id: string | null;
   created_at: number;
   disabled_at: number | null;
   disabled_reason: string | null;

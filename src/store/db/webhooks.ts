@@ -4,8 +4,12 @@ import type { DeliveryAttempt, DeliveryRecord, DeliveryState, DeliveryWithAttemp
 import type { WebhookTarget } from '../../model/events.js';
 import type { EventRecord } from './events.js';
 import { keysetPage } from './keyset.js';
+import type { SecretBox } from '../../runtime/secret-box.js';
 
-function toHook(r: Selectable<WebhooksTable>): WebhookRecord {
+/** What a webhook's secret is sealed with: its id, so a ciphertext copied into another row does not open. */
+const secretContext = (webhookId: string) => `webhook:${webhookId}`;
+
+function toHook(r: Selectable<WebhooksTable>, secrets: SecretBox | undefined): WebhookRecord {
   return {
     id: r.id,
     workspaceId: r.workspace_id,
@@ -13,12 +17,18 @@ function toHook(r: Selectable<WebhooksTable>): WebhookRecord {
     targetId: r.target_id,
     url: r.url,
     events: JSON.parse(r.events) as string[],
-    secret: r.secret,
+    secret: openSecret(r, secrets),
     createdAt: Number(r.created_at),
     disabledAt: r.disabled_at === null ? null : Number(r.disabled_at),
     disabledReason: r.disabled_reason,
     failingSince: r.failing_since === null ? null : Number(r.failing_since),
   };
+}
+
+function openSecret(r: Pick<Selectable<WebhooksTable>, 'id' | 'secret' | 'secret_key_id'>, secrets: SecretBox | undefined): string | null {
+  if (r.secret === null || r.secret_key_id === null) return r.secret;
+  if (!secrets) throw new Error('this store was opened without the secret key: it cannot read webhook secrets');
+  return secrets.open(r.secret_key_id, r.secret, secretContext(r.id));
 }
 
 type DeliveryRow = Omit<Selectable<WebhookDeliveriesTable>, 'body'>;
@@ -90,7 +100,16 @@ export interface AttemptOutcome {
 
 /** Webhooks, their deliveries and attempts, and the webhook side of the events outbox. */
 export class WebhooksRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly secrets?: SecretBox,
+  ) {}
+
+  private seal(webhookId: string, secret: string): { secret: string; secret_key_id: string } {
+    if (!this.secrets) throw new Error('this store was opened without the secret key: it cannot store webhook secrets');
+    const { keyId, sealed } = this.secrets.seal(secret, secretContext(webhookId));
+    return { secret: sealed, secret_key_id: keyId };
+  }
 
   async insert(h: WebhookRecord): Promise<void> {
     await this.db
@@ -102,7 +121,7 @@ export class WebhooksRepo {
         target_id: h.targetId,
         url: h.url,
         events: JSON.stringify(h.events),
-        secret: h.secret,
+        ...(h.secret === null ? { secret: null, secret_key_id: null } : this.seal(h.id, h.secret)),
         created_at: h.createdAt,
         disabled_at: null,
         disabled_reason: null,
@@ -115,20 +134,20 @@ export class WebhooksRepo {
 
   async get(workspaceId: string, id: string): Promise<WebhookRecord | undefined> {
     const row = await this.db.selectFrom('webhooks').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
-    return row && toHook(row);
+    return row && toHook(row, this.secrets);
   }
 
   /** With the delivery job's bookkeeping: `gen` (see scheduleDrain). */
   async getForDelivery(id: string): Promise<(WebhookRecord & { gen: number }) | undefined> {
     const row = await this.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && { ...toHook(row), gen: Number(row.gen) };
+    return row && { ...toHook(row, this.secrets), gen: Number(row.gen) };
   }
 
   async list(workspaceId: string, f: WebhookFilter, page: PageRequest): Promise<Page<WebhookRecord>> {
     let q = this.db.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspaceId).where('target', 'in', f.targets);
     if (f.targetId !== undefined) q = q.where('target_id', '=', f.targetId);
     if (page.after !== undefined) q = q.where('id', '>', page.after);
-    return keysetPage(await q.orderBy('id').limit(page.limit + 1).execute(), page.limit, toHook);
+    return keysetPage(await q.orderBy('id').limit(page.limit + 1).execute(), page.limit, (r) => toHook(r, this.secrets));
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
@@ -143,7 +162,39 @@ export class WebhooksRepo {
   async enabledIn(workspaceIds: string[]): Promise<WebhookRecord[]> {
     if (workspaceIds.length === 0) return [];
     const rows = await this.db.selectFrom('webhooks').selectAll().where('workspace_id', 'in', workspaceIds).where('disabled_at', 'is', null).execute();
-    return rows.map(toHook);
+    return rows.map((r) => toHook(r, this.secrets));
+  }
+
+  // --- secrets at rest --------------------------------------------------------------------------
+
+  /** The ids of the keys stored secrets are sealed with. */
+  async secretKeyIds(): Promise<string[]> {
+    const rows = await this.db.selectFrom('webhooks').select('secret_key_id').distinct().where('secret_key_id', 'is not', null).execute();
+    return rows.map((r) => r.secret_key_id!);
+  }
+
+  /**
+   * Seals under the current key the secrets stored plain (rows from before sealing existed) and, with
+   * `rotate`, those sealed under an older key; returns how many it changed. Each row is updated only if
+   * it still holds what was read, so a concurrent run or edit is never overwritten.
+   */
+  async reseal(opts: { rotate: boolean }): Promise<number> {
+    if (!this.secrets) throw new Error('this store was opened without the secret key');
+    const current = this.secrets.currentKeyId;
+    let changed = 0;
+    for (let after = ''; ; ) {
+      let q = this.db.selectFrom('webhooks').select(['id', 'secret', 'secret_key_id']).where('secret', 'is not', null).where('id', '>', after);
+      q = opts.rotate ? q.where((eb) => eb.or([eb('secret_key_id', 'is', null), eb('secret_key_id', '!=', current)])) : q.where('secret_key_id', 'is', null);
+      const rows = await q.orderBy('id').limit(200).execute();
+      for (const r of rows) {
+        const sealed = this.seal(r.id, openSecret(r, this.secrets)!);
+        let u = this.db.updateTable('webhooks').set(sealed).where('id', '=', r.id).where('secret', '=', r.secret);
+        u = r.secret_key_id === null ? u.where('secret_key_id', 'is', null) : u.where('secret_key_id', '=', r.secret_key_id);
+        changed += Number((await u.executeTakeFirst()).numUpdatedRows);
+      }
+      if (rows.length < 200) return changed;
+      after = rows[rows.length - 1]!.id;
+    }
   }
 
   // --- the outbox side -------------------------------------------------------------------------
