@@ -41,6 +41,7 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Unsupported file type or request content type',
   416: 'Range not satisfiable',
   422: 'Well-formed but invalid',
+  429: 'A limit of the workspace or the key is reached; retry after `retry-after` seconds',
 };
 
 /**

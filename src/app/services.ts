@@ -92,12 +92,13 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
   const documents = new DocumentService(store, blobs, config.maxUploadBytes, queue, [
     (s, doc) => classification.removeDocument(doc.workspaceId, doc.id, s),
     (s, doc) => projects.documentDeleted(s, doc),
-  ]);
+  ], config.limits);
   const docsets = new DocsetService(store, [properties, classification, projects], classification);
   const uploads = new UploadSessionService(store, blobs, documents, {
     chunkBytes: config.uploadChunkBytes,
     ttlMs: config.uploadSessionTtlSeconds * 1000,
     maxUploadBytes: config.maxUploadBytes,
+    limits: config.limits,
   });
   const renderer = new PageRenderer({ timeoutMs: 120_000, memoryMb: 1024, engine: config.ingest.pdfEngine });
   const webhookDispatcher = new WebhookDispatcher(store, queue, config, logger?.child({ component: 'webhooks' }));
@@ -106,6 +107,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     ping: (hook) => webhookDispatcher.ping(hook),
     schedule: (s, hook) => webhookDispatcher.schedule(s, hook),
     wake: () => queue.wake(),
+    limits: config.limits,
   });
   const pages = new PageService(store, blobs, (pdf, page, dpi) => renderer.render(pdf, page, dpi));
   return {

@@ -12,6 +12,7 @@ import type { Queue } from '../store/queue/queue.js';
 import { DOCUMENT_CREATED, DOCUMENT_DELETED } from '../model/events.js';
 import { INGEST_JOB } from '../model/jobs.js';
 import { documentPrefixOf, originalKeyOf } from '../store/blobs/keys.js';
+import { checkStoredBytes, NO_LIMITS, type WorkspaceLimits } from './limits.js';
 
 export const MAX_NAME_LENGTH = 1024;
 
@@ -34,6 +35,8 @@ export class DocumentService {
     private readonly queue?: Queue,
     /** What else goes with a deleted document (classification statistics), in its transaction. */
     private readonly onDelete: ((s: Repos, doc: DocumentRecord) => Promise<void>)[] = [],
+    /** The bytes a workspace may store. */
+    private readonly limits: WorkspaceLimits = NO_LIMITS,
   ) {}
 
   /** Inside the transaction that inserts `doc`: its ingest job and its `Documents.Create` event. */
@@ -151,6 +154,7 @@ export class DocumentService {
         if (gone) throw notFound('Docset', gone);
       }
       await s.documents.insert(doc);
+      await checkStoredBytes(s, doc.workspaceId, doc.size, this.limits);
       if (doc.docsetId) await s.docsets.adjustCount(doc.workspaceId, doc.docsetId, 1, now);
       if (intent.metadata.length) await s.metadata.replace(doc.workspaceId, doc.id, intent.metadata);
       await this.recordCreated(s, doc);

@@ -8,6 +8,7 @@ export type DomainErrorKind =
   | 'too-large' // 413
   | 'unsupported-type' // 415
   | 'unprocessable' // 422
+  | 'too-many' // 429
   | 'range-not-satisfiable'; // 416
 
 export class DomainError extends Error {

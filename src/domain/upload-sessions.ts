@@ -7,6 +7,7 @@ import type { DocumentRecord, UploadChunkRecord, UploadSessionRecord } from '../
 import { DomainError, conflict, invalid, notFound } from './errors.js';
 import { tooLarge, type DocumentService, type UploadIntent } from './documents.js';
 import { newId } from '../model/ids.js';
+import { checkUploadSessionLimits, NO_LIMITS, type WorkspaceLimits } from './limits.js';
 import { uploadChunkKeyOf, uploadPrefixOf } from '../store/blobs/keys.js';
 
 export interface UploadSessionState {
@@ -20,6 +21,8 @@ export interface UploadSessionOptions {
   chunkBytes: number;
   ttlMs: number;
   maxUploadBytes: number;
+  /** Upload sessions open at once and bytes stored per workspace. */
+  limits?: WorkspaceLimits;
 }
 
 const SWEEP_BATCH = 100;
@@ -66,7 +69,10 @@ export class UploadSessionService {
       updatedAt: now,
       expiresAt: now + this.opts.ttlMs,
     };
-    await this.store.uploadSessions.insert(session);
+    await this.store.tx(async (s) => {
+      await checkUploadSessionLimits(s, workspaceId, fileSize, this.opts.limits ?? NO_LIMITS, now);
+      await s.uploadSessions.insert(session);
+    });
     return session;
   }
 

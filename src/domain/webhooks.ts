@@ -4,6 +4,7 @@ import { DomainError, invalid, notFound } from './errors.js';
 import { hasScope, type Scope } from '../model/scopes.js';
 import { newId } from '../model/ids.js';
 import { EVENTS_BY_TARGET, WEBHOOK_TARGETS, type WebhookTarget } from '../model/events.js';
+import { checkWebhookLimit, NO_LIMITS, type WorkspaceLimits } from './limits.js';
 
 export const MAX_WEBHOOK_URL = 2048;
 export const MIN_SECRET = 1;
@@ -75,6 +76,8 @@ export interface WebhookServiceDeps {
   schedule?: (s: import('../store/db/index.js').Repos, hook: WebhookRecord) => Promise<void>;
   /** Tells the dispatcher of this process to look now. */
   wake?: () => void;
+  /** How many webhooks a workspace may have. */
+  limits?: WorkspaceLimits;
 }
 
 export class WebhookService {
@@ -110,7 +113,10 @@ export class WebhookService {
       disabledReason: null,
       failingSince: null,
     };
-    await this.store.webhooks.insert(hook);
+    await this.store.tx(async (s) => {
+      await checkWebhookLimit(s, workspaceId, this.deps.limits ?? NO_LIMITS);
+      await s.webhooks.insert(hook);
+    });
     return hook;
   }
 

@@ -15,6 +15,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   'range-not-satisfiable': 416,
   'unsupported-type': 415,
   unprocessable: 422,
+  'too-many': 429,
 };
 
 const TITLES: Record<number, string> = {

@@ -101,6 +101,13 @@ export interface Config {
    * comma-separated keys it replaced, still used to open what they sealed until `quire secrets rotate`.
    */
   secrets: { key: Buffer | null; oldKeys: Buffer[] };
+  /**
+   * What one workspace may hold (src/domain/limits.ts), 0 for no limit: webhooks
+   * (QUIRE_WORKSPACE_MAX_WEBHOOKS, default 100), upload sessions open at once
+   * (QUIRE_WORKSPACE_MAX_UPLOAD_SESSIONS, default 100), bytes of documents stored
+   * (QUIRE_WORKSPACE_MAX_STORED_MB, default 0: none).
+   */
+  limits: { webhooks: number; uploadSessions: number; storedBytes: number };
   /** Publishing project versions. */
   projects: {
     /** QUIRE_PROJECT_DEBOUNCE_MS: changes closer together than this make one version (default 2000). */
@@ -305,6 +312,11 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       corsOrigins: parseOrigins(env.QUIRE_CORS_ORIGINS),
     },
     secrets,
+    limits: {
+      webhooks: parseIntRange('QUIRE_WORKSPACE_MAX_WEBHOOKS', env.QUIRE_WORKSPACE_MAX_WEBHOOKS, 100, 0, 1_000_000),
+      uploadSessions: parseIntRange('QUIRE_WORKSPACE_MAX_UPLOAD_SESSIONS', env.QUIRE_WORKSPACE_MAX_UPLOAD_SESSIONS, 100, 0, 1_000_000),
+      storedBytes: parseIntRange('QUIRE_WORKSPACE_MAX_STORED_MB', env.QUIRE_WORKSPACE_MAX_STORED_MB, 0, 0, 1_000_000_000) * 1024 * 1024,
+    },
     projects: {
       debounceMs: parseIntRange('QUIRE_PROJECT_DEBOUNCE_MS', env.QUIRE_PROJECT_DEBOUNCE_MS, 2_000, 0, 3600_000),
       settleMaxMs: parseIntRange('QUIRE_PROJECT_SETTLE_MAX_MS', env.QUIRE_PROJECT_SETTLE_MAX_MS, 10 * 60_000, 0, 7 * 24 * 3600_000),

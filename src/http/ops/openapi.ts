@@ -11,6 +11,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict with the current state',
   413: 'File larger than 300 MB',
   415: 'Unsupported file type',
+  429: 'A limit of the workspace or the key is reached; retry after `retry-after` seconds',
 };
 
 /** Body fields a connector shows under "advanced" rather than up front. */

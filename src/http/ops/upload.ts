@@ -61,7 +61,7 @@ export const uploadDocument: Operation = defineOperation<Readable>({
     documents: field(Type.Array(Type.Ref('Document')), 'Documents', 'The created document.'),
     next: field(Type.Array(Type.Object({})), 'Continuations', 'Always empty.'),
   }),
-  errors: [400, 404, 413, 415],
+  errors: [400, 404, 409, 413, 415],
   streamedBody: true,
   handler: async (ctx, source) => upload(ctx, source),
 });

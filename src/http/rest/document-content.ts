@@ -24,10 +24,10 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
     summary: 'Upload a document',
     tag: 'Documents',
     scope: 'write:documents',
-    errors: [400, 404, 413, 415],
+    errors: [400, 404, 409, 413, 415],
     description: [
       'multipart/form-data. Text parts first: optional `docset.id` (one id, or several joined by `|` to have the document classified into one of them) and `metadata` (JSON `{"metadata": [{"key", "value"}]}`); the part `file` comes last.',
-      `Allowed extensions: ${ALLOWED_EXTENSIONS.join(' ')}; a nameless part (\`upload\`) is typed by its content. At most 300 MB.`,
+      `Allowed extensions: ${ALLOWED_EXTENSIONS.join(' ')}; a nameless part (\`upload\`) is typed by its content. At most 300 MB; 409 when the file would take the workspace past the bytes it may store (\`QUIRE_WORKSPACE_MAX_STORED_MB\`), and nothing is stored.`,
       'The file is streamed to storage, never held in memory. Responds with the created Document, which also carries the list envelope `{documents, errors}`.',
     ].join('\n\n'),
   });

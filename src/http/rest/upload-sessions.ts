@@ -50,10 +50,10 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
     summary: 'Start a chunked upload',
     tag: 'Documents',
     scope: 'write:documents',
-    errors: [400, 404, 413, 415],
+    errors: [400, 404, 409, 413, 415, 429],
     description: [
       'Starts a resumable upload of one file sent in chunks. Fields (multipart/form-data text fields, or the same names in a JSON object): `fileName` and `fileSize` (bytes) required; optional `docset.id` (one id, or several joined by `|`) and `metadata` (`{"metadata": [{"key", "value"}]}`), as for a plain upload.',
-      `Everything is checked before any byte is sent: allowed extensions ${ALLOWED_EXTENSIONS.join(' ')} (else 415), 1 byte to 300 MB (else 400/413), unknown docset 404.`,
+      `Everything is checked before any byte is sent: allowed extensions ${ALLOWED_EXTENSIONS.join(' ')} (else 415), 1 byte to 300 MB (else 400/413), unknown docset 404; 429 (with \`retry-after\`) when the workspace has as many sessions open as it may (\`QUIRE_WORKSPACE_MAX_UPLOAD_SESSIONS\`), 409 when \`fileSize\` would take it past the bytes it may store (\`QUIRE_WORKSPACE_MAX_STORED_MB\`, open sessions counted).`,
       `Then send chunks of exactly \`chunkSize\` bytes (${chunkBytes} on this server; the last chunk is the rest) to \`…/chunk\`, in any order and in parallel, and \`…/finalize\`. The session expires after ${ttlHours} h (\`expiration\`).`,
     ].join('\n\n'),
   });
@@ -199,7 +199,7 @@ export function uploadSessionRoutes(app: App, deps: HttpDeps) {
     scope: 'write:documents',
     errors: [400, 404, 409, 415],
     description:
-      'Assembles the chunks in order into the Document (201, same body as a plain upload) and removes the chunks. Missing chunks: 400 listing their offsets (also in `missingOffsets`). Finalizing again answers the same document (200).',
+      'Assembles the chunks in order into the Document (201, same body as a plain upload) and removes the chunks. Missing chunks: 400 listing their offsets (also in `missingOffsets`). Finalizing again answers the same document (200). 409 when the file would take the workspace past the bytes it may store; the chunks are kept, so it can be finalized again once documents are deleted.',
   });
   app.post(
     '/documents/uploads/session/:sessionId/finalize',

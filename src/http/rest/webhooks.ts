@@ -60,8 +60,8 @@ export function webhookRoutes(app: App, deps: HttpDeps) {
     summary: 'Create a webhook',
     tag: 'Webhooks',
     scope: 'any',
-    errors: [400, 403, 404],
-    description: `Every event of the target (or those in \`events\`) is POSTed to \`url\`, signed per Standard Webhooks when a \`secret\` is given. \`targetId\` names a docset (target Docset) or project (target Project) of the workspace (404 if unknown). A URL naming a private, loopback or link-local address is refused (400) unless the server allows it. ${WRITE}`,
+    errors: [400, 403, 404, 409],
+    description: `Every event of the target (or those in \`events\`) is POSTed to \`url\`, signed per Standard Webhooks when a \`secret\` is given. \`targetId\` names a docset (target Docset) or project (target Project) of the workspace (404 if unknown). A URL naming a private, loopback or link-local address is refused (400) unless the server allows it. 409 when the workspace has as many webhooks as it may (\`QUIRE_WORKSPACE_MAX_WEBHOOKS\`, 100 by default). ${WRITE}`,
   });
   app.post(
     '/webhooks',

@@ -24,6 +24,7 @@ import * as m0014 from './migrations/0014_artifact_versions.js';
 import * as m0015 from './migrations/0015_semantic_labels.js';
 import * as m0016 from './migrations/0016_label_kinds.js';
 import * as m0017 from './migrations/0017_webhook_secret_keys.js';
+import * as m0018 from './migrations/0018_workspace_usage.js';
 
 export type Db = Kysely<Schema>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0015_semantic_labels': m0015,
   '0016_label_kinds': m0016,
   '0017_webhook_secret_keys': m0017,
+  '0018_workspace_usage': m0018,
 };
 
 // pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in

@@ -7,6 +7,7 @@ import type { PointReads } from './point-reads.js';
 import type { Database, DocumentsTable } from './schema.js';
 import type { DocumentFilter, DocumentProgress, ProcessingDetails, DocumentRecord, MetadataEntry, Page, PageRequest } from '../../model/records.js';
 import type { DocumentStatus } from '../../model/lifecycle.js';
+import { adjustStoredBytes } from './usage.js';
 
 type Row = Selectable<DocumentsTable>;
 
@@ -76,6 +77,7 @@ export class DocumentsRepo {
         metadata: d.metadata?.length ? JSON.stringify(d.metadata) : null,
       })
       .execute();
+    await adjustStoredBytes(this.db, d.workspaceId, d.size);
   }
 
   async get(workspaceId: string, id: string): Promise<DocumentRecord | undefined> {
@@ -180,8 +182,10 @@ export class DocumentsRepo {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('documents').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    const r = await this.db.deleteFrom('documents').where('id', '=', id).where('workspace_id', '=', workspaceId).returning('size').executeTakeFirst();
+    if (!r) return false;
+    await adjustStoredBytes(this.db, workspaceId, -Number(r.size));
+    return true;
   }
 
   /** Pages counted against the quota: every document that is not over quota. */

@@ -21,6 +21,7 @@ import { WebhooksRepo } from './webhooks.js';
 import { ProjectsRepo } from './projects.js';
 import { ArtifactsRepo } from './artifacts.js';
 import { SemanticLabelsRepo } from './semantic-labels.js';
+import { UsageRepo } from './usage.js';
 import { CommitObserver, noteCommitted } from './changes.js';
 import { asConstraintError } from './constraints.js';
 import type { SecretBox } from '../../runtime/secret-box.js';
@@ -44,6 +45,7 @@ export class Repos {
   readonly projects: ProjectsRepo;
   readonly artifacts: ArtifactsRepo;
   readonly semanticLabels: SemanticLabelsRepo;
+  readonly usage: UsageRepo;
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
 
@@ -69,6 +71,7 @@ export class Repos {
     this.projects = new ProjectsRepo(db);
     this.artifacts = new ArtifactsRepo(db);
     this.semanticLabels = new SemanticLabelsRepo(db);
+    this.usage = new UsageRepo(db);
     this.raw = new RawSqlRepo(db);
   }
 }

@@ -10,6 +10,11 @@ export interface WorkspacesTable {
   user_quota_max: number;
 }
 
+export interface WorkspaceUsageTable {
+  workspace_id: string;
+  stored_bytes: number;
+}
+
 export interface ApiKeysTable {
   id: string;
   workspace_id: string;
@@ -343,6 +348,7 @@ export interface Database {
   properties: PropertiesTable;
   property_values: PropertyValuesTable;
   workspaces: WorkspacesTable;
+  workspace_usage: WorkspaceUsageTable;
   api_keys: ApiKeysTable;
   docsets: DocsetsTable;
   documents: DocumentsTable;

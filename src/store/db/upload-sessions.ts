@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UploadChunksTable, UploadSessionsTable } from './schema.js';
 import type { UploadChunkRecord, UploadSessionRecord } from '../../model/records.js';
 
@@ -32,6 +32,18 @@ function toChunk(r: Selectable<UploadChunksTable>): UploadChunkRecord {
 /** Upload sessions and their received chunks. */
 export class UploadSessionsRepo {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** Sessions of the workspace not finalized and not expired, and the bytes they declared. */
+  async openSummary(workspaceId: string, now: number): Promise<{ count: number; bytes: number }> {
+    const row = await this.db
+      .selectFrom('upload_sessions')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('file_size'), sql<number>`0`).as('bytes')])
+      .where('workspace_id', '=', workspaceId)
+      .where('document_id', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.n), bytes: Number(row.bytes) };
+  }
 
   async insert(s: UploadSessionRecord): Promise<void> {
     await this.db

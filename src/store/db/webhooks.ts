@@ -150,6 +150,11 @@ export class WebhooksRepo {
     return keysetPage(await q.orderBy('id').limit(page.limit + 1).execute(), page.limit, (r) => toHook(r, this.secrets));
   }
 
+  async count(workspaceId: string): Promise<number> {
+    const row = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async delete(workspaceId: string, id: string): Promise<boolean> {
     const r = await this.db.deleteFrom('webhooks').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
     if (Number(r.numDeletedRows) === 0) return false;
