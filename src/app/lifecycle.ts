@@ -65,13 +65,14 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
   const logger = pino({ level: config.logLevel });
   for (const warning of config.warnings) logger.warn(warning);
   if (opts.worker) await checkOcrLanguages(config, logger);
-  const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startConsumers }] = await Promise.all([
+  const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startConsumers }, { purgeExpired }] = await Promise.all([
     import('./services.js'),
     import('../http/server.js'),
     import('../http/pagination.js'),
     import('../domain/secrets.js'),
     import('../store/db/cluster-lock.js'),
     import('./jobs.js'),
+    import('../domain/retention.js'),
   ]);
   const services = await openServices(config, logger);
   // Staged blobs of uploads that never completed (a crash): at start and hourly, one process of the cluster at a time.
@@ -82,6 +83,16 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
   const onStagedError = (err: unknown) => logger.warn({ err }, 'staged blob sweep failed');
   await sweepStaged().catch(onStagedError);
   setInterval(() => void sweepStaged().catch(onStagedError), STAGED_MAX_AGE_MS).unref();
+  if (config.eventRetentionMs > 0) {
+    // Old events and finished deliveries: at start and then a tenth of the retention apart (1 s to 1 h), one process of the cluster at a time.
+    const purge = async () => {
+      const run = await runAsLeader(services.store, 'eventRetention', () => purgeExpired(services.store, config.eventRetentionMs));
+      if (run.ran && run.value && run.value.events + run.value.deliveries > 0) logger.info(run.value, 'deleted events and webhook deliveries past QUIRE_EVENT_RETENTION');
+    };
+    const onPurgeError = (err: unknown) => logger.warn({ err }, 'event retention purge failed');
+    await purge().catch(onPurgeError);
+    setInterval(() => void purge().catch(onPurgeError), Math.min(3600_000, Math.max(1000, Math.round(config.eventRetentionMs / 10)))).unref();
+  }
   const onSweepError = (err: unknown) => logger.warn({ err }, 'upload session sweep failed');
   const expiredUploads = await services.uploads.startSweeper(onSweepError).catch((err: unknown) => (onSweepError(err), 0));
   if (expiredUploads) logger.info({ expiredUploads }, 'removed expired upload sessions');

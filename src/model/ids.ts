@@ -30,6 +30,11 @@ export function newId(): string {
   return time.toString(36).padStart(9, '0') + random.map((d) => ALPHABET[d]).join('');
 }
 
+/** The smallest id `newId` makes at `ms`: every id below it was made earlier. */
+export function idFloorAt(ms: number): string {
+  return Math.max(0, Math.floor(ms)).toString(36).padStart(9, '0');
+}
+
 /**
  * What the API accepts as an id (path parameters, `docset.id`, `ids` lists): newId's ids, and the
  * longer ones of other systems a client may carry over. The OpenAPI schema (src/api/common.ts) states it.

@@ -108,6 +108,11 @@ export interface Config {
    * (QUIRE_WORKSPACE_MAX_STORED_MB, default 0: none).
    */
   limits: { webhooks: number; uploadSessions: number; storedBytes: number };
+  /**
+   * QUIRE_EVENT_RETENTION (default 30d; 0 keeps them): events the webhook fan-out has taken and
+   * webhook deliveries that are over, with their attempts, are deleted once this old (src/domain/retention.ts).
+   */
+  eventRetentionMs: number;
   /** Publishing project versions. */
   projects: {
     /** QUIRE_PROJECT_DEBOUNCE_MS: changes closer together than this make one version (default 2000). */
@@ -312,6 +317,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       corsOrigins: parseOrigins(env.QUIRE_CORS_ORIGINS),
     },
     secrets,
+    eventRetentionMs: parseDuration('QUIRE_EVENT_RETENTION', env.QUIRE_EVENT_RETENTION?.trim() || '30d'),
     limits: {
       webhooks: parseIntRange('QUIRE_WORKSPACE_MAX_WEBHOOKS', env.QUIRE_WORKSPACE_MAX_WEBHOOKS, 100, 0, 1_000_000),
       uploadSessions: parseIntRange('QUIRE_WORKSPACE_MAX_UPLOAD_SESSIONS', env.QUIRE_WORKSPACE_MAX_UPLOAD_SESSIONS, 100, 0, 1_000_000),

@@ -9,6 +9,7 @@ export const CLUSTER_DUTIES = {
   uploadSessionSweep: 2,
   stagedBlobSweep: 3,
   webhookRetrySweep: 4,
+  eventRetention: 5,
 } as const;
 
 export type ClusterDuty = keyof typeof CLUSTER_DUTIES;

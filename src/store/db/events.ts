@@ -20,6 +20,18 @@ export class EventsRepo {
       .execute();
   }
 
+  /**
+   * Deletes up to `batch` events made before `beforeId` (an id floor) that the webhook fan-out has
+   * taken; returns how many. One short statement: the oldest ids first, found by the primary key.
+   */
+  async purgeDispatched(beforeId: string, batch: number): Promise<number> {
+    const r = await this.db
+      .deleteFrom('events')
+      .where('id', 'in', (eb) => eb.selectFrom('events').select('id').where('id', '<', beforeId).where('webhooks_done', '=', 1).orderBy('id').limit(batch))
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   /** Events of a workspace in id (creation) order, after `after`. */
   async list(workspaceId: string, after: string | undefined, limit: number): Promise<EventRecord[]> {
     let q = this.db.selectFrom('events').selectAll().where('workspace_id', '=', workspaceId);

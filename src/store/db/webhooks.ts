@@ -396,6 +396,20 @@ export class WebhooksRepo {
     await this.db.updateTable('webhooks').set({ disabled_at: now, disabled_reason: reason.slice(0, 1000) }).where('id', '=', webhookId).where('disabled_at', 'is', null).execute();
   }
 
+  /**
+   * Deletes up to `batch` deliveries made before `beforeId` (an id floor) that are over (delivered or
+   * failed for good), with their attempts; returns how many. Call it in a transaction.
+   */
+  async purgeFinished(beforeId: string, batch: number): Promise<number> {
+    const ids = (
+      await this.db.selectFrom('webhook_deliveries').select('id').where('id', '<', beforeId).where('state', '!=', 'pending').orderBy('id').limit(batch).execute()
+    ).map((r) => r.id);
+    if (ids.length === 0) return 0;
+    await this.db.deleteFrom('webhook_attempts').where('delivery_id', 'in', ids).execute();
+    const r = await this.db.deleteFrom('webhook_deliveries').where('id', 'in', ids).where('state', '!=', 'pending').executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   // --- deliveries as the API shows them -------------------------------------------------------------
 
   async listDeliveries(webhookId: string, page: PageRequest): Promise<Page<DeliveryWithAttempts>> {
