@@ -6,6 +6,8 @@ import type { DocumentFilter, DocumentRecord, MetadataEntry, Page, PageRequest }
 import { DomainError, invalid, notFound } from './errors.js';
 import { ALLOWED_EXTENSIONS, FORMATS, formatOfName, sniffFormat, type Format } from '../model/formats.js';
 import { isId, newId } from '../model/ids.js';
+import { IngestError } from '../document/pages.js';
+import { MAX_NAME_LENGTH, nameProblem } from '../model/names.js';
 import { parseMetadataRequest } from './metadata.js';
 import { recordExpanded } from './ingestion.js';
 import type { Queue } from '../store/queue/queue.js';
@@ -14,7 +16,7 @@ import { INGEST_JOB } from '../model/jobs.js';
 import { documentPrefixOf, originalKeyOf } from '../store/blobs/keys.js';
 import { checkStoredBytes, NO_LIMITS, type WorkspaceLimits } from './limits.js';
 
-export const MAX_NAME_LENGTH = 1024;
+export { MAX_NAME_LENGTH };
 
 /** What an upload asks for, checked before any byte of it is stored. */
 export interface UploadIntent {
@@ -173,19 +175,23 @@ export class DocumentService {
   /**
    * The members of an ingested ZIP upload become documents of their own, in the ZIP's docset with its
    * metadata, each with its ingest job; the ZIP itself ends `Ready` without pages, its processing
-   * details listing the members and the skipped entries. All of it commits at once, or nothing does.
+   * details listing the members and the skipped entries. Each member is streamed to a staged blob
+   * (never held whole in memory); then all of it commits at once, or nothing does. Safe to run again
+   * and to run twice at once (a job run again after a lost lease or a crash): the ZIP's row is locked
+   * and only one that is still `Ingesting` is expanded, so members are never created twice.
    */
   async createZipMembers(
     parent: DocumentRecord,
-    members: { name: string; ext: string; bytes: Buffer }[],
+    members: { name: string; ext: string; open: () => Readable }[],
     skipped: { name: string; reason: string }[],
   ): Promise<void> {
     const staged: StagedBlob[] = [];
     const committed: string[] = [];
     try {
-      for (const m of members) staged.push(await this.blobs.stage(Readable.from([m.bytes]), { maxBytes: this.maxUploadBytes }));
+      for (const m of members) staged.push(await this.blobs.stage(m.open(), { maxBytes: this.maxUploadBytes }));
       await this.store.tx(async (s) => {
-        if (!(await s.documents.get(parent.workspaceId, parent.id))) return; // deleted meanwhile
+        const current = await s.documents.getLocked(parent.workspaceId, parent.id);
+        if (!current || current.status !== 'Ingesting') return; // deleted meanwhile, or expanded by another run
         const metadata = await s.metadata.get(parent.id);
         const now = Date.now();
         const created: string[] = [];
@@ -218,6 +224,14 @@ export class DocumentService {
           committed.push(doc.blobKey);
           created.push(id);
         }
+        await checkStoredBytes(
+          s,
+          parent.workspaceId,
+          staged.reduce((n, st) => n + st.size, 0),
+          this.limits,
+        ).catch((err: unknown) => {
+          throw err instanceof DomainError ? new IngestError('Over storage limit', `The members of the archive do not fit: ${err.message}`) : err;
+        });
         await recordExpanded(s.ingest, parent, { format: 'zip', members: created, skipped }, now);
       });
     } catch (err) {
@@ -274,9 +288,7 @@ export function tooLarge(limit: number): DomainError {
 
 function validateName(raw: string | undefined): string {
   const name = (raw ?? '').trim();
-  if (!name) throw invalid('The file part has no file name.');
-  if (name.length > MAX_NAME_LENGTH) throw invalid(`File names are limited to ${MAX_NAME_LENGTH} characters.`);
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw invalid('The file name contains control characters.');
+  const problem = nameProblem(name);
+  if (problem) throw invalid(problem);
   return name;
 }

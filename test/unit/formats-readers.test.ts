@@ -7,6 +7,9 @@ import vm from 'node:vm';
 import { after, before, describe, test } from 'node:test';
 import { detectFormat } from '../../src/ingest/readers/detect.js';
 import { expandZip, readDocument, renderPage } from '../../src/ingest/readers/index.js';
+import { ZIP_LIMITS, type ZipMember } from '../../src/ingest/readers/zip/zip.js';
+
+const inflate = async (m: ZipMember) => Buffer.concat((await m.open().toArray()) as Buffer[]);
 import { canIsolateNetwork, convertWithLibreOffice, findSoffice } from '../../src/ingest/readers/office/libreoffice.js';
 import { textLayoutPdf } from '../../src/ingest/readers/text/text-layout-pdf.js';
 import { toWinAnsi } from '../../src/ingest/readers/write/helvetica.js';
@@ -570,12 +573,13 @@ describe('ZIP expansion', () => {
       { name: 'empty.txt', data: '' },
     ]);
     const { members, skipped } = await expandZip(zip);
-    assert.deepEqual(members.map((m) => [m.name, m.ext, m.bytes.length]), [
+    const inflated = await Promise.all(members.map(inflate));
+    assert.deepEqual(members.map((m, i) => [m.name, m.ext, inflated[i]!.length]), [
       ['docs/nda.pdf', 'pdf', pdf.length],
       ['docs/notes.txt', 'txt', 5],
       ['page.HTM', 'html', 8],
     ]);
-    assert.ok(members[0]!.bytes.equals(pdf));
+    assert.ok(inflated[0]!.equals(pdf));
     assert.deepEqual(skipped, [
       { name: 'docs/', reason: 'directory' },
       { name: 'image.png', reason: 'file type not supported' },
@@ -612,20 +616,67 @@ describe('ZIP expansion', () => {
     await assert.rejects(expandZip(zip), ingestError('Unsafe ZIP', /bomb\.txt expands more than 100:1/));
   });
 
-  test('a header that lies about sizes does not get past the limits', async () => {
+  test('many small members that each stay under the per-member check: the ratio applies to the whole archive', async () => {
+    // Each member is 1 MiB of one letter (a ~1 KB deflate stream): the issue's ~1 MB archive of 1,000 such files, in small.
+    const zip = makeZip(Array.from({ length: 5 }, (_, i) => ({ name: `f${i}.txt`, data: Buffer.alloc(1024 * 1024, 0x61 + (i % 26)), deflate: true })));
+    assert.ok(zip.length < 64 * 1024, `archive is small: ${zip.length}`);
+    await assert.rejects(expandZip(zip), ingestError('Unsafe ZIP', /the archive expands more than 100:1/));
+  });
+
+  test('a header that lies about sizes fails while its member is inflated, not past it', async () => {
     // Central directory claims 1 KB uncompressed; the data inflates to 5 MB.
     const zip = makeZip([{ name: 'liar.txt', data: Buffer.alloc(5 * 1024 * 1024, 0x61), deflate: true }]);
     const cdAt = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     zip.writeUInt32LE(1024, cdAt + 24);
     zip.writeUInt32LE(1024, 22);
-    await assert.rejects(expandZip(zip), IngestError);
+    const { members } = await expandZip(zip);
+    let read = 0;
+    await assert.rejects(
+      (async () => {
+        for await (const chunk of members[0]!.open()) read += (chunk as Buffer).length;
+      })(),
+      IngestError,
+    );
+    assert.ok(read <= 1024 * 1024 + 65536, `stopped early: ${read} bytes read`);
   });
 
-  test('total uncompressed size is capped', async () => {
+  test('total uncompressed size is capped, by the declared sizes and by the bytes inflated', async () => {
     const data = Buffer.alloc(600_000, 0x62);
     const zip = makeZip([1, 2, 3].map((i) => ({ name: `f${i}.txt`, data })));
-    const limits = { maxEntries: 1000, maxTotalBytes: 1_000_000, maxRatio: 100, ratioMinBytes: 1024 ** 2 };
+    const limits = { ...ZIP_LIMITS, maxTotalBytes: 1_000_000 };
     await assert.rejects(expandZip(zip, limits), ingestError('Unsafe ZIP', /more than 1000000 bytes/));
+    // The streams count too: a budget shared by the members' streams.
+    const { members } = await expandZip(makeZip([1].map((i) => ({ name: `f${i}.txt`, data }))), { ...ZIP_LIMITS, maxTotalBytes: 700_000 });
+    assert.equal((await inflate(members[0]!)).length, 600_000);
+  });
+
+  test('member names follow the upload rules: control characters, overlong names and duplicates are skipped', async () => {
+    const long = `${'n'.repeat(1100)}.txt`;
+    const zip = makeZip([
+      { name: 'ok.txt', data: 'fine' },
+      { name: 'bell\u0007.txt', data: 'x' },
+      { name: 'dir\u001b[31m/red.txt', data: 'x' },
+      { name: 'del\u007f.txt', data: 'x' },
+      { name: long, data: 'x' },
+      { name: 'ok.txt', data: 'second of the same name' },
+      { name: 'sub/ok.txt', data: 'same file name, another folder: a document of its own' },
+    ]);
+    const { members, skipped } = await expandZip(zip);
+    assert.deepEqual(members.map((m) => m.name), ['ok.txt', 'sub/ok.txt']);
+    assert.equal((await inflate(members[0]!)).toString(), 'fine');
+    assert.deepEqual(skipped.map((s) => [s.name.slice(0, 30), s.reason]), [
+      ['bell\\u0007.txt', 'The file name contains control characters.'],
+      ['dir\\u001b[31m/red.txt', 'The file name contains control characters.'],
+      ['del\\u007f.txt', 'The file name contains control characters.'],
+      ['n'.repeat(30), 'File names are limited to 1024 characters.'],
+      ['ok.txt', 'duplicate name (the first entry of that name is kept)'],
+    ]);
+    assert.ok(skipped[3]!.name.length <= 201, 'a long name is shortened in the list');
+  });
+
+  test('more than 1,000 members is refused even when entries are allowed', async () => {
+    const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `f${i}.txt`, data: 'x' }));
+    await assert.rejects(expandZip(makeZip(entries(11)), { ...ZIP_LIMITS, maxMembers: 10 }), ingestError('Unsafe ZIP', /more than 10 documents/));
   });
 
   test('more than 1,000 entries is refused; 1,000 is fine', async () => {
