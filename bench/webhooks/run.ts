@@ -60,7 +60,7 @@ const port = (receiver.address() as net.AddressInfo).port;
 
 let cluster: PgCluster | undefined;
 const databaseUrl = flags.postgres ? await (cluster = await startPgCluster()).createDatabase('quire_bench_webhooks') : undefined;
-const q = await startQuire({ ...(databaseUrl ? { databaseUrl } : {}), extraEnv: { QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn' } });
+const q = await startQuire({ ...(databaseUrl ? { databaseUrl } : {}), extraEnv: { QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1', QUIRE_LOG_LEVEL: 'warn', QUIRE_WORKSPACE_MAX_WEBHOOKS: '0' } });
 const store = await Store.open(loadConfig(q.env).database, { migrate: false });
 
 async function api(method: string, path: string, body?: unknown) {
