@@ -5,7 +5,9 @@
 
 # Debian (glibc), not Alpine: libsql and @napi-rs/canvas ship prebuilt binaries for glibc on x64 and arm64.
 # The tag is pinned; pin the digest too (`node:…@sha256:…`) for byte-for-byte repeatable builds.
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+# Node 24 LTS on Debian trixie (Quire needs Node 22.13+; package.json engines); trixie also brings
+# LibreOffice 25.2 and tesseract 5.5 (bookworm: 7.4 and 5.3).
+ARG NODE_IMAGE=node:24.22.3-trixie-slim
 
 # Production dependencies only. --ignore-scripts is safe here: the native packages arrive as prebuilt
 # per-platform optional dependencies, and the one production package with an install script is
@@ -30,9 +32,9 @@ FROM ${NODE_IMAGE} AS runtime
 # Optional tools Quire uses when they are on PATH: LibreOffice Writer paginates DOCX/DOC/HTML
 # faithfully (Calc is not used at run time, only by the tests), the tesseract CLI is faster than
 # tesseract.js; poppler-utils (pdftotext, pdfinfo) is for operators checking a document by hand.
-# Liberation (2, and 1 for Arial Narrow), Carlito and Caladea are metric-compatible with
-# Arial/Times/Courier, Calibri and Cambria, so LibreOffice breaks pages where Word does. tini is PID 1: it forwards SIGTERM to node and
-# reaps LibreOffice's orphaned children. Debian versions are not pinned: bookworm only takes fixes.
+# Liberation (2 in trixie's fonts-liberation; Arial Narrow's stand-in, Liberation 1, is packaged apart
+# as fonts-liberation-sans-narrow), Carlito and Caladea are metric-compatible with Arial/Times/Courier, Calibri and Cambria, so LibreOffice breaks pages where Word does. tini is PID 1: it forwards SIGTERM to node and
+# reaps LibreOffice's orphaned children. Debian versions are not pinned: trixie only takes fixes.
 # hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
@@ -40,7 +42,7 @@ RUN apt-get update \
       libreoffice-writer-nogui \
       tesseract-ocr tesseract-ocr-eng \
       poppler-utils \
-      fonts-dejavu-core fonts-liberation2 fonts-liberation fonts-crosextra-carlito fonts-crosextra-caladea \
+      fonts-dejavu-core fonts-liberation fonts-liberation-sans-narrow fonts-crosextra-carlito fonts-crosextra-caladea \
  && rm -rf /var/lib/apt/lists/*
 
 ENV NODE_ENV=production \

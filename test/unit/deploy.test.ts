@@ -132,6 +132,9 @@ test('Dockerfile: multi-stage, pinned Debian base images, every COPY --from name
     if (!s.image.includes('@sha256:')) assert.match(tag!, /\d+\.\d+\.\d+/, `line ${s.line}: ${s.image} names no exact version`);
     // glibc: libsql and @napi-rs/canvas have no prebuilt binaries of ours for musl in the lockfile's sense.
     assert.doesNotMatch(s.image, /alpine/, `line ${s.line}: ${s.image} is Alpine (musl)`);
+    // The image's Node meets package.json's engines (">=22.13").
+    const nodeTag = /^node:(\d+)\.(\d+)\.\d+/.exec(s.image);
+    if (nodeTag) assert.ok(Number(nodeTag[1]) > 22 || (Number(nodeTag[1]) === 22 && Number(nodeTag[2]) >= 13), `line ${s.line}: ${s.image} is older than Node 22.13`);
   }
   for (const s of stages) {
     for (const ins of s.body.filter((i) => i.keyword === 'COPY' || i.keyword === 'ADD')) {
@@ -155,7 +158,9 @@ test('Dockerfile: no ADD of remote URLs; apt installs without recommends and wit
   }
   const installed = aptRuns.flatMap((i) => i.args.split(/\s+/));
   // The Word-metric fonts too, as .ci/run installs them: without them LibreOffice paginates Word files differently.
-  for (const pkg of ['tini', 'libreoffice-writer-nogui', 'tesseract-ocr', 'tesseract-ocr-eng', 'fonts-liberation2', 'fonts-liberation', 'fonts-crosextra-carlito', 'fonts-crosextra-caladea']) {
+  // Trixie's names: fonts-liberation is Liberation 2 (bookworm's fonts-liberation2), and Liberation Sans
+  // Narrow (bookworm's fonts-liberation, Liberation 1) is fonts-liberation-sans-narrow.
+  for (const pkg of ['tini', 'libreoffice-writer-nogui', 'tesseract-ocr', 'tesseract-ocr-eng', 'fonts-liberation', 'fonts-liberation-sans-narrow', 'fonts-crosextra-carlito', 'fonts-crosextra-caladea']) {
     assert.ok(installed.includes(pkg), `apt package ${pkg} is not installed`);
   }
 });
