@@ -1,7 +1,7 @@
 // pdf.js's reading of a PDF into the page model. Loaded only when pdf.js reads (QUIRE_PDF_ENGINE=pdfjs,
 // or a PDF PDFium cannot open): its two modules and core-js cost a thread ~40 MiB and ~0.3 s to load.
 import { DPI, IngestError, textDirection, type PageModel, type Rule, type TextItem } from '../../../document/pages.js';
-import { OPS, openPdf, pdfError, type PDFPageProxy } from './pdfjs.js';
+import { OPS, closePdf, openPdf, pdfError, type PDFPageProxy } from './pdfjs.js';
 import { addSubpathRules, imageCover, multiply, round } from './path-rules.js';
 
 /** Pages and positioned text of a PDF, read by pdf.js. */
@@ -35,7 +35,7 @@ async function eachPage(bytes: Uint8Array, read: (page: PDFPageProxy, number: nu
     }
     return pages;
   } finally {
-    await doc.destroy();
+    await closePdf(doc);
   }
 }
 

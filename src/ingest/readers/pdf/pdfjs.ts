@@ -19,13 +19,16 @@ const PDFJS_DIR = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dis
 /**
  * Opens a PDF with pdf.js, mapping its failures to IngestErrors. pdf.js detaches the buffer it is
  * given, so it always gets a copy. Local font data and wasm (JPX images) paths keep it off the network
- * and let it draw the 14 standard fonts.
+ * and let it draw the 14 standard fonts. (pdf.js 6 has no eval code path left, so no isEvalSupported;
+ * a document is closed through its loading task: `closePdf`.)
  */
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   const task = getDocument({
     data: new Uint8Array(bytes),
-    isEvalSupported: false,
     useSystemFonts: false,
+    // pdf.js 6 sends a font's name (ABCDEF+Arial-BoldMT, whence bold and italic where the font's flags
+    // say nothing) only among these extras; 5 sent it always.
+    fontExtraProperties: true,
     verbosity: 0,
     standardFontDataUrl: PDFJS_DIR + '/standard_fonts/',
     cMapUrl: PDFJS_DIR + '/cmaps/',
@@ -38,6 +41,11 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
     await task.destroy().catch(() => {});
     throw pdfError(err);
   }
+}
+
+/** Closes a document `openPdf` opened (pdf.js 6 closes it through its loading task). */
+export async function closePdf(doc: PDFDocumentProxy): Promise<void> {
+  await doc.loadingTask.destroy();
 }
 
 export function pdfError(err: unknown): Error {

@@ -63,6 +63,6 @@ async function drawPage<T>(pdf: Uint8Array, pageNumber: number, dpi: number, ups
     await page.render({ canvas: canvas as never, canvasContext: ctx as never, viewport: vp }).promise;
     return take(canvas);
   } finally {
-    await doc.destroy();
+    await doc.loadingTask.destroy();
   }
 }
