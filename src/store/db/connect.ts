@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import pg from 'pg';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Migration, type MigrationProvider } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection } from 'kysely';
+// Kysely 0.29 moved the migrator to its own entry point.
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Config } from '../../runtime/config.js';
 import type { Database as Schema } from './schema.js';
 import { SqlitePointReads, type PointReads } from './point-reads.js';
