@@ -36,7 +36,7 @@ async function run(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
   // Before any worker thread starts (they take the process's V8 flags as they are then).
-  if (command === 'serve' || command === 'worker') tuneJit({ interruptBudget: config.ingest.jitInterruptBudget, initialOldSpaceMb: config.ingest.initialOldSpaceMb });
+  if (command === 'serve' || command === 'worker') tuneJit({ initialOldSpaceMb: config.ingest.initialOldSpaceMb });
 
   switch (command) {
     case 'serve': {

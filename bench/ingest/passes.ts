@@ -21,7 +21,7 @@ const pdfium = (await import(dist('ingest/readers/pdf/pdfium.js'))) as typeof im
 const { analyzeDocument } = (await import(dist('ingest/pipeline.js'))) as typeof import('../../src/ingest/pipeline.js');
 
 const config = loadConfig(process.env);
-tuneJit({ interruptBudget: config.ingest.jitInterruptBudget, initialOldSpaceMb: config.ingest.initialOldSpaceMb });
+tuneJit({ initialOldSpaceMb: config.ingest.initialOldSpaceMb });
 const module = pdfium.compiledPdfiumModule(config.ingest.pdfiumCompile);
 if (module) pdfium.usePdfiumModule(module);
 

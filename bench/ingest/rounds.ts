@@ -10,7 +10,7 @@
 //
 // Environment: BENCH_ROUNDS (3), BENCH_THREADS (0), BENCH_NODE_ARGS (node flags for the server, space
 // separated), BENCH_CORPUS; every QUIRE_* variable set here is passed to the server (to compare
-// settings: `QUIRE_JIT_INTERRUPT_BUDGET=0 npx tsx bench/ingest/rounds.ts`).
+// settings: `QUIRE_INITIAL_OLD_SPACE_MB=0 npx tsx bench/ingest/rounds.ts`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { CORPUS } from '../../test/helpers/quire.js';

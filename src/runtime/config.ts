@@ -7,8 +7,6 @@ export const DEFAULT_UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
 export const MIN_UPLOAD_CHUNK_BYTES = 64 * 1024;
 export const MAX_UPLOAD_CHUNK_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_UPLOAD_SESSION_TTL_SECONDS = 24 * 60 * 60;
-/** Measured (bench/README.md): most of bench/ingest's gain, without the API slowdown that 1.2 million showed in bench/api. */
-export const DEFAULT_JIT_INTERRUPT_BUDGET = 300_000;
 /** Measured (bench/README.md): a warm server's batch ~10% faster than V8's sizing; see src/runtime/jit.ts. */
 export const DEFAULT_INITIAL_OLD_SPACE_MB = 256;
 export const MAX_UPLOAD_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
@@ -64,11 +62,6 @@ export interface Config {
      * V8's optimising compiler once at start, `lazy` only what runs hot (src/ingest/readers/pdf/pdfium.ts).
      */
     pdfiumCompile: 'optimized' | 'lazy';
-    /**
-     * V8's interrupt budget for this process and its threads (QUIRE_JIT_INTERRUPT_BUDGET, default
-     * 300,000; 0 keeps V8's own, 67,584): see src/runtime/jit.ts.
-     */
-    jitInterruptBudget: number;
     /**
      * The old generation each new thread's heap starts with, MiB (QUIRE_INITIAL_OLD_SPACE_MB, default
      * 256; 0 keeps V8's sizing): see src/runtime/jit.ts. At most a quarter of `memoryMb`, so that garbage not
@@ -301,7 +294,6 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       pdfEngine,
       officeIdleMs: parseIntRange('QUIRE_OFFICE_IDLE_MS', env.QUIRE_OFFICE_IDLE_MS, 120_000, 0, 24 * 3600_000),
       pdfiumCompile,
-      jitInterruptBudget: parseIntRange('QUIRE_JIT_INTERRUPT_BUDGET', env.QUIRE_JIT_INTERRUPT_BUDGET, DEFAULT_JIT_INTERRUPT_BUDGET, 0, 1_000_000_000),
       initialOldSpaceMb: Math.min(
         parseIntRange('QUIRE_INITIAL_OLD_SPACE_MB', env.QUIRE_INITIAL_OLD_SPACE_MB, DEFAULT_INITIAL_OLD_SPACE_MB, 0, 16_384),
         Math.floor(ingestMemoryMb / 4),

@@ -1,17 +1,12 @@
 import v8 from 'node:v8';
 
+/**
+ * V8 settings for `serve` and `worker`. (Until Node 20 the interrupt budget was set here too, to 300,000:
+ * Node 24's V8 no longer has `--interrupt-budget`, it counts invocations per tier instead, and
+ * `setFlagsFromString` only logged "unrecognized flag". Every flag Quire sets is checked against
+ * `node --v8-options` by test/unit/jit.test.ts.)
+ */
 export interface JitTuning {
-  /**
-   * V8's interrupt budget: how much bytecode a function runs between the checks that may send it to
-   * the optimising compiler. V8's default (67,584) suits a browser page; here every reading and
-   * analysing thread is its own isolate that compiles its own code, and a batch of documents right
-   * after start-up spent about a third of its CPU optimising (and re-optimising) functions that ran a
-   * few times. With a larger budget only the really hot code is optimised, a little later: at 300,000
-   * a fresh server's first batch took ~15% less CPU and time in bench/ingest, a warm one's ~10% less
-   * (bench/README.md). Larger budgets gained little more and made the HTTP path of bench/api slower.
-   * 0 leaves V8's default.
-   */
-  interruptBudget: number;
   /**
    * The old generation a new isolate starts with, in MiB (V8 sizes it from the heap limit, about
    * 30-40 MiB here). A full mark-compact discards the optimised code of short-lived closures (a sort
@@ -26,10 +21,9 @@ export interface JitTuning {
 }
 
 /**
- * V8 flags are per process: set before the threads start, they hold for them (and the
- * interrupt budget for code of this thread not yet counted; the main isolate's heap is already sized).
+ * V8 flags are per process: set before the threads start, they hold for them (the main isolate's
+ * heap is already sized).
  */
 export function tuneJit(tuning: JitTuning): void {
-  if (tuning.interruptBudget > 0) v8.setFlagsFromString(`--interrupt-budget=${Math.round(tuning.interruptBudget)}`);
   if (tuning.initialOldSpaceMb > 0) v8.setFlagsFromString(`--initial-old-space-size=${Math.round(tuning.initialOldSpaceMb)}`);
 }

@@ -47,8 +47,7 @@ test('QUIRE_OCR_LANGUAGES=eng+deu reads the umlauts of a scanned German page; en
 
 test('a language the OCR engine has no data for stops start-up with one line naming it', async () => {
   const dataDir = scratchDir('quire-ocr-langs-');
-  // Without the JIT flag, which V8 12 (Node 24) no longer knows and says so on stderr before any check.
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, QUIRE_DATA_DIR: dataDir, PORT: '0', QUIRE_JIT_INTERRUPT_BUDGET: '0', QUIRE_OCR_LANGUAGES: 'eng+xxx' };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, QUIRE_DATA_DIR: dataDir, PORT: '0', QUIRE_OCR_LANGUAGES: 'eng+xxx' };
   const r = await runCli(['serve'], env);
   assert.equal(r.code, 1, r.stderr);
   const lines = r.stderr.trim().split('\n');

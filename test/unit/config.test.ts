@@ -79,13 +79,6 @@ test('QUIRE_INITIAL_OLD_SPACE_MB sets the old generation new threads start with;
   for (const v of ['-1', 'big', '20000']) assert.throws(() => loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: v }), /QUIRE_INITIAL_OLD_SPACE_MB/);
 });
 
-test('QUIRE_JIT_INTERRUPT_BUDGET sets V8\'s interrupt budget; 0 keeps V8\'s own', () => {
-  assert.equal(loadConfig({}).ingest.jitInterruptBudget, 300_000);
-  assert.equal(loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: '0' }).ingest.jitInterruptBudget, 0);
-  assert.equal(loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: '500000' }).ingest.jitInterruptBudget, 500_000);
-  for (const v of ['-1', 'fast', '1.5']) assert.throws(() => loadConfig({ QUIRE_JIT_INTERRUPT_BUDGET: v }), /QUIRE_JIT_INTERRUPT_BUDGET/);
-});
-
 test('QUIRE_OCR_CONCURRENCY bounds the OCR engines of a process: one per core by default', () => {
   assert.equal(loadConfig({}).ingest.ocrConcurrency, Math.max(1, os.availableParallelism()));
   assert.equal(loadConfig({ QUIRE_OCR_CONCURRENCY: '3' }).ingest.ocrConcurrency, 3);
