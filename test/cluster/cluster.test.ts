@@ -292,11 +292,13 @@ if (why) {
         ids.push(r.json.id);
         uploaded.set(r.json.id, { file, api: i % 2 });
       }
-      // Jobs of ours held by a worker process: their claim tokens start with host:pid.
+      // Jobs of ours held by a worker process: their claim tokens (Quire's claim rows, pg-boss has no
+      // column for the holder) start with host:pid.
       const heldJobs = async (): Promise<{ documentId: string; name: string; lockedBy: string }[]> => {
         const { rows } = await db.query(
-          `SELECT data->'payload'->>'documentId' AS "documentId", name, output->>'lockedBy' AS "lockedBy"
-             FROM pgboss.job WHERE name IN ('q_ingest', 'q_process') AND state = 'active' AND output ? 'lockedBy'`,
+          `SELECT j.data->'payload'->>'documentId' AS "documentId", j.name, c.holder AS "lockedBy"
+             FROM pgboss.job j JOIN pgboss_claims c ON c.job_id = j.id AND c.retry_count = j.retry_count
+            WHERE j.name IN ('q_ingest', 'q_process') AND j.state = 'active'`,
         );
         return rows.filter((r) => ids.includes(r.documentId) && workers.some((w) => Number(r.lockedBy.split(':')[1]) === w.pid));
       };

@@ -250,13 +250,14 @@ function pgBossSuite() {
       (await store.raw.executeSql('SELECT state, retry_count, output, started_on FROM pgboss.job WHERE id = $1::uuid', [id])).rows[0] as
         | { state: string; retry_count: number; output: any; started_on: Date | null }
         | undefined;
-    /** What a process that fetched the job and died leaves behind. */
+    /** What a process that fetched the job and died leaves behind: the job active with a fresh heartbeat, and its claim row. */
     const claimAsDead = async (id: string, token: string) => {
       const { rows } = await store.raw.executeSql(
-        `UPDATE pgboss.job SET state = 'active', started_on = now(), output = jsonb_build_object('lockedBy', $2::text) WHERE id = $1::uuid AND state = 'created' RETURNING 1`,
-        [id, token],
+        `UPDATE pgboss.job SET state = 'active', started_on = now(), heartbeat_on = now() WHERE id = $1::uuid AND state = 'created' RETURNING name, retry_count`,
+        [id],
       );
       assert.equal(rows.length, 1);
+      await store.raw.executeSql('INSERT INTO pgboss_claims (job_id, name, retry_count, holder) VALUES ($1, $2, $3, $4)', [id, rows[0].name, rows[0].retry_count, token]);
     };
 
     before(async () => {
@@ -394,7 +395,8 @@ function pgBossSuite() {
       const q = make(store, { leaseMs: 1000 });
       const seen: Job[] = [];
       q.work('t-lease', { run: async (job) => void seen.push(job) });
-      await until('re-run', async () => (await bossJob(id))?.state === 'completed', 20_000);
+      // pg-boss's shortest heartbeat is 10 s: the lease of 1 s is 10 s here.
+      await until('re-run', async () => (await bossJob(id))?.state === 'completed', 40_000);
       assert.equal(seen.length, 1);
       assert.equal(seen[0]!.attempt, 2);
       assert.ok(Date.now() - claimedAt >= 1000);
@@ -421,7 +423,7 @@ function pgBossSuite() {
       let ran = 0;
       const finals: { job: Job; err: unknown }[] = [];
       q.work('t-poison', { run: async () => void ran++, onFinalFailure: async (job, err) => void finals.push({ job, err }) });
-      await until('failure', async () => (await bossJob(id))?.state === 'failed' && finals.length === 1, 20_000);
+      await until('failure', async () => (await bossJob(id))?.state === 'failed' && finals.length === 1, 40_000);
       assert.equal(ran, 0);
       assert.equal(finals[0]!.job.id, id);
       assert.match((finals[0]!.err as Error).message, /stopped during its last attempt/);

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import PgBoss from 'pg-boss';
+import { PgBoss, type JobInsert, type JobWithMetadata } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Repos, Store } from '../db/index.js';
 import { ClaimTokens } from './claim-token.js';
+import { moveJobsFromPgBoss10, setAsidePgBoss10 } from './pgboss-upgrade.js';
 import type { EnqueueOptions, Job, JobHandler, Queue } from './queue.js';
 import { DEFAULT_QUEUE_OPTIONS, errorMessage, JobRunner, type Claim, type QueueOptions, type Worker } from './runner.js';
 
@@ -19,12 +20,28 @@ interface JobData {
   jobId: string;
   workspaceId: string;
   payload: unknown;
+  /** Attempts made before the job was moved from pg-boss 10 (pgboss-upgrade.ts); absent otherwise. */
+  attemptsBefore?: number;
+  /** On a dead letter moved from pg-boss 10: how its job failed. */
+  failure?: { message?: string; attempt?: number; timedOut?: boolean };
 }
 
-/** A fetched job, with the pg-boss queue that holds it. */
+/** What our `fail` stores as a failed attempt's output (a dead letter's `sourceOutput`). */
+interface FailureOutput {
+  message?: string;
+  attempt?: number;
+  /** pg-boss's own expiry: `{ value: { message: 'job heartbeat timeout' } }`. */
+  value?: { message?: string };
+}
+
+/** A fetched job: the pg-boss queue that holds it and the attempt pg-boss fences its settles to. */
 interface BossClaim extends Claim {
   name: string;
+  attempt: { id: string; retryCount: number };
 }
+
+/** pg-boss's answer to complete/fail/touch (typed as an empty CommandResponse). */
+const affected = (response: unknown) => Number((response as { affected?: number } | undefined)?.affected ?? 0);
 
 /**
  * pg-boss queue names are `\w{1,50}` not starting with a digit: ours are encoded one-to-one
@@ -36,50 +53,50 @@ export function bossQueueName(queue: string): string {
   return name;
 }
 
-const deadLetterName = (name: string) => `${name}__dead`;
+const DEAD_SUFFIX = '__dead';
+const deadLetterName = (name: string) => `${name}${DEAD_SUFFIX}`;
 
-/** Quire's advisory-lock namespace (see store/db/cluster-lock.ts); key 10 serialises queue creation. */
-const QUEUE_LOCK_NAMESPACE = 72731;
-const QUEUE_LOCK_KEY = 10;
-
-/** The options object pg-boss 10's `create_queue(name, options json)` reads (as `boss.createQueue` builds it). */
-function queueData(o: PgBoss.Queue): Record<string, unknown> {
-  return {
-    policy: o.policy ?? 'standard',
-    retryLimit: o.retryLimit,
-    retryDelay: o.retryDelay,
-    retryBackoff: o.retryBackoff,
-    expireInSeconds: o.expireInSeconds,
-    retentionMinutes: o.retentionMinutes,
-    deadLetter: o.deadLetter,
-  };
-}
+/** pg-boss refuses an expiry beyond a day: a job still running after that is failed (its attempt spent). */
+const MAX_RUN_SECONDS = 24 * 3600;
+/** Queued jobs wait for a worker however long it takes (pg-boss deletes jobs queued longer). */
+const QUEUED_FOR_SECONDS = 10 * 365 * 24 * 3600;
+/** Finished jobs are deleted after a week, as the table queue's are. */
+const KEEP_FINISHED_SECONDS = 7 * 24 * 3600;
+/** pg-boss's smallest heartbeat interval. */
+const MIN_HEARTBEAT_SECONDS = 10;
 
 /**
- * The durable queue on PostgreSQL: pg-boss 10 (its own schema, created on first use). Jobs are sent
- * with pg-boss's `db` option through the caller's transaction (`Repos.raw`), so a job exists iff the
- * transaction that created it committed. Retries are pg-boss's (`retryLimit` = max attempts - 1,
- * `retryDelay` in whole seconds, `retryBackoff`); a job that failed for good (its handler threw on
- * the last attempt, or its process died during it and pg-boss expired it) is copied by pg-boss to a
- * dead-letter queue, whose worker runs `onFinalFailure` exactly once per job.
+ * The durable queue on PostgreSQL: pg-boss 12 (its own schema, created or migrated by pg-boss on
+ * start; a schema of pg-boss 10 is upgraded by pgboss-upgrade.ts), through its public API. Jobs are
+ * sent with pg-boss's `db` option through the caller's transaction (`Repos.raw`), so a job exists
+ * iff the transaction that created it committed. Retries are pg-boss's (`retryLimit` = max attempts
+ * - 1, `retryDelay` in whole seconds, `retryBackoff`); a job that failed for good (its handler threw
+ * on the last attempt, or its process died during it and pg-boss expired it) is copied by pg-boss to
+ * a dead-letter queue, whose worker runs `onFinalFailure` exactly once per job.
  *
- * Jobs are fetched with `boss.fetch` (not `boss.work`, whose handler is failed, not aborted, once
- * `expireInSeconds` pass, and which hands out batches that complete or fail together) so that each
- * job is completed or failed on its own, at most `concurrency` run at once, and `wake()` fetches at
- * once. A fetched job is tagged with a claim token (`host:pid:instance:uuid`, in pg-boss's `output`
- * column, in the fetching transaction); while it runs its lease is renewed (`started_on`, which
- * pg-boss's expiry reads), and its completion or failure is recorded only while that token still
- * holds it. Those three statements are the only SQL here against pg-boss's tables (schema of
- * pg-boss 10, pinned in package.json).
+ * The lease is pg-boss's heartbeat (`heartbeatSeconds`, at least 10 s): `touch` renews it while the
+ * handler runs, and pg-boss's supervisor fails (retries) a job whose heartbeat stopped. `fetch`,
+ * `touch`, `complete` and `fail` are given the fetched attempt (`{ id, retryCount }`), which pg-boss
+ * fences them to: a worker whose lease lapsed and whose job was fetched again records nothing.
+ *
+ * Jobs are fetched with `boss.fetch` (not `boss.work`, which fails a job when the process stops and
+ * hands out batches that settle together) so that each job is completed or failed on its own, at
+ * most `concurrency` run at once, `wake()` fetches at once, and `stop()` hands a running job back
+ * without spending its attempt. pg-boss does not record which process fetched a job, so a claim row
+ * (`{schema}_claims`, Quire's, written in the fetching transaction) says which one holds it, for
+ * `recoverLocal`. Raw SQL against pg-boss's own tables is left in two places, each saying why:
+ * `release` (stop) and `livePayloads`.
  */
 export class PgBossQueue implements Queue {
   private readonly opts: QueueOptions;
   private readonly boss: PgBoss;
   private readonly schema: string;
+  private readonly claims: string;
   private readonly tokens = new ClaimTokens();
   private readonly runner: JobRunner<BossClaim>;
   private readonly created = new Map<string, Promise<void>>();
   private starting: Promise<void> | undefined;
+  private bossStarted = false;
 
   constructor(
     private readonly store: Store,
@@ -89,34 +106,25 @@ export class PgBossQueue implements Queue {
     this.opts = { ...DEFAULT_QUEUE_OPTIONS, ...opts };
     this.schema = opts.schema ?? 'pgboss';
     if (!/^[a-z_][a-z0-9_]*$/.test(this.schema)) throw new Error(`invalid pg-boss schema name: ${this.schema}`);
-    const leaseSeconds = this.leaseSeconds();
+    this.claims = `${this.schema}_claims`;
+    // The supervisor fails jobs whose heartbeat stopped (their process died): look at least twice a lease.
+    const superviseSeconds = Math.max(1, Math.min(60, Math.floor(this.heartbeatSeconds() / 2)));
     this.boss = new PgBoss({
       connectionString: opts.connectionString,
       schema: this.schema,
       max: 4,
       application_name: 'quire-pgboss',
-      // Maintenance expires jobs whose lease ran out (their process died): look at least twice a lease.
       supervise: true,
-      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(leaseSeconds / 2))),
+      superviseIntervalSeconds: superviseSeconds,
+      monitorIntervalSeconds: superviseSeconds,
       schedule: false,
-      // Queued jobs wait for a worker however long it takes; finished ones are archived after a day,
-      // and archived ones deleted after 7 days.
-      retentionDays: 3650,
-      archiveCompletedAfterSeconds: 24 * 3600,
-      deleteAfterDays: 7,
     });
     this.boss.on('error', (err) => this.logger?.error({ err }, 'job queue (pg-boss): error'));
     this.runner = new JobRunner<BossClaim>(
       {
         claimBatch: Infinity,
         claim: (queue, n) => this.claim(queue, n),
-        renew: async ({ name, job, token }) => {
-          const { rows } = await this.store.raw.executeSql(
-            `UPDATE ${this.schema}.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 RETURNING 1`,
-            [name, job.id, token],
-          );
-          return rows.length > 0;
-        },
+        renew: async ({ name, attempt }) => affected(await this.boss.touch(name, attempt)) > 0,
         complete: async (claim) => void (await this.settle(claim, 'complete')),
         // pg-boss schedules the retry: its own back-off, with jitter, from `retryDelay`.
         retry: async (claim, err) => void (await this.settle(claim, 'fail', err)),
@@ -128,79 +136,99 @@ export class PgBossQueue implements Queue {
         release: (claim) => this.release(claim),
         sweep: (worker) => this.finalize(worker),
       },
-      this.opts,
+      // The runner renews every third of this.
+      { ...this.opts, leaseMs: this.heartbeatSeconds() * 1000 },
       'job queue (pg-boss)',
       logger,
     );
   }
 
-  private leaseSeconds(): number {
-    return Math.max(1, Math.ceil(this.opts.leaseMs / 1000));
+  private heartbeatSeconds(): number {
+    return Math.max(MIN_HEARTBEAT_SECONDS, Math.ceil(this.opts.leaseMs / 1000));
   }
 
   private retryDelaySeconds(): number {
     return Math.max(1, Math.ceil(this.opts.retryBaseMs / 1000));
   }
 
-  /** pg-boss is started (its schema exists) and its job table answers. */
+  /** pg-boss is started (its schema exists) and answers. */
   async ping(): Promise<void> {
     await this.ready();
-    await this.boss.getDb().executeSql(`SELECT 1 FROM ${this.schema}.job LIMIT 1`, []);
+    if ((await this.boss.schemaVersion()) === null) throw new Error('pg-boss schema missing');
   }
 
+  /** Starts pg-boss once: a pg-boss 10 schema is set aside first, and its jobs moved after. */
   private ready(): Promise<void> {
-    this.starting ??= this.boss.start().then(() => undefined);
+    this.starting ??= (async () => {
+      await setAsidePgBoss10(this.store, this.schema, this.logger);
+      await this.boss.start();
+      this.bossStarted = true;
+      await this.createClaimsTable();
+      await moveJobsFromPgBoss10(this.store, this.boss, this.schema, {
+        ensureBossQueue: (name) => this.ensureBossQueue(name.endsWith(DEAD_SUFFIX) ? name.slice(0, -DEAD_SUFFIX.length) : name),
+        jobOptions: (name) => (name.endsWith(DEAD_SUFFIX) ? this.deadLetterOptions() : this.jobOptions(name)),
+        deadLetterOf: (name) => (name.endsWith(DEAD_SUFFIX) ? null : deadLetterName(name)),
+      }, this.logger);
+    })();
+    // A failed start (the database unreachable a moment) is tried again by the next call.
+    this.starting.catch(() => (this.starting = undefined));
     return this.starting;
   }
 
-  /** Creates the queue and its dead-letter queue once per process (idempotent across processes). */
-  private ensureQueue(queue: string): Promise<void> {
-    let p = this.created.get(queue);
-    if (!p) {
-      const name = bossQueueName(queue);
-      const deadLetter = deadLetterName(name);
-      p = (async () => {
-        await this.ready();
-        await this.createQueue(deadLetter, { name: deadLetter });
-        await this.createQueue(name, {
-          name,
-          deadLetter,
-          retryLimit: this.opts.maxAttempts - 1,
-          retryDelay: this.retryDelaySeconds(),
-          retryBackoff: true,
-          expireInSeconds: this.leaseSeconds(),
-        });
-      })();
-      p.catch(() => this.created.delete(queue));
-      this.created.set(queue, p);
-    }
-    return p;
+  /** Quire's own table of who holds which job (pg-boss has no column for it); one process creates it. */
+  private async createClaimsTable(): Promise<void> {
+    await this.store.tx(async (s) => {
+      await s.raw.executeSql('SELECT pg_advisory_xact_lock($1::int, $2::int)', [72731, 11]);
+      await s.raw.executeSql(
+        `CREATE TABLE IF NOT EXISTS ${this.claims} (
+           job_id uuid PRIMARY KEY,
+           name text NOT NULL,
+           retry_count int NOT NULL,
+           holder text NOT NULL,
+           claimed_at timestamptz NOT NULL DEFAULT now()
+         )`,
+        [],
+      );
+    });
   }
 
-  /**
-   * `boss.createQueue` is idempotent but not safe against itself: two processes creating queues at
-   * once (APIs and workers starting together on a fresh database) deadlock (each inserts its queue
-   * row, then adds a foreign key to the queue table, which waits for the other's insert). So queues
-   * are created one at a time across the cluster: under an advisory lock held by the transaction
-   * that calls pg-boss's `create_queue`. A failure that still slips through leaves nothing behind,
-   * so it is retried.
-   */
-  private async createQueue(name: string, options: PgBoss.Queue): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      if (await this.boss.getQueue(name)) return;
-      try {
-        await this.store.tx(async (s) => {
-          await s.raw.executeSql('SELECT pg_advisory_xact_lock($1::int, $2::int)', [QUEUE_LOCK_NAMESPACE, QUEUE_LOCK_KEY]);
-          await s.raw.executeSql(`SELECT ${this.schema}.create_queue($1, $2::json)`, [name, JSON.stringify(queueData(options))]);
-        });
-        return;
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        // 40P01 deadlock, 40001 serialization failure, 23505 unique violation, 42P07 table exists.
-        if (attempt >= 8 || !['40P01', '40001', '23505', '42P07'].includes(code ?? '')) throw err;
-        await new Promise((r) => setTimeout(r, 20 + Math.random() * 100 * attempt));
-      }
+  /** The options every job of the queue `name` is sent with. */
+  private jobOptions(name: string): Omit<JobInsert, 'id' | 'data' | 'startAfter' | 'retryLimit'> {
+    return {
+      retryDelay: this.retryDelaySeconds(),
+      retryBackoff: true,
+      heartbeatSeconds: this.heartbeatSeconds(),
+      expireInSeconds: MAX_RUN_SECONDS,
+      deadLetter: deadLetterName(name),
+    };
+  }
+
+  /** Dead letters run `onFinalFailure` (short, not renewed): expired after a lease, retried with back-off. */
+  private deadLetterOptions(): Omit<JobInsert, 'id' | 'data' | 'startAfter' | 'retryLimit'> {
+    return { retryDelay: this.retryDelaySeconds(), retryBackoff: true, expireInSeconds: this.heartbeatSeconds() };
+  }
+
+  /** Starts pg-boss, then creates the queue and its dead-letter queue once per process. */
+  private async ensureQueue(queue: string): Promise<void> {
+    const name = bossQueueName(queue);
+    await this.ready();
+    await this.ensureBossQueue(name);
+  }
+
+  /** Once pg-boss runs: creates the pg-boss queue `name` and its dead-letter queue once per process (pg-boss's createQueue is idempotent and locked). */
+  private ensureBossQueue(name: string): Promise<void> {
+    let p = this.created.get(name);
+    if (!p) {
+      const deadLetter = deadLetterName(name);
+      p = (async () => {
+        const common = { retentionSeconds: QUEUED_FOR_SECONDS, deleteAfterSeconds: KEEP_FINISHED_SECONDS };
+        await this.boss.createQueue(deadLetter, { ...common, ...this.deadLetterOptions() });
+        await this.boss.createQueue(name, { ...common, ...this.jobOptions(name), retryLimit: this.opts.maxAttempts - 1 });
+      })();
+      p.catch(() => this.created.delete(name));
+      this.created.set(name, p);
     }
+    return p;
   }
 
   async enqueue(queue: string, payload: unknown, opts: EnqueueOptions, repos?: Repos): Promise<string> {
@@ -211,11 +239,8 @@ export class PgBossQueue implements Queue {
     const name = bossQueueName(queue);
     const sent = await this.boss.send(name, data as object, {
       id: jobId,
+      ...this.jobOptions(name),
       retryLimit: maxAttempts - 1,
-      retryDelay: this.retryDelaySeconds(),
-      retryBackoff: true,
-      expireInSeconds: this.leaseSeconds(),
-      deadLetter: deadLetterName(name),
       ...(opts.runAt !== undefined ? { startAfter: new Date(opts.runAt) } : {}),
       ...(repos ? { db: repos.raw } : {}),
     });
@@ -229,7 +254,8 @@ export class PgBossQueue implements Queue {
   }
 
   work<P>(queue: string, handler: JobHandler<P>, opts: { concurrency?: number } = {}): void {
-    const created = this.ensureQueue(queue); // throws at once on a name pg-boss cannot take
+    bossQueueName(queue); // throws at once on a name pg-boss cannot take
+    const created = this.ensureQueue(queue);
     this.runner.add(queue, handler, opts);
     created.then(
       () => this.runner.wake(),
@@ -240,7 +266,7 @@ export class PgBossQueue implements Queue {
     );
   }
 
-  /** Fetches up to `n` due jobs and tags them with a claim token, in one transaction. */
+  /** Fetches up to `n` due jobs and records this process as their holder, in one transaction. */
   private async claim(queue: string, n: number): Promise<BossClaim[]> {
     await this.ensureQueue(queue);
     const name = bossQueueName(queue);
@@ -249,39 +275,45 @@ export class PgBossQueue implements Queue {
       const jobs = await this.boss.fetch<JobData>(name, { batchSize: n, includeMetadata: true, db: s.raw });
       if (jobs.length === 0) return [];
       await s.raw.executeSql(
-        `UPDATE ${this.schema}.job SET output = jsonb_build_object('lockedBy', $3::text) WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
-        [name, jobs.map((j) => j.id), token],
+        `INSERT INTO ${this.claims} (job_id, name, retry_count, holder)
+           SELECT unnest($1::uuid[]), $2, unnest($3::int[]), $4
+           ON CONFLICT (job_id) DO UPDATE SET name = excluded.name, retry_count = excluded.retry_count, holder = excluded.holder, claimed_at = now()`,
+        [jobs.map((j) => j.id), name, jobs.map((j) => j.retryCount), token],
       );
-      return jobs.map((j) => ({
-        name,
-        token,
-        job: {
-          id: j.data.jobId ?? j.id,
-          queue,
-          workspaceId: j.data.workspaceId,
-          payload: j.data.payload,
-          attempt: j.retryCount + 1,
-          maxAttempts: j.retryLimit + 1,
-        },
-      }));
+      return jobs.map((j) => ({ name, token, attempt: { id: j.id, retryCount: j.retryCount }, job: this.toJob(queue, j) }));
     });
   }
 
-  /** Completes or fails the job through pg-boss, only while its claim token still holds it. */
-  private async settle({ name, job, token }: BossClaim, how: 'complete' | 'fail', err?: unknown): Promise<boolean> {
+  private toJob(queue: string, j: JobWithMetadata<JobData>): Job {
+    const before = j.data.attemptsBefore ?? 0;
+    return {
+      id: j.data.jobId ?? j.id,
+      queue,
+      workspaceId: j.data.workspaceId,
+      payload: j.data.payload,
+      attempt: before + j.retryCount + 1,
+      maxAttempts: before + j.retryLimit + 1,
+    };
+  }
+
+  /** Completes or fails the fetched attempt through pg-boss (which records nothing once the attempt lapsed). */
+  private async settle({ name, job, attempt }: BossClaim, how: 'complete' | 'fail', err?: unknown): Promise<boolean> {
     return this.store.tx(async (s) => {
-      const { rows } = await s.raw.executeSql(
-        `SELECT 1 FROM ${this.schema}.job WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 FOR UPDATE`,
-        [name, job.id, token],
-      );
-      if (rows.length === 0) {
+      const response =
+        how === 'complete'
+          ? await this.boss.complete(name, attempt, {}, { db: s.raw })
+          : await this.boss.fail(name, attempt, { message: errorMessage(err), attempt: job.attempt } satisfies FailureOutput, { db: s.raw });
+      await this.dropClaim(s.raw, attempt);
+      if (affected(response) === 0) {
         this.logger?.warn({ job: job.id }, 'job queue: the job is no longer held by this worker; its outcome is not recorded');
         return false;
       }
-      if (how === 'complete') await this.boss.complete(name, job.id, {}, { db: s.raw });
-      else await this.boss.fail(name, job.id, { message: errorMessage(err), attempt: job.attempt }, { db: s.raw });
       return true;
     });
+  }
+
+  private async dropClaim(db: Repos['raw'], attempt: BossClaim['attempt']): Promise<void> {
+    await db.executeSql(`DELETE FROM ${this.claims} WHERE job_id = $1 AND retry_count = $2`, [attempt.id, attempt.retryCount]);
   }
 
   /** Runs `onFinalFailure` for the jobs pg-boss moved to the dead-letter queue, each once. */
@@ -291,26 +323,29 @@ export class PgBossQueue implements Queue {
       while (!this.runner.isStopped) {
         const [dead] = await this.boss.fetch<JobData>(deadLetter, { batchSize: 1, includeMetadata: true });
         if (!dead) break;
-        const output = (dead.output ?? {}) as { message?: string; attempt?: number; value?: { message?: string } };
-        const maxAttempts = dead.retryLimit + 1;
-        const timedOut = !output.message && output.value?.message;
+        const output = (dead.sourceOutput ?? {}) as FailureOutput;
+        const moved = dead.data.failure;
+        const before = dead.data.attemptsBefore ?? 0;
+        const maxAttempts = before + (dead.sourceRetryCount ?? 0) + 1;
+        const timedOut = moved ? moved.timedOut === true : !output.message && !!output.value?.message;
         const error = new Error(
-          timedOut ? `the process running it stopped during its last attempt (its lease of ${this.leaseSeconds()} s expired)` : (output.message ?? 'failed'),
+          timedOut ? `the process running it stopped during its last attempt (its lease of ${this.heartbeatSeconds()} s expired)` : (moved?.message ?? output.message ?? 'failed'),
         );
         const job: Job = {
           id: dead.data.jobId,
           queue: w.queue,
           workspaceId: dead.data.workspaceId,
           payload: dead.data.payload,
-          attempt: output.attempt ?? maxAttempts,
-          maxAttempts,
+          attempt: moved?.attempt ?? output.attempt ?? maxAttempts,
+          maxAttempts: moved ? (moved.attempt ?? before) : maxAttempts,
         };
+        const attempt = { id: dead.id, retryCount: dead.retryCount };
         try {
           await w.handler.onFinalFailure?.(job, error);
-          await this.boss.complete(deadLetter, dead.id);
+          await this.boss.complete(deadLetter, attempt);
         } catch (err) {
           this.logger?.error({ err, job: job.id }, 'job queue: onFinalFailure failed; it runs again');
-          await this.boss.fail(deadLetter, dead.id, { message: errorMessage(err) });
+          await this.boss.fail(deadLetter, attempt, { message: errorMessage(err) });
         }
       }
     } catch (err) {
@@ -319,37 +354,33 @@ export class PgBossQueue implements Queue {
   }
 
   /**
-   * At start-up: jobs still held by an earlier process on this host that is gone are expired now
-   * (pg-boss then retries them at once, or fails them if that was their last attempt) instead of
-   * when their lease runs out. Returns how many. Processes on other hosts wait for the lease.
+   * At start-up: the attempts still held by an earlier process on this host that is gone are failed
+   * now through pg-boss (which retries them after their retry delay, or dead-letters them if that was
+   * their last attempt) instead of when their heartbeat runs out. Returns how many. Processes on other
+   * hosts wait for the heartbeat.
    */
   async recoverLocal(queues: string[]): Promise<number> {
     await Promise.all(queues.map((q) => this.ensureQueue(q)));
-    const names = queues.map(bossQueueName);
-    const { rows } = await this.store.raw.executeSql(
-      `SELECT name, id, output->>'lockedBy' AS locked_by FROM ${this.schema}.job WHERE name = ANY($1::text[]) AND state = 'active' AND output ? 'lockedBy'`,
-      [names],
-    );
-    const expired: string[] = [];
-    for (const { name, id, locked_by: lockedBy } of rows as { name: string; id: string; locked_by: string }[]) {
-      if (!this.tokens.isFromGoneLocalProcess(lockedBy)) continue;
-      const { rows: hit } = await this.store.raw.executeSql(
-        `UPDATE ${this.schema}.job SET started_on = now() - expire_in - interval '1 second' WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3 RETURNING id`,
-        [name, id, lockedBy],
-      );
-      if (hit.length) expired.push(id);
+    // Claims outlive no attempt: pg-boss fails any job active for longer than MAX_RUN_SECONDS.
+    await this.store.raw.executeSql(`DELETE FROM ${this.claims} WHERE claimed_at < now() - make_interval(secs => $1)`, [MAX_RUN_SECONDS + 3600]);
+    const { rows } = await this.store.raw.executeSql(`SELECT job_id, name, retry_count, holder FROM ${this.claims} WHERE name = ANY($1::text[])`, [queues.map(bossQueueName)]);
+    let n = 0;
+    for (const { job_id: id, name, retry_count: retryCount, holder } of rows as { job_id: string; name: string; retry_count: number; holder: string }[]) {
+      if (!this.tokens.isFromGoneLocalProcess(holder)) continue;
+      const attempt = { id, retryCount };
+      const response = await this.boss.fail(name, attempt, { message: 'the process running it stopped (recovered at start-up)' } satisfies FailureOutput);
+      await this.dropClaim(this.store.raw, attempt);
+      if (affected(response) > 0) n++;
     }
-    if (expired.length === 0) return 0;
-    await this.boss.expire();
-    await this.store.raw.executeSql(
-      `UPDATE ${this.schema}.job SET start_after = now() WHERE name = ANY($1::text[]) AND id = ANY($2::uuid[]) AND state = 'retry'`,
-      [names, expired],
-    );
-    this.wake();
-    return expired.length;
+    if (n) this.wake();
+    return n;
   }
 
-  /** Jobs not finished (created, retry, active), in the queue or in its dead-letter queue (onFinalFailure pending). */
+  /**
+   * Jobs not finished (created, retry, active), in the queue or in its dead-letter queue (onFinalFailure pending).
+   * Raw SQL, read-only: pg-boss's `findJobs` filters on `queued` (created or retry) only, so it would
+   * leave out running jobs or page through a week of finished ones.
+   */
   async livePayloads(queue: string): Promise<unknown[]> {
     await this.ensureQueue(queue);
     const name = bossQueueName(queue);
@@ -368,23 +399,31 @@ export class PgBossQueue implements Queue {
   async stop(deadlineMs = 30_000): Promise<void> {
     if (this.runner.isStopped) return;
     await this.runner.stop(deadlineMs);
-    if (this.starting) {
-      await this.starting.catch(() => undefined);
-      // Nothing of ours runs inside pg-boss's own workers: its graceful stop has nothing to wait for.
-      await this.boss.stop({ graceful: true, timeout: Math.max(1000, Math.min(deadlineMs, 5000)), wait: true });
-    }
+    await this.starting?.catch(() => undefined);
+    // Nothing of ours runs inside pg-boss's own workers: its graceful stop has nothing to wait for.
+    if (this.bossStarted) await this.boss.stop({ graceful: true, timeout: Math.max(1000, Math.min(deadlineMs, 5000)) });
   }
 
-  private async release({ name, job, token }: BossClaim): Promise<void> {
-    await this.store.raw.executeSql(
-      `UPDATE ${this.schema}.job SET
-         state = (CASE WHEN retry_count = 0 THEN 'created' ELSE 'retry' END)::${this.schema}.job_state,
-         started_on = CASE WHEN retry_count = 0 THEN NULL ELSE started_on END,
-         retry_count = GREATEST(retry_count - 1, 0),
-         start_after = now(),
-         output = NULL
-       WHERE name = $1 AND id = $2 AND state = 'active' AND output->>'lockedBy' = $3`,
-      [name, job.id, token],
-    );
+  /**
+   * Raw SQL: pg-boss's public API has no call that gives a running job back unspent. `fail` spends the
+   * attempt and waits the retry delay; `cancel` then `resume` leaves `started_on` set, so the next
+   * fetch counts a retry; `restore` (which does this) is internal to pg-boss's manager. So the row is
+   * put back as it was before this fetch (pg-boss 12's `fetch` counts `retry_count` up when
+   * `started_on` is set), fenced to this attempt like pg-boss's own settles.
+   */
+  private async release({ name, attempt }: BossClaim): Promise<void> {
+    await this.store.tx(async (s) => {
+      await s.raw.executeSql(
+        `UPDATE ${this.schema}.job SET
+           state = (CASE WHEN retry_count = 0 THEN 'created' ELSE 'retry' END)::${this.schema}.job_state,
+           started_on = CASE WHEN retry_count = 0 THEN NULL ELSE started_on END,
+           retry_count = GREATEST(retry_count - 1, 0),
+           heartbeat_on = NULL,
+           start_after = now()
+         WHERE name = $1 AND id = $2 AND state = 'active' AND retry_count = $3`,
+        [name, attempt.id, attempt.retryCount],
+      );
+      await this.dropClaim(s.raw, attempt);
+    });
   }
 }
