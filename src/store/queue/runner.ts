@@ -168,11 +168,13 @@ export class JobRunner<C extends Claim> {
 
   private async run(w: Registered, claim: C, abort: AbortController): Promise<void> {
     const { job } = claim;
+    // A renewal answered after the outcome was recorded finds the job settled: not a lost lease.
+    let settled = false;
     const renew = setInterval(() => {
       this.backend
         .renew(claim)
         .then((held) => {
-          if (!held && !abort.signal.aborted) {
+          if (!held && !abort.signal.aborted && !settled) {
             this.logger?.warn({ job: job.id }, 'job queue: lease lost; the job runs elsewhere');
             abort.abort(new Error('lease lost'));
           }
@@ -183,9 +185,11 @@ export class JobRunner<C extends Claim> {
     try {
       await w.handler.run(job, abort.signal);
       if (abort.signal.aborted && this.stopped) return; // released by stop()
+      settled = true;
       await this.backend.complete(claim);
     } catch (err) {
       if (this.stopped && abort.signal.aborted) return;
+      settled = true;
       await this.failed(w, claim, err);
     } finally {
       clearInterval(renew);
