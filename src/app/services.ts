@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../runtime/config.js';
+import { observeQueue } from '../runtime/metrics.js';
 import { Store } from '../store/db/index.js';
 import { openBlobStore } from '../store/blobs/index.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
@@ -76,6 +77,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     config.database.kind === 'postgres'
       ? new PgBossQueue(store, { ...queueOptions, connectionString: config.database.url }, logger)
       : new TableQueue(store, queueOptions, logger);
+  observeQueue(() => queue.stats());
   const classification = new ClassificationService(store);
   const structure = new StructureService(store, blobs);
   const properties = new PropertyService(store, queue, async (doc, value) => evidenceOfManualValue(await structure.structureOf(doc), value));

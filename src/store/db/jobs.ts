@@ -146,6 +146,29 @@ export class JobsRepo {
     return rows.map((r) => JSON.parse(r.payload) as unknown);
   }
 
+  /** Per queue with live jobs: how many are due, not due yet, and held, and when the longest-waiting due one came due (read-only, for metrics). */
+  async stats(now: number): Promise<{ queue: string; waiting: number; delayed: number; running: number; oldestDueAt: number | null }[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select([
+        'queue',
+        sql<string | number>`sum(case when state = 'queued' and run_at <= ${now} then 1 else 0 end)`.as('waiting'),
+        sql<string | number>`sum(case when state = 'queued' and run_at > ${now} then 1 else 0 end)`.as('delayed'),
+        sql<string | number>`sum(case when state = 'active' then 1 else 0 end)`.as('running'),
+        sql<string | number | null>`min(case when state = 'queued' and run_at <= ${now} then run_at end)`.as('oldest_due_at'),
+      ])
+      .where('state', 'in', ['queued', 'active'])
+      .groupBy('queue')
+      .execute();
+    return rows.map((r) => ({
+      queue: r.queue,
+      waiting: Number(r.waiting),
+      delayed: Number(r.delayed),
+      running: Number(r.running),
+      oldestDueAt: r.oldest_due_at === null ? null : Number(r.oldest_due_at),
+    }));
+  }
+
   /** Active jobs and their claim tokens (to find those held by processes known to be dead). */
   async activeLocks(queues: string[]): Promise<{ id: string; lockedBy: string }[]> {
     const rows = await this.db.selectFrom('jobs').select(['id', 'locked_by']).where('queue', 'in', queues).where('state', '=', 'active').execute();

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { Repos, Store } from '../db/index.js';
 import { ClaimTokens } from './claim-token.js';
 import { moveJobsFromPgBoss10, setAsidePgBoss10 } from './pgboss-upgrade.js';
-import type { EnqueueOptions, Job, JobHandler, Queue } from './queue.js';
+import type { QueueStats } from '../../runtime/metrics.js';
+import { statsOfQueues, type EnqueueOptions, type Job, type JobHandler, type Queue } from './queue.js';
 import { DEFAULT_QUEUE_OPTIONS, errorMessage, JobRunner, type Claim, type QueueOptions, type Worker } from './runner.js';
 
 /** Where pg-boss keeps its jobs. */
@@ -53,6 +54,12 @@ export function bossQueueName(queue: string): string {
   return name;
 }
 
+/** The queue a pg-boss queue name encodes (bossQueueName's inverse); null for a dead-letter queue or a name not ours. */
+export function queueOfBossName(name: string): string | null {
+  if (!name.startsWith('q_') || name.endsWith(DEAD_SUFFIX)) return null;
+  return name.slice(2).replace(/_([0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 const DEAD_SUFFIX = '__dead';
 const deadLetterName = (name: string) => `${name}${DEAD_SUFFIX}`;
 
@@ -97,6 +104,7 @@ export class PgBossQueue implements Queue {
   private readonly created = new Map<string, Promise<void>>();
   private starting: Promise<void> | undefined;
   private bossStarted = false;
+  private readonly worked = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -255,6 +263,7 @@ export class PgBossQueue implements Queue {
 
   work<P>(queue: string, handler: JobHandler<P>, opts: { concurrency?: number } = {}): void {
     bossQueueName(queue); // throws at once on a name pg-boss cannot take
+    this.worked.add(queue);
     const created = this.ensureQueue(queue);
     this.runner.add(queue, handler, opts);
     created.then(
@@ -389,6 +398,31 @@ export class PgBossQueue implements Queue {
       [[name, deadLetterName(name)]],
     );
     return rows.map((r: { payload: unknown }) => r.payload);
+  }
+
+  /**
+   * Read-only raw SQL, as livePayloads: pg-boss's getQueueStats counts queued, active and deferred
+   * jobs (refreshed by its monitor) but not how long the oldest has waited. Ages use the database's clock.
+   */
+  async stats(): Promise<QueueStats[]> {
+    await this.ready();
+    const { rows } = await this.store.raw.executeSql(
+      `SELECT name,
+              count(*) FILTER (WHERE state < 'active' AND start_after <= now()) AS waiting,
+              count(*) FILTER (WHERE state < 'active' AND start_after > now()) AS delayed,
+              count(*) FILTER (WHERE state = 'active') AS running,
+              extract(epoch FROM now() - min(start_after) FILTER (WHERE state < 'active' AND start_after <= now())) * 1000 AS waited_ms
+         FROM ${this.schema}.job WHERE state < 'completed' GROUP BY name`,
+      [],
+    );
+    const now = Date.now();
+    const found = [];
+    for (const r of rows as { name: string; waiting: string; delayed: string; running: string; waited_ms: string | null }[]) {
+      const queue = queueOfBossName(r.name);
+      if (queue === null) continue;
+      found.push({ queue, waiting: Number(r.waiting), delayed: Number(r.delayed), running: Number(r.running), oldestDueAt: r.waited_ms === null ? null : now - Number(r.waited_ms) });
+    }
+    return statsOfQueues(this.worked, found, now);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Repos } from '../db/index.js';
+import type { QueueStats } from '../../runtime/metrics.js';
 
 /** A job as its handler sees it. */
 export interface Job<P = unknown> {
@@ -45,8 +46,28 @@ export interface Queue {
    */
   livePayloads?(queue: string): Promise<unknown[]>;
   /**
+   * Read-only, for metrics: per job kind (the queues this process works, and any other with live
+   * jobs) how many jobs wait, are delayed and run, and how long the oldest due one has waited.
+   */
+  stats(): Promise<QueueStats[]>;
+  /**
    * Stops claiming; waits up to `deadlineMs` for running jobs, then releases the leases of those
    * still running (they are picked up again at once by another worker or the next start).
    */
   stop(deadlineMs?: number): Promise<void>;
+}
+
+/** The stats of every queue in `known` (zero when it has no live jobs) and of every other queue `found` has. */
+export function statsOfQueues(
+  known: Iterable<string>,
+  found: { queue: string; waiting: number; delayed: number; running: number; oldestDueAt: number | null }[],
+  now: number,
+): QueueStats[] {
+  const byQueue = new Map<string, QueueStats>();
+  for (const queue of known) byQueue.set(queue, { queue, waiting: 0, delayed: 0, running: 0, oldestWaitingSeconds: 0 });
+  for (const f of found) {
+    const oldestWaitingSeconds = f.oldestDueAt === null ? 0 : Math.max(0, (now - f.oldestDueAt) / 1000);
+    byQueue.set(f.queue, { queue: f.queue, waiting: f.waiting, delayed: f.delayed, running: f.running, oldestWaitingSeconds });
+  }
+  return [...byQueue.values()].sort((a, b) => a.queue.localeCompare(b.queue));
 }

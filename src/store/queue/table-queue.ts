@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { Repos, Store } from '../db/index.js';
 import { newId } from '../../model/ids.js';
 import { ClaimTokens } from './claim-token.js';
-import type { EnqueueOptions, Job, JobHandler, Queue } from './queue.js';
+import type { QueueStats } from '../../runtime/metrics.js';
+import { statsOfQueues, type EnqueueOptions, type Job, type JobHandler, type Queue } from './queue.js';
 import { DEFAULT_QUEUE_OPTIONS, errorMessage, JobRunner, type Claim, type QueueOptions } from './runner.js';
 
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -19,6 +20,7 @@ export class TableQueue implements Queue {
   private readonly tokens = new ClaimTokens();
   private readonly runner: JobRunner<Claim>;
   private lastPurge = Date.now();
+  private readonly worked = new Set<string>();
 
   async ping(): Promise<void> {
     await this.store.jobs.get('readiness-probe');
@@ -86,8 +88,14 @@ export class TableQueue implements Queue {
   }
 
   work<P>(queue: string, handler: JobHandler<P>, opts: { concurrency?: number } = {}): void {
+    this.worked.add(queue);
     this.runner.add(queue, handler, opts);
     this.runner.wake();
+  }
+
+  async stats(): Promise<QueueStats[]> {
+    const now = Date.now();
+    return statsOfQueues(this.worked, await this.store.jobs.stats(now), now);
   }
 
   private retryDelayMs(job: Job): number {
