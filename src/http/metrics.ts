@@ -2,7 +2,7 @@ import client from 'prom-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ingestRegistry } from '../runtime/metrics.js';
 
-/** Prometheus metrics of one process: request counts and latencies by route and status, and its ingestion (src/runtime/metrics.ts). */
+/** Prometheus metrics of one process: request counts and latencies by route and status, the standard process and Node.js ones, and Quire's own (src/runtime/metrics.ts). */
 export class HttpMetrics {
   readonly registry = new client.Registry();
   private readonly requests = new client.Counter({
@@ -20,7 +20,8 @@ export class HttpMetrics {
   });
 
   constructor() {
-    client.collectDefaultMetrics({ register: this.registry, prefix: 'quire_' });
+    // Under their usual names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds…): stock dashboards find them.
+    client.collectDefaultMetrics({ register: this.registry });
   }
 
   /** The counter and histogram of each method, route and status, looked up once (prom-client hashes labels per call). */

@@ -46,3 +46,10 @@ const ID_RE = new RegExp(ID_PATTERN);
 export function isId(s: string): boolean {
   return s.length >= 1 && s.length <= ID_MAX_LENGTH && ID_RE.test(s);
 }
+
+/** When a newId id was made (epoch ms), or null for an id newId did not make. */
+export function timeOfId(id: string): number | null {
+  if (!/^[0-9a-z]{16}$/.test(id)) return null;
+  const time = parseInt(id.slice(0, 9), 36);
+  return Number.isFinite(time) ? time : null;
+}

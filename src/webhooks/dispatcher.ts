@@ -4,7 +4,8 @@ import type { Repos, Store } from '../store/db/index.js';
 import { runAsLeader } from '../store/db/cluster-lock.js';
 import type { AttemptOutcome, OutgoingDelivery, NewDelivery } from '../store/db/webhooks.js';
 import type { Job, JobHandler, Queue } from '../store/queue/queue.js';
-import { newId } from '../model/ids.js';
+import { newId, timeOfId } from '../model/ids.js';
+import { webhookMetrics } from '../runtime/metrics.js';
 import { hookMatches, type SendResult } from '../domain/webhooks.js';
 import type { WebhookRecord } from '../model/records.js';
 import { WEBHOOK_JOB } from '../model/jobs.js';
@@ -297,6 +298,9 @@ export class WebhookDispatcher {
     const now = Date.now();
     const base = { deliveryId: d.id, attempt, attemptedAt, statusCode: res.statusCode, durationMs: res.durationMs, error: res.error };
     if (res.ok) {
+      webhookMetrics.deliveries.inc({ outcome: 'delivered' });
+      const eventAt = timeOfId(d.eventId);
+      if (eventAt !== null) webhookMetrics.lag.observe(Math.max(0, now - eventAt) / 1000);
       run.successes.push({ ...base, state: 'delivered', nextAttemptAt: null });
       if (run.successes.length >= FLUSH_EVERY) await this.flush(hook, run);
       return 'next';
@@ -314,6 +318,7 @@ export class WebhookDispatcher {
         await s.webhooks.recordAttempt(hook.id, { ...base, state: 'failed', nextAttemptAt: null });
         await s.webhooks.disable(hook.id, reason, now);
       });
+      webhookMetrics.deliveries.inc({ outcome: 'disabled' });
       this.logger?.warn({ webhook: hook.id, reason }, 'webhook disabled');
       return 'disabled';
     }
@@ -323,6 +328,7 @@ export class WebhookDispatcher {
       if (hook.failingSince === null) await s.webhooks.setFailingSince(hook.id, failingSince);
     });
     hook.failingSince = failingSince;
+    webhookMetrics.deliveries.inc({ outcome: delay === null ? 'gave-up' : 'retrying' });
     if (delay === null) return 'next'; // out of retries: the next delivery goes
     return delay === 0 ? 'again' : 'blocked';
   }

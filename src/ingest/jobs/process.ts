@@ -7,13 +7,14 @@ import type { DocumentRecord, ProcessingDetails } from '../../model/records.js';
 import { newId } from '../../model/ids.js';
 import { DGML_EVENT } from '../../model/events.js';
 import { PROCESS_JOB } from '../../model/jobs.js';
-import { ingestMetrics } from '../../runtime/metrics.js';
+import { ingestMetrics, ocrMetrics } from '../../runtime/metrics.js';
 import { IngestError, type DocumentModel } from '../../document/pages.js';
 import type { ClassificationFeatures } from '../../document/classification.js';
 import type { LabelSummaryEntry } from '../../document/label-summary.js';
 import { cannotIngest, failedAfterAttempts, processOwns, recordReady, startProcessing } from '../../domain/ingestion.js';
 import { structureKeyOf } from '../../store/blobs/keys.js';
 import type { ThreadPool } from '../thread-pool.js';
+import type { AnalyzeTimings } from '../stages/stage.js';
 import { verifiedBytes, type Handoff } from './handoff.js';
 
 /** How often the pages a document's analysis has read are recorded while it goes on. */
@@ -120,6 +121,7 @@ export class ProcessJob implements JobHandler<ProcessPayload> {
       ingestMetrics.seconds.observe({ stage: 'process' }, (performance.now() - processStarted) / 1000);
       ingestMetrics.pages.inc({ kind: 'ready' }, model.pages.length);
       ingestMetrics.pages.inc({ kind: 'ocr' }, stored.ocrPages.length);
+      countOcr(timings);
     } catch (err) {
       if (committed) await this.blobs.delete(key).catch(() => undefined);
       throw err;
@@ -128,4 +130,16 @@ export class ProcessJob implements JobHandler<ProcessPayload> {
     }
     log.info({ pages: model.pages.length, pagination: model.pagination, ocrPages: stored.ocrPages.length, durationMs: Date.now() - started }, 'document ready');
   }
+}
+
+/** OCR's pages and time, by engine, from what the reading thread reported (its own registry is not scraped). */
+function countOcr(timings: AnalyzeTimings): void {
+  const engine = timings.ocrEngine;
+  if (!engine || timings.ocrPages === 0) return;
+  const failed = timings.ocrFailedPages.length;
+  const timedOut = timings.ocrTimedOutPages.length;
+  ocrMetrics.pages.inc({ engine, outcome: 'read' }, Math.max(0, timings.ocrPages - failed - timedOut));
+  if (failed) ocrMetrics.pages.inc({ engine, outcome: 'failed' }, failed);
+  if (timedOut) ocrMetrics.pages.inc({ engine, outcome: 'timed-out' }, timedOut);
+  ocrMetrics.seconds.inc({ engine }, timings.ocrMs / 1000);
 }

@@ -1,5 +1,6 @@
 import type { PageModel } from '../../document/pages.js';
 import { needsOcr, recognisePages, stampedScan } from './ocr.js';
+import { hasTesseractCli } from './ocr/tesseract-cli.js';
 import { unskewBox } from './ocr/deskew.js';
 import { mapPageBoxes, sidewaysTextTurn, sidewaysTurn, turnBoxesBack, uprightPage } from './upright.js';
 import type { AnalysisState, StageContext } from './stage.js';
@@ -20,6 +21,8 @@ export async function recognise(doc: AnalysisState, ctx: StageContext): Promise<
   const onPageRead = () => options.onProgress?.(++pagesDone, withText.length);
   const read = await recognisePages(doc.model.pdf, scanned, { budgetMs: options.ocrBudgetMs, languages: options.ocrLanguages, pdfEngine: options.pdfEngine, slots: options.ocrSlots, onPageRead });
   timings.ocrPages = scanned.length;
+  // The engine recognisePages chose, for the metrics the main thread counts (read-worker.ts returns the timings).
+  if (scanned.length) timings.ocrEngine = (await hasTesseractCli(options.ocrLanguages)) ? 'tesseract-cli' : 'tesseract.js';
   const pages: PageModel[] = [];
   for (const page of withText) {
     const reading = read.get(page);

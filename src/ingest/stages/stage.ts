@@ -27,6 +27,8 @@ export interface AnalyzeTimings {
   /** Wall time of the OCR of the document's pages (read several at a time). */
   ocrMs: number;
   ocrPages: number;
+  /** The engine that read them (set when there were any). */
+  ocrEngine?: 'tesseract-cli' | 'tesseract.js';
   /** Pages whose OCR failed (the engine broke); they keep the text they had. */
   ocrFailedPages: number[];
   /** Pages whose OCR ran past the per-page budget; they keep the text they had. */
