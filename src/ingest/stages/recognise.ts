@@ -21,7 +21,7 @@ export async function recognise(doc: AnalysisState, ctx: StageContext): Promise<
   const onPageRead = () => options.onProgress?.(++pagesDone, withText.length);
   const read = await recognisePages(doc.model.pdf, scanned, { budgetMs: options.ocrBudgetMs, languages: options.ocrLanguages, pdfEngine: options.pdfEngine, slots: options.ocrSlots, onPageRead });
   timings.ocrPages = scanned.length;
-  // The engine recognisePages chose, for the metrics the main thread counts (read-worker.ts returns the timings).
+  // The engine recognisePages chose, for the metrics the main thread counts (read-thread.ts returns the timings).
   if (scanned.length) timings.ocrEngine = (await hasTesseractCli(options.ocrLanguages)) ? 'tesseract-cli' : 'tesseract.js';
   const pages: PageModel[] = [];
   for (const page of withText) {
