@@ -23,7 +23,9 @@ for (const f of files) {
   }
 }
 
-const DEPCRUISE = path.join('node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+// The `depcruise` command from the package's own bin table (its file moved between majors).
+const cruiser = path.join('node_modules', 'dependency-cruiser');
+const DEPCRUISE = path.join(cruiser, JSON.parse(fs.readFileSync(path.join(cruiser, 'package.json'), 'utf8')).bin.depcruise);
 const layers = spawnSync(process.execPath, [DEPCRUISE, 'src', 'web', '--config', '.dependency-cruiser.cjs'], { stdio: 'inherit' });
 if (layers.status !== 0) {
   console.error('the import rules of .dependency-cruiser.cjs are broken (docs/architecture.md): no test ran');
