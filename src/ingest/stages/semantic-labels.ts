@@ -331,19 +331,11 @@ function governingVerbPeriod(near: string[]): string | null {
 
 /** `9:00 a.m. on December 9, 2013 (the "Effective Time")`: the defined term right after a value names it. */
 function termAfter(tokens: Token[], end: number, kind: string): string | null {
-  let i = firstAtOrAfter(tokens, end);
-  // Past the rest of a value written on: "9:00 a.m. on December 9, 2013 (…)" names the time, not only the date.
-  if (tokens[i]?.text !== '(') return null;
-  i++;
-  if (/^(?:the|this|each|a)$/iu.test(tokens[i]?.text ?? '')) i++;
-  if (!/^["“]$/u.test(tokens[i]?.text ?? '')) return null;
-  const words: string[] = [];
-  for (i++; i < tokens.length && words.length < 6 && !/^["”]$/u.test(tokens[i]!.text); i++) {
-    if (!/[\p{L}\p{N}]/u.test(tokens[i]!.text)) return null;
-    words.push(tokens[i]!.text);
-  }
+  // Right after the value, no comma between: "9:00 a.m. on December 9, 2013 (…)" names the time, not only the date.
+  const words = termAfterWords(tokens, end, false);
+  if (!words) return null;
   // Only a term of the value's own kind: `("Effective Date")` names a date, `(this "Agreement")` does not.
-  const named = words.length && /^["”]$/u.test(tokens[i]?.text ?? '') && /\p{Lu}/u.test(words[0]!) && LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase());
+  const named = /\p{Lu}/u.test(words[0]!) && LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase());
   // `2015 Omnibus Incentive Plan (the "Plan")`: a plan's short name alone says no more than `PlanName` does.
   if (kind === 'plan' && words.length < 2) return null;
   return named ? pascal(words) : null;
@@ -416,10 +408,10 @@ function addressName(tokens: Token[], v: { start: number; end: number }, near: s
   return between.some((t) => t.text === '.' || t.text === ';') ? null : party.name.replace(/Name$/u, 'Address');
 }
 
-/** The words of a defined term right after a value: `… (the "Premises")` → ["Premises"]. */
-function termAfterWords(tokens: Token[], end: number): string[] | null {
+/** The words of a defined term right after a value: `… (the "Premises")` → ["Premises"]; `afterComma`: `…, (the "Premises")` too. */
+function termAfterWords(tokens: Token[], end: number, afterComma = true): string[] | null {
   let i = firstAtOrAfter(tokens, end);
-  if (tokens[i]?.text === ',') i++;
+  if (afterComma && tokens[i]?.text === ',') i++;
   if (tokens[i]?.text !== '(') return null;
   i++;
   if (/^(?:the|this|each|a)$/iu.test(tokens[i]?.text ?? '')) i++;
