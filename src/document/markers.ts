@@ -32,6 +32,15 @@ const ROMAN_RE = /^(?:[ivxlc]+|[IVXLC]+)$/;
  */
 export type AlphaContinues = (key: string, value: number) => boolean;
 
+const ENDS_NUMBER_WORD_RE =
+  /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion)$/iu;
+const STARTS_FIGURE_RE = /^\(\d[\d,.]*\s?%?\)/u;
+
+/** "… within thirty" over "(30) days of …": a figure in brackets under a number in words repeats it; it is no list marker. */
+export function repeatsNumberInWords(previousLine: string, line: string): boolean {
+  return STARTS_FIGURE_RE.test(line.trimStart()) && ENDS_NUMBER_WORD_RE.test(previousLine.trimEnd());
+}
+
 export function parseMarker(text: string, alphaContinues: AlphaContinues): Marker | null {
   let m = DOTTED_RE.exec(text);
   if (m) return { end: m[0].length, key: 'dec', style: 'decimal', ordered: true, depth: m[1]!.split('.').length, value: Number(m[1]!.split('.').pop()) };

@@ -1275,6 +1275,31 @@ describe('layout: lists printed without markers', () => {
   });
 });
 
+describe('layout: a figure in brackets under a number in words', () => {
+  const pageOf = (lines: [string, number, number][]): Buffer => helveticaPdf([lines.map(([text, x, y]) => `BT /F1 11 Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`).join('\n')]);
+  const lists = (nodes: StructureNode[]) => [...walk(nodes)].filter((n) => 'type' in n && n.type === 'list');
+
+  test('"within thirty" over "(30) days": one sentence, no list item (text file and PDF)', async () => {
+    const text = 'the\n   Committee fails to remedy such event within thirty\n   (30) days of the receipt of such notice and (iii)\n';
+    const fromText = (await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 })).structure;
+    assert.equal(lists(fromText.nodes).length, 0);
+    assert.ok(paragraphs(fromText.nodes).some((p) => /within thirty \(30\) days of the receipt/.test(p.leaf.text)), JSON.stringify(paragraphs(fromText.nodes).map((p) => p.leaf.text)));
+    const pdf = pageOf([
+      ['It may be cured within ninety', 72, 700],
+      ['(90) days of the notice.', 72, 686],
+    ]);
+    const fromPdf = (await analyzeDocument(await readDocument(pdf, 'pdf'), { ocrBudgetMs: 10_000 })).structure;
+    assert.equal(lists(fromPdf.nodes).length, 0);
+    assert.deepEqual(paragraphs(fromPdf.nodes).map((p) => p.leaf.text), ['It may be cured within ninety (90) days of the notice.']);
+  });
+
+  test('a bracketed number after a line that ends otherwise still opens an item', async () => {
+    const text = 'The Tenant shall:\n(1) pay the rent;\n(2) keep the premises clean.\n';
+    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
+    assert.equal(lists(structure.nodes).length, 1);
+  });
+});
+
 describe('layout: tables carried over to the next page', () => {
   /** Letter pages of Helvetica 10 pt text: each `[text, x, y]` in PDF points from the bottom left. */
   const pagesOf = (pages: [string, number, number][][]): Buffer =>

@@ -1,4 +1,5 @@
 import { normalizeSpace, wordsOf, type List, type ListStyle, type StructureNode, type Table } from '../../../document/structure.js';
+import { repeatsNumberInWords } from '../../../document/markers.js';
 import { SectionTree, headingLabel, headingRank, leafOf, newList, paragraphOf, type Block } from '../blocks.js';
 import { htmlStructure } from '../html/html.js';
 import { looksLikeMarkdown, markdownHtml } from './markdown.js';
@@ -137,7 +138,7 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
     }
     while (i < lines.length) {
       let end = i + 1;
-      while (end < lines.length && !LIST_MARKER.test(lines[end]!.trim())) end++;
+      while (end < lines.length && (!LIST_MARKER.test(lines[end]!.trim()) || repeatsNumberInWords(lines[end - 1]!, lines[end]!))) end++;
       const text = normalizeSpace(lines.slice(i, end).join(' '));
       const marker = LIST_MARKER.exec(text);
       if (marker) {

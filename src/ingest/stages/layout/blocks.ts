@@ -7,7 +7,7 @@ import { wordsOf, type ParagraphRole } from '../../../document/structure.js';
 import { FOOTNOTE_MARK_RE } from './furniture.js';
 import { FIELD_LABEL_RE } from './headings.js';
 import { isCentredTitle, type FlowElement, type Line } from './lines.js';
-import { parseHeadingNumber, parseMarker } from '../../../document/markers.js';
+import { parseHeadingNumber, parseMarker, repeatsNumberInWords } from '../../../document/markers.js';
 
 export type Block =
   /**
@@ -228,7 +228,8 @@ function continues(block: Line[], next: Line, leading: ReadonlyMap<number, numbe
   if (prev.italic && !next.italic && block.length === 1 && !fullLine) return false;
   // "SECTION 906 OF THE SARBANES-OXLEY ACT" as the last line of a centred title is not a new section.
   const title = centredTitleLine(block, next, prev.bottom - prev.top);
-  if (startsItem(next.text) && !title && (!markerInSentence(block, next, runsOn) || nextItemOf(block, next))) return false;
+  const figure = repeatsNumberInWords(prev.text, next.text);
+  if (startsItem(next.text) && !title && !figure && (!markerInSentence(block, next, runsOn) || nextItemOf(block, next))) return false;
   // A field ends where the next one starts, also after a value that wrapped ("Official Title: …" over two lines, then "Grant Number: …").
   if (isFormField(next.text) && (isFormField(prev.text) || FIELD_LABEL_RE.test(block[0]!.text))) return false;
   const em = prev.bottom - prev.top;
