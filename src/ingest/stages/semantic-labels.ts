@@ -606,8 +606,9 @@ export function tagSemanticLabels(nodes: StructureNode[]): void {
 /** A signer's title on the line under a name alone on its line (`Gary M. Crosby` / `Interim Chief Executive Officer`): read with the name. */
 const OFFICER_TITLE = /^(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|Managing|General|Interim|Acting|Deputy|Assistant)\b/u;
 function titleLine(text: string, next: string | undefined): string | undefined {
+  if (next === undefined || text.length > 80 || !OFFICER_TITLE.test(next.trim())) return undefined;
   const words = text.trim().split(/\s+/u);
-  return next !== undefined && words.length >= 2 && words.length <= 4 && !/[.,;:]$/u.test(text.trim()) && OFFICER_TITLE.test(next.trim()) ? next : undefined;
+  return words.length >= 2 && words.length <= 4 && !/[.,;:]$/u.test(text.trim()) ? next : undefined;
 }
 
 /**

@@ -487,6 +487,18 @@ function giveTermsToClauseOpeners(tokens: Token[], found: (PartyMention & { from
   });
 }
 
+/** The first index whose token passes `past`, for a test that fails up to some token and passes from it on (tokens are in text order). */
+function firstIndex(tokens: readonly Token[], past: (t: Token) => boolean): number {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (past(tokens[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /** Every party the text names beside a role cue (and every extra span given, e.g. organisations found by the entity pass), with its roles. */
 export function findParties(text: string, previous?: string, extra: readonly { start: number; end: number }[] = [], next?: string): PartyMention[] {
   // A role on the next line (`BANK OF AMERICA, N.A.,` / `as Administrative Agent`) is read with the name.
@@ -498,14 +510,12 @@ export function findParties(text: string, previous?: string, extra: readonly { s
   for (const s of nameStarts(tokens)) add(nameAfter(tokens, s));
   for (const e of nameEnds(tokens)) add(nameBefore(tokens, e));
   for (const x of extra) {
-    let from = tokens.findIndex((t) => t.start >= x.start);
+    let from = firstIndex(tokens, (t) => t.start >= x.start);
+    if (from === tokens.length) from = -1;
     if (from > 0 && HONORIFIC.test(tokens[from - 1]!.text)) from--;
     // An organisation found with the signer's title before it ("Director KESTREL HOLDINGS LLC"): the title is not the name's.
     while (from >= 0 && TITLE_WORDS.has(lower(tokens[from])) && !allCaps(tokens[from]!) && tokens[from + 1] && allCaps(tokens[from + 1]!) && tokens[from + 1]!.end <= x.end) from++;
-    let to = -1;
-    tokens.forEach((t, i) => {
-      if (t.end <= x.end) to = i;
-    });
+    const to = firstIndex(tokens, (t) => t.end > x.end) - 1;
     if (from >= 0 && to >= from) add({ from, to });
   }
   const found: (PartyMention & { from: number; last: number })[] = [];
