@@ -1293,6 +1293,21 @@ describe('layout: a figure in brackets under a number in words', () => {
     assert.deepEqual(paragraphs(fromPdf.nodes).map((p) => p.leaf.text), ['It may be cured within ninety (90) days of the notice.']);
   });
 
+  test('a text file: a marker-like initial wrapped under a full line continues the sentence; items after "and" or a stop stay items', async () => {
+    const text = [
+      'This Agreement is made between Open Text Corporation, a Canadian corporation, and Gordon',
+      '   A. Davies (the "Executive"), who agree to the following terms of his employment and',
+      '   (a) the salary is paid monthly; and',
+      '   (b) the bonus is paid yearly.',
+      '',
+    ].join('\n');
+    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
+    const texts = [...walk(structure.nodes)].flatMap((n) => ('type' in n && n.type === 'paragraph' ? [n.leaf.text] : []));
+    assert.ok(texts[0]?.includes('and Gordon A. Davies (the "Executive")'), JSON.stringify(texts));
+    const list = lists(structure.nodes)[0] as Extract<StructureNode, { type: 'list' }> | undefined;
+    assert.equal(list?.items.length, 2, JSON.stringify(texts));
+  });
+
   test('a bracketed number after a line that ends otherwise still opens an item', async () => {
     const text = 'The Tenant shall:\n(1) pay the rent;\n(2) keep the premises clean.\n';
     const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });

@@ -1,5 +1,5 @@
 import { normalizeSpace, wordsOf, type List, type ListStyle, type StructureNode, type Table } from '../../../document/structure.js';
-import { repeatsNumberInWords } from '../../../document/markers.js';
+import { parseMarker, repeatsNumberInWords } from '../../../document/markers.js';
 import { SectionTree, headingLabel, headingRank, leafOf, newList, paragraphOf, type Block } from '../blocks.js';
 import { htmlStructure } from '../html/html.js';
 import { looksLikeMarkdown, markdownHtml } from './markdown.js';
@@ -138,7 +138,7 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
     }
     while (i < lines.length) {
       let end = i + 1;
-      while (end < lines.length && (!LIST_MARKER.test(lines[end]!.trim()) || repeatsNumberInWords(lines[end - 1]!, lines[end]!))) end++;
+      while (end < lines.length && !opensItem(lines, end)) end++;
       const text = normalizeSpace(lines.slice(i, end).join(' '));
       const marker = LIST_MARKER.exec(text);
       if (marker) {
@@ -157,6 +157,32 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
     }
   });
   return sections.finish();
+}
+
+const never = (): boolean => false;
+const ENDS_SENTENCE = /[.!?:;]["'”’)]?$/;
+/** Share of a group's longest line a line must fill for a marker under it to be the sentence's next words. */
+const FULL_LINE = 0.6;
+
+/**
+ * Line `k` of a group opens a list item: it starts with a marker that is not the next words of a sentence wrapped
+ * there ("… and Gordon" / "A. Davies (the …)", "within thirty" / "(30) days"). A sentence runs on over a full line
+ * that ends without a stop (and not on "and"/"or", after which enumerations start their items on new lines), unless
+ * the marker is the one after a marker of an earlier line ("(ii)" under "(i) …").
+ */
+function opensItem(lines: readonly string[], k: number): boolean {
+  const line = lines[k]!.trim();
+  if (!LIST_MARKER.test(line)) return false;
+  const prev = lines[k - 1]!.trim();
+  if (repeatsNumberInWords(prev, line)) return false;
+  if (ENDS_SENTENCE.test(prev) || /\b(?:and|or)$/iu.test(prev)) return true;
+  const longest = Math.max(...lines.map((l) => l.trim().length));
+  if (prev.length < FULL_LINE * longest) return true;
+  const marker = parseMarker(line, never);
+  return !!marker && lines.slice(0, k).some((l) => {
+    const own = parseMarker(l.trim(), never);
+    return own !== null && own.key === marker.key && (marker.ordered ? own.value === marker.value - 1 : true);
+  });
 }
 
 function headingKind(line: string): { kind: string; depth: number } | null {
