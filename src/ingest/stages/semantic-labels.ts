@@ -611,6 +611,8 @@ function titleLine(text: string, next: string | undefined): string | undefined {
   return words.length >= 2 && words.length <= 4 && !/[.,;:]$/u.test(text.trim()) ? next : undefined;
 }
 
+const AS_ROLE = /^,?\s*(?:as|AS)\s+(?:(?:the|an?|its|THE|AN?|ITS)\s+)?\p{L}/u;
+
 /**
  * The body leaves of running text, each with the heading of the section it is in (a title: "SUPPLEMENTAL INDENTURE")
  * and the text just before it, a heading's too (`LANDLORD:` set as a heading over the name).
@@ -630,6 +632,14 @@ function collectProse(nodes: StructureNode[]): { body: Leaf[]; titles: (string |
         }
         last = n.leaf.text;
       } else if (n.type === 'section') {
+        // A name set alone on its line over its role (`SANNE TRUSTEE SERVICES LIMITED` / `as trustee of …`) is read as the
+        // sentence's first line: the role names it.
+        const first = n.children[0];
+        if (n.heading && first?.type === 'paragraph' && first.role === 'body' && AS_ROLE.test(first.leaf.text)) {
+          body.push(n.heading);
+          titles.push(title);
+          previous.push(last);
+        }
         last = n.heading?.text ?? last;
         walk(n.children, n.heading?.text ?? title);
       } else if (n.type === 'list') for (const item of n.items) walk(item.children, title);
