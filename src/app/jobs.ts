@@ -25,7 +25,7 @@ export interface RunningConsumers {
  */
 export async function startConsumers(services: Services, logger: Logger): Promise<RunningConsumers> {
   const { config, store, blobs, queue, documents, properties } = services;
-  const pool = new ThreadPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, ocrLanguages: config.ingest.ocrLanguages, officeIdleMs: config.ingest.officeIdleMs });
+  const pool = new ThreadPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, ocrLanguages: config.ingest.ocrLanguages, officeIdleMs: config.ingest.officeIdleMs, officeRequireIsolation: config.ingest.officeRequireIsolation });
   pool.warm();
   // The two jobs of a document share the models `ingest` read, kept in memory for `process`.
   const handoff = new Handoff();

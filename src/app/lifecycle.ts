@@ -46,9 +46,9 @@ async function bounded(work: Promise<unknown>, ms: number, onLate: () => void): 
 }
 
 /** A line per optional system tool (LibreOffice, fonts, tesseract, isolation): what it changes. In the background. */
-function reportOptionalTools(logger: pino.Logger): void {
+function reportOptionalTools(config: Config, logger: pino.Logger): void {
   void import('./optional-tools.js')
-    .then((m) => m.logOptionalTools(logger))
+    .then((m) => m.logOptionalTools(logger, { officeRequireIsolation: config.ingest.officeRequireIsolation }))
     .catch((err: unknown) => logger.warn({ err }, 'could not check the optional tools'));
 }
 
@@ -125,7 +125,7 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
   await app.listen({ port: config.port, host: config.host });
   logger.info({ publicUrl: config.publicUrl, database: config.database.kind }, 'quire is serving');
   const consumers: RunningConsumers | null = opts.worker ? await startConsumers(services, logger) : null;
-  if (opts.worker) reportOptionalTools(logger);
+  if (opts.worker) reportOptionalTools(config, logger);
 
   signals.ready(async (signal) => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
@@ -155,7 +155,7 @@ export async function worker(config: Config): Promise<void> {
   const [{ openServices }, { startConsumers }] = await Promise.all([import('./services.js'), import('./jobs.js')]);
   const services = await openServices(config, logger);
   const consumers = await startConsumers(services, logger);
-  reportOptionalTools(logger);
+  reportOptionalTools(config, logger);
   const metrics = config.metricsPort === null ? null : await (await import('../http/metrics-server.js')).serveMetrics(config.host, config.metricsPort);
   if (metrics) logger.info({ port: config.metricsPort }, 'metrics at GET /metrics');
   signals.ready(async (signal) => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { canIsolateNetwork, findSoffice } from '../ingest/readers/office/libreoffice.js';
+import { findSoffice, networkIsolation } from '../ingest/readers/office/libreoffice.js';
 
 /** What one optional system tool changes, found or not: logged once when a process starts reading documents. */
 export interface ToolReport {
@@ -7,6 +7,8 @@ export interface ToolReport {
   found: boolean;
   detail?: string;
   effect: string;
+  /** Logged as a warning: something the operator should fix. */
+  warn?: boolean;
 }
 
 /** The fonts Word documents name most, by their metric-compatible stand-ins (Debian packages in the README). */
@@ -25,7 +27,7 @@ async function missingFonts(): Promise<string[] | null> {
   return WORD_FONTS.filter((f) => !have.has(f));
 }
 
-export async function optionalTools(): Promise<ToolReport[]> {
+export async function optionalTools(opts: { officeRequireIsolation?: boolean } = {}): Promise<ToolReport[]> {
   const soffice = findSoffice();
   const [fontsMissing, langs] = await Promise.all([soffice ? missingFonts() : Promise.resolve(null), run('tesseract', ['--list-langs'])]);
   const reports: ToolReport[] = [];
@@ -42,11 +44,19 @@ export async function optionalTools(): Promise<ToolReport[]> {
           ? { tool: 'fonts', found: false, detail: `missing: ${fontsMissing.join(', ')}`, effect: 'LibreOffice substitutes other fonts for these: page breaks may differ from Word\'s (README lists the Debian packages)' }
           : { tool: 'fonts', found: true, detail: WORD_FONTS.join(', '), effect: "Word's common fonts have metric-compatible stand-ins" },
     );
-    const isolated = canIsolateNetwork();
+    const isolation = networkIsolation();
     reports.push(
-      isolated
+      isolation.available
         ? { tool: 'network-isolation', found: true, detail: 'unshare -rn', effect: 'LibreOffice converts documents without network access' }
-        : { tool: 'network-isolation', found: false, effect: "LibreOffice converts documents with the host's network: a document's external links could be fetched" },
+        : {
+            tool: 'network-isolation',
+            found: false,
+            detail: isolation.missing,
+            effect: opts.officeRequireIsolation
+              ? 'DOCX and DOC are refused (QUIRE_OFFICE_REQUIRE_ISOLATION): they end in Error; HTML is laid out by Quire'
+              : "LibreOffice converts DOCX and DOC with the host's network: a document's external links could be fetched (HTML is laid out by Quire); set QUIRE_OFFICE_REQUIRE_ISOLATION=true to refuse them instead (docs/deploy.md)",
+            warn: true,
+          },
     );
   }
   const languages = langs === null ? [] : langs.split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
@@ -59,9 +69,12 @@ export async function optionalTools(): Promise<ToolReport[]> {
   return reports;
 }
 
-/** One log line per optional tool. */
-export async function logOptionalTools(logger: { info: (o: object, msg: string) => void }): Promise<void> {
-  for (const r of await optionalTools()) {
-    logger.info({ tool: r.tool, found: r.found, ...(r.detail ? { detail: r.detail } : {}) }, `${r.tool} ${r.found ? 'found' : 'not found'}: ${r.effect}`);
+type Log = (o: object, msg: string) => void;
+
+/** One log line per optional tool; a warning for one the operator should fix. */
+export async function logOptionalTools(logger: { info: Log; warn: Log }, opts: { officeRequireIsolation?: boolean } = {}): Promise<void> {
+  for (const r of await optionalTools(opts)) {
+    const msg = `${r.tool} ${r.found ? 'found' : 'not found'}: ${r.detail && r.warn ? `${r.detail}; ` : ''}${r.effect}`;
+    (r.warn ? logger.warn : logger.info).call(logger, { tool: r.tool, found: r.found, ...(r.detail ? { detail: r.detail } : {}) }, msg);
   }
 }

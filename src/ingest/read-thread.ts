@@ -15,7 +15,7 @@ import { heapCrowded } from './thread-retire.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
 
 export type ThreadRequest =
-  | { id: number; op: 'read'; bytes: Uint8Array; ext: string; pdfEngine: PdfEngine; officeIdleMs: number }
+  | { id: number; op: 'read'; bytes: Uint8Array; ext: string; pdfEngine: PdfEngine; officeIdleMs: number; officeRequireIsolation: boolean }
   | { id: number; op: 'analyze'; model: DocumentModel; ocrBudgetMs: number; ocrLanguages: string; ocrSlots: OcrSlots; pdfEngine: PdfEngine };
 
 export type ThreadResult =
@@ -41,7 +41,7 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
   const onProgress = (pagesDone: number, pagesTotal: number) => parentPort!.postMessage({ id: req.id, progress: { pagesDone, pagesTotal } } satisfies ThreadReply);
   if (req.op === 'read') {
     // Page sizes only: the text is extracted by 'analyze', after `Ingested`.
-    const model = await readDocument(Buffer.from(req.bytes.buffer, req.bytes.byteOffset, req.bytes.byteLength), req.ext, { text: false, pdfEngine: req.pdfEngine, officeIdleMs: req.officeIdleMs });
+    const model = await readDocument(Buffer.from(req.bytes.buffer, req.bytes.byteOffset, req.bytes.byteLength), req.ext, { text: false, pdfEngine: req.pdfEngine, officeIdleMs: req.officeIdleMs, officeRequireIsolation: req.officeRequireIsolation });
     const pdf = model.pdf;
     const transfer = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : [];
     return { result: { op: 'read', model }, transfer };

@@ -31,6 +31,8 @@ export interface ThreadPoolOptions {
   ocrLanguages?: string;
   /** A reading thread's resident LibreOffice stops after this many ms idle (default 0: none, one per conversion). */
   officeIdleMs?: number;
+  /** Word files are refused rather than converted by a LibreOffice with network access (default false). */
+  officeRequireIsolation?: boolean;
   /** The thread's entry module (tests only; default: read-thread next to this module). */
   entry?: URL;
   /** A thread is replaced after serving this many requests (default 1,000; tests only). */
@@ -131,7 +133,7 @@ export class ThreadPool {
     // A copy the thread owns (the caller's buffer may be a slice of a shared pool).
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
-    const result = await this.queued({ op: 'read', bytes: copy, ext, pdfEngine: this.opts.pdfEngine ?? 'pdfium', officeIdleMs: this.opts.officeIdleMs ?? 0 }, [copy.buffer], signal);
+    const result = await this.queued({ op: 'read', bytes: copy, ext, pdfEngine: this.opts.pdfEngine ?? 'pdfium', officeIdleMs: this.opts.officeIdleMs ?? 0, officeRequireIsolation: this.opts.officeRequireIsolation ?? false }, [copy.buffer], signal);
     if (result.op !== 'read') throw new ReaderCrashedError('the reading thread answered another request');
     return result.model;
   }

@@ -58,6 +58,11 @@ export interface Config {
      */
     officeIdleMs: number;
     /**
+     * QUIRE_OFFICE_REQUIRE_ISOLATION=true: where LibreOffice cannot run without a network (`unshare -rn`),
+     * DOCX and DOC end in Error instead of being converted with the host's network.
+     */
+    officeRequireIsolation: boolean;
+    /**
      * How PDFium's WebAssembly is compiled (QUIRE_PDFIUM_COMPILE): `optimized` (default) all of it by
      * V8's optimising compiler once at start, `lazy` only what runs hot (src/ingest/readers/pdf/pdfium.ts).
      */
@@ -293,6 +298,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       ocrLanguages,
       pdfEngine,
       officeIdleMs: parseIntRange('QUIRE_OFFICE_IDLE_MS', env.QUIRE_OFFICE_IDLE_MS, 120_000, 0, 24 * 3600_000),
+      officeRequireIsolation: parseBool('QUIRE_OFFICE_REQUIRE_ISOLATION', env.QUIRE_OFFICE_REQUIRE_ISOLATION),
       pdfiumCompile,
       initialOldSpaceMb: Math.min(
         parseIntRange('QUIRE_INITIAL_OLD_SPACE_MB', env.QUIRE_INITIAL_OLD_SPACE_MB, DEFAULT_INITIAL_OLD_SPACE_MB, 0, 16_384),

@@ -69,6 +69,13 @@ test('QUIRE_OFFICE_IDLE_MS: how long a resident LibreOffice waits for work; 0 fo
   assert.throws(() => loadConfig({ QUIRE_OFFICE_IDLE_MS: '-1' }), /QUIRE_OFFICE_IDLE_MS/);
 });
 
+test('QUIRE_OFFICE_REQUIRE_ISOLATION: refuse Word files LibreOffice could only convert with a network; off by default', () => {
+  assert.equal(loadConfig({}).ingest.officeRequireIsolation, false);
+  assert.equal(loadConfig({ QUIRE_OFFICE_REQUIRE_ISOLATION: 'true' }).ingest.officeRequireIsolation, true);
+  assert.equal(loadConfig({ QUIRE_OFFICE_REQUIRE_ISOLATION: 'false' }).ingest.officeRequireIsolation, false);
+  assert.throws(() => loadConfig({ QUIRE_OFFICE_REQUIRE_ISOLATION: 'always' }), /QUIRE_OFFICE_REQUIRE_ISOLATION/);
+});
+
 test('QUIRE_INITIAL_OLD_SPACE_MB sets the old generation new threads start with; 0 keeps V8\'s sizing', () => {
   assert.equal(loadConfig({}).ingest.initialOldSpaceMb, 256);
   assert.equal(loadConfig({ QUIRE_INITIAL_OLD_SPACE_MB: '0' }).ingest.initialOldSpaceMb, 0);

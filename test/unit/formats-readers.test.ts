@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { after, before, describe, test } from 'node:test';
 import { detectFormat } from '../../src/ingest/readers/detect.js';
@@ -10,7 +11,8 @@ import { expandZip, readDocument, renderPage } from '../../src/ingest/readers/in
 import { ZIP_LIMITS, type ZipMember } from '../../src/ingest/readers/zip/zip.js';
 
 const inflate = async (m: ZipMember) => Buffer.concat((await m.open().toArray()) as Buffer[]);
-import { canIsolateNetwork, convertWithLibreOffice, findSoffice } from '../../src/ingest/readers/office/libreoffice.js';
+import { canIsolateNetwork, convertWithLibreOffice, findSoffice, networkIsolation } from '../../src/ingest/readers/office/libreoffice.js';
+import { restartBackoff } from '../../src/ingest/readers/office/office-resident.js';
 import { textLayoutPdf } from '../../src/ingest/readers/text/text-layout-pdf.js';
 import { toWinAnsi } from '../../src/ingest/readers/write/helvetica.js';
 import { IngestError, type DocumentModel } from '../../src/document/pages.js';
@@ -18,6 +20,7 @@ import { CORPUS } from '../helpers/quire.js';
 import { makePdf } from '../helpers/pdf-objects.js';
 import { makeZip } from '../helpers/zip.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { fakeSoffice } from '../helpers/fake-soffice.js';
 
 const TMP = scratchDir('quire-formats-');
 after(() => fs.rmSync(TMP, { recursive: true, force: true }));
@@ -391,57 +394,45 @@ describe('LibreOffice path', () => {
 });
 
 describe('LibreOffice path with a stand-in soffice (runs everywhere)', () => {
-  // A shell script that behaves like `soffice --convert-to pdf`: it writes $FAKE_SOFFICE_PDF where
-  // LibreOffice would, and records its arguments, or fails, or hangs, on request.
-  const bin = path.join(TMP, 'fake-bin');
-  const log = path.join(TMP, 'fake-soffice.log');
-  const pidFile = path.join(TMP, 'fake-soffice.pid');
+  // A shell script that behaves like `soffice --convert-to pdf` (test/helpers/fake-soffice.ts): it
+  // writes the corpus's NDA PDF where LibreOffice would, and records its arguments and environment,
+  // or fails, or hangs, on request.
+  const fake = fakeSoffice(path.join(TMP, 'fake-soffice'), path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf'));
+  const lastCall = () => fake.calls().at(-1)!;
   const saved = { ...process.env };
   before(() => {
-    fs.mkdirSync(bin, { recursive: true });
-    fs.writeFileSync(
-      path.join(bin, 'soffice'),
-      `#!/bin/sh
-printf '%s\\n' "$@" > "$FAKE_SOFFICE_LOG"
-outdir=""; input=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --outdir) outdir="$2"; shift ;;
-    --convert-to) shift ;;
-    -*) ;;
-    *) input="$1" ;;
-  esac
-  shift
-done
-if [ -n "$FAKE_SOFFICE_HANG" ]; then echo $$ > "$FAKE_SOFFICE_PIDFILE"; exec sleep 60; fi
-if [ -n "$FAKE_SOFFICE_FAIL" ]; then echo "Error: source file could not be loaded" >&2; exit 1; fi
-if [ -z "$outdir" ]; then echo "Error: nothing to convert" >&2; exit 1; fi
-mkdir -p "$outdir"
-base=$(basename "$input")
-cp "$FAKE_SOFFICE_PDF" "$outdir/\${base%.*}.pdf"
-`,
-      { mode: 0o755 },
-    );
-    fs.writeFileSync(path.join(TMP, 'converted.pdf'), corpus('reference-dgml/Jane Doe NDA.pdf'));
-    process.env.PATH = `${bin}${path.delimiter}${process.env.PATH}`;
-    process.env.FAKE_SOFFICE_PDF = path.join(TMP, 'converted.pdf');
-    process.env.FAKE_SOFFICE_LOG = log;
-    process.env.FAKE_SOFFICE_PIDFILE = pidFile;
+    process.env.PATH = `${fake.bin}${path.delimiter}${process.env.PATH}`;
+    // Short enough for the tests below to wait out.
+    restartBackoff.firstMs = 200;
+    restartBackoff.maxMs = 800;
   });
   after(() => {
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);
   });
+  /** A PATH on which `unshare` fails as it does under Docker's default seccomp profile. */
+  const withoutUnshare = async (run: () => Promise<void>) => {
+    const failing = path.join(TMP, 'no-unshare-bin');
+    fs.mkdirSync(failing, { recursive: true });
+    fs.writeFileSync(path.join(failing, 'unshare'), '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n', { mode: 0o755 });
+    const before = process.env.PATH;
+    process.env.PATH = `${failing}${path.delimiter}${before}`;
+    try {
+      await run();
+    } finally {
+      process.env.PATH = before;
+    }
+  };
 
   test('office formats go through soffice (own profile, headless) and the PDF reader', async () => {
-    assert.equal(findSoffice(), path.join(bin, 'soffice'));
+    assert.equal(findSoffice(), fake.soffice);
     const m = await readDocument(corpus('office/NDA simple layout.docx'), 'docx');
     assert.equal(m.pagination, 'libreoffice');
     assert.equal(m.pdfIsOriginal, false);
     assert.equal(m.format, 'docx');
     assert.equal(m.pages.length, 2, 'the pages of the PDF soffice wrote');
     assert.ok(Buffer.from(m.pdf).equals(corpus('reference-dgml/Jane Doe NDA.pdf')));
-    const args = fs.readFileSync(log, 'utf8').trim().split('\n');
+    const { args } = lastCall();
     assert.match(args[0]!, /^-env:UserInstallation=file:\/\/\/.*quire-soffice-/);
     for (const a of ['--headless', '--norestore', '--convert-to', 'pdf', '--outdir']) assert.ok(args.includes(a), a);
     assert.match(args[args.length - 1]!, /input\.docx$/);
@@ -452,43 +443,133 @@ cp "$FAKE_SOFFICE_PDF" "$outdir/\${base%.*}.pdf"
   });
 
   test('a resident LibreOffice that cannot start: each conversion starts its own', async () => {
-    fs.rmSync(log, { force: true });
-    const m = await readDocument(corpus('office/NDA simple layout.docx'), 'docx', { officeIdleMs: 60_000 });
-    assert.equal(m.pagination, 'libreoffice');
-    assert.equal(m.pages.length, 2);
-    const args = fs.readFileSync(log, 'utf8').trim().split('\n');
-    assert.match(args[0]!, /^-env:UserInstallation=file:\/\/\/.*quire-soffice-/, 'converted with a profile of its own');
-    assert.ok(args.includes('--convert-to'));
-  });
-
-  test('without network namespaces, HTML is laid out by Quire and office files still go through soffice', async () => {
-    const failing = path.join(TMP, 'no-unshare-bin');
-    fs.mkdirSync(failing, { recursive: true });
-    fs.writeFileSync(path.join(failing, 'unshare'), '#!/bin/sh\necho "unshare: Operation not permitted" >&2\nexit 1\n', { mode: 0o755 });
-    const before = process.env.PATH;
-    process.env.PATH = `${failing}${path.delimiter}${before}`;
+    fake.flag('fail-start', true);
     try {
-      assert.equal(canIsolateNetwork(), false);
-      fs.rmSync(log, { force: true });
-      const page = await readDocument(Buffer.from('<h1>Notice</h1><p>Words.</p>'), 'html');
-      assert.equal(page.pagination, 'text-layout');
-      assert.equal(fs.existsSync(log), false, 'soffice was not started for the HTML page');
-      const docx = await readDocument(corpus('office/NDA simple layout.docx'), 'docx');
-      assert.equal(docx.pagination, 'libreoffice');
+      fake.clearCalls();
+      const m = await readDocument(corpus('office/NDA simple layout.docx'), 'docx', { officeIdleMs: 60_000 });
+      assert.equal(m.pagination, 'libreoffice');
+      assert.equal(m.pages.length, 2);
+      const calls = fake.calls();
+      assert.equal(calls.filter((c) => c.resident).length, 1, 'one resident was tried');
+      const { args } = lastCall();
+      assert.match(args[0]!, /^-env:UserInstallation=file:\/\/\/.*quire-soffice-/, 'converted with a profile of its own');
+      assert.ok(args.includes('--convert-to'));
     } finally {
-      process.env.PATH = before;
+      fake.flag('fail-start', false);
     }
   });
 
+  test('a resident LibreOffice that failed to start is tried again later, with a growing wait, until one starts', { timeout: 30_000 }, async () => {
+    const convert = () => convertWithLibreOffice(corpus('office/NDA simple layout.docx'), 'docx', fake.soffice, undefined, 'pdf', 1_000);
+    const attempts = () => fake.calls().filter((c) => c.resident).length;
+    const byResident = () => /quire-office-/.test(lastCall().profile ?? '');
+    await new Promise((r) => setTimeout(r, restartBackoff.maxMs + 100));
+    fake.flag('fail-start', true);
+    fake.clearCalls();
+    await convert();
+    assert.equal(attempts(), 1, 'a resident was tried');
+    assert.equal(byResident(), false);
+    await convert();
+    assert.equal(attempts(), 1, 'not again straight after it failed');
+    await new Promise((r) => setTimeout(r, restartBackoff.maxMs + 100));
+    await convert();
+    assert.equal(attempts(), 2, 'tried again once the wait is over');
+    await convert();
+    assert.equal(attempts(), 2);
+    fake.flag('fail-start', false);
+    await new Promise((r) => setTimeout(r, restartBackoff.maxMs + 100));
+    await convert();
+    assert.equal(attempts(), 3);
+    assert.equal(byResident(), true, 'this time it started, and converted the document');
+    await convert();
+    assert.equal(attempts(), 3, 'and keeps converting');
+    assert.equal(byResident(), true);
+    // It stops after 1 s idle: its pipe and folder go.
+    const profile = fileURLToPath(lastCall().profile!);
+    const until = performance.now() + 10_000;
+    while (performance.now() < until && fs.existsSync(profile)) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(fs.existsSync(path.dirname(profile)), false, 'the stopped resident took its folder with it');
+  });
+
+  test('LibreOffice gets no secret of the server: its environment is an allow-list', async () => {
+    const secrets: Record<string, string> = {
+      DATABASE_URL: 'postgres://quire:db-password-1@db/quire',
+      DATABASE_URL_FILE: '/run/secrets/db-url-2',
+      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY3',
+      AWS_SECRET_ACCESS_KEY: 'aws-secret-4',
+      AWS_SESSION_TOKEN: 'aws-session-5',
+      QUIRE_BOOTSTRAP_KEY: 'bootstrap-key-6',
+      QUIRE_SECRET_KEY: 'secret-key-7',
+      QUIRE_SECRET_KEY_OLD: 'secret-key-old-8',
+      QUIRE_SECRET_KEY_FILE: '/run/secrets/quire-key-9',
+      QUIRE_STORAGE_URL: 's3://bucket-10?region=eu-west-1',
+      SMTP_PASSWORD: 'smtp-11',
+      GITHUB_TOKEN: 'ghp_token12',
+    };
+    const locale = { LANG: process.env.LANG, LC_ALL: process.env.LC_ALL };
+    Object.assign(process.env, secrets, { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' });
+    try {
+      fake.clearCalls();
+      await new Promise((r) => setTimeout(r, restartBackoff.maxMs + 100));
+      // Alone, and a resident started and converting.
+      assert.equal((await readDocument(corpus('office/NDA simple layout.docx'), 'docx')).pagination, 'libreoffice');
+      assert.equal((await readDocument(corpus('office/NDA simple layout.docx'), 'docx', { officeIdleMs: 500 })).pagination, 'libreoffice');
+      const calls = fake.calls();
+      assert.ok(calls.some((c) => c.resident) && calls.some((c) => !c.resident), calls.map((c) => c.args.join(' ')).join('\n'));
+      for (const { env, args } of calls) {
+        const named = Object.keys(env).filter((k) => k in secrets);
+        assert.deepEqual(named, [], `no secret variable in the environment of soffice ${args.join(' ')}`);
+        const leaked = Object.values(secrets).filter((v) => Object.values(env).some((e) => e.includes(v)));
+        assert.deepEqual(leaked, [], 'no secret value under another name');
+        assert.equal(env.PATH, process.env.PATH, 'what it needs stays');
+        assert.equal(env.LANG, 'C.UTF-8');
+        assert.equal(env.LC_ALL, 'C.UTF-8');
+        assert.match(env.TMPDIR ?? '', /quire-(soffice|office)-[^/]+\/tmp$/, 'its own temporary folder');
+      }
+    } finally {
+      for (const k of [...Object.keys(secrets), 'LANG', 'LC_ALL']) delete process.env[k];
+      for (const [k, v] of Object.entries(locale)) if (v !== undefined) process.env[k] = v;
+    }
+  });
+
+  test('without network namespaces, HTML is laid out by Quire and office files still go through soffice', async () => {
+    await withoutUnshare(async () => {
+      assert.equal(canIsolateNetwork(), false);
+      assert.deepEqual(networkIsolation(), { available: false, missing: "`unshare -rn` cannot create user and network namespaces (unshare: unshare failed: Operation not permitted): Docker's default seccomp profile blocks them, as do kernels with unprivileged user namespaces off" });
+      fake.clearCalls();
+      const page = await readDocument(Buffer.from('<h1>Notice</h1><p>Words.</p>'), 'html');
+      assert.equal(page.pagination, 'text-layout');
+      assert.deepEqual(fake.calls(), [], 'soffice was not started for the HTML page');
+      const docx = await readDocument(corpus('office/NDA simple layout.docx'), 'docx');
+      assert.equal(docx.pagination, 'libreoffice');
+    });
+  });
+
+  test('QUIRE_OFFICE_REQUIRE_ISOLATION: without network namespaces, Word files are refused, never converted', async () => {
+    await withoutUnshare(async () => {
+      fake.clearCalls();
+      const refused = ingestError('Office conversion refused', /QUIRE_OFFICE_REQUIRE_ISOLATION/);
+      await assert.rejects(readDocument(corpus('office/NDA simple layout.docx'), 'docx', { officeRequireIsolation: true }), refused);
+      // HTML and text never reach LibreOffice without isolation: Quire lays them out as before.
+      assert.equal((await readDocument(Buffer.from('<h1>Notice</h1><p>Words.</p>'), 'html', { officeRequireIsolation: true })).pagination, 'text-layout');
+      assert.equal((await readDocument(Buffer.from('Words.\n'), 'txt', { officeRequireIsolation: true })).pagination, 'text-layout');
+      // A file that is not what it says is still named so before the refusal.
+      await assert.rejects(readDocument(makeZip([{ name: 'x.xml', data: '<x/>' }]), 'docx', { officeRequireIsolation: true }), ingestError('Corrupt DOCX'));
+      assert.deepEqual(fake.calls(), [], 'soffice never ran');
+    });
+    // Where LibreOffice can be isolated, the setting changes nothing.
+    if (canIsolateNetwork()) assert.equal((await readDocument(corpus('office/NDA simple layout.docx'), 'docx', { officeRequireIsolation: true })).pagination, 'libreoffice');
+  });
+
   test('a text file never goes through soffice: its own layout is the faithful one', async () => {
-    fs.rmSync(log, { force: true });
+    fake.clearCalls();
     const m = await readDocument(Buffer.from('Some words\n'), 'txt');
     assert.equal(m.pagination, 'text-layout');
-    assert.equal(fs.existsSync(log), false, 'soffice was not started');
+    assert.deepEqual(fake.calls(), [], 'soffice was not started');
   });
 
   test('a failed conversion falls back to the text layout; a corrupt file still fails', async () => {
-    process.env.FAKE_SOFFICE_FAIL = '1';
+    fake.flag('fail', true);
     try {
       await assert.rejects(convertWithLibreOffice(Buffer.from('x'), 'txt', findSoffice()!), /exited with 1: Error: source file/);
       const m = await readDocument(Buffer.from('<p>Some words</p>'), 'html');
@@ -496,17 +577,17 @@ cp "$FAKE_SOFFICE_PDF" "$outdir/\${base%.*}.pdf"
       const zip = makeZip([{ name: 'x.xml', data: '<x/>' }]);
       await assert.rejects(readDocument(zip, 'docx'), ingestError('Corrupt DOCX'));
     } finally {
-      delete process.env.FAKE_SOFFICE_FAIL;
+      fake.flag('fail', false);
     }
   });
 
   test('a hanging conversion is killed at the timeout', async () => {
-    process.env.FAKE_SOFFICE_HANG = '1';
+    fake.flag('hang', true);
     try {
       const start = performance.now();
       await assert.rejects(convertWithLibreOffice(Buffer.from('x'), 'txt', findSoffice()!, 500), /timed out after 500 ms/);
       assert.ok(performance.now() - start < 10_000);
-      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      const pid = Number(fs.readFileSync(fake.pidFile, 'utf8'));
       // Killed with its process group; reaped by init (its parent was the killed `timeout`) a moment later.
       const gone = () => {
         try {
@@ -519,7 +600,7 @@ cp "$FAKE_SOFFICE_PDF" "$outdir/\${base%.*}.pdf"
       for (let i = 0; i < 40 && !gone(); i++) await new Promise((r) => setTimeout(r, 50));
       assert.ok(gone(), 'the process is gone');
     } finally {
-      delete process.env.FAKE_SOFFICE_HANG;
+      fake.flag('hang', false);
     }
   });
 });

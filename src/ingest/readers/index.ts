@@ -5,7 +5,7 @@ import { describeFormat, detectFormat, type DetectedFormat } from './detect.js';
 import { readDoc } from './office/doc.js';
 import { readDocx, type DocxRead } from './office/docx.js';
 import { htmlStructure } from './html/html.js';
-import { canIsolateNetwork, convertWithLibreOffice, findSoffice } from './office/libreoffice.js';
+import { canIsolateNetwork, convertWithLibreOffice, findSoffice, isolationRefusal } from './office/libreoffice.js';
 import { readPdfGeometry, readPdfPages, type PdfEngine } from './pdf/pdf.js';
 import { renderPdfPage } from './pdf/render.js';
 import { MONOSPACE, PROPORTIONAL, textLayoutPdf } from './text/text-layout-pdf.js';
@@ -30,6 +30,11 @@ export interface ReadOptions {
    * (default 0: each conversion starts its own).
    */
   officeIdleMs?: number;
+  /**
+   * Refuse DOCX and DOC (an IngestError) rather than have LibreOffice convert them with network access
+   * when `unshare -rn` cannot run here (QUIRE_OFFICE_REQUIRE_ISOLATION; default false).
+   */
+  officeRequireIsolation?: boolean;
 }
 
 /** The two pipelines of `Processing` (ingest/pipeline.ts): pages laid out from their text, or the format's own structure kept. */
@@ -120,6 +125,10 @@ export async function readDocument(bytes: Buffer, declaredExt: string, options: 
   const useSoffice = options.libreoffice !== false && ext !== 'txt' && (ext !== 'html' || canIsolateNetwork());
   const soffice = useSoffice ? findSoffice() : null;
   if (soffice) {
+    // HTML never gets here without isolation. A Word file is refused, not laid out by Quire: the
+    // operator asked for it to fail visibly rather than get pages unlike Word's without a word.
+    const refused = isolationRefusal(options.officeRequireIsolation ?? false);
+    if (refused) throw refused;
     const idleMs = options.officeIdleMs ?? 0;
     const docx = ext === 'doc' ? docAsDocx(bytes, soffice, idleMs) : null;
     try {

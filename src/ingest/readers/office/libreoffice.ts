@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { IngestError } from '../../../document/pages.js';
+import { officeEnvironment } from './office-env.js';
 import { PROFILE_SETTINGS, residentOffice, type ResidentOffice } from './office-resident.js';
 
 export const SOFFICE_TIMEOUT_MS = 120_000;
@@ -23,16 +25,49 @@ export function findSoffice(): string | null {
   return null;
 }
 
-/** Whether `unshare -rn` starts a process here in new user and network namespaces (cached per PATH). */
-const isolation = new Map<string, boolean>();
-export function canIsolateNetwork(): boolean {
+/** Whether LibreOffice can run without a network here and, when it cannot, what is missing. */
+export type Isolation = { available: true } | { available: false; missing: string };
+
+/**
+ * Whether `unshare -rn` starts a process here in new user and network namespaces (cached per PATH).
+ * Docker's default seccomp profile refuses the `unshare` call (and a kernel may forbid unprivileged
+ * user namespaces), and util-linux may not be installed at all.
+ */
+const isolation = new Map<string, Isolation>();
+export function networkIsolation(): Isolation {
   const key = process.env.PATH ?? '';
-  let ok = isolation.get(key);
-  if (ok === undefined) {
-    ok = spawnSync('unshare', ['-rn', 'true'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
-    isolation.set(key, ok);
+  let known = isolation.get(key);
+  if (known === undefined) {
+    const r = spawnSync('unshare', ['-rn', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000, env: officeEnvironment({}) });
+    const stderr = r.stderr?.toString().trim().split('\n').pop() ?? '';
+    known =
+      r.status === 0
+        ? { available: true }
+        : (r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT'
+          ? { available: false, missing: '`unshare` (util-linux) is not on PATH' }
+          : {
+              available: false,
+              missing: `\`unshare -rn\` cannot create user and network namespaces (${stderr || (r.error?.message ?? `exit ${r.status}`)}): Docker's default seccomp profile blocks them, as do kernels with unprivileged user namespaces off`,
+            };
+    isolation.set(key, known);
   }
-  return ok;
+  return known;
+}
+
+export function canIsolateNetwork(): boolean {
+  return networkIsolation().available;
+}
+
+/**
+ * The reason a document is refused when the operator requires LibreOffice to run without a network
+ * (QUIRE_OFFICE_REQUIRE_ISOLATION) and it cannot here; null when it may be converted.
+ */
+export function isolationRefusal(requireIsolation: boolean): IngestError | null {
+  if (!requireIsolation || canIsolateNetwork()) return null;
+  return new IngestError(
+    'Office conversion refused',
+    'This server converts Word files only with LibreOffice cut off from the network (QUIRE_OFFICE_REQUIRE_ISOLATION), and it cannot cut it off here; its operator can see why in the start-up log.',
+  );
 }
 
 /**
@@ -119,7 +154,7 @@ function runSoffice(soffice: string, args: string[], timeoutMs: number, tmpDir: 
     // The OS deadline (a little later than the timer below) also holds when this thread is terminated.
     const isolated = canIsolateNetwork();
     const [command, commandArgs] = withDeadline(isolated ? 'unshare' : soffice, isolated ? ['-rn', soffice, ...args] : args, timeoutMs + 2_000);
-    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: { ...process.env, TMPDIR: tmpDir } });
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: officeEnvironment({ TMPDIR: tmpDir }) });
     let stderr = '';
     let timedOut = false;
     child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+import { officeEnvironment } from './office-env.js';
 
 /**
  * One LibreOffice kept running between conversions, by the thread that started it.
@@ -52,7 +53,7 @@ export class ResidentOffice {
     const args = [this.profileArg, '--headless', '--norestore', '--nologo', `--accept=pipe,name=${this.acceptName};urp;`, keep];
     // LibreOffice names its request pipe after an MD5 of the profile's URL (UTF-16), each byte in hex without padding.
     const digest = [...createHash('md5').update(Buffer.from(this.profileUrl, 'utf16le')).digest()].map((b) => b.toString(16)).join('');
-    const env = { ...process.env, TMPDIR: tmpDir, QUIRE_OFFICE_DIR: this.dir, QUIRE_OFFICE_ACCEPT: this.acceptName, QUIRE_OFFICE_IPC: `SingleOfficeIPC_${digest}` };
+    const env = officeEnvironment({ TMPDIR: tmpDir, QUIRE_OFFICE_DIR: this.dir, QUIRE_OFFICE_ACCEPT: this.acceptName, QUIRE_OFFICE_IPC: `SingleOfficeIPC_${digest}` });
     const shellArgs = ['-c', WATCHDOG, soffice, ...args];
     this.child = spawn(isolated ? 'unshare' : 'sh', isolated ? ['-rn', 'sh', ...shellArgs] : shellArgs, {
       stdio: ['pipe', 'ignore', 'ignore'],
@@ -174,9 +175,14 @@ export const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
 let current: ResidentOffice | null = null;
 let starting: Promise<ResidentOffice | null> | null = null;
 
-/** After a resident failed to start, conversions start their own for this long before one is tried again. */
-const RETRY_START_MS = 10 * 60_000;
-let failedStartAt = -Infinity;
+/**
+ * After a resident failed to start, conversions start their own LibreOffice for a while before one is
+ * tried again: `firstMs` after the first failure, twice as long after each further one up to `maxMs`,
+ * and from the start again once one has started. (Mutable for tests.)
+ */
+export const restartBackoff = { firstMs: 15_000, maxMs: 10 * 60_000 };
+let failedStarts = 0;
+let retryStartAt = -Infinity;
 
 /**
  * This thread's resident LibreOffice for `soffice`, started if needed (one for another executable is
@@ -186,11 +192,16 @@ export async function residentOffice(soffice: string, isolated: boolean, idleMs:
   if (current?.alive && current.conversions < MAX_CONVERSIONS && current.soffice === soffice && current.isolated === isolated) return current;
   current?.retireWhenIdle();
   current = null;
-  if (performance.now() - failedStartAt < RETRY_START_MS) return null;
+  if (!starting && performance.now() < retryStartAt) return null;
   starting ??= ResidentOffice.start(soffice, isolated, idleMs).then((r) => {
     starting = null;
     current = r;
-    if (!r) failedStartAt = performance.now();
+    if (r) {
+      failedStarts = 0;
+    } else {
+      failedStarts++;
+      retryStartAt = performance.now() + Math.min(restartBackoff.maxMs, restartBackoff.firstMs * 2 ** (failedStarts - 1));
+    }
     return r;
   });
   return starting;
