@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { readDocument } from '../../src/ingest/readers/index.js';
@@ -59,18 +60,20 @@ describe('a resident LibreOffice', { skip }, () => {
   test('converts document after document as a LibreOffice of their own would, and stops when idle', { timeout: 120_000 }, async () => {
     assert.deepEqual(residents(), [], 'none before');
     const own = await readDocument(corpus(NDA), 'docx');
-    const first = await readDocument(corpus(NDA), 'docx', { officeIdleMs: 3_000 });
+    // Idle long enough to outlast what runs between the two conversions (reading the first's PDF, the
+    // second's DOCX) on a loaded machine: 3 s did not.
+    const first = await readDocument(corpus(NDA), 'docx', { officeIdleMs: 10_000 });
     const [office, ...more] = residents();
     assert.ok(office, 'a resident is running');
     assert.deepEqual(more, []);
-    const second = await readDocument(corpus(TRUTONE), 'docx', { officeIdleMs: 3_000 });
+    const second = await readDocument(corpus(TRUTONE), 'docx', { officeIdleMs: 10_000 });
     assert.deepEqual(residents().map((o) => o.pid), [office.pid], 'the second document went to the same LibreOffice');
     assert.equal(first.pagination, 'libreoffice');
     assert.equal(second.pagination, 'libreoffice');
     // The same pages and words as a conversion by a LibreOffice started for it.
     assert.deepEqual(first.pages.map((p) => [p.width, p.height]), own.pages.map((p) => [p.width, p.height]));
     assert.equal(textOf(first), textOf(own));
-    await assertGone(office);
+    await assertGone(office, 30_000);
   });
 
   test('that ends during a conversion: the document is converted by a LibreOffice of its own', { timeout: 120_000 }, async () => {
@@ -114,6 +117,30 @@ describe('a resident LibreOffice', { skip }, () => {
     } finally {
       await pool.close();
     }
+  });
+
+  test('leaves no temporary folder behind: its own and LibreOffice\'s (lu*.tmp) are counted in TMPDIR', { timeout: 180_000 }, async () => {
+    // This process's TMPDIR is its test scratch (test/helpers/scratch.ts): nothing else writes there.
+    const left = () => fs.readdirSync(os.tmpdir()).filter((f) => /^lu.*\.tmp$/.test(f) || /^quire-(soffice|office)-/.test(f));
+    const before = left();
+    assert.deepEqual(before.filter((f) => f.startsWith('lu')), [], 'no lu*.tmp before');
+    // A LibreOffice of its own that ends normally, and one killed at its timeout.
+    await convertWithLibreOffice(corpus(NDA), 'docx', soffice!);
+    await assert.rejects(convertWithLibreOffice(corpus(TRUTONE), 'docx', soffice!, 1_500), /timed out/);
+    // A resident that converts, then is killed when a conversion runs out of time, and another that stops idle.
+    await convertWithLibreOffice(corpus(NDA), 'docx', soffice!, undefined, 'pdf', 60_000);
+    const [killed] = residents();
+    assert.ok(killed);
+    await assert.rejects(convertWithLibreOffice(corpus(TRUTONE), 'docx', soffice!, 200, 'pdf', 60_000), /timed out after 200 ms/);
+    await assertGone(killed);
+    await convertWithLibreOffice(corpus(NDA), 'docx', soffice!, undefined, 'pdf', 1_000);
+    const [idle] = residents();
+    assert.ok(idle && idle.pid !== killed.pid);
+    await assertGone(idle);
+    // The killed conversion's LibreOffice is reaped a moment after its folder was removed.
+    const until = performance.now() + 15_000;
+    while (performance.now() < until && left().length > before.length) await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(left(), before, `nothing left in ${os.tmpdir()}`);
   });
 
   test('ends with the process that started it, however it ends', { timeout: 120_000 }, () => {
