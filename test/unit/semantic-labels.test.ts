@@ -515,9 +515,9 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Sales rose within 30 days of the launch.\n'), []);
   });
 
-  test('a defined term closing the clause names a period; a date a period runs through is named by the period', async () => {
+  test('a defined term closing the clause names a period; a date a period runs through is the end date of that period', async () => {
     assert.deepEqual(await labelsOf('The Buyer shall remedy the defect within twenty (20) days of receipt of such notice (the "Remedy Period") and report.\n'), [['RemedyPeriod', 'twenty (20) days']]);
-    assert.deepEqual(await labelsOf('For the period after the Closing and through March 1, 2027 (the "Non-Solicitation Period"), the Seller shall not hire.\n'), [['NonSolicitationPeriod', 'March 1, 2027']]);
+    assert.deepEqual(await labelsOf('For the period after the Closing and through March 1, 2027 (the "Non-Solicitation Period"), the Seller shall not hire.\n'), [['NonSolicitationPeriodEndDate', 'March 1, 2027']]);
     // A term after a comma belongs to something else: nothing is named by it.
     assert.deepEqual(await labelsOf('The Seller received ten (10) days, and a credit (the "Credit Period") later.\n'), []);
     // "The Company shall pay … in a lump sum in cash within 30 days": the verb governing "within" stands far back.

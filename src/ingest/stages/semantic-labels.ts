@@ -355,9 +355,10 @@ function termClosing(tokens: Token[], v: { start: number; end: number }, kind: s
   if (!words || !/^\p{Lu}/u.test(words[0]!) || words.length > 5) return null;
   const head = words.at(-1)!.toLowerCase();
   if (kind === 'duration' && LABEL_HEADS.duration!.test(head)) return pascal(words.flatMap((w) => w.split('-')));
-  // The end of a period: only when the date closes it ("through", "until") right before the term.
+  // The end of a period: only when the date closes it ("through", "until") right before the term. The date is the
+  // period's end, named so with its type ("through December 31, 2015 (the "Non-Competition Period")" → `NonCompetitionPeriodEndDate`).
   const k = firstAtOrAfter(tokens, v.start) - 1;
-  if (kind === 'date' && i === first && head === 'period' && /^(?:through|until|thru)$/iu.test(tokens[k]?.text ?? '')) return pascal(words.flatMap((w) => w.split('-')));
+  if (kind === 'date' && i === first && head === 'period' && /^(?:through|until|thru)$/iu.test(tokens[k]?.text ?? '')) return `${pascal(words.flatMap((w) => w.split('-')))}EndDate`;
   return null;
 }
 
