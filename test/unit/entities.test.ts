@@ -162,6 +162,11 @@ test('addresses, phones and e-mails', () => {
   has('whose address is 150 Lake Street South, Suite 221, Kirkland, Washington 98033, and', 'Address', '150 Lake Street South, Suite 221, Kirkland, Washington 98033');
   has('whose address is 1201 Rt 300, Newburgh NY 12550.', 'Address', '1201 Rt 300, Newburgh NY 12550');
   has('delivered to 10 Downing Street by hand', 'Address', '10 Downing Street');
+  // The city on the street's line without a comma, a floor given by its ordinal: the whole address.
+  has('Virgin Air Inc. 19300 International Boulevard Seattle, WA 98188 with a copy to', 'Address', '19300 International Boulevard Seattle, WA 98188');
+  has('to: Alkane, Inc. 852 Winter Street Waltham, Massachusetts 02451-1420', 'Address', '852 Winter Street Waltham, Massachusetts 02451-1420');
+  has('whose address is 201 N. Central Ave, 21st Floor, Phoenix, AZ 85004, and', 'Address', '201 N. Central Ave, 21st Floor, Phoenix, AZ 85004');
+  has('The office at 12 Main Street New Haven is closed.', 'Address', '12 Main Street');
   hasNo('Suite No. 600 on the 6th floor; 25 free unreserved spaces', 'Address');
   hasNo('in 2020 Federal Court ruled', 'Address');
   has('call (206) 684-8889 today', 'Phone', '(206) 684-8889');

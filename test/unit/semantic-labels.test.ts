@@ -568,6 +568,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Landlord leases to Tenant the premises located at 200 Harbor Street, Suite 5, Boston, Massachusetts 02110.\n'), [['PremisesAddress', '200 Harbor Street, Suite 5, Boston, Massachusetts 02110']]);
     assert.deepEqual(await labelsOf("Tenant's Address: 12 Elm Street, Dayton, Ohio 45402\n"), [['TenantAddress', '12 Elm Street, Dayton, Ohio 45402']]);
     assert.deepEqual(await labelsOf('We met at 12 Elm Street, Dayton, Ohio 45402 last year.\n'), []);
+    // The defined term a "whose address is" clause is said of.
+    assert.deepEqual(await labelsOf('Harbor Bank, N.A. (together with its successors, the "Bank"), whose address is 5 Pier Road, Dayton, Ohio 45402, and the Borrower agree.\n'), [['BankName', 'Harbor Bank, N.A.'], ['BankAddress', '5 Pier Road, Dayton, Ohio 45402']]);
+    // What a firm owns is not its role: "having its principal office at" names no party.
+    assert.ok(!(await labelsOf('Oak Row LLC, a Delaware limited liability company having its principal office at 5 Pier Road, Dayton, Ohio 45402, agrees.\n')).some(([n]) => /Office/.test(n)));
     // Past the role the firm at the address takes: `…, as Administrative Agent (the "Agent")`.
     assert.deepEqual(
       (await labelsOf('Notices to Harbor Bank, N.A. go to 100 Main Street, Providence, Rhode Island 02903, as Administrative Agent (the "Agent").\n')).filter(([n]) => n.endsWith('Address')),

@@ -397,6 +397,8 @@ function addressName(tokens: Token[], v: { start: number; end: number }, near: s
   }
   const term = termAfterWords(tokens, end);
   if (term && /^\p{Lu}/u.test(term[0]!) && term.length <= 3) return `${pascal(term)}Address`;
+  const whose = whoseAddress(tokens, v.start);
+  if (whose) return whose;
   const at = near.findIndex((w) => /^(?:located|residing|resides|address|offices?|business|situated)$/u.test(w));
   if (at < 0 || at > 8 || !/^(?:at|is|in|of)$/u.test(near[0] ?? '')) return null;
   const place = near.slice(at + 1, at + 3).find((w) => /^(?:premises|property|building|facility|site)$/u.test(w));
@@ -407,6 +409,21 @@ function addressName(tokens: Token[], v: { start: number; end: number }, near: s
   if (!party || v.start - party.end >= 80) return null;
   const between = tokens.slice(firstAtOrAfter(tokens, party.end), firstAtOrAfter(tokens, v.start));
   return between.some((t) => t.text === '.' || t.text === ';') ? null : party.name.replace(/Name$/u, 'Address');
+}
+
+/** `… (the "Bank"), whose address is …` → `BankAddress`: the defined term the relative clause is said of. */
+function whoseAddress(tokens: Token[], start: number): string | null {
+  let k = firstAtOrAfter(tokens, start) - 1;
+  const want = ['is', 'address', 'whose'];
+  for (const w of want) {
+    if (tokens[k]?.text.toLowerCase() !== w) return null;
+    k--;
+  }
+  while (k >= 0 && /^[,)]$/u.test(tokens[k]!.text)) k--;
+  if (!/^["”]$/u.test(tokens[k]?.text ?? '')) return null;
+  const words: string[] = [];
+  for (k--; k >= 0 && words.length < 4 && /^\p{L}/u.test(tokens[k]!.text); k--) words.unshift(tokens[k]!.text);
+  return words.length && /^["“]$/u.test(tokens[k]?.text ?? '') && /^\p{Lu}/u.test(words[0]!) ? `${pascal(words)}Address` : null;
 }
 
 /** The words of a defined term right after a value: `… (the "Premises")` → ["Premises"]; `afterComma`: `…, (the "Premises")` too. */

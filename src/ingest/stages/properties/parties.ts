@@ -249,7 +249,9 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     let k = i + 2;
     while (k < tokens.length && k < i + 12 && lower(tokens[k]) !== 'as') k++;
     if (lower(tokens[k]) === 'as') listed(rolesFrom(tokens, k + 1));
-  } else if (w === 'as' || w === 'its' || w === 'acting') listed(rolesFrom(tokens, i + 1));
+  } else if (w === 'as' || w === 'acting') listed(rolesFrom(tokens, i + 1));
+  // "its general partner", "its Manager": what it owns ("having its principal office at") is no role.
+  else if (w === 'its') listed(rolesFrom(tokens, i + 1).filter((r) => PARTY_NOUNS.has(r.at(-1)!) || TITLE_WORDS.has(r.at(-1)!)));
   // `, hereinafter referred to as "Landlord"`, `hereinafter called "Tenant"`: a defined term without brackets.
   else if (w === 'hereinafter' || (w === ',' && lower(tokens[i + 1]) === 'hereinafter')) {
     let k = w === ',' ? i + 2 : i + 1;
