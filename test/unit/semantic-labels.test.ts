@@ -482,6 +482,8 @@ describe('found labels: values named by what their context says', () => {
   });
 
   test('periods named by what is done within them: a deadline for what one must do, a period for what one may', async () => {
+    // "pay" as a noun says what is paid, not by when.
+    assert.deepEqual(await labelsOf('The Director is eligible for severance pay of 12 (twelve) months of base salary.\n'), []);
     assert.deepEqual(await labelsOf('The Company shall reimburse the Consultant for such expenses within fifteen (15) days after receipt of an invoice.\n'), [['ReimbursementDeadline', 'fifteen (15) days']]);
     assert.deepEqual(await labelsOf('You will have twenty-one (21) days from receipt of this letter to review it.\n'), [['ReviewPeriod', 'twenty-one (21) days']]);
     assert.deepEqual(await labelsOf('The Seller shall notify the Buyer within 10 days of any change.\n'), [['NotificationPeriod', '10 days']]);

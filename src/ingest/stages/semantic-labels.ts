@@ -269,7 +269,9 @@ function periodName(near: string[], next: string[]): string | null {
   // governing "within" may stand further back ("will be paid to the Employee's bank account within 30 days").
   const reach = near[0] === 'within' ? 12 : 6;
   const terminate = near.slice(0, Math.max(8, reach)).some((w) => /^terminat/u.test(w));
-  for (const w of near.slice(0, reach)) {
+  for (const [k, w] of near.slice(0, reach).entries()) {
+    // "severance pay of 12 (twelve) months' salary": pay as a noun says what is paid, not by when.
+    if (w === 'pay' && near[k - 1] === 'of') continue;
     for (const [re, name] of PERIOD_EVENTS) if (re.test(w) && !NOTICE.has(name)) return name;
   }
   const governed = governingVerbPeriod(near);
