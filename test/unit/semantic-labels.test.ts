@@ -482,6 +482,10 @@ describe('found labels: values named by what their context says', () => {
   });
 
   test('periods named by what is done within them: a deadline for what one must do, a period for what one may', async () => {
+    // A period opening its clause: the verb after the phrase it opens governs it; a verb with no event of its own, its object.
+    assert.deepEqual(await labelsOf("Within ten (10) days of the Buyer's request, the Seller will provide certificates of origin.\n"), [['CertificatesDeadline', 'ten (10) days']]);
+    assert.deepEqual(await labelsOf('The Guarantor shall, within five Business Days of demand, reimburse each Lender for its costs.\n'), [['ReimbursementDeadline', 'five Business Days']]);
+    assert.deepEqual(await labelsOf('Within ten (10) days, the weather in the valley changed.\n'), []);
     // "pay" as a noun says what is paid, not by when.
     assert.deepEqual(await labelsOf('The Director is eligible for severance pay of 12 (twelve) months of base salary.\n'), []);
     assert.deepEqual(await labelsOf('The Company shall reimburse the Consultant for such expenses within fifteen (15) days after receipt of an invoice.\n'), [['ReimbursementDeadline', 'fifteen (15) days']]);

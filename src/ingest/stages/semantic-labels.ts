@@ -331,6 +331,36 @@ function governingVerbPeriod(near: string[]): string | null {
   return null;
 }
 
+/**
+ * `Within seven (7) days of Kodak's request, I will provide documentation …` → `DocumentationDeadline`, `shall, within five
+ * Business Days of demand, pay to …` → `PaymentDeadline`: a period opening its clause is governed by the verb after the
+ * phrase it opens (past the comma or bracket that closes that phrase); a verb that carries no event passes to its object.
+ */
+function verbAfterPeriod(tokens: Token[], end: number): string | null {
+  let i = firstAtOrAfter(tokens, end);
+  const first = i;
+  while (i < tokens.length && i - first < 14 && !/^[,)]$/u.test(tokens[i]!.text)) {
+    if (/^[.;:(]$/u.test(tokens[i]!.text)) return null;
+    i++;
+  }
+  if (!/^[,)]$/u.test(tokens[i]?.text ?? '')) return null;
+  const words: string[] = [];
+  for (i++; i < tokens.length && words.length < 10 && !/^[.;,:()]$/u.test(tokens[i]!.text); i++) words.push(tokens[i]!.text.toLowerCase());
+  const m = words.slice(0, 5).findIndex((w) => /^(?:shall|will|must|may)$/u.test(w));
+  let v = m >= 0 ? m + 1 : 0;
+  if (/ly$/u.test(words[v] ?? '') && words[v]!.length > 4) v++;
+  const form = words[v];
+  if (!form || (m < 0 && v !== 0)) return null;
+  const verb = infinitive(form);
+  const suffix = words[m] === 'may' ? 'Period' : 'Deadline';
+  if (LIGHT_VERBS.has(verb)) {
+    const object = words.slice(v + 1, v + 4).find((w) => !NOT_SUBJECTS.has(w));
+    return object && /^\p{L}{4,}$/u.test(object) && !/(?:ly|ed|ing)$/u.test(object) ? `${pascal([object])}${suffix}` : null;
+  }
+  const noun = nounOfVerb(verb);
+  return noun ? `${pascal([noun])}${suffix}` : null;
+}
+
 /** `9:00 a.m. on December 9, 2013 (the "Effective Time")`: the defined term right after a value names it. */
 function termAfter(tokens: Token[], end: number, kind: string): string | null {
   // Right after the value, no comma between: "9:00 a.m. on December 9, 2013 (…)" names the time, not only the date.
@@ -594,7 +624,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
         : v.kind === 'date'
           ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
           : v.kind === 'duration'
-            ? periodName(near, after(tokens, v.end, 12))
+            ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null)
             : v.kind === 'money' || v.kind === 'percent'
               ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : null) ?? amountName(near, v.kind)
               : null);
