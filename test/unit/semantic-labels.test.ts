@@ -587,6 +587,9 @@ describe('found labels: values named by what their context says', () => {
 
   test('amounts: the par value of a class of stock, a head in the plural, a share of an amount, past a comparison', async () => {
     assert.deepEqual(await labelsOf('"Preferred Stock" means the preferred stock, par value $0.001 per share, of the Company.\n'), [['PreferredStockParValue', '$0.001']]);
+    // The subject's head past what it is for: "the purchase price for the Shares shall be …", "… shall be equal to …".
+    assert.deepEqual(await labelsOf('The purchase price for the Shares shall be Nine Million Dollars ($9,000,000.00), payable at closing.\n'), [['PurchasePrice', 'Nine Million Dollars ($9,000,000.00)']]);
+    assert.deepEqual(await labelsOf('Monthly rent for the Annex shall be equal to $4,100 during the term.\n'), [['MonthlyRent', '$4,100']]);
     assert.deepEqual(await labelsOf('The Company has 1,000 shares of $0.01 par value common stock.\n'), [['CommonStockParValue', '$0.01']]);
     assert.deepEqual(await labelsOf('Each unit is one share of Common Stock ($0.001 par value) of the Company.\n'), [['CommonStockParValue', '$0.001']]);
     assert.deepEqual((await labelsOf('There were 500 shares of preferred stock of Fenwick Mills, Inc., $0.01 par value per share, outstanding.\n')).filter(([n]) => n.endsWith('ParValue')), [['PreferredStockParValue', '$0.01']]);

@@ -489,8 +489,15 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   const link = near[0] === 'of' ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || AMOUNT_OF.has(near[0])) ? 0 : -1;
   if (link < 0) return null;
   let at = link;
+  // "shall be equal to $2.70": the verb before "equal to".
+  if (link === 2 && near[0] === 'to' && near[2] === 'be' && near[3] === 'shall') at = 4;
   // "a base salary in the amount of $302,000": the noun before "in the amount of".
   if (kind === 'money' && near[at] === 'amount' && near[at + 1] === 'the' && near[at + 2] === 'in') at += 3;
+  // "the purchase price for the Assets shall be …": the subject's head, past what it is for.
+  if (at >= 2 && near[at - 1] === 'shall') {
+    const of = near.slice(at, at + 4).findIndex((w) => /^(?:for|of|under)$/u.test(w));
+    if (of > 0) at += of + 1;
+  }
   const words: string[] = [];
   for (const w of near.slice(at, at + 3)) {
     if (FUNCTION_WORDS.has(w) || /\d/u.test(w)) break;
