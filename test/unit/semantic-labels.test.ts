@@ -590,6 +590,7 @@ describe('found labels: values named by what their context says', () => {
     // The subject's head past what it is for: "the purchase price for the Shares shall be …", "… shall be equal to …".
     assert.deepEqual(await labelsOf('The purchase price for the Shares shall be Nine Million Dollars ($9,000,000.00), payable at closing.\n'), [['PurchasePrice', 'Nine Million Dollars ($9,000,000.00)']]);
     assert.deepEqual(await labelsOf('Monthly rent for the Annex shall be equal to $4,100 during the term.\n'), [['MonthlyRent', '$4,100']]);
+    assert.deepEqual(await labelsOf('Tenant shall carry Plate Glass Insurance in an amount not less than $20,000 per occurrence.\n'), [['PlateGlassInsuranceAmount', '$20,000']]);
     assert.deepEqual(await labelsOf('The Company has 1,000 shares of $0.01 par value common stock.\n'), [['CommonStockParValue', '$0.01']]);
     assert.deepEqual(await labelsOf('Each unit is one share of Common Stock ($0.001 par value) of the Company.\n'), [['CommonStockParValue', '$0.001']]);
     assert.deepEqual((await labelsOf('There were 500 shares of preferred stock of Fenwick Mills, Inc., $0.01 par value per share, outstanding.\n')).filter(([n]) => n.endsWith('ParValue')), [['PreferredStockParValue', '$0.01']]);

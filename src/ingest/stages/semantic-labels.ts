@@ -484,15 +484,17 @@ function timeName(near: string[]): string | null {
 function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   const heads = kind === 'money' ? AMOUNT_HEADS : RATE_HEADS;
   // "payments of more than $5,000,000", "a fee not to exceed $500": the comparison between the noun and its value is passed over.
-  const comparison = near[0] === 'than' && /^(?:more|less|greater|fewer)$/u.test(near[1] ?? '') ? 2 : near[0] === 'exceed' && near[1] === 'to' && near[2] === 'not' ? 3 : near[0] === 'least' && near[1] === 'at' ? 2 : 0;
+  const comparison = near[0] === 'than' && /^(?:more|less|greater|fewer)$/u.test(near[1] ?? '') ? (near[2] === 'not' || near[2] === 'no' ? 3 : 2) : near[0] === 'exceed' && near[1] === 'to' && near[2] === 'not' ? 3 : near[0] === 'least' && near[1] === 'at' ? 2 : 0;
   if (comparison) near = near.slice(comparison);
   const link = near[0] === 'of' ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || AMOUNT_OF.has(near[0])) ? 0 : -1;
   if (link < 0) return null;
   let at = link;
   // "shall be equal to $2.70": the verb before "equal to".
   if (link === 2 && near[0] === 'to' && near[2] === 'be' && near[3] === 'shall') at = 4;
-  // "a base salary in the amount of $302,000": the noun before "in the amount of".
-  if (kind === 'money' && near[at] === 'amount' && near[at + 1] === 'the' && near[at + 2] === 'in') at += 3;
+  // "a base salary in the amount of $302,000", "Employers Liability Insurance in an amount not less than": the noun before
+  // "in the amount of", an amount of it.
+  const inAmount = kind === 'money' && near[at] === 'amount' && /^(?:the|an)$/u.test(near[at + 1] ?? '') && near[at + 2] === 'in';
+  if (inAmount) at += 3;
   // "the purchase price for the Assets shall be …": the subject's head, past what it is for.
   if (at >= 2 && near[at - 1] === 'shall') {
     const of = near.slice(at, at + 4).findIndex((w) => /^(?:for|of|under)$/u.test(w));
@@ -508,7 +510,7 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   // "annual cash costs of $723": a head in the plural names it as written.
   const one = head.length > 3 && /[^s]s$/u.test(head) ? head.slice(0, -1) : head;
   if (heads.has(head) || heads.has(one)) return pascal(words);
-  if (kind === 'money' && AMOUNT_OF.has(one)) return `${pascal([...words.slice(0, -1), one])}Amount`;
+  if (kind === 'money' && (AMOUNT_OF.has(one) || (inAmount && /^\p{L}{4,}$/u.test(one)))) return `${pascal([...words.slice(0, -1), one])}Amount`;
   // "a compensation equal to 100 percent (100%) of …", "a fee of 2%": the share of an amount is its percentage.
   // (Not a bare "an amount equal to 10%": which amount, the text does not say.)
   return kind === 'percent' && words.length + (one === 'amount' ? -1 : 0) > 0 && (AMOUNT_HEADS.has(one) || AMOUNT_OF.has(one)) ? `${pascal([...words.slice(0, -1), one])}Percentage` : null;
