@@ -591,6 +591,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The purchase price for the Shares shall be Nine Million Dollars ($9,000,000.00), payable at closing.\n'), [['PurchasePrice', 'Nine Million Dollars ($9,000,000.00)']]);
     assert.deepEqual(await labelsOf('Monthly rent for the Annex shall be equal to $4,100 during the term.\n'), [['MonthlyRent', '$4,100']]);
     assert.deepEqual(await labelsOf('Tenant shall carry Plate Glass Insurance in an amount not less than $20,000 per occurrence.\n'), [['PlateGlassInsuranceAmount', '$20,000']]);
+    // What a percentage says after it: the notes it is the coupon of, the share of a thing a verb happens to.
+    assert.deepEqual(await labelsOf('The Issuer issued its 6.25% Senior Notes due 2031 last year.\n'), [['NoteInterestRate', '6.25%']]);
+    assert.deepEqual(await labelsOf('25% of the units will vest on each anniversary of the grant.\n'), [['VestingPercentage', '25%']]);
+    assert.deepEqual(await labelsOf('25% of the units were sold last year.\n'), []);
     assert.deepEqual(await labelsOf('The Company has 1,000 shares of $0.01 par value common stock.\n'), [['CommonStockParValue', '$0.01']]);
     assert.deepEqual(await labelsOf('Each unit is one share of Common Stock ($0.001 par value) of the Company.\n'), [['CommonStockParValue', '$0.001']]);
     assert.deepEqual((await labelsOf('There were 500 shares of preferred stock of Fenwick Mills, Inc., $0.01 par value per share, outstanding.\n')).filter(([n]) => n.endsWith('ParValue')), [['PreferredStockParValue', '$0.01']]);

@@ -517,6 +517,24 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
 }
 
 /**
+ * What a percentage says after it: `9.75% Senior Notes` → `NoteInterestRate` (the notes' coupon), `10% of the shares will
+ * vest` → `VestingPercentage` (the share of a thing the verb happens to).
+ */
+function shareName(next: string[]): string | null {
+  const security = next.slice(0, 3).findIndex((w) => SECURITIES.test(w) && w !== 'debt' && w !== 'obligations');
+  if (security >= 0 && next.slice(0, security).every((w) => /^(?:senior|subordinated|secured|unsecured|convertible|exchangeable|notes?)$/u.test(w))) {
+    const noun = next[security]!.replace(/s$/u, '');
+    return `${pascal([noun])}InterestRate`;
+  }
+  if (next[0] !== 'of' || !/^(?:the|such|its|his|her|their|each)$/u.test(next[1] ?? '')) return null;
+  const modal = next.slice(3, 6).findIndex((w) => /^(?:shall|will|may)$/u.test(w));
+  if (modal < 0) return null;
+  const verb = next[3 + modal + 1];
+  const noun = verb ? nounOfVerb(infinitive(verb)) : null;
+  return noun ? `${pascal([noun])}Percentage` : null;
+}
+
+/**
  * `the Sellers' liability shall be limited to $1`, `the Tenant's costs shall not exceed $5,000`: the cap a clause sets on
  * what its subject says (`SellersLiabilityLimit`, `TenantCostLimit`).
  */
@@ -635,7 +653,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null)
             : v.kind === 'money' || v.kind === 'percent'
-              ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : null) ?? amountName(near, v.kind)
+              ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ?? amountName(near, v.kind)
               : null);
     // "the 2011 Incentive Plan effective on April 21, 2015": a plan just before is what is effective then.
     const ofPlan = name === 'EffectiveDate' && last?.kind === 'plan' && near.length <= 4 && !/[.,;:()]/u.test(text.slice(last.end, v.start));
