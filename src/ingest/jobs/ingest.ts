@@ -12,7 +12,7 @@ import { textTooLarge } from '../readers/limits.js';
 import { cannotIngest, failedAfterAttempts, ingestOwns, overQuotaReason, recordIngested, recordOverQuota, startIngesting } from '../../domain/ingestion.js';
 import { renditionKeyOf } from '../../store/blobs/keys.js';
 import { INGEST_JOB } from '../../model/jobs.js';
-import { verifiedBytes, type Handoff } from './handoff.js';
+import { verifiedBytes, verifiedSource, type Handoff } from './handoff.js';
 import type { ProcessPayload } from './process.js';
 
 export interface IngestPayload {
@@ -78,21 +78,9 @@ export class IngestJob implements JobHandler<IngestPayload> {
     const tooLarge = textTooLarge(doc.format, doc.size);
     if (tooLarge) throw tooLarge;
 
+    if (doc.format === 'zip') return this.expand(doc, started, log);
+
     const bytes = await verifiedBytes(this.blobs, doc);
-
-    if (doc.format === 'zip') {
-      if (!this.options.createZipMembers) throw new IngestError('Unsupported file type', 'ZIP archives cannot be expanded by this worker.');
-      await this.progress(doc, { stage: 'expanding', pagesDone: 0, pagesTotal: null });
-      const { members, skipped } = await expandZip(bytes);
-      if (members.length === 0) {
-        const why = skipped.length ? ` Skipped: ${skipped.slice(0, 5).map((k) => `${k.name} (${k.reason})`).join('; ')}` : '';
-        throw new IngestError('No documents in ZIP', `The archive holds no .pdf, .docx, .doc, .txt or .html file.${why}`);
-      }
-      await this.options.createZipMembers(doc, members, skipped);
-      log.info({ members: members.length, skipped: skipped.length, durationMs: Date.now() - started }, 'ZIP expanded');
-      return;
-    }
-
     await this.progress(doc, { stage: 'extracting', pagesDone: 0, pagesTotal: null });
     const model = await this.pool.read(bytes, doc.format, signal);
     const pagesTotal = model.pages.length;
@@ -145,5 +133,23 @@ export class IngestJob implements JobHandler<IngestPayload> {
     ingestMetrics.seconds.observe({ stage: 'ingest' }, (Date.now() - started) / 1000);
     ingestMetrics.renditions.inc({ pagination: model.pagination });
     this.handoff.keep(doc.id, model);
+  }
+
+  /** A ZIP upload: its members become documents (read from storage a range at a time), the ZIP ends Ready. */
+  private async expand(doc: DocumentRecord, started: number, log: Logger): Promise<void> {
+    if (!this.options.createZipMembers) throw new IngestError('Unsupported file type', 'ZIP archives cannot be expanded by this worker.');
+    const archive = await verifiedSource(this.blobs, doc);
+    await this.progress(doc, { stage: 'expanding', pagesDone: 0, pagesTotal: null });
+    const { members, skipped, close } = await expandZip(archive);
+    try {
+      if (members.length === 0) {
+        const why = skipped.length ? ` Skipped: ${skipped.slice(0, 5).map((k) => `${k.name} (${k.reason})`).join('; ')}` : '';
+        throw new IngestError('No documents in ZIP', `The archive holds no .pdf, .docx, .doc, .txt or .html file.${why}`);
+      }
+      await this.options.createZipMembers(doc, members, skipped);
+    } finally {
+      close();
+    }
+    log.info({ members: members.length, skipped: skipped.length, durationMs: Date.now() - started }, 'ZIP expanded');
   }
 }

@@ -1,4 +1,4 @@
-import { Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { formatOfName } from '../../../model/formats.js';
 import { MAX_NAME_LENGTH, nameProblem } from '../../../model/names.js';
@@ -40,11 +40,95 @@ export interface ZipSkipped {
   reason: string;
 }
 
+function corrupt(err: Error): IngestError {
+  return new IngestError('Corrupt ZIP', `The ZIP archive cannot be read (${err.message}).`);
+}
+
+// Names are decoded and checked here: yauzl would fail the whole archive on one bad path.
+const YAUZL_OPTIONS = { lazyEntries: true, decodeStrings: false, validateEntrySizes: true } as const;
+
 function open(bytes: Buffer): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    // Names are decoded and checked here: yauzl would fail the whole archive on one bad path.
-    yauzl.fromBuffer(bytes, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true }, (err, zip) =>
-      err ? reject(new IngestError('Corrupt ZIP', `The ZIP archive cannot be read (${err.message}).`)) : resolve(zip),
+    yauzl.fromBuffer(bytes, YAUZL_OPTIONS, (err, zip) => (err ? reject(corrupt(err)) : resolve(zip)));
+  });
+}
+
+/**
+ * Random access to an archive's bytes (a stored blob, read a range at a time): `read` streams the
+ * bytes `start..end`, inclusive.
+ */
+export interface ArchiveSource {
+  size: number;
+  read(start: number, end: number): Promise<Readable>;
+}
+
+export function bufferSource(bytes: Buffer): ArchiveSource {
+  return { size: bytes.length, read: async (start, end) => new PassThrough().end(bytes.subarray(start, end + 1)) };
+}
+
+/**
+ * What a small read (a header, a central directory record) fetches: the bytes after it come with it,
+ * so the central directory costs a read per 16 KiB and a small member's data is served from the block
+ * its local header came in. Two blocks are kept.
+ */
+const READ_AHEAD = 16 * 1024;
+const KEPT_BLOCKS = 2;
+
+/** yauzl's view of an ArchiveSource: every read a range of the source, none of the whole archive. */
+class SourceReader extends yauzl.RandomAccessReader {
+  private blocks: { start: number; bytes: Buffer }[] = [];
+
+  constructor(private readonly source: ArchiveSource) {
+    super();
+  }
+
+  private cached(start: number, end: number): Buffer | null {
+    const b = this.blocks.find((k) => k.start <= start && end <= k.start + k.bytes.length);
+    return b ? b.bytes.subarray(start - b.start, end - b.start) : null;
+  }
+
+  /** The bytes `start..end` (end exclusive), as yauzl asks for them. */
+  override _readStreamForRange(start: number, end: number): Readable {
+    const hit = this.cached(start, end);
+    if (hit) return new PassThrough().end(hit);
+    const out = new PassThrough();
+    this.source.read(start, end - 1).then(
+      (stream) => {
+        if (out.destroyed) return void stream.destroy();
+        stream.on('error', (e) => out.destroy(e));
+        out.on('close', () => stream.destroy());
+        stream.pipe(out);
+      },
+      (e: Error) => out.destroy(e),
+    );
+    return out;
+  }
+
+  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+    this.readBlock(position, length).then(
+      (bytes) => callback(null, bytes.copy(buffer, offset)),
+      (e: Error) => callback(e),
+    );
+  }
+
+  private async readBlock(position: number, length: number): Promise<Buffer> {
+    const hit = this.cached(position, position + length);
+    if (hit) return hit;
+    const end = Math.min(this.source.size, position + Math.max(length, READ_AHEAD));
+    if (end <= position) return Buffer.alloc(0);
+    const chunks: Buffer[] = [];
+    for await (const c of await this.source.read(position, end - 1)) chunks.push(c as Buffer);
+    const bytes = Buffer.concat(chunks);
+    if (length <= READ_AHEAD) this.blocks = [{ start: position, bytes }, ...this.blocks].slice(0, KEPT_BLOCKS);
+    return bytes.subarray(0, length);
+  }
+}
+
+function openSource(source: ArchiveSource): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    // Not closed when the last entry has been listed: members are inflated after that (autoClose).
+    yauzl.fromRandomAccessReader(new SourceReader(source), source.size, { ...YAUZL_OPTIONS, autoClose: false }, (err, zip) =>
+      err ? reject(corrupt(err)) : resolve(zip),
     );
   });
 }
@@ -84,7 +168,7 @@ async function eachEntry(
       if (failed) return;
       failed = true;
       zip.close();
-      reject(err instanceof IngestError ? err : new IngestError('Corrupt ZIP', `The ZIP archive cannot be read (${(err as Error).message}).`));
+      reject(err instanceof IngestError ? err : corrupt(err as Error));
     };
     zip.on('error', fail);
     zip.on('end', () => {
@@ -157,14 +241,25 @@ function inflate(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, limits: Z
  * size). Each member is then inflated as a stream by `open()`, straight to storage; the stream counts
  * the bytes it really produces against the same limits (and yauzl fails it if they differ from the
  * sizes the headers declare), so a lying archive fails there instead.
+ * The archive is read a range at a time from `archive` (a stored blob: never held whole in memory);
+ * `close()` once the members have been read.
  */
 export async function expandZip(
-  bytes: Buffer,
+  archive: Buffer | ArchiveSource,
   limits: ZipLimits = ZIP_LIMITS,
-): Promise<{ members: ZipMember[]; skipped: ZipSkipped[] }> {
-  const zip = await open(bytes);
-  if (zip.entryCount > limits.maxEntries) {
+): Promise<{ members: ZipMember[]; skipped: ZipSkipped[]; close: () => void }> {
+  const source = Buffer.isBuffer(archive) ? bufferSource(archive) : archive;
+  const zip = await openSource(source);
+  try {
+    return { ...(await listMembers(zip, source.size, limits)), close: () => zip.close() };
+  } catch (err) {
     zip.close();
+    throw err;
+  }
+}
+
+async function listMembers(zip: yauzl.ZipFile, archiveBytes: number, limits: ZipLimits): Promise<{ members: ZipMember[]; skipped: ZipSkipped[] }> {
+  if (zip.entryCount > limits.maxEntries) {
     throw new IngestError('Unsafe ZIP', `${zip.entryCount} entries, more than ${limits.maxEntries}`);
   }
   const members: ZipMember[] = [];
@@ -202,8 +297,8 @@ export async function expandZip(
     if (declaredTotal > limits.maxTotalBytes) throw new IngestError('Unsafe ZIP', `more than ${limits.maxTotalBytes} bytes uncompressed in total`);
     members.push({ name, ext, size, open: () => inflateStream(zip, entry, name, limits, budget) });
   });
-  if (declaredTotal > limits.ratioMinBytes && declaredTotal / Math.max(bytes.length, 1) > limits.maxRatio) {
-    throw new IngestError('Unsafe ZIP', `the archive expands more than ${limits.maxRatio}:1 (${declaredTotal} bytes from ${bytes.length})`);
+  if (declaredTotal > limits.ratioMinBytes && declaredTotal / Math.max(archiveBytes, 1) > limits.maxRatio) {
+    throw new IngestError('Unsafe ZIP', `the archive expands more than ${limits.maxRatio}:1 (${declaredTotal} bytes from ${archiveBytes})`);
   }
   return { members, skipped };
 }
