@@ -6,7 +6,9 @@
  *    member's compressed bytes (plus the read-ahead of a header), and all of them together for little
  *    more than twice the archive (the SHA-256 check, then the expansion);
  *  - every member is a document whose stored bytes are the corpus file's, the ZIP is Ready;
- *  - a damaged archive (one byte changed in storage) ends in Error "Stored content is damaged".
+ *  - a damaged archive (one byte changed in storage) ends in Error "Stored content is damaged";
+ *  - a storage read failing mid-expansion (a dropped connection) fails the job for the queue to retry,
+ *    not the archive: the ZIP stays Ingesting with no member, and the next run expands it.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -74,6 +76,26 @@ function recording(blobs: BlobStore, calls: ReadCall[]): BlobStore {
         return (key: string, range?: { start: number; end: number }) => {
           calls.push({ key, ...(range ? { range: { ...range } } : {}) });
           return target.read(key, range);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+/** The store, failing the `failAt`-th read of `key` (1-based) with a dropped connection. */
+function failingRead(blobs: BlobStore, key: string, failAt: number): BlobStore {
+  let n = 0;
+  return new Proxy(blobs, {
+    get(target, prop, receiver) {
+      if (prop === 'read') {
+        return async (k: string, range?: { start: number; end: number }) => {
+          if (k === key && ++n === failAt) {
+            const dropped = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+            return new Readable({ read() { this.destroy(dropped); } });
+          }
+          return target.read(k, range);
         };
       }
       const v = Reflect.get(target, prop, receiver);
@@ -168,6 +190,41 @@ onBothDatabases('zip archive reads', 'quire_zip_archive_reads', (dialect, databa
           assert.equal(d.status, 'Error');
           assert.equal(d.error?.title, 'Stored content is damaged');
           assert.equal((await documents.list(ws.id, {}, { limit: 500 })).items.length, countBefore);
+        } finally {
+          blobs.close?.();
+          await store.close();
+        }
+      });
+
+      test(`${storeName}: a read failing mid-expansion is retried, not an Error; the next run expands the archive`, { skip }, async () => {
+        const store = await Store.open(db);
+        const blobs = await openStore();
+        try {
+          const ws = await new WorkspaceService(store).create(`zip-retry-${storeName === 'S3' ? 's3' : 'fs'}`);
+          const documents = new DocumentService(store, blobs, MAX_UPLOAD_BYTES);
+          const jobOver = (over: BlobStore) =>
+            new IngestJob(store, over, undefined as unknown as ThreadPool, new Handoff(), pino({ level: 'silent' }), {
+              createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),
+              enqueueProcess: async () => undefined,
+            });
+          const { archive, expected } = fixture;
+          const staged = await blobs.stage(Readable.from([archive]), { maxBytes: MAX_UPLOAD_BYTES });
+          const parent = await documents.createFromStaged({ workspaceId: ws.id, name: 'retry.zip', format: formatOfName('retry.zip')!, docsetIds: [], metadata: [] }, staged);
+          const run = (over: BlobStore) =>
+            jobOver(over).run({ id: `job-${parent.id}`, queue: INGEST_JOB, workspaceId: ws.id, payload: { documentId: parent.id }, attempt: 1, maxAttempts: 3 }, new AbortController().signal);
+
+          // Two hash slices, the end of the archive with its central directory, then members: the 12th read is one of a member's.
+          await assert.rejects(run(failingRead(blobs, parent.blobKey, 12)), (err: Error & { code?: string }) => {
+            assert.equal(err.code, 'ECONNRESET', `${err.name}: ${err.message}`);
+            return true;
+          });
+          assert.equal((await documents.get(ws.id, parent.id)).status, 'Ingesting');
+          assert.equal((await documents.list(ws.id, {}, { limit: 500 })).items.length, 1, 'no member created');
+
+          await run(blobs);
+          assert.equal((await documents.get(ws.id, parent.id)).status, 'Ready');
+          const members = (await documents.list(ws.id, {}, { limit: 500 })).items.filter((d) => d.id !== parent.id);
+          assert.equal(members.length, 2 * (expected.size - 5) + 5);
         } finally {
           blobs.close?.();
           await store.close();

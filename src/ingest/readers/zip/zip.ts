@@ -40,7 +40,18 @@ export interface ZipSkipped {
   reason: string;
 }
 
-function corrupt(err: Error): IngestError {
+/**
+ * Failures of the storage an archive is read from (a dropped connection): they pass through as they
+ * are, for the job to be retried, instead of becoming an IngestError that condemns the archive.
+ */
+const storageErrors = new WeakSet<Error>();
+function storageError(err: Error): Error {
+  storageErrors.add(err);
+  return err;
+}
+
+function corrupt(err: Error): Error {
+  if (storageErrors.has(err)) return err;
   return new IngestError('Corrupt ZIP', `The ZIP archive cannot be read (${err.message}).`);
 }
 
@@ -95,11 +106,11 @@ class SourceReader extends yauzl.RandomAccessReader {
     this.source.read(start, end - 1).then(
       (stream) => {
         if (out.destroyed) return void stream.destroy();
-        stream.on('error', (e) => out.destroy(e));
+        stream.on('error', (e) => out.destroy(storageError(e)));
         out.on('close', () => stream.destroy());
         stream.pipe(out);
       },
-      (e: Error) => out.destroy(e),
+      (e: Error) => out.destroy(storageError(e)),
     );
     return out;
   }
@@ -107,7 +118,7 @@ class SourceReader extends yauzl.RandomAccessReader {
   override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
     this.readBlock(position, length).then(
       (bytes) => callback(null, bytes.copy(buffer, offset)),
-      (e: Error) => callback(e),
+      (e: Error) => callback(storageError(e)),
     );
   }
 
@@ -318,7 +329,8 @@ function printable(name: string): string {
 function inflateStream(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, limits: ZipLimits, budget: { total: number }): Readable {
   const compressed = Math.max(entry.compressedSize, 1);
   let size = 0;
-  const fail = (e: unknown) => (e instanceof IngestError ? e : new IngestError('Corrupt ZIP', `Member ${name} cannot be read (${(e as Error).message}).`));
+  const fail = (e: unknown) =>
+    e instanceof IngestError || storageErrors.has(e as Error) ? (e as Error) : new IngestError('Corrupt ZIP', `Member ${name} cannot be read (${(e as Error).message}).`);
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
