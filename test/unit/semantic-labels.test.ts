@@ -482,6 +482,9 @@ describe('found labels: values named by what their context says', () => {
   });
 
   test('periods named by what is done within them: a deadline for what one must do, a period for what one may', async () => {
+    // The period a duration measures, by its own name after it.
+    assert.deepEqual(await labelsOf('Interest accrues over a three-month Interest Period from the draw.\n'), [['InterestPeriod', 'three-month']]);
+    assert.deepEqual(await labelsOf('After the ten (10) day inspection period the Buyer accepts the goods.\n'), [['InspectionPeriod', 'ten (10) day']]);
     // A period opening its clause: the verb after the phrase it opens governs it; a verb with no event of its own, its object.
     assert.deepEqual(await labelsOf("Within ten (10) days of the Buyer's request, the Seller will provide certificates of origin.\n"), [['CertificatesDeadline', 'ten (10) days']]);
     assert.deepEqual(await labelsOf('The Guarantor shall, within five Business Days of demand, reimburse each Lender for its costs.\n'), [['ReimbursementDeadline', 'five Business Days']]);

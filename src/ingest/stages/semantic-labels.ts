@@ -255,6 +255,11 @@ function dateName(near: string[], title?: string): string | null {
 }
 
 function periodName(near: string[], next: string[]): string | null {
+  // "a one-month Interest Period", "the seven (7) day revocation period": the period the duration measures, by its own name.
+  const period = next.slice(0, 3).indexOf('period');
+  if (period > 0 && next.slice(0, period).every((w) => /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !/^(?:day|days|week|weeks|month|months|year|years|calendar|business|consecutive)$/u.test(w))) {
+    return `${pascal(next.slice(0, period))}Period`;
+  }
   // "such failure continues for ten (10) days after written notice": how long a default may go on after notice is its cure period.
   const goesOn = near[0] === 'for' && /^continu(?:e|es|ed|ing)$/u.test(near[1] === 'shall' || near[1] === 'to' ? near[2] ?? '' : near[1] ?? '');
   if (goesOn && near.slice(1, 6).some((w) => /^(?:failure|breach|default|violation|event)$/u.test(w)) && next.slice(0, 8).some((w) => NOTICE_FORMS.test(w))) return 'CurePeriod';
