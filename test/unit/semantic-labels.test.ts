@@ -547,6 +547,10 @@ describe('found labels: values named by what their context says', () => {
   });
 
   test('a date opening its sentence is the date of the event its verb says', async () => {
+    // The date an event "occurs" on or by: the event's, by the subject of "occurs" (its head, before an "of").
+    assert.deepEqual(await labelsOf('If a Sale of the Company occurs prior to March 1, 2029, the units vest in full.\n'), [['SaleOfCompanyDate', 'March 1, 2029']]);
+    assert.deepEqual(await labelsOf('If the Change of Control Event occurs on June 2, 2028 the plan ends.\n'), [['ChangeOfControlEventDate', 'June 2, 2028']]);
+    assert.deepEqual(await labelsOf('If the delivery date of the second tranche of units occurs on or before May 1, 2030, the price is fixed.\n'), [['DeliveryDate', 'May 1, 2030']]);
     assert.deepEqual(await labelsOf('As of June 30, 2027, the Consultant hereby resigns from every office held.\n'), [['ResignationDate', 'June 30, 2027']]);
     assert.deepEqual(await labelsOf('On March 1, 2026, the Lease terminated by its terms.\n'), [['TerminationDate', 'March 1, 2026']]);
     // A noun of the event is no verb; a verb of no event names nothing.

@@ -91,6 +91,17 @@ function before(tokens: Token[], start: number, floor: number, max = 8): string[
   return lowerWords(out);
 }
 
+/** As `before`, the words as written. */
+function wordsBefore(tokens: Token[], start: number, floor: number, max: number): string[] {
+  const out: string[] = [];
+  for (let i = firstAtOrAfter(tokens, start) - 1; i >= 0 && out.length < max; i--) {
+    const t = tokens[i]!;
+    if (t.end <= floor || t.text === '.' || t.text === ';' || t.text === ',') break;
+    if (/[\p{L}\p{N}]/u.test(t.text)) out.push(t.text.replace(/[^\p{L}\p{N}]/gu, ''));
+  }
+  return out;
+}
+
 /** The index of the first token starting at or after `at` (tokens are in text order). */
 function firstAtOrAfter(tokens: readonly Token[], at: number): number {
   let lo = 0;
@@ -212,6 +223,34 @@ function openingDate(near: string[], next: string[]): string | null {
 function periodEndDate(near: string[]): string | null {
   // The periods a company reports on: "for the reporting period ended", "the fiscal year ended", "the three months ended".
   return /^(?:ended|ending)$/u.test(near[0] ?? '') && /^(?:period|year|quarter|months|weeks)$/u.test(near[1] ?? '') ? 'ReportingPeriodEndDate' : null;
+}
+
+/**
+ * `in the event that a Change in Control occurs prior to January 1, 2015` → `ChangeInControlDate`, `if the commencement
+ * date of the lease occurs on or before May 1, 2015` → `CommencementDate`: the date an event "occurs" on or by is that
+ * event's, named by the subject of "occurs": a capitalised term whole, otherwise its head before an "of".
+ */
+function occurrenceDate(words: readonly string[]): string | null {
+  const near = words.map((w) => w.toLowerCase());
+  let k = near[0] === 'on' || near[0] === 'before' ? 1 : (near[0] === 'to' && near[1] === 'prior') || (near[0] === 'than' && near[1] === 'later') ? 2 : 0;
+  if (!k) return null;
+  while (/^(?:or|on|no|not)$/u.test(near[k] ?? '')) k++;
+  if (!/^(?:occurs?|occurred|happens?|happened)$/u.test(near[k] ?? '')) return null;
+  k++;
+  while (/^(?:shall|will|may|not|have|has|had|does|did|to)$/u.test(near[k] ?? '')) k++;
+  const subject: string[] = [];
+  for (; k < near.length && subject.length < 10; k++) {
+    // "a Sale of the Company": a determiner after "of" is inside the subject.
+    if (/^(?:a|an|the|that|this|such|any|if|when|unless|until|its|his|her|their)$/u.test(near[k]!) && near[k + 1] !== 'of') break;
+    subject.unshift(words[k]!);
+  }
+  if (k >= near.length || !subject.length) return null;
+  const of = subject.findIndex((w) => w.toLowerCase() === 'of');
+  // "Change of Control Event" is one term; "the delivery date of the second tranche", a head and what it is of.
+  const term = subject.every((w) => /^\p{Lu}/u.test(w) || /^(?:of|in|and|the)$/u.test(w));
+  const head = (term ? subject : of > 0 ? subject.slice(0, of) : subject).filter((w) => w.toLowerCase() !== 'the');
+  if (head.length > 5 || NOT_SUBJECTS.has(head[0]!.toLowerCase()) || head.some((w) => !/^\p{L}+$/u.test(w))) return null;
+  return head.at(-1)!.toLowerCase() === 'date' ? pascal(head) : `${pascal(head)}Date`;
 }
 
 function dateName(near: string[], title?: string): string | null {
@@ -654,7 +693,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       (v.kind === 'party'
         ? partyName(v.roles) ?? (v.incorporated ? 'CompanyName' : null)
         : v.kind === 'date'
-          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
+          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null)
             : v.kind === 'money' || v.kind === 'percent'
