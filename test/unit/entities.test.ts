@@ -107,6 +107,7 @@ test('percentages and durations, in digits, words or both', () => {
   has('at least thirty-six (36) months after', 'TimeDuration', 'thirty-six (36) months');
   has('within 15 Business Days from submission', 'TimeDuration', '15 Business Days');
   has('shall survive for a period of 5 (five) years following', 'TimeDuration', '5 (five) years');
+  has('by taking up to twenty-one days (21) from the day', 'TimeDuration', 'twenty-one days (21)');
   has('every five or six years to realign', 'TimeDuration', 'five or six years');
   has('each lasting for 1 to 1.5 hours.', 'TimeDuration', '1 to 1.5 hours');
   has('and fifty (50%) percent of any fees', 'Percent', 'fifty (50%) percent');

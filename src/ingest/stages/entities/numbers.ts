@@ -33,6 +33,8 @@ const NOT_AGE = String.raw`(?!\s(?:old|of\sage)${WORD_END})`;
 const RANGE = String.raw`\s(?:to|or)\s`;
 const DURATION = [
   regex('giu', NUMBER_WORDS, String.raw`\s\(${INTEGER}\)\s`, UNIT, NOT_AGE),
+  // "twenty-one days (21)": the figure after the unit.
+  regex('giu', NUMBER_WORDS, String.raw`\s`, UNIT, String.raw`\s\(${INTEGER}\)`),
   // "5 (five) years": the figure first, its words after.
   regex('giu', NUMERAL, String.raw`\s\(`, NUMBER_WORDS, String.raw`\)\s`, UNIT, NOT_AGE),
   regex('giu', NUMERAL, `(?:${RANGE}`, NUMERAL, String.raw`)?\s`, UNIT, NOT_AGE),
