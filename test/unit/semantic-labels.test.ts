@@ -628,6 +628,9 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Title: Director KESTREL HOLDINGS LLC, solely in its capacity as the Escrow Agent\n'), [['EscrowAgentName', 'KESTREL HOLDINGS LLC']]);
     assert.deepEqual(await labelsOf('Lakeside Industries Inc. and its wholly owned subsidiary, Lakeside Leasing Corporation, a Delaware corporation, agree as follows.\n'), [['SubsidiaryName', 'Lakeside Leasing Corporation']]);
     assert.deepEqual(await labelsOf('TENANT:\n\nBLUE FINCH LABS, INC.,\n\na Delaware corporation\n'), [['TenantName', 'BLUE FINCH LABS, INC.']]);
+    // A role the sentence says the firm acts or serves as.
+    assert.deepEqual(await labelsOf('Stone Realty Group has acted as broker for the Tenant.\n'), [['BrokerName', 'Stone Realty Group']]);
+    assert.deepEqual(await labelsOf('Stone Realty Group has acted in good faith.\n'), []);
     // A name set alone over its role ("as trustee of …") reads as a heading; the role under it names it, and only then.
     assert.deepEqual(await labelsOf('HARBOUR TRUST NOMINEES LIMITED\n\n   as trustee of the Pell Street Funding Trust\n'), [['TrusteeName', 'HARBOUR TRUST NOMINEES LIMITED']]);
     assert.deepEqual(await labelsOf('HARBOUR TRUST NOMINEES LIMITED\n\n   The trustee of the Pell Street Funding Trust signs below.\n'), []);

@@ -266,6 +266,14 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   // `… ("Glimcher Corp.") is the sole general partner of Glimcher LP`, `has agreed to become a Lender`: a role the sentence gives it.
   if (!roles.length || close !== i) {
     let k = close === i ? i : close + 1;
+    // "Resource Real Estate Group have acted as broker", "Harbor Bank will serve as Escrow Agent".
+    let a = k;
+    if (/^(?:has|have|had|will|shall|to|agrees)$/u.test(lower(tokens[a]))) a++;
+    if (lower(tokens[a - 1]) === 'agrees' && lower(tokens[a]) === 'to') a++;
+    if (/^(?:act|acts|acted|acting|serve|serves|served|serving)$/u.test(lower(tokens[a])) && lower(tokens[a + 1]) === 'as') {
+      const r = rolesFrom(tokens, a + 2)[0];
+      if (r && (PARTY_NOUNS.has(r.at(-1)!) || TITLE_WORDS.has(r.at(-1)!))) roles.push(r);
+    }
     if (lower(tokens[k]) === 'has' && lower(tokens[k + 1]) === 'agreed' && lower(tokens[k + 2]) === 'to') k += 3;
     if (/^(?:is|become|becomes|shall)$/u.test(lower(tokens[k])) && (lower(tokens[k]) !== 'shall' || lower(tokens[k + 1]) === 'be')) {
       if (lower(tokens[k]) === 'shall') k++;
