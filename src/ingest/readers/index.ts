@@ -167,5 +167,8 @@ export async function renderPage(pdf: Uint8Array, pageNumber: number, dpi: numbe
   return renderPdfPage(pdf, pageNumber, dpi, false, engine);
 }
 
+export { renderPageImage } from './pdf/render.js';
+export { PageTooLarge } from './pdf/pdfium.js';
+
 export { detectFormat, type DetectedFormat } from './detect.js';
 export { expandZip, type ZipMember, type ZipSkipped } from './zip/zip.js';

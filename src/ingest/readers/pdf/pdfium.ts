@@ -72,7 +72,11 @@ class Pdfium {
     this.f.FPDF_InitLibrary!();
     this.scratch = this.f.malloc!(256);
     this.nameBuffer = this.f.malloc!(NAME_BYTES);
+    this.blockReader = installBlockReader(exports, (param, position, at, size) => this.readBlock(param, position, at, size));
   }
+
+  /** Whether `withFile` can read files block by block (table slot 0 holds `readBlock`). */
+  private readonly blockReader: boolean;
 
   /** Bytes of WebAssembly memory the instance has taken (it never gives any back). */
   get memoryBytes(): number {
@@ -90,14 +94,52 @@ class Pdfium {
     }
   }
 
-  /** Runs `read` over the open document, closing it afterwards. */
-  withDocument<T>(bytes: Uint8Array, read: (doc: number, pages: number) => T): T {
+  /** Runs `read` over the open document (its bytes, or a file read block by block), closing it afterwards. */
+  withDocument<T>(source: PdfSource, read: (doc: number, pages: number) => T): T {
+    if (!(source instanceof Uint8Array)) return this.withFile(source.file, read);
+    const bytes = source;
     const f = this.f;
     const data = f.malloc!(Math.max(1, bytes.byteLength));
     if (!data) throw new PdfiumCannotRead(-1, new Error('no memory for the PDF'));
     this.views();
     this.u8.set(bytes, data);
-    const doc = f.FPDF_LoadMemDocument!(data, bytes.byteLength, 0);
+    try {
+      return this.withLoaded(f.FPDF_LoadMemDocument!(data, bytes.byteLength, 0), read);
+    } finally {
+      f.free!(data);
+    }
+  }
+
+  /**
+   * Runs `read` over the PDF in `file`, which PDFium reads block by block as it needs them
+   * (FPDF_LoadCustomDocument): only the parts a page uses enter the instance's memory, never the
+   * whole file. Its FPDF_FILEACCESS names the reader in table slot 0 (see `installBlockReader`).
+   */
+  private withFile<T>(file: string, read: (doc: number, pages: number) => T): T {
+    const f = this.f;
+    if (!this.blockReader) throw new PdfiumCannotRead(-1, new Error('no block reader: the instance has no free table slot'));
+    const fd = fs.openSync(file, 'r');
+    const access = f.malloc!(12);
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size > 0xffff_ffff) throw new PdfiumCannotRead(-1, new Error('the PDF is over 4 GiB'));
+      if (!access) throw new PdfiumCannotRead(-1, new Error('no memory for the file access'));
+      this.views();
+      // FPDF_FILEACCESS in wasm32: m_FileLen, m_GetBlock (a table index), m_Param (our own pointer, naming this file).
+      this.u32[access >> 2] = size;
+      this.u32[(access >> 2) + 1] = 0;
+      this.u32[(access >> 2) + 2] = access;
+      this.files.set(access, fd);
+      return this.withLoaded(f.FPDF_LoadCustomDocument!(access, 0), read);
+    } finally {
+      this.files.delete(access);
+      if (access) f.free!(access);
+      fs.closeSync(fd);
+    }
+  }
+
+  private withLoaded<T>(doc: number, read: (doc: number, pages: number) => T): T {
+    const f = this.f;
     try {
       if (!doc) {
         const code = f.FPDF_GetLastError!();
@@ -109,12 +151,36 @@ class Pdfium {
       return read(doc, count);
     } finally {
       if (doc) f.FPDF_CloseDocument!(doc);
-      f.free!(data);
+    }
+  }
+
+  /** Open files by their FPDF_FILEACCESS's address (its m_Param). */
+  private readonly files = new Map<number, number>();
+
+  /**
+   * PDFium's m_GetBlock: copies `size` bytes at `position` of the file `param` names straight into
+   * the instance's memory at `at`; 1 when it could, 0 when not (PDFium then reports the PDF unreadable).
+   */
+  private readBlock(param: number, position: number, at: number, size: number): number {
+    const fd = this.files.get(param);
+    // Only a FILEACCESS of ours names this reader; anything else called a null function pointer.
+    if (fd === undefined) throw new Error('PDFium called a null function pointer');
+    this.views();
+    const target = this.u8.subarray(at >>> 0, (at >>> 0) + (size >>> 0));
+    try {
+      for (let done = 0; done < target.length; ) {
+        const n = fs.readSync(fd, target, done, target.length - done, (position >>> 0) + done);
+        if (n === 0) return 0;
+        done += n;
+      }
+      return 1;
+    } catch {
+      return 0;
     }
   }
 
   /** Runs `read` over every page of the document (each page loaded, so its content parsed). */
-  eachPage<T>(bytes: Uint8Array, read: (page: number, number: number) => T): T[] {
+  eachPage<T>(bytes: PdfSource, read: (page: number, number: number) => T): T[] {
     const f = this.f;
     return this.withDocument(bytes, (doc, count) => {
       const out: T[] = [];
@@ -139,8 +205,8 @@ class Pdfium {
   }
 
   /** One page (0-based) drawn in grays at `scale` pixels a point, on white. */
-  renderGray(bytes: Uint8Array, index: number, scale: number): { gray: Uint8Array; width: number; height: number } {
-    return this.draw(bytes, index, scale, 0, 0, (bgrx, at, stride, width, height) => {
+  renderGray(bytes: PdfSource, index: number, scale: number): { gray: Uint8Array; width: number; height: number } {
+    return this.draw(bytes, index, scale, Infinity, 0, 0, (bgrx, at, stride, width, height) => {
       const gray = new Uint8Array(width * height);
       for (let y = 0; y < height; y++) {
         let p = at + y * stride;
@@ -152,8 +218,8 @@ class Pdfium {
   }
 
   /** One page (0-based) drawn in colour at `scale` pixels a point, on white, turned half a turn when asked: RGBA, 4 bytes a pixel, opaque. */
-  renderRgba(bytes: Uint8Array, index: number, scale: number, upsideDown: boolean): { rgba: Uint8ClampedArray; width: number; height: number } {
-    return this.draw(bytes, index, scale, REVERSE_BYTE_ORDER, upsideDown ? HALF_TURN : 0, (rgbx, at, stride, width, height) => {
+  renderRgba(bytes: PdfSource, index: number, scale: number, upsideDown: boolean, maxPixels = Infinity): { rgba: Uint8ClampedArray; width: number; height: number } {
+    return this.draw(bytes, index, scale, maxPixels, REVERSE_BYTE_ORDER, upsideDown ? HALF_TURN : 0, (rgbx, at, stride, width, height) => {
       const rgba = new Uint8ClampedArray(width * height * 4);
       const row = width * 4;
       if (stride === row) rgba.set(rgbx.subarray(at, at + row * height));
@@ -169,7 +235,7 @@ class Pdfium {
    * with REVERSE_BYTE_ORDER), sized as pdf.js's viewport rounds it, and hands its rows to `take`
    * (the instance's memory, the bitmap's offset in it, bytes a row) before the bitmap is freed.
    */
-  private draw<T>(bytes: Uint8Array, index: number, scale: number, flags: number, rotate: number, take: (memory: Uint8Array, at: number, stride: number, width: number, height: number) => T): T {
+  private draw<T>(bytes: PdfSource, index: number, scale: number, maxPixels: number, flags: number, rotate: number, take: (memory: Uint8Array, at: number, stride: number, width: number, height: number) => T): T {
     const f = this.f;
     return this.withDocument(bytes, (doc, count) => {
       if (index >= count) throw new RangeError(`no page ${index + 1}: the PDF has ${count}`);
@@ -178,6 +244,7 @@ class Pdfium {
       try {
         const width = Math.max(1, Math.round(writtenNumber(f.FPDF_GetPageWidthF!(page)) * scale));
         const height = Math.max(1, Math.round(writtenNumber(f.FPDF_GetPageHeightF!(page)) * scale));
+        if (width * height > maxPixels) throw new PageTooLarge(width, height, maxPixels);
         const bitmap = f.FPDFBitmap_Create!(width, height, 0);
         if (!bitmap) throw new PdfiumCannotRead(-1, new Error('no memory for the page image'));
         try {
@@ -197,7 +264,7 @@ class Pdfium {
   }
 
   /** Page sizes (crop box within the media box, rotated) without loading any page's content. */
-  pageSizes(bytes: Uint8Array): { width: number; height: number }[] {
+  pageSizes(bytes: PdfSource): { width: number; height: number }[] {
     const f = this.f;
     const s = this.scratch;
     return this.withDocument(bytes, (doc, count) => {
@@ -639,6 +706,50 @@ function viewportOf(view: [number, number, number, number], rotation: number, sc
   return { transform, width, height };
 }
 
+/** A PDF as bytes, or as a file to be read block by block (page images: see `Pdfium.withFile`). */
+export type PdfSource = Uint8Array | { file: string };
+
+/** A page whose image at the asked resolution would have more pixels than allowed: nothing was allocated for it. */
+export class PageTooLarge extends RangeError {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly maxPixels: number,
+  ) {
+    super(`the page image would be ${width} x ${height} pixels, over the limit of ${maxPixels}`);
+  }
+}
+
+interface WasmTable {
+  get(index: number): unknown;
+  set(index: number, value: unknown): void;
+}
+
+/**
+ * A WebAssembly module importing one function of PDFium's m_GetBlock type, (i32, i32, i32, i32) -> i32,
+ * and exporting it: the way a JavaScript function becomes something a function table can hold
+ * (Emscripten's convertJsFunctionToWasm does the same; this build does not export addFunction).
+ */
+const BLOCK_READER_MODULE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  0x01, 0x09, 0x01, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x01, 0x7f, // type 0: (i32 i32 i32 i32) -> i32
+  0x02, 0x07, 0x01, 0x01, 0x65, 0x01, 0x66, 0x00, 0x00, // import "e" "f" of type 0
+  0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, // export it as "f"
+]);
+
+/**
+ * Puts `read` into the instance's function table, for FPDF_FILEACCESS.m_GetBlock to name. The table
+ * cannot grow (it has a fixed maximum) and its one empty slot is 0, the null function pointer: the
+ * reader goes there, and refuses any call that is not for a file of ours (a null-pointer call, which
+ * would otherwise have trapped, still fails). False when slot 0 is not empty (another build).
+ */
+function installBlockReader(exports: Exports, read: (param: number, position: number, at: number, size: number) => number): boolean {
+  const table = (exports as unknown as { __indirect_function_table?: WasmTable }).__indirect_function_table;
+  if (!table || table.get(0) !== null) return false;
+  table.set(0, new WebAssembly.Instance(new WebAssembly.Module(BLOCK_READER_MODULE), { e: { f: read } }).exports.f);
+  return true;
+}
+
 /** PDFium could not open or parse the document; pdf.js, which repairs more, gets to try. */
 export class PdfiumCannotRead extends Error {
   constructor(
@@ -656,6 +767,7 @@ interface WasmInstance {
 }
 declare const WebAssembly: {
   Module: new (bytes: Uint8Array) => PdfiumModule;
+  Instance: new (module: PdfiumModule, imports: object) => { exports: Record<string, unknown> };
   instantiate(module: PdfiumModule, imports: object): Promise<WasmInstance>;
 };
 
@@ -750,7 +862,7 @@ export function preloadPdfium(): void {
  * exhausted) discards the instance, so the next document gets a fresh one, and is reported as
  * PdfiumCannotRead: pdf.js then reads the document.
  */
-async function withPdfium<T>(bytes: Uint8Array, use: (p: Pdfium) => T): Promise<T> {
+async function withPdfium<T>(bytes: PdfSource, use: (p: Pdfium) => T): Promise<T> {
   const p = await pdfium();
   try {
     return use(p);
@@ -762,7 +874,8 @@ async function withPdfium<T>(bytes: Uint8Array, use: (p: Pdfium) => T): Promise<
     // WebAssembly memory only grows: after a large document, or once the documents read so far have
     // grown it past a bound, the thread starts a fresh instance, so the memory goes back when this
     // one is collected.
-    if (instance && (bytes.byteLength > LARGE_PDF_BYTES || p.memoryBytes > LARGE_MEMORY_BYTES)) instance = undefined;
+    const held = bytes instanceof Uint8Array ? bytes.byteLength : 0;
+    if (instance && (held > LARGE_PDF_BYTES || p.memoryBytes > LARGE_MEMORY_BYTES)) instance = undefined;
   }
 }
 
@@ -804,8 +917,8 @@ export async function renderPdfiumGray(bytes: Uint8Array, pageNumber: number, dp
 }
 
 /** One page (1-based) drawn in colour at `dpi`, turned upside down when asked: RGBA, 4 bytes a pixel, opaque (the page image the API serves). */
-export async function renderPdfiumRgba(bytes: Uint8Array, pageNumber: number, dpi: number, upsideDown = false): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
-  const { rgba, width, height } = await withPdfium(bytes, (p) => p.renderRgba(bytes, pageNumber - 1, dpi / 72, upsideDown));
+export async function renderPdfiumRgba(bytes: PdfSource, pageNumber: number, dpi: number, upsideDown = false, maxPixels = Infinity): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+  const { rgba, width, height } = await withPdfium(bytes, (p) => p.renderRgba(bytes, pageNumber - 1, dpi / 72, upsideDown, maxPixels));
   return { data: rgba, width, height };
 }
 

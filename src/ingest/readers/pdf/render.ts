@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { withEngine, type PdfEngine } from './pdf.js';
-import { renderPdfiumRgba } from './pdfium.js';
+import { PageTooLarge, renderPdfiumRgba, type PdfSource } from './pdfium.js';
 import { rgbaPng } from '../write/png.js';
 
 // PDFium draws page images (2.9× as many a second as pdf.js at 100 DPI, 1.5× at 300: bench/page-images),
@@ -25,6 +26,24 @@ export async function renderPdfPage(pdf: Uint8Array, pageNumber: number, dpi: nu
   );
 }
 
+/**
+ * The PNG the API serves for a page: as `renderPdfPage`, from a PDF in a file, which PDFium reads
+ * block by block (pdf.js, drawing what PDFium cannot read, reads the whole file), and never larger
+ * than `maxPixels` (PageTooLarge, before any pixel is allocated).
+ */
+export async function renderPageImage(source: PdfSource, pageNumber: number, dpi: number, opts: { engine?: PdfEngine; maxPixels?: number } = {}): Promise<Buffer> {
+  checkPageAndDpi(pageNumber, dpi);
+  const maxPixels = opts.maxPixels ?? Infinity;
+  return withEngine(
+    opts.engine ?? 'pdfium',
+    async () => {
+      const { data, width, height } = await renderPdfiumRgba(source, pageNumber, dpi, false, maxPixels);
+      return rgbaPng(data, width, height);
+    },
+    () => drawPage(source instanceof Uint8Array ? source : fs.readFileSync(source.file), pageNumber, dpi, false, (canvas) => canvas.toBuffer('image/png'), maxPixels),
+  );
+}
+
 function checkPageAndDpi(pageNumber: number, dpi: number): void {
   if (!Number.isFinite(dpi) || dpi < MIN_DPI || dpi > MAX_DPI) {
     throw new RangeError(`dpi must be between ${MIN_DPI} and ${MAX_DPI}, got ${dpi}`);
@@ -46,7 +65,7 @@ export async function renderPdfPageGray(pdf: Uint8Array, pageNumber: number, dpi
 type Canvas = import('@napi-rs/canvas').Canvas;
 
 /** One page drawn by pdf.js onto a canvas filled white. */
-async function drawPage<T>(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown: boolean, take: (canvas: Canvas) => T): Promise<T> {
+async function drawPage<T>(pdf: Uint8Array, pageNumber: number, dpi: number, upsideDown: boolean, take: (canvas: Canvas) => T, maxPixels = Infinity): Promise<T> {
   checkPageAndDpi(pageNumber, dpi);
   const [{ createCanvas }, { openPdf, pdfError }] = await Promise.all([import('@napi-rs/canvas'), import('./pdfjs.js')]);
   const doc = await openPdf(pdf);
@@ -55,7 +74,9 @@ async function drawPage<T>(pdf: Uint8Array, pageNumber: number, dpi: number, ups
     const page = await doc.getPage(pageNumber).catch((err: unknown) => Promise.reject(pdfError(err)));
     const vp = page.getViewport({ scale: dpi / 72, rotation: (page.rotate + (upsideDown ? 180 : 0)) % 360 });
     // Rounded like the page sizes the API reports (3300.0000000000005 px is a 3300 px page).
-    const canvas = createCanvas(Math.max(1, Math.round(vp.width)), Math.max(1, Math.round(vp.height)));
+    const [width, height] = [Math.max(1, Math.round(vp.width)), Math.max(1, Math.round(vp.height))];
+    if (width * height > maxPixels) throw new PageTooLarge(width, height, maxPixels);
+    const canvas = createCanvas(width, height);
     const ctx = canvas.getContext('2d');
     // Pages without a painted background would come out transparent.
     ctx.fillStyle = '#ffffff';
