@@ -42,6 +42,7 @@ const STATUS_TEXT: Record<number, string> = {
   416: 'Range not satisfiable',
   422: 'Well-formed but invalid',
   429: 'A limit of the workspace or the key is reached; retry after `retry-after` seconds',
+  503: 'Busy for now: retry after `retry-after` seconds',
 };
 
 /**

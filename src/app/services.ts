@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../runtime/config.js';
 import { observeQueue } from '../runtime/metrics.js';
@@ -111,7 +112,10 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
     wake: () => queue.wake(),
     limits: config.limits,
   });
-  const pages = new PageService(store, blobs, (pdf, page, dpi) => renderer.render(pdf, page, dpi));
+  const pages = new PageService(store, blobs, (source, page, dpi, maxPixels) => renderer.render(source, page, dpi, maxPixels), {
+    ...config.pageImages,
+    spoolDir: path.join(config.dataDir, 'page-renders'),
+  });
   return {
     config,
     store,

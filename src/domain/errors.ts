@@ -9,6 +9,7 @@ export type DomainErrorKind =
   | 'unsupported-type' // 415
   | 'unprocessable' // 422
   | 'too-many' // 429
+  | 'unavailable' // 503: busy for now; `retry-after` says when to try again
   | 'range-not-satisfiable'; // 416
 
 export class DomainError extends Error {

@@ -16,6 +16,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   'unsupported-type': 415,
   unprocessable: 422,
   'too-many': 429,
+  unavailable: 503,
 };
 
 const TITLES: Record<number, string> = {

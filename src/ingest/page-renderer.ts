@@ -3,6 +3,7 @@ import { moduleBeside, threadEntry } from '../runtime/thread-entry.js';
 import type { PdfEngine } from './readers/pdf/pdf.js';
 import { pdfiumModuleIfCompiled } from './readers/pdf/pdfium.js';
 import type { RenderReply, RenderRequest, RenderThreadData } from './render-thread.js';
+import { PageImageError } from '../domain/pages.js';
 
 export interface PageRendererOptions {
   /** Time budget of one page. */
@@ -16,7 +17,10 @@ export interface PageRendererOptions {
 /**
  * Renders page images off the event loop, in one long-lived thread (PDFium, and pdf.js when a PDF
  * needs it, load once; PDFium from the module the reading threads share when the process has
- * compiled one), one page at a time. A page over its time budget, or a crash, ends the thread; the next request starts a new one.
+ * compiled one), one page at a time, in the order asked (PageService limits each workspace's turns).
+ * The thread reads the PDF from its file block by block: no request holds the whole file. A page over
+ * its time budget, or a crash, ends the thread; the next request starts a new one. Every failure is a
+ * PageImageError: `too-large` past `maxPixels` (checked before any pixel is allocated), else `unrenderable`.
  */
 export class PageRenderer {
   private current: Worker | undefined;
@@ -25,8 +29,8 @@ export class PageRenderer {
 
   constructor(private readonly opts: PageRendererOptions) {}
 
-  render(pdf: Uint8Array, page: number, dpi: number): Promise<Buffer> {
-    const run = this.chain.then(() => this.renderNow(pdf, page, dpi));
+  render(source: { file: string }, page: number, dpi: number, maxPixels: number): Promise<Buffer> {
+    const run = this.chain.then(() => this.renderNow({ id: this.nextId++, file: source.file, page, dpi, maxPixels }));
     this.chain = run.catch(() => undefined);
     return run;
   }
@@ -45,11 +49,8 @@ export class PageRenderer {
     return this.current;
   }
 
-  private renderNow(pdf: Uint8Array, page: number, dpi: number): Promise<Buffer> {
+  private renderNow(req: RenderRequest): Promise<Buffer> {
     const thread = this.thread();
-    const id = this.nextId++;
-    const copy = new Uint8Array(pdf.byteLength);
-    copy.set(pdf);
     return new Promise<Buffer>((resolve, reject) => {
       const done = (fn: () => void) => {
         clearTimeout(timer);
@@ -58,20 +59,23 @@ export class PageRenderer {
         thread.off('exit', onExit);
         fn();
       };
+      const fail = (message: string, reason: 'too-large' | 'unrenderable' = 'unrenderable') => done(() => reject(new PageImageError(reason, message)));
       const onMessage = (reply: RenderReply) => {
-        if (reply.id !== id) return;
-        done(() => (reply.ok ? resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength)) : reject(new Error(reply.message))));
+        if (reply.id !== req.id) return;
+        if (reply.ok) done(() => resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength)));
+        else if (reply.tooLarge) fail(`its image would be ${reply.tooLarge.width} x ${reply.tooLarge.height} pixels, over the limit of ${req.maxPixels}`, 'too-large');
+        else fail(reply.message);
       };
-      const onError = (err: Error) => done(() => reject(new Error(`the rendering thread failed: ${err.message}`)));
-      const onExit = (code: number) => done(() => reject(new Error(`the rendering thread exited (code ${code})`)));
+      const onError = (err: Error) => fail(`the rendering thread failed on it (${err.message})`);
+      const onExit = (code: number) => fail(`the rendering thread stopped while drawing it (exit code ${code})`);
       const timer = setTimeout(() => {
-        done(() => reject(new Error(`rendering the page took longer than ${Math.round(this.opts.timeoutMs / 1000)} s`)));
+        fail(`drawing it took longer than ${Math.round(this.opts.timeoutMs / 1000)} s`);
         void thread.terminate();
       }, this.opts.timeoutMs);
       thread.on('message', onMessage);
       thread.on('error', onError);
       thread.on('exit', onExit);
-      thread.postMessage({ id, pdf: copy, page, dpi } satisfies RenderRequest, [copy.buffer]);
+      thread.postMessage(req);
     });
   }
 

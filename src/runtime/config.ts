@@ -111,6 +111,17 @@ export interface Config {
    * webhook deliveries that are over, with their attempts, are deleted once this old (src/domain/retention.ts).
    */
   eventRetentionMs: number;
+  /** Page images (src/domain/pages.ts). */
+  pageImages: {
+    /** QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS (default 50), in pixels: a larger image is a 422 naming the largest dpi that fits. */
+    maxPixels: number;
+    /** QUIRE_PAGE_RENDERS_PER_WORKSPACE (default 2; 0: no limit): one workspace's renders in flight at once per process. */
+    rendersPerWorkspace: number;
+    /** QUIRE_PAGE_RENDER_WAIT_MS (default 10,000): how long a render beyond them waits for a turn before a 503 with `retry-after`. */
+    renderWaitMs: number;
+    /** QUIRE_PAGE_IMAGE_CACHE_MB (default 1024; 0: no bound), in bytes: rendered images kept in storage, least recently used deleted first. */
+    cacheBytes: number;
+  };
   /** Publishing project versions. */
   projects: {
     /** QUIRE_PROJECT_DEBOUNCE_MS: changes closer together than this make one version (default 2000). */
@@ -320,6 +331,12 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       webhooks: parseIntRange('QUIRE_WORKSPACE_MAX_WEBHOOKS', env.QUIRE_WORKSPACE_MAX_WEBHOOKS, 100, 0, 1_000_000),
       uploadSessions: parseIntRange('QUIRE_WORKSPACE_MAX_UPLOAD_SESSIONS', env.QUIRE_WORKSPACE_MAX_UPLOAD_SESSIONS, 100, 0, 1_000_000),
       storedBytes: parseIntRange('QUIRE_WORKSPACE_MAX_STORED_MB', env.QUIRE_WORKSPACE_MAX_STORED_MB, 0, 0, 1_000_000_000) * 1024 * 1024,
+    },
+    pageImages: {
+      maxPixels: parseIntRange('QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS', env.QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS, 50, 1, 250) * 1_000_000,
+      rendersPerWorkspace: parseIntRange('QUIRE_PAGE_RENDERS_PER_WORKSPACE', env.QUIRE_PAGE_RENDERS_PER_WORKSPACE, 2, 0, 1000),
+      renderWaitMs: parseIntRange('QUIRE_PAGE_RENDER_WAIT_MS', env.QUIRE_PAGE_RENDER_WAIT_MS, 10_000, 0, 600_000),
+      cacheBytes: parseIntRange('QUIRE_PAGE_IMAGE_CACHE_MB', env.QUIRE_PAGE_IMAGE_CACHE_MB, 1024, 0, 1_000_000_000) * 1024 * 1024,
     },
     projects: {
       debounceMs: parseIntRange('QUIRE_PROJECT_DEBOUNCE_MS', env.QUIRE_PROJECT_DEBOUNCE_MS, 2_000, 0, 3600_000),

@@ -37,8 +37,12 @@ export function pageRoutes(app: App, deps: HttpDeps) {
     summary: 'Get the image of a page',
     tag: 'Pages',
     scope: 'read:documents',
-    errors: [400, 404, 409],
-    description: `PNG rendered at \`dpi\` (36..300, default 300) on first request and kept, so HEAD and later GETs do not render again. ${notReady}`,
+    errors: [400, 404, 409, 422, 503],
+    description: [
+      `PNG rendered at \`dpi\` (36..300, default 300) on first request and kept, so HEAD and later GETs do not render again (the least recently served are deleted past QUIRE_PAGE_IMAGE_CACHE_MB, and drawn again when asked). ${notReady}`,
+      'An image over QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS is 422 with `maxDpi` (the largest `dpi` that fits, or null), `maxPixels`, `width` and `height`; a page that cannot be drawn (a damaged PDF, over the renderer\'s time or memory) is 422 saying why.',
+      'A workspace drawing QUIRE_PAGE_RENDERS_PER_WORKSPACE images already makes this one wait its turn up to QUIRE_PAGE_RENDER_WAIT_MS, then 503 with `retry-after`.',
+    ].join(' '),
   });
   app.get(
     '/documents/:id/pages/:pageNumber/content',

@@ -27,6 +27,8 @@ export interface BlobStore {
   /** A stream of the bytes `start..end` (inclusive), or the whole blob. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   stat(key: string): Promise<{ size: number } | null>;
+  /** The file holding the blob, for a reader that reads parts of it in place (a store of files only). */
+  localPath?(key: string): string;
   delete(key: string): Promise<void>;
   /** Deletes every blob whose key starts with `prefix/` (a missing prefix is fine). */
   deletePrefix(prefix: string): Promise<void>;

@@ -68,6 +68,10 @@ export class FsBlobStore implements BlobStore {
     if (!s.isDirectory()) throw new Error(`${this.root} is not a directory`);
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   async stat(key: string): Promise<{ size: number } | null> {
     try {
       const s = await fsp.stat(this.pathOf(key));

@@ -22,6 +22,7 @@ import { ProjectsRepo } from './projects.js';
 import { ArtifactsRepo } from './artifacts.js';
 import { SemanticLabelsRepo } from './semantic-labels.js';
 import { UsageRepo } from './usage.js';
+import { PageImagesRepo } from './page-images.js';
 import { CommitObserver, noteCommitted } from './changes.js';
 import { asConstraintError } from './constraints.js';
 import type { SecretBox } from '../../runtime/secret-box.js';
@@ -46,6 +47,7 @@ export class Repos {
   readonly artifacts: ArtifactsRepo;
   readonly semanticLabels: SemanticLabelsRepo;
   readonly usage: UsageRepo;
+  readonly pageImages: PageImagesRepo;
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
 
@@ -72,6 +74,7 @@ export class Repos {
     this.artifacts = new ArtifactsRepo(db);
     this.semanticLabels = new SemanticLabelsRepo(db);
     this.usage = new UsageRepo(db);
+    this.pageImages = new PageImagesRepo(db);
     this.raw = new RawSqlRepo(db);
   }
 }

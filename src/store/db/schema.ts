@@ -15,6 +15,14 @@ export interface WorkspaceUsageTable {
   stored_bytes: number;
 }
 
+/** A page image kept in storage, for the byte bound of their cache (src/domain/pages.ts). */
+export interface PageImagesTable {
+  key: string;
+  document_id: string;
+  bytes: number;
+  used_at: number;
+}
+
 export interface ApiKeysTable {
   id: string;
   workspace_id: string;
@@ -349,6 +357,7 @@ export interface Database {
   property_values: PropertyValuesTable;
   workspaces: WorkspacesTable;
   workspace_usage: WorkspaceUsageTable;
+  page_images: PageImagesTable;
   api_keys: ApiKeysTable;
   docsets: DocsetsTable;
   documents: DocumentsTable;
