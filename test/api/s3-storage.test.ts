@@ -136,6 +136,12 @@ if (noS3) {
       assert.ok(keys.some((k) => k.endsWith(`/documents/${plain.json.id}/pages/1-72.png`)), `page image not cached in the bucket: ${keys.join(', ')}`);
       // Served again from the cached object: same bytes.
       assert.ok((await c.get(`/documents/${plain.json.id}/pages/1/content?dpi=72`)).buffer.equals(img.buffer));
+      // The renderer reads a local copy of the PDF (one per document, shared by its renders in
+      // flight): several pages at once are all drawn, and no copy is left behind.
+      const many = await Promise.all([1, 2, 3, 4].map((n) => c.get(`/documents/${chunked.id}/pages/${n}/content?dpi=50`)));
+      assert.deepEqual(many.map((r) => r.status), [200, 200, 200, 200], many.map((r) => r.text.slice(0, 200)).join('\n'));
+      const spool = path.join(q.dataDir, 'page-renders');
+      assert.deepEqual(fs.existsSync(spool) ? fs.readdirSync(spool) : [], [], 'a copy of a PDF left in page-renders/');
 
       for (const id of [plain.json.id, chunked.id]) assert.equal((await c.del(`/documents/${id}`)).status, 204);
       keys = await s3.listKeys(BUCKET);
