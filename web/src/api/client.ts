@@ -57,9 +57,17 @@ export const del = (path: string) => request<void>('DELETE', path);
 
 /** Bytes of an authenticated resource (images, downloads) as a Blob. */
 export async function blob(path: string): Promise<Blob> {
-  const r = await fetch(apiUrl(path), { headers: authHeaders() });
-  if (!r.ok) return fail(r);
-  return r.blob();
+  for (let attempt = 0; ; attempt++) {
+    const r = await fetch(apiUrl(path), { headers: authHeaders() });
+    // A page image waiting past its workspace's turns is a 503 with retry-after: it will be drawn.
+    if (r.status === 503 && attempt < 5) {
+      const seconds = Number(r.headers.get('retry-after')) || 1;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(seconds, 30) * 1000));
+      continue;
+    }
+    if (!r.ok) return fail(r);
+    return r.blob();
+  }
 }
 
 /** Saves an authenticated resource as a file (a Blob URL on a temporary link). */
