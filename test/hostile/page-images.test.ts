@@ -11,6 +11,8 @@ import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertProblem, client, type Client } from '../helpers/http.js';
 import { onBothDatabases } from '../helpers/postgres.js';
 import { makePdf } from '../helpers/pdf-objects.js';
+import { Store } from '../../src/store/db/index.js';
+import type { Config } from '../../src/runtime/config.js';
 
 const NDA = path.join(CORPUS, 'reference-dgml/Jane Doe NDA.pdf');
 const MEGAPIXELS = 10;
@@ -63,8 +65,9 @@ onBothDatabases('page images', 'quire_page_images', (dialect, database, teardown
     let q: Quire;
     let a: Client;
     let b: Client;
+    let db: Config['database'];
     before(async () => {
-      const db = await database();
+      db = await database();
       q = await startQuire({ ...(db.kind === 'postgres' ? { databaseUrl: db.url } : { dataDir: db.file.replace(/\/quire\.db$/, '') }), extraEnv: ENV });
       a = client(q.api, q.key);
       await q.cli(['workspaces', 'create', 'tenant-b']);
@@ -183,6 +186,19 @@ onBothDatabases('page images', 'quire_page_images', (dialect, database, teardown
       const first = await a.get(`/documents/${up.json.id}/pages/1/content?dpi=300`);
       assert.equal(first.status, 200);
       assert.equal(first.buffer.length, sizes[0]);
+
+      // The database's ledger of kept images agrees with storage, and a deleted document's rows go with it.
+      const store = await Store.open(db, { migrate: false });
+      try {
+        const ledger = async (where = '') => Number((await store.raw.executeSql(`select count(*) as n, coalesce(sum(bytes), 0) as bytes from page_images ${where}`)).rows[0].bytes);
+        assert.equal(await ledger(), keptImages(q).reduce((s, k) => s + k.bytes, 0));
+        assert.ok((await ledger(`where document_id = '${up.json.id}'`)) > 0);
+        assert.equal((await a.del(`/documents/${up.json.id}`)).status, 204);
+        assert.equal(await ledger(`where document_id = '${up.json.id}'`), 0);
+        assert.equal(await ledger(), keptImages(q).reduce((s, k) => s + k.bytes, 0));
+      } finally {
+        await store.close();
+      }
     });
   });
 });
