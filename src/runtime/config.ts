@@ -115,7 +115,7 @@ export interface Config {
   pageImages: {
     /** QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS (default 50), in pixels: a larger image is a 422 naming the largest dpi that fits. */
     maxPixels: number;
-    /** QUIRE_PAGE_RENDERS_PER_WORKSPACE (default 2; 0: no limit): one workspace's renders in flight at once per process. */
+    /** QUIRE_PAGE_RENDERS_PER_WORKSPACE (default 1; 0: no limit): one workspace's renders in flight at once per process. */
     rendersPerWorkspace: number;
     /** QUIRE_PAGE_RENDER_WAIT_MS (default 10,000): how long a render beyond them waits for a turn before a 503 with `retry-after`. */
     renderWaitMs: number;
@@ -334,7 +334,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
     },
     pageImages: {
       maxPixels: parseIntRange('QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS', env.QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS, 50, 1, 250) * 1_000_000,
-      rendersPerWorkspace: parseIntRange('QUIRE_PAGE_RENDERS_PER_WORKSPACE', env.QUIRE_PAGE_RENDERS_PER_WORKSPACE, 2, 0, 1000),
+      rendersPerWorkspace: parseIntRange('QUIRE_PAGE_RENDERS_PER_WORKSPACE', env.QUIRE_PAGE_RENDERS_PER_WORKSPACE, 1, 0, 1000),
       renderWaitMs: parseIntRange('QUIRE_PAGE_RENDER_WAIT_MS', env.QUIRE_PAGE_RENDER_WAIT_MS, 10_000, 0, 600_000),
       cacheBytes: parseIntRange('QUIRE_PAGE_IMAGE_CACHE_MB', env.QUIRE_PAGE_IMAGE_CACHE_MB, 1024, 0, 1_000_000_000) * 1024 * 1024,
     },

@@ -36,8 +36,8 @@ test('QUIRE_READ_CACHE_MB bounds the kept point reads on either database; 0 keep
   for (const v of ['-1', 'lots', '4097', '1.5']) assert.throws(() => loadConfig({ QUIRE_READ_CACHE_MB: v }), /QUIRE_READ_CACHE_MB/);
 });
 
-test('page images: 50 megapixels, 2 renders per workspace, 10 s wait, 1 GiB kept by default; validated ranges', () => {
-  assert.deepEqual(loadConfig({}).pageImages, { maxPixels: 50_000_000, rendersPerWorkspace: 2, renderWaitMs: 10_000, cacheBytes: 1024 * 1024 * 1024 });
+test('page images: 50 megapixels, 1 render per workspace, 10 s wait, 1 GiB kept by default; validated ranges', () => {
+  assert.deepEqual(loadConfig({}).pageImages, { maxPixels: 50_000_000, rendersPerWorkspace: 1, renderWaitMs: 10_000, cacheBytes: 1024 * 1024 * 1024 });
   const set = loadConfig({ QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS: '8', QUIRE_PAGE_RENDERS_PER_WORKSPACE: '0', QUIRE_PAGE_RENDER_WAIT_MS: '0', QUIRE_PAGE_IMAGE_CACHE_MB: '0' }).pageImages;
   assert.deepEqual(set, { maxPixels: 8_000_000, rendersPerWorkspace: 0, renderWaitMs: 0, cacheBytes: 0 });
   for (const [name, v] of [['QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS', '0'], ['QUIRE_PAGE_IMAGE_MAX_MEGAPIXELS', '251'], ['QUIRE_PAGE_RENDERS_PER_WORKSPACE', '-1'], ['QUIRE_PAGE_RENDER_WAIT_MS', 'soon'], ['QUIRE_PAGE_IMAGE_CACHE_MB', '1.5']] as [string, string][]) {
