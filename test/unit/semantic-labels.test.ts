@@ -547,6 +547,10 @@ describe('found labels: values named by what their context says', () => {
   });
 
   test('a date opening its sentence is the date of the event its verb says', async () => {
+    // A witness clause's hand set on a date, a law signed, a deed recorded.
+    assert.deepEqual(await labelsOf('IN WITNESS WHEREOF, the Guarantor has set his hand this 2nd day of June, 2029.\n'), [['SignatureDate', '2nd day of June, 2029']]);
+    assert.deepEqual(await labelsOf('The Clean Water Act (signed into law October 18, 1972) applies.\n'), [['EnactmentDate', 'October 18, 1972']]);
+    assert.deepEqual(await labelsOf('The easement was recorded March 3, 1999 in Book 12 at Page 40.\n'), [['RecordingDate', 'March 3, 1999']]);
     // The date an event "occurs" on or by: the event's, by the subject of "occurs" (its head, before an "of").
     assert.deepEqual(await labelsOf('If a Sale of the Company occurs prior to March 1, 2029, the units vest in full.\n'), [['SaleOfCompanyDate', 'March 1, 2029']]);
     assert.deepEqual(await labelsOf('If the Change of Control Event occurs on June 2, 2028 the plan ends.\n'), [['ChangeOfControlEventDate', 'June 2, 2028']]);

@@ -34,6 +34,8 @@ const DATE_EVENTS: [RegExp, string][] = [
   [/^deliver/u, 'Delivery'],
   [/^settle/u, 'Settlement'],
   [/^(?:begin|beginning|start|starting)$/u, 'Start'],
+  [/^record(?:s|ed|ing)?$/u, 'Recording'],
+  [/^enact(?:s|ed|ing|ment)?$/u, 'Enactment'],
 ];
 /** "dated", "entered into as of", "made as of", "accepted and agreed on": the date of the document that says it. */
 const DOCUMENT_DATED = /^(?:dated|entered|made|executed|agreed)$/u;
@@ -254,6 +256,9 @@ function occurrenceDate(words: readonly string[]): string | null {
 }
 
 function dateName(near: string[], title?: string): string | null {
+  // "has hereto set her hand this 13th day of May", "signed into law October 17, 1986".
+  if (/^hands?$/u.test(near[1] ?? '') && /^(?:his|her|their|its|my|our)$/u.test(near[2] ?? '') && /^sets?$/u.test(near[3] ?? '')) return 'SignatureDate';
+  if (near[0] === 'law' && near[1] === 'into' && /^signed$/u.test(near[2] ?? '')) return 'EnactmentDate';
   for (const [i, w] of near.slice(0, 7).entries()) {
     if (w === 'due' && near.slice(i + 1, i + 4).some((x) => SECURITIES.test(x))) return 'MaturityDate';
     // "terminates his employment due to Retirement or Disability prior to …": a cause is not the event the date is of.
