@@ -547,6 +547,8 @@ describe('found labels: values named by what their context says', () => {
   });
 
   test('a date opening its sentence is the date of the event its verb says', async () => {
+    // What is scheduled for a time or date, by its head.
+    assert.deepEqual(await labelsOf('The annual meeting of members is scheduled for June 3, 2027.\n'), [['AnnualMeetingDate', 'June 3, 2027']]);
     // A witness clause's hand set on a date, a law signed, a deed recorded.
     assert.deepEqual(await labelsOf('IN WITNESS WHEREOF, the Guarantor has set his hand this 2nd day of June, 2029.\n'), [['SignatureDate', '2nd day of June, 2029']]);
     assert.deepEqual(await labelsOf('The Clean Water Act (signed into law October 18, 1972) applies.\n'), [['EnactmentDate', 'October 18, 1972']]);

@@ -526,7 +526,24 @@ function termAfterWords(tokens: Token[], end: number, afterComma = true): string
 /** "payments received after 12:00 noon", "no later than 5:00 p.m.": a time is a deadline or a cut-off. */
 function timeName(near: string[]): string | null {
   if (near.slice(0, 6).some((w) => /^(?:effective|effect)$/u.test(w))) return 'EffectiveTime';
-  return null;
+  return scheduledName(near, 'Time');
+}
+
+/** `A conference call to review earnings is scheduled for 4:30 p.m.` → `ConferenceCallTime`: what is scheduled for it, by its head. */
+function scheduledName(near: string[], type: 'Date' | 'Time'): string | null {
+  if (!/^(?:for|at|on)$/u.test(near[0] ?? '') || near[1] !== 'scheduled' || !/^(?:is|are|was|were|been|be)$/u.test(near[2] ?? '')) return null;
+  let k = 3;
+  while (/^(?:has|have|will|shall|currently|now|tentatively)$/u.test(near[k] ?? '')) k++;
+  // "a conference call to review earnings": the noun before what it is for.
+  const to = near.slice(k, k + 5).indexOf('to');
+  if (to >= 0) k += to + 1 + (near[k + to + 1] === 'to' ? 1 : 0);
+  const subject: string[] = [];
+  for (; k < near.length && subject.length < 5 && (near[k] === 'of' || !FUNCTION_WORDS.has(near[k]!)); k++) subject.unshift(near[k]!);
+  // "the annual meeting of members": the head before what it is of.
+  const of = subject.indexOf('of');
+  const head = of >= 0 ? subject.slice(0, of) : subject;
+  if (!head.length || head.length > 3 || !/^(?:a|an|the|its|our|this)$/u.test(near[k] ?? '') || head.some((w) => !/^\p{L}{3,}$/u.test(w))) return null;
+  return `${pascal(head)}${type}`;
 }
 
 /** "a base salary of $410,000", "an interest rate equal to 5%", "a payment of $450": the noun phrase the value is of. */
@@ -698,7 +715,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       (v.kind === 'party'
         ? partyName(v.roles) ?? (v.incorporated ? 'CompanyName' : null)
         : v.kind === 'date'
-          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
+          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? scheduledName(near, 'Date') ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null)
             : v.kind === 'money' || v.kind === 'percent'
