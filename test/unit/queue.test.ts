@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { Store } from '../../src/store/db/index.js';
 import { TableQueue } from '../../src/store/queue/table-queue.js';
 import { PgBossQueue } from '../../src/store/queue/pgboss-queue.js';
-import type { Job } from '../../src/store/queue/queue.js';
+import type { Job, Queue } from '../../src/store/queue/queue.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import type { Config } from '../../src/runtime/config.js';
 import { scratchDir } from '../helpers/scratch.js';
@@ -19,6 +19,28 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Workspace A enqueues 200 jobs, then workspace B one; then a worker (two jobs at once) runs them all.
+ * Returns the jobs in the order they started.
+ */
+async function floodThenOne(q: Queue, queue: string): Promise<Job<{ i: number }>[]> {
+  for (let i = 0; i < 200; i++) await q.enqueue(queue, { i }, { workspaceId: 'ws-flood' });
+  await q.enqueue(queue, { i: 0 }, { workspaceId: 'ws-single' });
+  const started: Job<{ i: number }>[] = [];
+  q.work<{ i: number }>(queue, { run: async (job) => void started.push(job) }, { concurrency: 2 });
+  await until('all 201 jobs ran', async () => started.length >= 201, 60_000);
+  return started;
+}
+
+/** B's job runs among the first few; A's jobs all run, once each, first-in first-out. */
+function assertFair(started: Job<{ i: number }>[]) {
+  const single = started.findIndex((j) => j.workspaceId === 'ws-single');
+  assert.ok(single >= 0 && single < 4, `the single job of workspace B started ${single + 1}th, after ${single} of A's 200`);
+  assert.equal(new Set(started.map((j) => j.id)).size, 201);
+  const flood = started.filter((j) => j.workspaceId === 'ws-flood').map((j) => j.payload.i);
+  assert.deepEqual(flood, Array.from({ length: 200 }, (_, i) => i), "A's jobs in the order A enqueued them");
 }
 
 function queueSuite(label: string, database: () => Promise<Config['database']>, cleanup: () => Promise<void> = async () => {}) {
@@ -193,6 +215,12 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
       } finally {
         await s2.close();
       }
+    });
+
+    test("one workspace's 200 queued jobs do not hold back another's single job (taken in turn)", async () => {
+      const q = make(store);
+      assertFair(await floodThenOne(q, 't-fair'));
+      await q.stop();
     });
 
     test('stop() waits for a running job within the deadline, else releases its lease', async () => {
@@ -427,6 +455,12 @@ function pgBossSuite() {
       assert.equal(ran, 0);
       assert.equal(finals[0]!.job.id, id);
       assert.match((finals[0]!.err as Error).message, /stopped during its last attempt/);
+      await q.stop();
+    });
+
+    test("one workspace's 200 queued jobs do not hold back another's single job (taken in turn)", async () => {
+      const q = make(store);
+      assertFair(await floodThenOne(q, 't-fair'));
       await q.stop();
     });
 

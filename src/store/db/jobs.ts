@@ -70,12 +70,14 @@ export class JobsRepo {
     return r && toJob(r);
   }
 
-  /** Up to `limit` claimable jobs of the queues, oldest due first: due queued ones, or active ones whose lease expired. */
-  async candidates(queues: string[], now: number, limit: number): Promise<JobRow[]> {
-    const rows = await this.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('queue', 'in', queues)
+  /**
+   * Up to `limit` claimable jobs of the queues, oldest due first: due queued ones, or active ones whose
+   * lease expired; none of the workspaces `exceptWorkspaces` (those served this round, queue/rounds.ts).
+   */
+  async candidates(queues: string[], now: number, limit: number, exceptWorkspaces: string[] = []): Promise<JobRow[]> {
+    let query = this.db.selectFrom('jobs').selectAll().where('queue', 'in', queues);
+    if (exceptWorkspaces.length) query = query.where('workspace_id', 'not in', exceptWorkspaces);
+    const rows = await query
       .where((eb) =>
         eb.or([
           eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]),

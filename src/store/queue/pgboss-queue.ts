@@ -7,6 +7,7 @@ import { moveJobsFromPgBoss10, setAsidePgBoss10 } from './pgboss-upgrade.js';
 import type { QueueStats } from '../../runtime/metrics.js';
 import { statsOfQueues, type EnqueueOptions, type Job, type JobHandler, type Queue } from './queue.js';
 import { DEFAULT_QUEUE_OPTIONS, errorMessage, JobRunner, type Claim, type QueueOptions, type Worker } from './runner.js';
+import { WorkspaceRounds } from './rounds.js';
 
 /** Where pg-boss keeps its jobs. */
 interface Connection {
@@ -89,7 +90,8 @@ const MIN_HEARTBEAT_SECONDS = 10;
  * Jobs are fetched with `boss.fetch` (not `boss.work`, which fails a job when the process stops and
  * hands out batches that settle together) so that each job is completed or failed on its own, at
  * most `concurrency` run at once, `wake()` fetches at once, and `stop()` hands a running job back
- * without spending its attempt. pg-boss does not record which process fetched a job, so a claim row
+ * without spending its attempt. Workspaces take turns (rounds.ts) through pg-boss's groups: a job's
+ * group is its workspace, and a fetch leaves out the workspaces served this round (`ignoreGroups`). pg-boss does not record which process fetched a job, so a claim row
  * (`{schema}_claims`, Quire's, written in the fetching transaction) says which one holds it, for
  * `recoverLocal`. Raw SQL against pg-boss's own tables is left in two places, each saying why:
  * `release` (stop) and `livePayloads`.
@@ -105,6 +107,7 @@ export class PgBossQueue implements Queue {
   private starting: Promise<void> | undefined;
   private bossStarted = false;
   private readonly worked = new Set<string>();
+  private readonly rounds = new WorkspaceRounds();
 
   constructor(
     private readonly store: Store,
@@ -130,8 +133,12 @@ export class PgBossQueue implements Queue {
     this.boss.on('error', (err) => this.logger?.error({ err }, 'job queue (pg-boss): error'));
     this.runner = new JobRunner<BossClaim>(
       {
-        claimBatch: Infinity,
-        claim: (queue, n) => this.claim(queue, n),
+        // One job per fetch: each is taken in its workspace's turn (rounds.ts).
+        claimBatch: 1,
+        claim: async (queue) => {
+          const claimed = await this.rounds.take(queue, (exceptWorkspaces) => this.claim(queue, exceptWorkspaces));
+          return claimed ? [claimed] : [];
+        },
         renew: async ({ name, attempt }) => affected(await this.boss.touch(name, attempt)) > 0,
         complete: async (claim) => void (await this.settle(claim, 'complete')),
         // pg-boss schedules the retry: its own back-off, with jitter, from `retryDelay`.
@@ -248,6 +255,8 @@ export class PgBossQueue implements Queue {
     const sent = await this.boss.send(name, data as object, {
       id: jobId,
       ...this.jobOptions(name),
+      // Fetches take workspaces in turn by leaving out those served this round (claim).
+      ...(opts.workspaceId ? { group: { id: opts.workspaceId } } : {}),
       retryLimit: maxAttempts - 1,
       ...(opts.runAt !== undefined ? { startAfter: new Date(opts.runAt) } : {}),
       ...(repos ? { db: repos.raw } : {}),
@@ -275,21 +284,25 @@ export class PgBossQueue implements Queue {
     );
   }
 
-  /** Fetches up to `n` due jobs and records this process as their holder, in one transaction. */
-  private async claim(queue: string, n: number): Promise<BossClaim[]> {
+  /**
+   * Fetches the oldest due job of a workspace not in `exceptWorkspaces` (pg-boss's `ignoreGroups`: jobs
+   * are sent with their workspace as their `group`) and records this process as its holder, in one
+   * transaction. A job sent before groups were set (no group) is never left out.
+   */
+  private async claim(queue: string, exceptWorkspaces: string[]): Promise<(BossClaim & { workspaceId: string }) | null> {
     await this.ensureQueue(queue);
     const name = bossQueueName(queue);
     const token = this.tokens.next();
     return this.store.tx(async (s) => {
-      const jobs = await this.boss.fetch<JobData>(name, { batchSize: n, includeMetadata: true, db: s.raw });
-      if (jobs.length === 0) return [];
+      const [j] = await this.boss.fetch<JobData>(name, { batchSize: 1, includeMetadata: true, db: s.raw, ...(exceptWorkspaces.length ? { ignoreGroups: exceptWorkspaces } : {}) });
+      if (!j) return null;
       await s.raw.executeSql(
-        `INSERT INTO ${this.claims} (job_id, name, retry_count, holder)
-           SELECT unnest($1::uuid[]), $2, unnest($3::int[]), $4
+        `INSERT INTO ${this.claims} (job_id, name, retry_count, holder) VALUES ($1, $2, $3, $4)
            ON CONFLICT (job_id) DO UPDATE SET name = excluded.name, retry_count = excluded.retry_count, holder = excluded.holder, claimed_at = now()`,
-        [jobs.map((j) => j.id), name, jobs.map((j) => j.retryCount), token],
+        [j.id, name, j.retryCount, token],
       );
-      return jobs.map((j) => ({ name, token, attempt: { id: j.id, retryCount: j.retryCount }, job: this.toJob(queue, j) }));
+      const job = this.toJob(queue, j);
+      return { name, token, attempt: { id: j.id, retryCount: j.retryCount }, job, workspaceId: job.workspaceId };
     });
   }
 

@@ -5,6 +5,7 @@ import { ClaimTokens } from './claim-token.js';
 import type { QueueStats } from '../../runtime/metrics.js';
 import { statsOfQueues, type EnqueueOptions, type Job, type JobHandler, type Queue } from './queue.js';
 import { DEFAULT_QUEUE_OPTIONS, errorMessage, JobRunner, type Claim, type QueueOptions } from './runner.js';
+import { WorkspaceRounds } from './rounds.js';
 
 const PURGE_EVERY_MS = 10 * 60_000;
 const KEEP_COMPLETED_MS = 7 * 24 * 3600_000;
@@ -21,6 +22,7 @@ export class TableQueue implements Queue {
   private readonly runner: JobRunner<Claim>;
   private lastPurge = Date.now();
   private readonly worked = new Set<string>();
+  private readonly rounds = new WorkspaceRounds();
 
   async ping(): Promise<void> {
     await this.store.jobs.get('readiness-probe');
@@ -102,20 +104,23 @@ export class TableQueue implements Queue {
     return this.opts.retryBaseMs * 2 ** (job.attempt - 1);
   }
 
-  /** Claims the oldest due job of `queue`; a lost race moves on to the next candidate. */
+  /** Claims the oldest due job of `queue` of the next workspace in turn (rounds.ts); a lost race moves on to the next candidate. */
   private async claimOne(queue: string, isRunning: (jobId: string) => boolean): Promise<Claim | null> {
-    const now = Date.now();
-    const candidates = await this.store.jobs.candidates([queue], now, 10);
-    for (const c of candidates) {
-      if (isRunning(c.id)) continue;
-      const token = this.tokens.next();
-      if (await this.store.jobs.claim(c, token, now, now + this.opts.leaseMs)) {
-        // The claim counted this attempt; one beyond maxAttempts is failed by the runner without running.
-        const job: Job = { id: c.id, queue: c.queue, workspaceId: c.workspaceId, payload: c.payload, attempt: c.attempts + 1, maxAttempts: c.maxAttempts };
-        return { job, token };
+    const claimed = await this.rounds.take(queue, async (exceptWorkspaces) => {
+      const now = Date.now();
+      const candidates = await this.store.jobs.candidates([queue], now, 10, exceptWorkspaces);
+      for (const c of candidates) {
+        if (isRunning(c.id)) continue;
+        const token = this.tokens.next();
+        if (await this.store.jobs.claim(c, token, now, now + this.opts.leaseMs)) {
+          // The claim counted this attempt; one beyond maxAttempts is failed by the runner without running.
+          const job: Job = { id: c.id, queue: c.queue, workspaceId: c.workspaceId, payload: c.payload, attempt: c.attempts + 1, maxAttempts: c.maxAttempts };
+          return { job, token, workspaceId: c.workspaceId };
+        }
       }
-    }
-    return null;
+      return null;
+    });
+    return claimed && { job: claimed.job, token: claimed.token };
   }
 
   /**
