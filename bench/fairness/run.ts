@@ -4,17 +4,17 @@
 //  1. Idle: workspace B uploads one document at a time and waits until it is Ready (BENCH_IDLE_RUNS,
 //     after one warm-up): the time-to-Ready of a document on an idle server (median).
 //  2. Flood: workspace A uploads BENCH_FLOOD (500) documents through the API, 4 uploads in flight
-//     (contract clauses from ../shared/corpus/contracts as text files, every 25th a small kgrag PDF),
+//     (contract clauses from ../shared/corpus/contracts as text files, every 25th a small kgrag PDF, one
+//     of the three scanned: OCR),
 //     and then B uploads one more. Reported: how many of A's were Ready when B uploaded and when B's
 //     was found Ready (polled every BENCH_POLL_MS), and B's time-to-Ready against the idle one. The server stops once B's document is Ready (A's need not finish).
 // See bench/README.md for the figures. A measurement, not a test: exit 0 either way.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CORPUS, ROOT, TEST_SECRET_KEY } from '../../test/helpers/quire.js';
 import { startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
-import { checkDist, DIST_MAIN, startDistQuire, type DistQuire } from '../lib/quire-dist.js';
+import { checkDist, createWorkspaceKey, startDistQuire, type DistQuire } from '../lib/quire-dist.js';
 import { largeRows } from '../lib/csl.js';
 import { envNumber, gitState, machine, median, printTable, waitForQuiet } from '../lib/machine.js';
 import { cleanUp, tempDir } from '../lib/cleanup.js';
@@ -78,17 +78,6 @@ async function timeToReady(q: DistQuire, key: string, d: Doc, whileWaiting?: () 
   }
 }
 
-/** `quire workspaces create` and `quire keys create` on the server's database: a second workspace and its admin key. */
-function secondWorkspace(env: NodeJS.ProcessEnv, name: string): string {
-  const run = (args: string[]) => {
-    const r = spawnSync(process.execPath, [DIST_MAIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, QUIRE_LOG_LEVEL: 'warn', ...env }, cwd: ROOT, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`quire ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout.trim();
-  };
-  run(['workspaces', 'create', name]);
-  return run(['keys', 'create', '--workspace', name, '--scopes', 'admin', '--name', `${name}-bench`]);
-}
-
 interface Outcome {
   database: string;
   idleMs: number[];
@@ -104,7 +93,7 @@ async function measure(database: 'SQLite' | 'PostgreSQL', dbEnv: NodeJS.ProcessE
   const q = await startDistQuire({ dataDir, extraEnv: env });
   try {
     const keyA = q.key;
-    const keyB = secondWorkspace(env, 'tenant-b');
+    const keyB = createWorkspaceKey(env, 'tenant-b');
     const clauses = largeRows().map((r) => r.text).filter((t) => t.trim().length > 200);
     const bDocs = clauses.slice(0, IDLE_RUNS + 2).map((text, i) => ({ name: `b-${i}.txt`, bytes: new TextEncoder().encode(text) }));
     const aDocs = floodDocuments(FLOOD, clauses.slice(IDLE_RUNS + 2));

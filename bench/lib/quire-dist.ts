@@ -1,6 +1,6 @@
 // Quire as `npm start` runs it (`node dist/main.js serve`, compiled JS, no tsx), started the way
 // test/helpers' startQuire starts the source: free port, fresh data directory, bootstrap key.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,4 +84,18 @@ export async function uploadDocument(q: { api: string; key: string }, name: stri
   const text = await r.text();
   if (r.status !== 201) throw new Error(`upload of ${name}: ${r.status} ${text}`);
   return (JSON.parse(text) as { id: string }).id;
+}
+
+/**
+ * A second workspace on the server's database and an admin key of it (`quire workspaces create`,
+ * `quire keys create`), run with `env`: the server's database settings (QUIRE_DATA_DIR, DATABASE_URL…).
+ */
+export function createWorkspaceKey(env: NodeJS.ProcessEnv, name: string): string {
+  const run = (args: string[]) => {
+    const r = spawnSync(process.execPath, [DIST_MAIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, QUIRE_LOG_LEVEL: 'warn', ...env }, cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`quire ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  run(['workspaces', 'create', name]);
+  return run(['keys', 'create', '--workspace', name, '--scopes', 'admin', '--name', `${name}-bench`]);
 }
