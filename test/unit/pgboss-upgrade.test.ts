@@ -145,6 +145,8 @@ if (!findPgBin()) {
       const run = (id: string) => runs.find((r) => r.id === id)!;
       assert.deepEqual(run(left.queued).payload, { n: 'queued' });
       assert.equal(run(left.queued).workspaceId, workspaceId);
+      const { rows: grouped } = await stores[0]!.raw.executeSql('SELECT group_id FROM pgboss.job WHERE id = $1::uuid', [left.queued]);
+      assert.equal(grouped[0]?.group_id, workspaceId, "moved into its workspace's group, so that workspaces take turns");
       assert.equal(run(left.queued).attempt, 1);
       assert.equal(run(left.queued).maxAttempts, 3);
       assert.ok(run(left.deferred.id).at >= left.deferred.runAt, 'the deferred job kept its time');

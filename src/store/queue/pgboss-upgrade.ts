@@ -93,7 +93,12 @@ export async function moveJobsFromPgBoss10(store: Store, boss: PgBoss, schema: s
       [],
     );
     const byQueue = new Map<string, JobInsert[]>();
-    const add = (name: string, job: JobInsert) => byQueue.set(name, [...(byQueue.get(name) ?? []), job]);
+    // Each job in its workspace's group, as pgboss-queue.ts sends them: workspaces take turns.
+    const add = (name: string, job: JobInsert) => {
+      const workspaceId = (job.data as { workspaceId?: unknown } | undefined)?.workspaceId;
+      const grouped = typeof workspaceId === 'string' && workspaceId ? { ...job, group: { id: workspaceId } } : job;
+      byQueue.set(name, [...(byQueue.get(name) ?? []), grouped]);
+    };
     for (const j of rows as V10Job[]) {
       const data = j.data ?? {};
       const deadLetter = target.deadLetterOf(j.name);
