@@ -39,6 +39,9 @@ port.on('message', (m: SinkRequest) => {
       case 'end': {
         const f = open.get(m.id);
         if (!f) return;
+        // On disk before the sink finishes: the row naming the blob commits only after that (fs.ts).
+        // A failing fsync (EIO, ENOSPC) fails the sink, closing the file.
+        fs.fsyncSync(f.fd);
         open.delete(m.id);
         fs.closeSync(f.fd);
         return reply({ id: m.id, sha256: f.hash.digest('hex') });

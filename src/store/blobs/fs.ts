@@ -10,6 +10,16 @@ import { HashingFileSink } from './file-sink.js';
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 
+/** Makes the entries of `dir` (a rename into it, a directory created in it) durable. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Blobs as files under one root directory; staged files live in `root/.staging`. */
 export class FsBlobStore implements BlobStore {
   private readonly staging: string;
@@ -45,10 +55,25 @@ export class FsBlobStore implements BlobStore {
     return { tempKey, size: meter.size, sha256: sink.sha256, head: meter.head };
   }
 
+  /**
+   * The staged file was fsynced when it was written (file-sink-thread.ts); the rename is made durable
+   * here by fsyncing the directory that now holds it, and the parents of any directory created for
+   * it. Callers commit inside the transaction of the row naming the blob, before it commits: a row
+   * that survives a power loss names bytes that do too.
+   */
   async commit(tempKey: string, key: string): Promise<void> {
     const target = this.pathOf(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const dir = path.dirname(target);
+    const firstCreated = await fsp.mkdir(dir, { recursive: true });
     await fsp.rename(this.stagedPath(tempKey), target);
+    await syncDirectory(dir);
+    // Each directory mkdir created is an entry of its parent: from dir's parent up to firstCreated's.
+    if (firstCreated) {
+      for (let d = dir; d !== path.dirname(firstCreated); ) {
+        d = path.dirname(d);
+        await syncDirectory(d);
+      }
+    }
   }
 
   async discard(tempKey: string): Promise<void> {
