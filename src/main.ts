@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './runtime/config.js';
 import { DomainError } from './domain/errors.js';
-import { keysCommand, migrate, secretsCommand, UsageError, workspacesCommand } from './app/admin.js';
+import { blobsCommand, keysCommand, migrate, secretsCommand, UsageError, workspacesCommand } from './app/admin.js';
 import { isClientCommand, runClient } from './cli/index.js';
 import { asksForHelp, commandHelp, overview } from './cli/help.js';
 import { tuneJit } from './runtime/jit.js';
@@ -58,6 +58,8 @@ async function run(argv: string[]): Promise<void> {
       return keysCommand(config, sub, rest);
     case 'secrets':
       return secretsCommand(config, sub, rest);
+    case 'blobs':
+      return blobsCommand(config, sub, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../runtime/config.js';
+import { parseDuration, type Config } from '../runtime/config.js';
 import type { Services } from './services.js';
 import { parseScopes } from '../model/scopes.js';
 import type { ApiKeyRecord, WorkspaceRecord } from '../model/records.js';
@@ -183,4 +183,18 @@ export async function secretsCommand(config: Config, sub: string | undefined, re
     return;
   }
   throw new UsageError('secrets needs rotate');
+}
+
+/** `quire blobs sweep`: removes the committed blobs no row points to, older than the grace. */
+export async function blobsCommand(config: Config, sub: string | undefined, rest: string[]): Promise<void> {
+  if (sub === 'sweep') {
+    const { values, positionals } = parseArgs({ args: rest, options: { ...JSON_FLAG, grace: { type: 'string' } }, allowPositionals: true });
+    if (positionals.length) throw new UsageError('blobs sweep takes no arguments');
+    const { sweepOrphanBlobs, ORPHAN_GRACE_MS } = await import('../domain/blob-sweep.js');
+    const graceMs = values.grace === undefined ? ORPHAN_GRACE_MS : parseDuration('--grace', values.grace);
+    const result = await withServices(config, (s) => sweepOrphanBlobs(s.store, s.blobs, graceMs));
+    say(values.json, result, () => `checked ${result.checked} blob${result.checked === 1 ? '' : 's'}; removed ${result.removed} that no row points to`);
+    return;
+  }
+  throw new UsageError('blobs needs sweep');
 }

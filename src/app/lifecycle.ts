@@ -4,6 +4,8 @@ import type { RunningConsumers } from './jobs.js';
 
 /** A staged blob (an upload in progress) older than this was left by a crash. */
 const STAGED_MAX_AGE_MS = 60 * 60 * 1000;
+/** How often blobs no row points to are looked for (each pass lists every blob). */
+const ORPHAN_SWEEP_EVERY_MS = 24 * 3600_000;
 
 /** How long a stopping process lets running documents finish before releasing their jobs. */
 const CONSUMERS_STOP_DEADLINE_MS = 20_000;
@@ -65,7 +67,7 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
   const logger = pino({ level: config.logLevel });
   for (const warning of config.warnings) logger.warn(warning);
   if (opts.worker) await checkOcrLanguages(config, logger);
-  const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startConsumers }, { purgeExpired }] = await Promise.all([
+  const [{ openServices }, { buildServer }, { Cursors }, { serverSecret }, { runAsLeader }, { startConsumers }, { purgeExpired }, { sweepOrphanBlobs }] = await Promise.all([
     import('./services.js'),
     import('../http/server.js'),
     import('../http/pagination.js'),
@@ -73,6 +75,7 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
     import('../store/db/cluster-lock.js'),
     import('./jobs.js'),
     import('../domain/retention.js'),
+    import('../domain/blob-sweep.js'),
   ]);
   const services = await openServices(config, logger);
   // Staged blobs of uploads that never completed (a crash): at start and hourly, one process of the cluster at a time.
@@ -83,6 +86,15 @@ export async function serve(config: Config, opts: { worker: boolean }): Promise<
   const onStagedError = (err: unknown) => logger.warn({ err }, 'staged blob sweep failed');
   await sweepStaged().catch(onStagedError);
   setInterval(() => void sweepStaged().catch(onStagedError), STAGED_MAX_AGE_MS).unref();
+  // Committed blobs no row points to (a crash between a blob's commit and its row's): in the
+  // background from start-up (it lists every blob), then daily, one process of the cluster at a time.
+  const sweepOrphans = async () => {
+    const run = await runAsLeader(services.store, 'orphanBlobSweep', () => sweepOrphanBlobs(services.store, services.blobs));
+    if (run.ran && run.value.removed) logger.info(run.value, 'removed blobs no row points to (left by an earlier crash)');
+  };
+  const onOrphansError = (err: unknown) => logger.warn({ err }, 'orphan blob sweep failed');
+  void sweepOrphans().catch(onOrphansError);
+  setInterval(() => void sweepOrphans().catch(onOrphansError), ORPHAN_SWEEP_EVERY_MS).unref();
   if (config.eventRetentionMs > 0) {
     // Old events and finished deliveries: at start and then a tenth of the retention apart (1 s to 1 h), one process of the cluster at a time.
     const purge = async () => {

@@ -43,6 +43,12 @@ export const COMMAND_HELP: Record<string, string> = {
   To rotate the key: set the new key as QUIRE_SECRET_KEY and the previous one in QUIRE_SECRET_KEY_OLD
   on every process, run this, then remove QUIRE_SECRET_KEY_OLD.
   --json             print the count and the key id as JSON`,
+  blobs: `quire blobs sweep [--grace DURATION] [--json]
+  Removes the stored blobs no database row points to (left by a crash between a blob's write and its
+  row's commit, or a power loss); serve also does this at start and daily. Blobs younger than the
+  grace are kept (they may belong to a write still in progress).
+  --grace DURATION   keep blobs younger than this (500ms, 30s, 5m, 2h, 1d; default 1h)
+  --json             print the counts as JSON`,
   upload: `quire upload PATH… [--docset NAME|ID | --classify A,B,…] [--metadata K=V]… [--wait]
                 [--wait-timeout SECONDS] [--chunk-threshold BYTES] [--parallel N]
   Uploads files and folders (recursively: PDF, DOCX, DOC, TXT, HTML, ZIP; hidden files skipped).
@@ -114,6 +120,7 @@ const SERVER: Record<string, string> = {
   workspaces: 'create, list, set quotas and expiry of workspaces',
   keys: 'create, list and revoke API keys',
   secrets: 'seal webhook secrets again with the current QUIRE_SECRET_KEY',
+  blobs: 'remove stored blobs no row points to (left by a crash)',
 };
 const CLIENT: Record<string, string> = {
   ping: 'check the URL and the key',

@@ -38,4 +38,9 @@ export interface BlobStore {
   close?(): void;
   /** Removes staged blobs older than `olderThanMs` (left behind by a crash). Returns how many. */
   sweepStaged(olderThanMs: number): Promise<number>;
+  /**
+   * Every committed blob (staged ones are not listed), with when it was committed (epoch ms), in
+   * key order within each directory (file store) or in key order (S3).
+   */
+  list(): AsyncIterable<{ key: string; committedAt: number }>;
 }

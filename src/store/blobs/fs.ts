@@ -65,7 +65,11 @@ export class FsBlobStore implements BlobStore {
     const target = this.pathOf(key);
     const dir = path.dirname(target);
     const firstCreated = await fsp.mkdir(dir, { recursive: true });
-    await fsp.rename(this.stagedPath(tempKey), target);
+    const staged = this.stagedPath(tempKey);
+    // The file's time is when it was written; from now on it is when it was committed (list()).
+    const now = new Date();
+    await fsp.utimes(staged, now, now);
+    await fsp.rename(staged, target);
     await syncDirectory(dir);
     // Each directory mkdir created is an entry of its parent: from dir's parent up to firstCreated's.
     if (firstCreated) {
@@ -134,6 +138,28 @@ export class FsBlobStore implements BlobStore {
         break;
       }
       parent = path.dirname(parent);
+    }
+  }
+
+  async *list(): AsyncIterable<{ key: string; committedAt: number }> {
+    yield* this.listUnder('');
+  }
+
+  private async *listUnder(prefix: string): AsyncIterable<{ key: string; committedAt: number }> {
+    const dir = path.join(this.root, prefix);
+    const entries = await fsp.readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return []; // removed meanwhile
+      throw err;
+    });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const key = prefix ? `${prefix}/${e.name}` : e.name;
+      if (!prefix && e.name === '.staging') continue;
+      if (e.isDirectory()) yield* this.listUnder(key);
+      else if (e.isFile()) {
+        const s = await fsp.stat(path.join(this.root, key)).catch(() => null);
+        if (s) yield { key, committedAt: s.mtimeMs };
+      }
     }
   }
 

@@ -66,3 +66,20 @@ export function artifactKeyOf(projectId: string, artifactId: string): string {
 export function uploadedArtifactKeyOf(projectId: string, artifactId: string): string {
   return `${artifactKeyOf(projectId, artifactId)}-${newId()}`;
 }
+
+/** What a blob key belongs to (the row that must exist for the blob to be kept), or null for a key of no known layout. */
+export type BlobOwner =
+  | { kind: 'document'; workspaceId: string; documentId: string }
+  | { kind: 'uploadChunk'; workspaceId: string; sessionId: string; byteOffset: number }
+  | { kind: 'artifact'; projectId: string };
+
+/** The owner of `key` as the functions above build it (the inverse of their layouts). */
+export function ownerOfKey(key: string): BlobOwner | null {
+  let m = /^workspaces\/([^/]+)\/documents\/([^/]+)\/./.exec(key);
+  if (m) return { kind: 'document', workspaceId: m[1]!, documentId: m[2]! };
+  m = /^workspaces\/([^/]+)\/uploads\/([^/]+)\/(\d+)\.[0-9a-f]+$/.exec(key);
+  if (m) return { kind: 'uploadChunk', workspaceId: m[1]!, sessionId: m[2]!, byteOffset: Number(m[3]) };
+  m = /^projects\/([^/]+)\/[^/]+$/.exec(key);
+  if (m) return { kind: 'artifact', projectId: m[1]! };
+  return null;
+}

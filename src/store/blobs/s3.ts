@@ -14,6 +14,7 @@ import {
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  ListPartsCommand,
   UploadPartCopyCommand,
   type CompletedPart,
 } from '@aws-sdk/client-s3';
@@ -236,6 +237,8 @@ export class S3BlobStore implements BlobStore {
       );
       for (const u of page.Uploads ?? []) {
         if ((u.Initiated?.getTime() ?? 0) >= cutoff) continue;
+        // Begun long ago is not abandoned: a slow upload of a large file may still be sending parts.
+        if ((await this.lastPartAt(u.Key!, u.UploadId!)) >= cutoff) continue;
         await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: u.Key, UploadId: u.UploadId }));
         removed++;
       }
@@ -244,6 +247,31 @@ export class S3BlobStore implements BlobStore {
       uploadIdMarker = page.NextUploadIdMarker;
     }
     return removed;
+  }
+
+  async *list(): AsyncIterable<{ key: string; committedAt: number }> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token, MaxKeys: 1000 }));
+      for (const o of page.Contents ?? []) {
+        if (!o.Key || o.Key.startsWith(this.staging)) continue;
+        // Commit is a copy: an object's LastModified is when it was committed.
+        yield { key: o.Key.slice(this.prefix.length), committedAt: o.LastModified?.getTime() ?? 0 };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** When the multipart upload last received a part (epoch ms; 0 without parts). */
+  private async lastPartAt(key: string, uploadId: string): Promise<number> {
+    let last = 0;
+    let marker: string | undefined;
+    for (;;) {
+      const page = await this.client.send(new ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }));
+      for (const p of page.Parts ?? []) last = Math.max(last, p.LastModified?.getTime() ?? 0);
+      if (!page.IsTruncated || !page.NextPartNumberMarker) return last;
+      marker = page.NextPartNumberMarker;
+    }
   }
 
   /** Deletes the objects under `prefix` that `select` picks, a listed page (≤ 1000) per DeleteObjects. */

@@ -10,6 +10,7 @@ export const CLUSTER_DUTIES = {
   stagedBlobSweep: 3,
   webhookRetrySweep: 4,
   eventRetention: 5,
+  orphanBlobSweep: 6,
 } as const;
 
 export type ClusterDuty = keyof typeof CLUSTER_DUTIES;
