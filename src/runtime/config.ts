@@ -10,6 +10,11 @@ export const DEFAULT_UPLOAD_SESSION_TTL_SECONDS = 24 * 60 * 60;
 /** Measured (bench/README.md): a warm server's batch ~10% faster than V8's sizing; see src/runtime/jit.ts. */
 export const DEFAULT_INITIAL_OLD_SPACE_MB = 256;
 export const MAX_UPLOAD_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+/**
+ * How long PostgreSQL's point lookups keep a value at most: the longest a revoked key (or a deleted
+ * document) can still be answered by another process should its notifications stop unnoticed.
+ */
+export const DEFAULT_READ_CACHE_TTL_MS = 5000;
 
 export const SECRET_KEY_BYTES = 32;
 
@@ -24,9 +29,11 @@ export interface Config {
   apiBase: string;
   /**
    * `readCacheBytes` (QUIRE_READ_CACHE_MB, default 64) bounds the values kept by the point lookups
-   * (API key, document by id; src/store/db/point-reads.ts); 0 keeps none.
+   * (API key, document by id; src/store/db/point-reads.ts); 0 keeps none. On PostgreSQL
+   * `readCacheTtlMs` (QUIRE_READ_CACHE_TTL_MS, default 5000) bounds how long one is kept, should
+   * the notifications that drop them stop arriving unnoticed.
    */
-  database: ({ kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }) & { readCacheBytes?: number };
+  database: ({ kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }) & { readCacheBytes?: number; readCacheTtlMs?: number };
   storage: { kind: 'fs'; root: string } | S3StorageConfig;
   bootstrapKey: string | undefined;
   logLevel: string;
@@ -205,6 +212,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
   let database: Config['database'];
   const dbUrl = env.DATABASE_URL?.trim();
   const readCacheBytes = parseIntRange('QUIRE_READ_CACHE_MB', env.QUIRE_READ_CACHE_MB, 64, 0, 4096) * 1024 * 1024;
+  const readCacheTtlMs = parseIntRange('QUIRE_READ_CACHE_TTL_MS', env.QUIRE_READ_CACHE_TTL_MS, DEFAULT_READ_CACHE_TTL_MS, 0, 3600_000);
   if (!dbUrl) {
     database = { kind: 'sqlite', file: path.join(dataDir, 'quire.db'), readCacheBytes };
   } else if (/^postgres(ql)?:\/\//.test(dbUrl)) {
@@ -213,7 +221,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
     } catch {
       throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
     }
-    database = { kind: 'postgres', url: dbUrl, readCacheBytes };
+    database = { kind: 'postgres', url: dbUrl, readCacheBytes, readCacheTtlMs };
   } else {
     throw new ConfigError('DATABASE_URL', 'must be unset (embedded SQLite) or a postgres:// URL');
   }

@@ -26,7 +26,13 @@ test('QUIRE_PUBLIC_URL is the base of every URL (trailing slash dropped)', () =>
 
 test('DATABASE_URL selects PostgreSQL', () => {
   const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/quire' });
-  assert.deepEqual(c.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/quire', readCacheBytes: 64 * 1024 * 1024 });
+  assert.deepEqual(c.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/quire', readCacheBytes: 64 * 1024 * 1024, readCacheTtlMs: 5000 });
+});
+
+test('QUIRE_READ_CACHE_TTL_MS bounds how long PostgreSQL keeps a looked-up value (default 5 s)', () => {
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/q', QUIRE_READ_CACHE_TTL_MS: '1500' }).database.readCacheTtlMs, 1500);
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/q', QUIRE_READ_CACHE_TTL_MS: '0' }).database.readCacheTtlMs, 0);
+  assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/q', QUIRE_READ_CACHE_TTL_MS: '-1' }), /QUIRE_READ_CACHE_TTL_MS/);
 });
 
 test('QUIRE_READ_CACHE_MB bounds the kept point reads on either database; 0 keeps none', () => {

@@ -116,6 +116,38 @@ function pointReadsSuite(name: string, database: () => Promise<Config['database'
       for (const ms of [docMs, quotaMs, revokeMs]) assert.ok(ms < 250, `seen after ${ms.toFixed(1)} ms`);
     });
 
+    // PostgreSQL only: SQLite asks the database file itself (PRAGMA data_version), nothing to stop hearing.
+    if (name === 'PostgreSQL') test('a listener that silently stops hearing leaves kept values their bounded life (QUIRE_READ_CACHE_TTL_MS)', async () => {
+      const TTL_MS = 600;
+      const c = await Store.open({ ...db, readCacheTtlMs: TTL_MS }, { migrate: false });
+      const frozen: number[] = [];
+      try {
+        const created = await new WorkspaceService(a).createKey('default', ['admin']);
+        const auth = new WorkspaceService(c);
+        await sleep(100); // the key's own notification
+        const principal = await auth.authenticate(created.secret);
+        assert.ok(principal);
+        // Every listening backend is frozen (SIGSTOP): its connection stays open, no error reaches
+        // the listener, and no notification either (as a half-open connection or a pooler would do).
+        const { rows } = await c.raw.executeSql(`SELECT pid FROM pg_stat_activity WHERE query ILIKE 'LISTEN %'`, []);
+        assert.ok(rows.length >= 3, `listeners: ${rows.length}`);
+        for (const { pid } of rows as { pid: number }[]) {
+          process.kill(pid, 'SIGSTOP');
+          frozen.push(pid);
+        }
+        const revokedAt = Date.now();
+        await b.apiKeys.update(principal.key.id, { revokedAt });
+        const committedAt = performance.now();
+        assert.ok(await auth.authenticate(created.secret), 'the revocation was heard: the listener did not stop');
+        await within(() => auth.authenticate(created.secret), (p) => p === null);
+        const seenAfter = performance.now() - committedAt;
+        assert.ok(seenAfter <= TTL_MS + 200, `revoked key answered for ${seenAfter.toFixed(0)} ms`);
+      } finally {
+        for (const pid of frozen) process.kill(pid, 'SIGCONT');
+        await c.close();
+      }
+    });
+
     test('QUIRE_READ_CACHE_MB=0 keeps nothing', async () => {
       const none = await Store.open({ ...db, readCacheBytes: 0 }, { migrate: false });
       try {

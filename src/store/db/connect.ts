@@ -5,7 +5,7 @@ import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection } from 'kysely';
 // Kysely 0.29 moved the migrator to its own entry point.
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
-import type { Config } from '../../runtime/config.js';
+import { DEFAULT_READ_CACHE_TTL_MS, type Config } from '../../runtime/config.js';
 import type { Database as Schema } from './schema.js';
 import { SqlitePointReads, type PointReads } from './point-reads.js';
 import { PgPointReads } from './point-reads-pg.js';
@@ -66,7 +66,7 @@ export function openDb(database: Config['database']): { db: Db; dialect: Dialect
   const readCacheBytes = database.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES;
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: 10_000 });
-    const pointReads = new PgPointReads(pool, database.url, readCacheBytes);
+    const pointReads = new PgPointReads(pool, database.url, readCacheBytes, database.readCacheTtlMs ?? DEFAULT_READ_CACHE_TTL_MS);
     pool.on('error', () => {
       // An idle client lost its connection (for example a database restart): the pool replaces it.
     });

@@ -15,7 +15,10 @@ const RELISTEN_MS = 1000;
  * - on every notification: another process (or this one) committed a change;
  * - at once when this process writes a watched table or ends a transaction that did
  *   (`watchWrites`), so its own writes are never answered from older values;
- * - and nothing is kept while the listening connection is down (it is re-established every second).
+ * - and nothing is kept while the listening connection is down (it is re-established every second);
+ * - and in any case once `maxAgeMs` old: a listener can stop hearing without noticing (a half-open
+ *   connection, a pooler in transaction mode, a failover), and then this bounds how long another
+ *   process's change (a revoked key) goes unseen.
  * A read that began before a drop is not kept (`generation`). What another process commits is seen
  * as soon as its notification is read, a fraction of a millisecond on one host.
  */
@@ -30,8 +33,9 @@ export class PgPointReads implements PointReads {
     private readonly pool: pg.Pool,
     private readonly url: string,
     maxBytes: number,
+    maxAgeMs: number,
   ) {
-    this.kept = new KeptRows(maxBytes);
+    this.kept = new KeptRows(maxBytes, maxAgeMs);
     if (maxBytes > 0) void this.listen();
   }
 
