@@ -43,6 +43,55 @@ function assertFair(started: Job<{ i: number }>[]) {
   assert.deepEqual(flood, Array.from({ length: 200 }, (_, i) => i), "A's jobs in the order A enqueued them");
 }
 
+/** A run of a job by one of two workers: when it started and ended, and why it was aborted, if it was. */
+interface Run {
+  worker: string;
+  start: number;
+  end: number;
+  aborted?: string;
+}
+
+/**
+ * A handler that records its runs; on `slow` it works until its signal aborts it (at most 60 s), as a
+ * long ingestion does, and throws the abort's reason.
+ */
+function recordingHandler(runs: Run[], worker: string, slow: boolean) {
+  return {
+    run: async (_job: Job, signal: AbortSignal) => {
+      const r: Run = { worker, start: Date.now(), end: 0 };
+      runs.push(r);
+      if (slow) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, 60_000);
+          signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        });
+      }
+      r.end = Date.now();
+      if (signal.aborted) {
+        r.aborted = (signal.reason as Error).message;
+        throw signal.reason;
+      }
+    },
+  };
+}
+
+/** Every method of `target` named in `names` fails from now on, as when its database stops answering. */
+function cutOff(target: object, names: string[]): void {
+  for (const name of names) (target as Record<string, unknown>)[name] = async () => Promise.reject(new Error('connection terminated unexpectedly'));
+}
+
+/** The lease-loss outcome both queues must give: the first worker stopped before the second began. */
+function assertTakenOverAfterAbort(runs: Run[], leaseMs: number): void {
+  assert.equal(runs.length, 2, JSON.stringify(runs));
+  const [first, second] = runs as [Run, Run];
+  assert.equal(first.worker, 'cut-off');
+  assert.match(first.aborted ?? '', /lease lost/, 'the job whose lease could not be renewed was not aborted');
+  assert.ok(first.end - first.start < leaseMs, `aborted ${first.end - first.start} ms after it started, past its lease of ${leaseMs} ms`);
+  assert.equal(second.worker, 'healthy');
+  assert.ok(second.start >= first.end, `ran on both workers at once (${second.start - first.end} ms)`);
+  assert.equal(second.aborted, undefined);
+}
+
 function queueSuite(label: string, database: () => Promise<Config['database']>, cleanup: () => Promise<void> = async () => {}) {
   describe(`table queue (${label})`, () => {
     let db: Config['database'];
@@ -221,6 +270,26 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
       const q = make(store);
       assertFair(await floodThenOne(q, 't-fair'));
       await q.stop();
+    });
+
+    test('a job whose lease renewals fail is aborted before its lease runs out, then runs on another worker', async () => {
+      const s1 = await open();
+      try {
+        const runs: Run[] = [];
+        const cut = make(s1, { leaseMs: 900 });
+        cut.work('t-renew-fails', recordingHandler(runs, 'cut-off', true));
+        const id = await cut.enqueue('t-renew-fails', {}, { workspaceId });
+        await until('the job to start', async () => runs.length > 0);
+        // This worker's database stops answering: renewals, and the retry it records after the abort.
+        cutOff(s1.jobs, ['renew', 'retry', 'complete', 'fail', 'release', 'candidates', 'claim']);
+        const healthy = make(store, { leaseMs: 900 });
+        healthy.work('t-renew-fails', recordingHandler(runs, 'healthy', false));
+        await until('completion', async () => (await store.jobs.get(id))?.state === 'completed');
+        assertTakenOverAfterAbort(runs, 900);
+        await healthy.stop();
+      } finally {
+        await s1.close();
+      }
     });
 
     test('stop() waits for a running job within the deadline, else releases its lease', async () => {
@@ -412,6 +481,27 @@ function pgBossSuite() {
         await b.stop();
       } finally {
         await s2.close();
+      }
+    });
+
+    test('a job whose heartbeats fail is aborted before its lease runs out, then runs on another worker', async () => {
+      const s1 = await Store.open({ kind: 'postgres', url });
+      try {
+        const runs: Run[] = [];
+        const cut = make(s1, { leaseMs: 1000 });
+        cut.work('t-renew-fails', recordingHandler(runs, 'cut-off', true));
+        const id = await cut.enqueue('t-renew-fails', {}, { workspaceId });
+        await until('the job to start', async () => runs.length > 0);
+        // This worker's pg-boss stops answering: heartbeats, settles, fetches.
+        cutOff((cut as unknown as { boss: object }).boss, ['touch', 'complete', 'fail', 'fetch']);
+        const healthy = make(store, { leaseMs: 1000 });
+        healthy.work('t-renew-fails', recordingHandler(runs, 'healthy', false));
+        // pg-boss's shortest heartbeat is 10 s: the lease of 1 s is 10 s here.
+        await until('completion', async () => (await bossJob(id))?.state === 'completed', 40_000);
+        assertTakenOverAfterAbort(runs, 10_000);
+        await healthy.stop();
+      } finally {
+        await s1.close();
       }
     });
 

@@ -170,17 +170,36 @@ export class JobRunner<C extends Claim> {
     const { job } = claim;
     // A renewal answered after the outcome was recorded finds the job settled: not a lost lease.
     let settled = false;
+    const every = Math.max(50, Math.floor(this.opts.leaseMs / 3));
+    const lost = (reason: string) => {
+      if (abort.signal.aborted || settled) return;
+      this.logger?.warn({ job: job.id }, `job queue: lease lost (${reason}); the job runs elsewhere`);
+      abort.abort(new Error(`lease lost: ${reason}`));
+    };
+    // Until when the lease is known to hold: from the claim (just before this), then from the start of
+    // each renewal that succeeded. When renewals fail (the database unreachable) or hang, the job is
+    // aborted half a renewal interval before that, so that it has stopped when another worker may
+    // take the job over.
+    let heldUntil = Date.now() + this.opts.leaseMs;
+    let expiry: NodeJS.Timeout | undefined;
+    const watchExpiry = () => {
+      clearTimeout(expiry);
+      if (settled) return;
+      expiry = setTimeout(() => lost(`not renewed for ${Date.now() - heldUntil + this.opts.leaseMs} ms`), heldUntil - every / 2 - Date.now());
+      expiry.unref();
+    };
+    watchExpiry();
     const renew = setInterval(() => {
+      const asked = Date.now();
       this.backend
         .renew(claim)
         .then((held) => {
-          if (!held && !abort.signal.aborted && !settled) {
-            this.logger?.warn({ job: job.id }, 'job queue: lease lost; the job runs elsewhere');
-            abort.abort(new Error('lease lost'));
-          }
+          if (!held) return lost('another worker holds it');
+          heldUntil = Math.max(heldUntil, asked + this.opts.leaseMs);
+          watchExpiry();
         })
         .catch((err) => this.logger?.warn({ err, job: job.id }, 'job queue: lease renewal failed'));
-    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
+    }, every);
     renew.unref();
     try {
       await w.handler.run(job, abort.signal);
@@ -193,6 +212,7 @@ export class JobRunner<C extends Claim> {
       await this.failed(w, claim, err);
     } finally {
       clearInterval(renew);
+      clearTimeout(expiry);
     }
   }
 
