@@ -19,14 +19,10 @@ export interface RunningConsumers {
   stop(deadlineMs: number): Promise<void>;
 }
 
-/**
- * Makes this process a worker: starts consuming the job queues (documents: `config.ingest.concurrency`
- * at once, in a pool of reading and analysing threads) and the webhook dispatcher.
- */
-export async function startConsumers(services: Services, logger: Logger): Promise<RunningConsumers> {
+/** The handler of every job of a worker, by queue, and the thread pool they read and analyse in. */
+export function jobHandlers(services: Services, logger: Logger): { pool: ThreadPool; jobs: { queue: string; handler: JobHandler<unknown>; concurrency: number }[] } {
   const { config, store, blobs, queue, documents, properties } = services;
   const pool = new ThreadPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, ocrLanguages: config.ingest.ocrLanguages, officeIdleMs: config.ingest.officeIdleMs, officeRequireIsolation: config.ingest.officeRequireIsolation });
-  pool.warm();
   // The two jobs of a document share the models `ingest` read, kept in memory for `process`.
   const handoff = new Handoff();
   const processJob = new ProcessJob(store, blobs, pool, handoff, logger.child({ component: 'ingest' }), {
@@ -58,6 +54,17 @@ export async function startConsumers(services: Services, logger: Logger): Promis
     job(ExtractionJob.queue, extraction, 1),
     job(PublishJob.queue, publish, 1),
   ];
+  return { pool, jobs };
+}
+
+/**
+ * Makes this process a worker: starts consuming the job queues (documents: `config.ingest.concurrency`
+ * at once, in a pool of reading and analysing threads) and the webhook dispatcher.
+ */
+export async function startConsumers(services: Services, logger: Logger): Promise<RunningConsumers> {
+  const { config, store, queue } = services;
+  const { pool, jobs } = jobHandlers(services, logger);
+  pool.warm();
   const recovered = (await queue.recoverLocal?.(jobs.map((j) => j.queue))) ?? 0;
   const inFlight = await store.ingest.countInFlight();
   if (inFlight || recovered) {

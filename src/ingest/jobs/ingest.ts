@@ -9,7 +9,7 @@ import { IngestError } from '../../document/pages.js';
 import type { ThreadPool } from '../thread-pool.js';
 import { expandZip, type ZipMember, type ZipSkipped } from '../readers/zip/zip.js';
 import { textTooLarge } from '../readers/limits.js';
-import { cannotIngest, failedAfterAttempts, ingestOwns, overQuotaReason, recordIngested, recordOverQuota, startIngesting } from '../../domain/ingestion.js';
+import { cannotIngest, failedAfterAttempts, IllegalTransitionError, ingestOwns, overQuotaReason, recordIngested, recordOverQuota, startIngesting } from '../../domain/ingestion.js';
 import { renditionKeyOf } from '../../store/blobs/keys.js';
 import { INGEST_JOB } from '../../model/jobs.js';
 import { verifiedBytes, verifiedSource, type Handoff } from './handoff.js';
@@ -55,6 +55,12 @@ export class IngestJob implements JobHandler<IngestPayload> {
     try {
       await this.ingest(doc, signal, log);
     } catch (err) {
+      if (err instanceof IllegalTransitionError) {
+        // Another run of this job (its lease lost, or run again after a crash) moved the document on
+        // first: this one records nothing, and is not a failure (a last attempt must not end it in Error).
+        log.warn({ err: err.message }, 'the document was moved on by another run of its job; this run stops');
+        return;
+      }
       if (!(err instanceof IngestError)) throw err; // retried by the queue
       ingestMetrics.documents.inc({ stage: 'ingest', outcome: 'error' });
       log.info({ title: err.title, detail: err.detail }, 'document cannot be ingested');

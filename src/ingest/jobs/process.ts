@@ -11,7 +11,7 @@ import { ingestMetrics, ocrMetrics } from '../../runtime/metrics.js';
 import { IngestError, type DocumentModel } from '../../document/pages.js';
 import type { ClassificationFeatures } from '../../document/classification.js';
 import type { LabelSummaryEntry } from '../../document/label-summary.js';
-import { cannotIngest, failedAfterAttempts, processOwns, recordReady, startProcessing } from '../../domain/ingestion.js';
+import { cannotIngest, failedAfterAttempts, IllegalTransitionError, processOwns, recordReady, startProcessing } from '../../domain/ingestion.js';
 import { structureKeyOf } from '../../store/blobs/keys.js';
 import type { ThreadPool } from '../thread-pool.js';
 import type { AnalyzeTimings } from '../stages/stage.js';
@@ -66,6 +66,11 @@ export class ProcessJob implements JobHandler<ProcessPayload> {
       const model = this.handoff.take(doc.id) ?? (await this.pool.read(await verifiedBytes(this.blobs, doc), doc.format, signal));
       await this.process(doc, model, doc.processing ?? { format: model.format, pagination: model.pagination }, job.payload.startedAt, signal, log);
     } catch (err) {
+      if (err instanceof IllegalTransitionError) {
+        // Another run of this job moved the document on first (see IngestJob.run).
+        log.warn({ err: err.message }, 'the document was moved on by another run of its job; this run stops');
+        return;
+      }
       if (!(err instanceof IngestError)) throw err;
       ingestMetrics.documents.inc({ stage: 'process', outcome: 'error' });
       log.info({ title: err.title, detail: err.detail }, 'document cannot be processed');
@@ -105,8 +110,10 @@ export class ProcessJob implements JobHandler<ProcessPayload> {
     let committed = false;
     try {
       const found = await this.store.tx(async (s) => {
-        const current = await s.documents.get(doc.workspaceId, doc.id);
-        if (!current) return false; // deleted meanwhile
+        // Locked: a second run of this job (its lease lost, or run again after a crash) waits here and
+        // then finds the document no longer Processing: it records nothing (no second Ready event).
+        const current = await s.documents.getLocked(doc.workspaceId, doc.id);
+        if (!current || current.status !== 'Processing') return false; // deleted meanwhile, or made Ready by another run
         const analysis = { ...timings, ocrPages: stored.ocrPages, storeMs: performance.now() - storeStarted };
         const now = Date.now();
         await recordReady(s.ingest, doc, { structureBlobKey: key, processing: { ...processing, durationMs: now - started, analysis }, now });
