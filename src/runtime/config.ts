@@ -15,6 +15,12 @@ export const MAX_UPLOAD_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
  * document) can still be answered by another process should its notifications stop unnoticed.
  */
 export const DEFAULT_READ_CACHE_TTL_MS = 5000;
+/**
+ * A job's lease, renewed every third of it while the job runs (a long ingestion keeps its job): a
+ * worker killed outright has its jobs taken over about a lease later, within a minute on both queues
+ * (test/cluster/cluster.test.ts, test/faults/lease-takeover.test.ts).
+ */
+export const DEFAULT_JOB_LEASE_MS = 30_000;
 
 export const SECRET_KEY_BYTES = 32;
 
@@ -323,7 +329,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
         parseIntRange('QUIRE_INITIAL_OLD_SPACE_MB', env.QUIRE_INITIAL_OLD_SPACE_MB, DEFAULT_INITIAL_OLD_SPACE_MB, 0, 16_384),
         Math.floor(ingestMemoryMb / 4),
       ),
-      leaseMs: parseIntRange('QUIRE_JOB_LEASE_MS', env.QUIRE_JOB_LEASE_MS, 5 * 60_000, 200, 24 * 3600_000),
+      leaseMs: parseIntRange('QUIRE_JOB_LEASE_MS', env.QUIRE_JOB_LEASE_MS, DEFAULT_JOB_LEASE_MS, 200, 24 * 3600_000),
       pollMs: parseIntRange('QUIRE_JOB_POLL_MS', env.QUIRE_JOB_POLL_MS, 200, 10, 60_000),
       retryBaseMs: parseIntRange('QUIRE_JOB_RETRY_MS', env.QUIRE_JOB_RETRY_MS, 5_000, 0, 3600_000),
     },

@@ -118,8 +118,9 @@ export class PgBossQueue implements Queue {
     this.schema = opts.schema ?? 'pgboss';
     if (!/^[a-z_][a-z0-9_]*$/.test(this.schema)) throw new Error(`invalid pg-boss schema name: ${this.schema}`);
     this.claims = `${this.schema}_claims`;
-    // The supervisor fails jobs whose heartbeat stopped (their process died): look at least twice a lease.
-    const superviseSeconds = Math.max(1, Math.min(60, Math.floor(this.heartbeatSeconds() / 2)));
+    // The supervisor fails jobs whose heartbeat stopped (their process died): look three times a lease,
+    // so a dead worker's job is retried at most a third of a lease (plus the retry delay) after it expired.
+    const superviseSeconds = Math.max(1, Math.min(60, Math.floor(this.heartbeatSeconds() / 3)));
     this.boss = new PgBoss({
       connectionString: opts.connectionString,
       schema: this.schema,

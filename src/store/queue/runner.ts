@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Job, JobHandler } from './queue.js';
+import { DEFAULT_JOB_LEASE_MS } from '../../runtime/config.js';
 
 export interface QueueOptions {
   /** How long a claim holds a job; renewed every third of it while the handler runs. */
@@ -11,7 +12,7 @@ export interface QueueOptions {
   maxAttempts: number;
 }
 
-export const DEFAULT_QUEUE_OPTIONS: QueueOptions = { leaseMs: 5 * 60_000, pollMs: 200, retryBaseMs: 5_000, maxAttempts: 3 };
+export const DEFAULT_QUEUE_OPTIONS: QueueOptions = { leaseMs: DEFAULT_JOB_LEASE_MS, pollMs: 200, retryBaseMs: 5_000, maxAttempts: 3 };
 
 /** A job this process holds: as its handler sees it, and the token its outcome is recorded with. */
 export interface Claim {
