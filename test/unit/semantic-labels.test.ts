@@ -634,6 +634,8 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Title: Director KESTREL HOLDINGS LLC, solely in its capacity as the Escrow Agent\n'), [['EscrowAgentName', 'KESTREL HOLDINGS LLC']]);
     assert.deepEqual(await labelsOf('Lakeside Industries Inc. and its wholly owned subsidiary, Lakeside Leasing Corporation, a Delaware corporation, agree as follows.\n'), [['SubsidiaryName', 'Lakeside Leasing Corporation']]);
     assert.deepEqual(await labelsOf('TENANT:\n\nBLUE FINCH LABS, INC.,\n\na Delaware corporation\n'), [['TenantName', 'BLUE FINCH LABS, INC.']]);
+    // An address's care-of ends the role.
+    assert.deepEqual(await labelsOf('Notices go to Lakeside Trust Company, as Trustee c/o Harbor Bank.\n'), [['TrusteeName', 'Lakeside Trust Company']]);
     // A role the sentence says the firm acts or serves as.
     assert.deepEqual(await labelsOf('Stone Realty Group has acted as broker for the Tenant.\n'), [['BrokerName', 'Stone Realty Group']]);
     assert.deepEqual(await labelsOf('Stone Realty Group has acted in good faith.\n'), []);

@@ -142,7 +142,8 @@ function rolesFrom(tokens: Token[], start: number): string[][] {
       current = [];
       continue;
     }
-    if (!isWord(tokens[i]) || /^(?:for|of|in|under|to|with|hereunder|party|hereto|thereto|on|by)$/u.test(w)) break;
+    // "as Trustee c/o KeyBank": an address's care-of ends the role.
+    if (!isWord(tokens[i]) || /^(?:for|of|in|under|to|with|hereunder|party|hereto|thereto|on|by|c\/o|attn|attention)$/u.test(w)) break;
     current.push(w.replace(/[^\p{L}\p{N}]/gu, ''));
     previous = tokens[i];
     if (current.length > 4) break;
