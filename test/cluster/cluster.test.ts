@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { CORPUS, startQuire, startWorker, type Quire, type QuireWorker } from '../helpers/quire.js';
-import { assertJson, client, collectPages, type Client } from '../helpers/http.js';
+import { assertJson, client, collectPages, until, type Client } from '../helpers/http.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import { s3Unavailable, startS3, type S3Server } from '../helpers/s3.js';
 import { DEFAULT_JOB_LEASE_MS } from '../../src/runtime/config.js';
@@ -47,15 +47,6 @@ function pagesOf(file: string): number | null {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number, everyMs = 500): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 /** Every document of the workspace (fewer than 100 here), by id. */
 async function listAll(c: Client): Promise<Map<string, any>> {

@@ -97,15 +97,25 @@ export async function collectPages(c: Client, first: string, field: string, muta
   return { items, urls };
 }
 
-/** Polls `fn` until it returns something other than undefined (every `everyMs`), or fails after `timeoutMs`. */
-export async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 180_000, everyMs = 200): Promise<T> {
+/** Polls `fn` until `done` holds for what it returns (every `everyMs`), or fails after `timeoutMs`. */
+async function poll<T>(what: string, fn: () => Promise<T | undefined | false>, done: (v: T | undefined | false) => boolean, timeoutMs: number, everyMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (done(v)) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** Polls `fn` until it returns something other than undefined (every `everyMs`), or fails after `timeoutMs`. */
+export function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 180_000, everyMs = 200): Promise<T> {
+  return poll(what, fn, (v) => v !== undefined, timeoutMs, everyMs);
+}
+
+/** As `until`, stopping on a truthy answer only (false, 0 and '' go on polling). */
+export function untilTruthy<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+  return poll(what, fn, (v) => Boolean(v), timeoutMs, everyMs);
 }
 
 /**

@@ -15,16 +15,8 @@ import { Store } from '../../src/store/db/index.js';
 import { bossQueueName, PgBossQueue } from '../../src/store/queue/pgboss-queue.js';
 import type { Job } from '../../src/store/queue/queue.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { untilTruthy } from '../helpers/http.js';
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const workspaceId = 'ws-upgrade';
 const QUEUE = 'ingest';
@@ -137,7 +129,7 @@ if (!findPgBin()) {
         }, { concurrency: 2 });
       }
       const expected = [left.queued, left.deferred.id, left.retrying, left.heldByDeadProcess];
-      await until('the unfinished jobs to run and the failed ones to finish', async () => expected.every((id) => runs.some((r) => r.id === id)) && finals.length === 2, 30_000);
+      await untilTruthy('the unfinished jobs to run and the failed ones to finish', async () => expected.every((id) => runs.some((r) => r.id === id)) && finals.length === 2, 30_000);
       // Nothing was moved twice: held jobs moved as due, not failed again by recoverLocal.
       assert.deepEqual(recovered, [0, 0]);
       await new Promise((r) => setTimeout(r, 1500));
@@ -170,7 +162,7 @@ if (!findPgBin()) {
 
       // And the upgraded queue takes new work.
       const id = await queues[0]!.enqueue(QUEUE, { n: 'new' }, { workspaceId });
-      await until('the new job', async () => runs.some((r) => r.id === id), 10_000);
+      await untilTruthy('the new job', async () => runs.some((r) => r.id === id), 10_000);
     });
   });
 }

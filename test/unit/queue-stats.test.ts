@@ -7,16 +7,8 @@ import type { Queue } from '../../src/store/queue/queue.js';
 import { ingestRegistry, observeQueue, type QueueStats } from '../../src/runtime/metrics.js';
 import type { Config } from '../../src/runtime/config.js';
 import { onBothDatabases } from '../helpers/postgres.js';
+import { untilTruthy } from '../helpers/http.js';
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const byName = (stats: QueueStats[], queue: string) => stats.find((s) => s.queue === queue);
 
@@ -54,7 +46,7 @@ function statsSuite(title: string, database: () => Promise<Config['database']>, 
       // A kind no worker of this process takes is still seen through its jobs.
       await queue.enqueue('t-unworked', {}, { workspaceId });
 
-      const running = await until('one job running', async () => {
+      const running = await untilTruthy('one job running', async () => {
         const s = byName(await queue.stats(), 't-stats');
         return s?.running === 1 && s;
       });
@@ -79,7 +71,7 @@ function statsSuite(title: string, database: () => Promise<Config['database']>, 
       assert.ok(age && Number(age[1]) >= 1, text);
 
       release();
-      const done = await until('the due jobs run', async () => {
+      const done = await untilTruthy('the due jobs run', async () => {
         const d = byName(await queue.stats(), 't-stats');
         return d?.running === 0 && d.waiting === 0 && d;
       });

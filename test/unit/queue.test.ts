@@ -10,16 +10,8 @@ import type { Job, Queue } from '../../src/store/queue/queue.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 import type { Config } from '../../src/runtime/config.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { untilTruthy } from '../helpers/http.js';
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /**
  * Workspace A enqueues 200 jobs, then workspace B one; then a worker (two jobs at once) runs them all.
@@ -30,7 +22,7 @@ async function floodThenOne(q: Queue, queue: string): Promise<Job<{ i: number }>
   await q.enqueue(queue, { i: 0 }, { workspaceId: 'ws-single' });
   const started: Job<{ i: number }>[] = [];
   q.work<{ i: number }>(queue, { run: async (job) => void started.push(job) }, { concurrency: 2 });
-  await until('all 201 jobs ran', async () => started.length >= 201, 60_000);
+  await untilTruthy('all 201 jobs ran', async () => started.length >= 201, 60_000);
   return started;
 }
 
@@ -124,7 +116,7 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
       const seen: Job[] = [];
       q.work('t-simple', { run: async (job) => void seen.push(job) });
       const id = await q.enqueue('t-simple', { hello: 'world' }, { workspaceId });
-      const row = await until('completion', async () => {
+      const row = await untilTruthy('completion', async () => {
         const j = await store.jobs.get(id);
         return j?.state === 'completed' && j;
       });
@@ -164,7 +156,7 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
         onFinalFailure: async (_job, err) => void finals.push(err),
       });
       const id = await q.enqueue('t-fail', {}, { workspaceId });
-      const row = await until('final failure', async () => {
+      const row = await untilTruthy('final failure', async () => {
         const j = await store.jobs.get(id);
         return j?.state === 'failed' && finals.length === 1 && j;
       });
@@ -189,7 +181,7 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
       const q = make(store);
       let ranAt = 0;
       q.work('t-lease', { run: async () => void (ranAt = Date.now()) });
-      const row = await until('re-claim', async () => {
+      const row = await untilTruthy('re-claim', async () => {
         const j = await store.jobs.get(id);
         return j?.state === 'completed' && j;
       });
@@ -209,7 +201,7 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
       const q = make(store);
       assert.equal(await q.recoverLocal(['t-recover']), 1);
       q.work('t-recover', { run: async () => {} });
-      const row = await until('recovered run', async () => {
+      const row = await untilTruthy('recovered run', async () => {
         const j = await store.jobs.get(id);
         return j?.state === 'completed' && j;
       });
@@ -226,7 +218,7 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
       let ran = 0;
       const finals: unknown[] = [];
       q.work('t-poison', { run: async () => void ran++, onFinalFailure: async (_j, e) => void finals.push(e) });
-      const row = await until('failure', async () => {
+      const row = await untilTruthy('failure', async () => {
         const j = await store.jobs.get(id);
         return j?.state === 'failed' && finals.length === 1 && j;
       });
@@ -251,7 +243,7 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
         b.work('t-race', handler, { concurrency: 3 });
         const ids: string[] = [];
         for (let i = 0; i < 40; i++) ids.push(await (i % 2 ? a : b).enqueue('t-race', { i }, { workspaceId }));
-        await until('all completed', async () => {
+        await untilTruthy('all completed', async () => {
           for (const id of ids) if ((await store.jobs.get(id))?.state !== 'completed') return false;
           return true;
         }, 30_000);
@@ -279,12 +271,12 @@ function queueSuite(label: string, database: () => Promise<Config['database']>, 
         const cut = make(s1, { leaseMs: 900 });
         cut.work('t-renew-fails', recordingHandler(runs, 'cut-off', true));
         const id = await cut.enqueue('t-renew-fails', {}, { workspaceId });
-        await until('the job to start', async () => runs.length > 0);
+        await untilTruthy('the job to start', async () => runs.length > 0);
         // This worker's database stops answering: renewals, and the retry it records after the abort.
         cutOff(s1.jobs, ['renew', 'retry', 'complete', 'fail', 'release', 'candidates', 'claim']);
         const healthy = make(store, { leaseMs: 900 });
         healthy.work('t-renew-fails', recordingHandler(runs, 'healthy', false));
-        await until('completion', async () => (await store.jobs.get(id))?.state === 'completed');
+        await untilTruthy('completion', async () => (await store.jobs.get(id))?.state === 'completed');
         assertTakenOverAfterAbort(runs, 900);
         await healthy.stop();
       } finally {
@@ -373,7 +365,7 @@ function pgBossSuite() {
       const seen: Job[] = [];
       q.work('t-simple', { run: async (job) => void seen.push(job) });
       const id = await q.enqueue('t-simple', { hello: 'world' }, { workspaceId });
-      await until('completion', async () => (await bossJob(id))?.state === 'completed');
+      await untilTruthy('completion', async () => (await bossJob(id))?.state === 'completed');
       assert.equal(seen.length, 1);
       assert.equal(seen[0]!.id, id);
       assert.equal(seen[0]!.workspaceId, workspaceId);
@@ -402,7 +394,7 @@ function pgBossSuite() {
       q.work('t-later', { run: async () => void (ranAt = Date.now()) });
       const runAt = Date.now() + 1500;
       const id = await q.enqueue('t-later', {}, { workspaceId, runAt });
-      await until('completion', async () => (await bossJob(id))?.state === 'completed');
+      await untilTruthy('completion', async () => (await bossJob(id))?.state === 'completed');
       assert.ok(ranAt >= runAt, `ran ${runAt - ranAt} ms early`);
       await q.stop();
     });
@@ -438,7 +430,7 @@ function pgBossSuite() {
         onFinalFailure: async (job, err) => void finals.push({ job, err }),
       });
       const id = await q.enqueue('t-fail', { n: 1 }, { workspaceId });
-      await until('final failure', async () => (await bossJob(id))?.state === 'failed' && finals.length === 1, 30_000);
+      await untilTruthy('final failure', async () => (await bossJob(id))?.state === 'failed' && finals.length === 1, 30_000);
       assert.deepEqual(runs.map((r) => r.attempt), [1, 2, 3]);
       assert.ok(runs[1]!.at - runs[0]!.at >= 1000, `first retry after ${runs[1]!.at - runs[0]!.at} ms`);
       assert.ok(runs[2]!.at - runs[1]!.at >= 2000, `second retry after ${runs[2]!.at - runs[1]!.at} ms`);
@@ -469,7 +461,7 @@ function pgBossSuite() {
         b.work('t-race', handler, { concurrency: 3 });
         const ids: string[] = [];
         for (let i = 0; i < 40; i++) ids.push(await (i % 2 ? a : b).enqueue('t-race', { i }, { workspaceId }));
-        await until('all completed', async () => {
+        await untilTruthy('all completed', async () => {
           for (const id of ids) if ((await bossJob(id))?.state !== 'completed') return false;
           return true;
         }, 30_000);
@@ -491,13 +483,13 @@ function pgBossSuite() {
         const cut = make(s1, { leaseMs: 1000 });
         cut.work('t-renew-fails', recordingHandler(runs, 'cut-off', true));
         const id = await cut.enqueue('t-renew-fails', {}, { workspaceId });
-        await until('the job to start', async () => runs.length > 0);
+        await untilTruthy('the job to start', async () => runs.length > 0);
         // This worker's pg-boss stops answering: heartbeats, settles, fetches.
         cutOff((cut as unknown as { boss: object }).boss, ['touch', 'complete', 'fail', 'fetch']);
         const healthy = make(store, { leaseMs: 1000 });
         healthy.work('t-renew-fails', recordingHandler(runs, 'healthy', false));
         // pg-boss's shortest heartbeat is 10 s: the lease of 1 s is 10 s here.
-        await until('completion', async () => (await bossJob(id))?.state === 'completed', 40_000);
+        await untilTruthy('completion', async () => (await bossJob(id))?.state === 'completed', 40_000);
         assertTakenOverAfterAbort(runs, 10_000);
         await healthy.stop();
       } finally {
@@ -514,7 +506,7 @@ function pgBossSuite() {
       const seen: Job[] = [];
       q.work('t-lease', { run: async (job) => void seen.push(job) });
       // pg-boss's shortest heartbeat is 10 s: the lease of 1 s is 10 s here.
-      await until('re-run', async () => (await bossJob(id))?.state === 'completed', 40_000);
+      await untilTruthy('re-run', async () => (await bossJob(id))?.state === 'completed', 40_000);
       assert.equal(seen.length, 1);
       assert.equal(seen[0]!.attempt, 2);
       assert.ok(Date.now() - claimedAt >= 1000);
@@ -529,7 +521,7 @@ function pgBossSuite() {
       assert.equal(await q.recoverLocal(['t-recover']), 1);
       const seen: Job[] = [];
       q.work('t-recover', { run: async (job) => void seen.push(job) });
-      await until('recovered run', async () => (await bossJob(id))?.state === 'completed', 5_000);
+      await untilTruthy('recovered run', async () => (await bossJob(id))?.state === 'completed', 5_000);
       assert.equal(seen[0]!.attempt, 2);
       await q.stop();
     });
@@ -541,7 +533,7 @@ function pgBossSuite() {
       let ran = 0;
       const finals: { job: Job; err: unknown }[] = [];
       q.work('t-poison', { run: async () => void ran++, onFinalFailure: async (job, err) => void finals.push({ job, err }) });
-      await until('failure', async () => (await bossJob(id))?.state === 'failed' && finals.length === 1, 40_000);
+      await untilTruthy('failure', async () => (await bossJob(id))?.state === 'failed' && finals.length === 1, 40_000);
       assert.equal(ran, 0);
       assert.equal(finals[0]!.job.id, id);
       assert.match((finals[0]!.err as Error).message, /stopped during its last attempt/);
@@ -572,7 +564,7 @@ function pgBossSuite() {
       const next = make(store);
       const seen: Job[] = [];
       next.work('t-stop', { run: async (job) => void seen.push(job) });
-      await until('re-run', async () => (await bossJob(id))?.state === 'completed', 5_000);
+      await untilTruthy('re-run', async () => (await bossJob(id))?.state === 'completed', 5_000);
       assert.equal(seen[0]!.attempt, 1);
       await next.stop();
     });

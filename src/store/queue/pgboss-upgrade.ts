@@ -79,8 +79,15 @@ export async function setAsidePgBoss10(store: Store, schema: string, logger?: Lo
 export async function moveJobsFromPgBoss10(store: Store, boss: PgBoss, schema: string, target: UpgradeTarget, logger?: Logger): Promise<number> {
   const old = retiredSchema(schema);
   if ((await store.raw.executeSql(HAS_SCHEMA, [old])).rows[0]?.present !== true) return 0;
-  // Queues first, outside the transaction: pg-boss creates them on its own connections.
-  const { rows: names } = await store.raw.executeSql(`SELECT DISTINCT name FROM ${old}.job WHERE state < 'completed'`, []);
+  // Queues first, outside the transaction: pg-boss creates them on its own connections. Another process may move
+  // the jobs and drop the schema between the check above and this read: then there is nothing left to move.
+  let names: unknown[];
+  try {
+    ({ rows: names } = await store.raw.executeSql(`SELECT DISTINCT name FROM ${old}.job WHERE state < 'completed'`, []));
+  } catch (err) {
+    if ((err as { code?: string }).code === '42P01' || (err as { code?: string }).code === '3F000') return 0;
+    throw err;
+  }
   for (const { name } of names as { name: string }[]) await target.ensureBossQueue(name);
   return store.tx(async (s) => {
     await s.raw.executeSql('SELECT pg_advisory_xact_lock($1::int, $2::int)', [LOCK_NAMESPACE, UPGRADE_LOCK_KEY]);
