@@ -131,6 +131,19 @@ describe('clause labels: DGML', () => {
     assert.ok(reading.chunks.every((c) => c.xpath.startsWith('/dg:chunk/docset:NoAssignment/')));
   });
 
+  test("a section's only paragraph that opens on a heading of its own is that clause inside the section's body", () => {
+    const section = (heading: string, body: string): StructureNode => ({ type: 'section', heading: { text: heading, boxes: [] }, children: [para(body)] }) as StructureNode;
+    const m = model([section('7. INSURANCE.', "7.1 Tenant's Insurance. Tenant shall obtain and keep in force the following coverages.")]);
+    nameClauses(m);
+    const xml = renderDgml(m, CTX);
+    assert.match(xml, /<docset:INSURANCE structure="div">\n<docset:TenantsInsurance>\n<dg:chunk structure="p">7\.1 Tenant's Insurance\./);
+    assert.ok(readDgml(xml).chunks.some((c) => c.xpath.includes('docset:TenantsInsurance')));
+    // A paragraph whose run-in heading is the section's own name repeats it: the body element itself, as before.
+    const same = model([section('Insurance', 'Insurance. Tenant shall obtain and keep in force the following coverages.')]);
+    nameClauses(same);
+    assert.match(renderDgml(same, CTX), /<docset:Insurance structure="div">Insurance\. Tenant shall/);
+  });
+
   test('a value label inside a named clause keeps working', () => {
     const text = 'Rent Commencement. Tenant shall pay rent beginning on March 1, 2024 and monthly thereafter.';
     const at = text.indexOf('March 1, 2024');

@@ -1308,6 +1308,16 @@ describe('layout: a figure in brackets under a number in words', () => {
     assert.equal(list?.items.length, 2, JSON.stringify(texts));
   });
 
+  test('a text file: a numbered title with its stop over its own subclauses ("2. Onsite Services." / "2.1 …") is their heading', async () => {
+    const text = '2. Onsite Services.\n\n   2.1 Onsite visits are charged by the day.\n\n   2.2 Travel is charged at cost.\n';
+    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
+    const section = structure.nodes.find((n) => n.type === 'section');
+    assert.equal(section?.type === 'section' ? section.heading.text : undefined, '2. Onsite Services.', JSON.stringify(structure.nodes.map((n) => n.type)));
+    // Without subclauses under it, a numbered sentence is no heading.
+    const plain = (await analyzeDocument(await readDocument(Buffer.from('2. Payment is due.\n\nThe Tenant pays monthly.\n', 'utf8'), 'txt'), { ocrBudgetMs: 0 })).structure;
+    assert.ok(!plain.nodes.some((n) => n.type === 'section'));
+  });
+
   test('a bracketed number after a line that ends otherwise still opens an item', async () => {
     const text = 'The Tenant shall:\n(1) pay the rent;\n(2) keep the premises clean.\n';
     const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });

@@ -97,7 +97,8 @@ class DgmlWriter {
     // its chunk carries the section's name.
     const only = s.children.length === 1 ? s.children[0] : undefined;
     let body: Rendered;
-    if (only?.type === 'paragraph' && !isFurniture(only.role)) {
+    // (Unless the paragraph is a clause of its own name: `7. INSURANCE.` over `7.1 Tenant's Insurance. Tenant shall …`.)
+    if (only?.type === 'paragraph' && !isFurniture(only.role) && !only.clause) {
       body = this.leafChunk(`docset:${name}`, 'div', only.leaf);
     } else {
       const inner = this.nodes(s.children);

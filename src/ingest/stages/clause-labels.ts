@@ -236,7 +236,14 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   const walk = (nodes: readonly StructureNode[], named: boolean): void => {
     for (const n of nodes) {
       if (n.type === 'section') {
-        // A section's only paragraph is its named body already.
+        // A section's only paragraph is its named body already, unless it opens on a heading of its own
+        // (`7. INSURANCE.` over `7.1 Tenant's Insurance. Tenant shall …`).
+        const only = n.children.length === 1 ? n.children[0] : undefined;
+        if (only?.type === 'paragraph' && !isFurniture(only.role)) {
+          const own = runInHeading(only.leaf.text);
+          const name = own && !isGenericHeading(own) ? sectionName(own) : null;
+          if (name && name !== sectionName(n.heading.text)) only.clause = name;
+        }
         walk(n.children, n.children.length === 1);
         continue;
       }

@@ -130,7 +130,7 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
     }
     let i = 0;
     const hasBody = lines.length > 1 || g + 1 < groups.length;
-    const heading = hasBody ? headingKind(lines[0]!) : null;
+    const heading = hasBody ? headingKind(lines[0]!, lines.length > 1 ? lines[1] : (groups[g + 1] as string[] | undefined)?.[0]) : null;
     if (heading) {
       sections.openSection(headingRank(heading), leafOf(normalizeSpace(lines[0]!)), true, { titleOnly: heading.kind === 'caps' });
       list = null;
@@ -185,13 +185,16 @@ function opensItem(lines: readonly string[], k: number): boolean {
   });
 }
 
-function headingKind(line: string): { kind: string; depth: number } | null {
+function headingKind(line: string, next?: string): { kind: string; depth: number } | null {
   const text = normalizeSpace(line);
   if (text.length > HEADING_MAX_CHARS || wordsOf(text).length > HEADING_MAX_WORDS) return null;
   const label = headingLabel(text);
   if (label) {
     const title = text.slice(label.length).trim();
-    if (title && (!/^\p{Lu}/u.test(title) || /[.;,:]$/.test(title))) return null;
+    // "2. Onsite Services." over "2.1 Onsite visits …": a numbered title over its own subclauses is a heading, its stop and all.
+    const number = /^(\d{1,3})\.$/u.exec(text.slice(0, label.length).trim())?.[1];
+    const overSubclauses = number !== undefined && next !== undefined && new RegExp(`^${number}\\.1\\b`, 'u').test(next.trim()) && /^[\p{Lu}][^.;:]*\.$/u.test(title);
+    if (title && !overSubclauses && (!/^\p{Lu}/u.test(title) || /[.;,:]$/.test(title))) return null;
     return { kind: label.kind, depth: label.depth };
   }
   const letters = text.replace(/[^\p{L}]/gu, '');
