@@ -31,6 +31,7 @@ export function jobHandlers(services: Services, logger: Logger): { pool: ThreadP
       await services.labels.recordReady(s, doc, labels);
       await services.docsets.documentProcessed(s, doc, features);
     },
+    afterReady: (doc) => services.structure.writeFiles(doc.workspaceId, doc.id),
   });
   const ingestJob = new IngestJob(store, blobs, pool, handoff, logger.child({ component: 'ingest' }), {
     createZipMembers: (doc, members, skipped) => documents.createZipMembers(doc, members, skipped),

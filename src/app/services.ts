@@ -21,6 +21,7 @@ import { PartitionedListings } from '../domain/listings.js';
 import { ProjectService } from '../domain/projects.js';
 import { ArtifactService } from '../domain/artifacts.js';
 import { PageRenderer } from '../ingest/page-renderer.js';
+import { StructureWriter } from '../ingest/structure-writer.js';
 import type { Queue } from '../store/queue/queue.js';
 import { TableQueue } from '../store/queue/table-queue.js';
 import { PgBossQueue } from '../store/queue/pgboss-queue.js';
@@ -80,7 +81,9 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
       : new TableQueue(store, queueOptions, logger);
   observeQueue(() => queue.stats());
   const classification = new ClassificationService(store);
-  const structure = new StructureService(store, blobs);
+  // DGML, text and Markdown are written in a thread of their own: a large document's takes a core for a second or more.
+  const structureWriter = new StructureWriter({ timeoutMs: 120_000, memoryMb: 1024 });
+  const structure = new StructureService(store, blobs, (gz, request) => structureWriter.write(gz, request));
   const properties = new PropertyService(store, queue, async (doc, value) => evidenceOfManualValue(await structure.structureOf(doc), value));
   const artifacts = new ArtifactService(store, blobs, config.maxUploadBytes);
   const projects = new ProjectService(
@@ -142,6 +145,7 @@ export async function openServices(config: Config, logger?: Logger): Promise<Ser
       await webhookDispatcher.stop();
       webhookDispatcher.close();
       await renderer.close();
+      await structureWriter.close();
       await queue.stop(0); // already stopped by the job consumers, if any; closes pg-boss's connections
       await store.close();
       blobs.close?.();

@@ -9,7 +9,7 @@ import { tooLarge, type UploadIntent } from '../../domain/documents.js';
 import type { StagedBlob } from '../../store/blobs/blob-store.js';
 import { ALLOWED_EXTENSIONS } from '../../model/formats.js';
 import { ContentQuery } from '../../api/structure.js';
-import { sendRendered } from './document-structure.js';
+import { sendStructureFile } from './document-structure.js';
 import { DRAIN_LIMIT } from '../unread-body.js';
 import { formLimitError, fieldText } from '../form-limits.js';
 
@@ -139,8 +139,8 @@ export function documentContentRoutes(app: App, deps: HttpDeps) {
       const { workspace } = principalOf(request);
       const format = request.query.format ?? 'original';
       if (format !== 'original') {
-        const { text } = await deps.structure.text(workspace.id, request.params.id, format);
-        return sendRendered(request, reply as unknown as FastifyReply, text, format === 'markdown' ? 'text/markdown; charset=utf-8' : 'text/plain; charset=utf-8');
+        const { file } = await deps.structure.text(workspace.id, request.params.id, format);
+        return sendStructureFile(request, reply as unknown as FastifyReply, file, format === 'markdown' ? 'text/markdown; charset=utf-8' : 'text/plain; charset=utf-8');
       }
       const doc = await deps.documents.get(workspace.id, request.params.id);
       return sendBytes(request, reply, {

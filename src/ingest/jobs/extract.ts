@@ -93,6 +93,8 @@ export class ExtractionJob implements JobHandler<ExtractPayload> {
       );
       if (!recorded) continue;
       documents++;
+      // Its DGML tags the values: written again now when they changed, not at the next request.
+      await this.structures.writeFiles(workspaceId, doc.id, ['dgml']).catch((err: unknown) => this.logger.warn({ err, document: doc.id }, 'DGML not written after extraction: the next request writes it'));
       // What this document taught is used for the next ones.
       for (const r of results) {
         if (!r.best || r.best.confidence < LEARN_FROM_CONFIDENCE) continue;

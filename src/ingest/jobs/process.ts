@@ -34,6 +34,8 @@ export interface ProcessOptions {
    * extracted; `labels` (the found labels the analysing thread summarised) are recorded.
    */
   onReady?: (s: Repos, doc: DocumentRecord, features: ClassificationFeatures, labels: LabelSummaryEntry[] | undefined) => Promise<void>;
+  /** Once the document is Ready (committed): its DGML, text and Markdown are written and kept. A failure is logged; a request writes them then. */
+  afterReady?: (doc: DocumentRecord) => Promise<void>;
 }
 
 /**
@@ -136,6 +138,7 @@ export class ProcessJob implements JobHandler<ProcessPayload> {
       if (!committed) await this.blobs.discard(staged.tempKey).catch(() => undefined);
     }
     log.info({ pages: model.pages.length, pagination: model.pagination, ocrPages: stored.ocrPages.length, durationMs: Date.now() - started }, 'document ready');
+    await this.options.afterReady?.(doc).catch((err: unknown) => log.warn({ err }, 'DGML, text and Markdown not written at Ready: the first request writes them'));
   }
 }
 

@@ -8,6 +8,7 @@ import { newId } from '../../model/ids.js';
  *   workspaces/{workspace}/documents/{document}/rendition.pdf        the PDF LibreOffice made of an office document
  *   workspaces/{workspace}/documents/{document}/structure.json.gz    the structure model
  *   workspaces/{workspace}/documents/{document}/pages/{n}-{dpi}.png  a page image, rendered on first request
+ *   workspaces/{workspace}/documents/{document}/files/{format}-{sha}  its DGML, text or Markdown, by the SHA-256 of its bytes
  *   workspaces/{workspace}/uploads/{session}/{offset}.{nonce}        a chunk of a resumable upload
  *   projects/{project}/{artifact}[-{id}]                             a project's artifact (generated, or uploaded)
  *
@@ -33,6 +34,11 @@ export function renditionKeyOf(d: Owned): string {
 
 export function structureKeyOf(d: Owned): string {
   return `${documentPrefixOf(d)}structure.json.gz`;
+}
+
+/** A file written from the structure (DGML, text, Markdown): named by its bytes, so a new one never overwrites one being read. */
+export function structureFileKeyOf(d: Owned, format: string, sha256: string): string {
+  return `${documentPrefixOf(d)}files/${format}-${sha256}`;
 }
 
 export function pageImageKeyOf(d: Owned, page: number, dpi: number): string {

@@ -28,6 +28,7 @@ import * as m0016 from './migrations/0016_label_kinds.js';
 import * as m0017 from './migrations/0017_webhook_secret_keys.js';
 import * as m0018 from './migrations/0018_workspace_usage.js';
 import * as m0020 from './migrations/0020_page_images.js';
+import * as m0021 from './migrations/0021_structure_files.js';
 
 export type Db = Kysely<Schema>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0017_webhook_secret_keys': m0017,
   '0018_workspace_usage': m0018,
   '0020_page_images': m0020,
+  '0021_structure_files': m0021,
 };
 
 // pg returns int8 and numeric as strings; every such value here is a count, a size or a timestamp in

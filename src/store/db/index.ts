@@ -23,6 +23,7 @@ import { ArtifactsRepo } from './artifacts.js';
 import { SemanticLabelsRepo } from './semantic-labels.js';
 import { UsageRepo } from './usage.js';
 import { PageImagesRepo } from './page-images.js';
+import { StructureFilesRepo } from './structure-files.js';
 import { CommitObserver, noteCommitted } from './changes.js';
 import { asConstraintError } from './constraints.js';
 import type { SecretBox } from '../../runtime/secret-box.js';
@@ -48,6 +49,7 @@ export class Repos {
   readonly semanticLabels: SemanticLabelsRepo;
   readonly usage: UsageRepo;
   readonly pageImages: PageImagesRepo;
+  readonly structureFiles: StructureFilesRepo;
   /** Raw parameterized SQL in this connection or transaction (the pg-boss `db` adapter). */
   readonly raw: RawSqlRepo;
 
@@ -75,6 +77,7 @@ export class Repos {
     this.semanticLabels = new SemanticLabelsRepo(db);
     this.usage = new UsageRepo(db);
     this.pageImages = new PageImagesRepo(db);
+    this.structureFiles = new StructureFilesRepo(db);
     this.raw = new RawSqlRepo(db);
   }
 }

@@ -341,7 +341,23 @@ export interface SemanticLabelScansTable {
   scanned_at: number;
 }
 
+/** DGML, text or Markdown written from a document's structure, kept as a blob. */
+export interface StructureFilesTable {
+  document_id: string;
+  /** 'dgml', 'text' or 'markdown' (StructureFileFormat). */
+  format: string;
+  workspace_id: string;
+  /** SHA-256 of what the file was written from: a row whose inputs are not the document's now is stale. */
+  inputs: string;
+  blob_key: string;
+  /** SHA-256 of the file's bytes, hex. */
+  sha256: string;
+  size: number;
+  written_at: number;
+}
+
 export interface Database {
+  structure_files: StructureFilesTable;
   semantic_labels: SemanticLabelsTable;
   semantic_label_scans: SemanticLabelScansTable;
   projects: ProjectsTable;
