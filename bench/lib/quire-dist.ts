@@ -30,7 +30,8 @@ export function checkDist(): void {
   }
 }
 
-export async function startDistQuire(opts: { dataDir?: string; args?: string[]; extraEnv?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): Promise<DistQuire> {
+/** `main`: another build's dist/main.js (a worktree of another commit), run from its own root; default this one's. */
+export async function startDistQuire(opts: { dataDir?: string; args?: string[]; extraEnv?: NodeJS.ProcessEnv; nodeArgs?: string[]; main?: string } = {}): Promise<DistQuire> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
   const key = `bench-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
@@ -44,7 +45,8 @@ export async function startDistQuire(opts: { dataDir?: string; args?: string[]; 
     QUIRE_LOG_LEVEL: 'warn',
     ...opts.extraEnv,
   };
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), DIST_MAIN, ...(opts.args ?? ['serve'])], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const main = opts.main ?? DIST_MAIN;
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), main, ...(opts.args ?? ['serve'])], { env, cwd: path.resolve(path.dirname(main), '..'), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
