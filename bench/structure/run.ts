@@ -84,7 +84,7 @@ interface RoundResult {
   firstGetMs: number;
   dgmlBytes: number;
   idle: Lag;
-  load: Lag & { requests: number; perSecond: number; getP50Ms: number; getP99Ms: number; probeP50Ms: number; probeP99Ms: number; serverCores: number; otherCores: number; errors: number };
+  load: Lag & { requests: number; perSecond: number; getP50Ms: number; getP99Ms: number; probeP50Ms: number; probeP99Ms: number; serverCores: number; serverCpuMsPerGet: number; otherCores: number; errors: number };
 }
 
 async function round(build: 'this' | 'base', document: string): Promise<RoundResult> {
@@ -150,6 +150,7 @@ async function round(build: 'this' | 'base', document: string): Promise<RoundRes
         probeP50Ms: percentile(probes, 50),
         probeP99Ms: percentile(probes, 99),
         serverCores: used.server,
+        serverCpuMsPerGet: (used.server * used.seconds * 1000) / Math.max(1, gets.length),
         otherCores: used.other,
         errors,
       },
@@ -180,7 +181,7 @@ try {
 }
 
 const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
-const rows = [['build', 'round', 'DGML bytes', 'first GET ms', 'idle lag p50/p99/max ms', 'lag p50 ms', 'lag p99 ms', 'lag max ms', 'GET/s', 'GET p50/p99 ms', 'probe p50/p99 ms', 'server cores', 'other cpu', 'errors']];
+const rows = [['build', 'round', 'DGML bytes', 'first GET ms', 'idle lag p50/p99/max ms', 'lag p50 ms', 'lag p99 ms', 'lag max ms', 'GET/s', 'GET p50/p99 ms', 'probe p50/p99 ms', 'server cores', 'server CPU ms/GET', 'other cpu', 'errors']];
 const roundOf = new Map<string, number>();
 for (const r of results) {
   const n = (roundOf.get(r.build) ?? 0) + 1;
@@ -198,17 +199,18 @@ for (const r of results) {
     `${fmt(r.load.getP50Ms, 0)}/${fmt(r.load.getP99Ms, 0)}`,
     `${fmt(r.load.probeP50Ms)}/${fmt(r.load.probeP99Ms)}`,
     fmt(r.load.serverCores, 2),
+    fmt(r.load.serverCpuMsPerGet, 2),
     fmt(r.load.otherCores, 2),
     String(r.load.errors),
   ]);
 }
 console.log('');
-printTable(rows, new Set([1, 2, 3, 5, 6, 7, 8, 11, 12, 13]));
+printTable(rows, new Set([1, 2, 3, 5, 6, 7, 8, 11, 12, 13, 14]));
 for (const build of ['this', 'base'] as const) {
   const mine = results.filter((r) => r.build === build);
   if (!mine.length) continue;
   console.log(
-    `${build === 'this' ? 'this build' : 'base'} (median of ${mine.length}): lag p50 ${fmt(median(mine.map((r) => r.load.p50Ms)))} ms, p99 ${fmt(median(mine.map((r) => r.load.p99Ms)))} ms, max ${fmt(median(mine.map((r) => r.load.maxMs)), 0)} ms; probe p99 ${fmt(median(mine.map((r) => r.load.probeP99Ms)))} ms`,
+    `${build === 'this' ? 'this build' : 'base'} (median of ${mine.length}): lag p50 ${fmt(median(mine.map((r) => r.load.p50Ms)))} ms, p99 ${fmt(median(mine.map((r) => r.load.p99Ms)))} ms, max ${fmt(median(mine.map((r) => r.load.maxMs)), 0)} ms; server CPU ${fmt(median(mine.map((r) => r.load.serverCpuMsPerGet)), 2)} ms/GET; probe p99 ${fmt(median(mine.map((r) => r.load.probeP99Ms)))} ms`,
   );
 }
 writeResults('structure', started, { machine: machine(), git: gitState(), root: ROOT, base: BASE, document, clients: CLIENTS, seconds: SECONDS, results });

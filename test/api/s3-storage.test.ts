@@ -149,5 +149,23 @@ if (noS3) {
       assert.deepEqual(theirs, [], 'objects left after deleting the documents');
       assert.equal((await c.get(`/documents/${plain.json.id}/content`)).status, 404);
     });
+
+    test('DGML, text and Markdown are kept as objects named by their SHA-256, served with it as ETag, and deleted with the document', async () => {
+      const up = await c.upload({ path: NDA });
+      assertJson(up, 201);
+      const id = up.json.id as string;
+      assert.equal((await waitForStatus(c, id, ['Ready', 'Error'])).status, 'Ready');
+      for (const [format, url] of [['dgml', `/documents/${id}/dgml`], ['text', `/documents/${id}/content?format=text`], ['markdown', `/documents/${id}/content?format=markdown`]] as const) {
+        const r = await c.get(url);
+        assert.equal(r.status, 200);
+        const digest = createHash('sha256').update(r.buffer).digest();
+        assert.equal(r.headers.get('etag'), `"${digest.toString('base64url').slice(0, 32)}"`);
+        const keys = await s3.listKeys(BUCKET);
+        assert.ok(keys.some((k) => k.endsWith(`/documents/${id}/files/${format}-${digest.toString('hex')}`)), `${format} not kept in the bucket: ${keys.join(', ')}`);
+        assert.equal((await c.get(url, { headers: { 'if-none-match': r.headers.get('etag')! } })).status, 304);
+      }
+      assert.equal((await c.del(`/documents/${id}`)).status, 204);
+      assert.deepEqual((await s3.listKeys(BUCKET)).filter((k) => k.includes(id)), [], 'objects left after deleting the document');
+    });
   });
 }
