@@ -132,7 +132,7 @@ describe('clause labels: DGML', () => {
   });
 
   test("a section's only paragraph that opens on a heading of its own is that clause inside the section's body", () => {
-    const section = (heading: string, body: string): StructureNode => ({ type: 'section', heading: { text: heading, boxes: [] }, children: [para(body)] }) as StructureNode;
+    const section = (heading: string, body: string): StructureNode => ({ type: 'section', level: 1, heading: { text: heading, boxes: [] }, children: [para(body)] });
     const m = model([section('7. INSURANCE.', "7.1 Tenant's Insurance. Tenant shall obtain and keep in force the following coverages.")]);
     nameClauses(m);
     const xml = renderDgml(m, CTX);
