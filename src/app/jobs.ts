@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Services } from './services.js';
 import type { JobHandler } from '../store/queue/queue.js';
@@ -6,6 +7,7 @@ import { ProcessJob } from '../ingest/jobs/process.js';
 import { Handoff } from '../ingest/jobs/handoff.js';
 import { ExtractionJob } from '../ingest/jobs/extract.js';
 import { ThreadPool } from '../ingest/thread-pool.js';
+import { removeDeadOfficeDirs, useOfficeRoot } from '../ingest/readers/office/office-dirs.js';
 import { PublishJob } from '../reports/publish-job.js';
 import { GENERATORS } from '../reports/index.js';
 
@@ -22,7 +24,12 @@ export interface RunningConsumers {
 /** The handler of every job of a worker, by queue, and the thread pool they read and analyse in. */
 export function jobHandlers(services: Services, logger: Logger): { pool: ThreadPool; jobs: { queue: string; handler: JobHandler<unknown>; concurrency: number }[] } {
   const { config, store, blobs, queue, documents, properties } = services;
-  const pool = new ThreadPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, ocrLanguages: config.ingest.ocrLanguages, officeIdleMs: config.ingest.officeIdleMs, officeRequireIsolation: config.ingest.officeRequireIsolation });
+  // LibreOffice works in folders under the data directory; those of a process that died go at start.
+  const officeRoot = path.join(config.dataDir, 'office');
+  useOfficeRoot(officeRoot);
+  const stale = removeDeadOfficeDirs(officeRoot);
+  if (stale) logger.info({ folders: stale, dir: officeRoot }, 'removed LibreOffice working folders of processes that ended');
+  const pool = new ThreadPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, ocrLanguages: config.ingest.ocrLanguages, officeIdleMs: config.ingest.officeIdleMs, officeRequireIsolation: config.ingest.officeRequireIsolation, officeRoot });
   // The two jobs of a document share the models `ingest` read, kept in memory for `process`.
   const handoff = new Handoff();
   const processJob = new ProcessJob(store, blobs, pool, handoff, logger.child({ component: 'ingest' }), {

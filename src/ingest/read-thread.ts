@@ -8,6 +8,7 @@ import { analyzeDocument, type AnalyzeTimings } from './pipeline.js';
 import { readDocument } from './readers/index.js';
 import type { PdfEngine } from './readers/pdf/pdf.js';
 import { preloadPdfium, usePdfiumModule, type PdfiumModule } from './readers/pdf/pdfium.js';
+import { useOfficeRoot } from './readers/office/office-dirs.js';
 import { classificationFeatures, type ClassificationFeatures } from '../document/classification.js';
 import { summariseLabels, type LabelSummaryEntry } from '../document/label-summary.js';
 import { IngestError, type DocumentModel } from '../document/pages.js';
@@ -57,11 +58,14 @@ async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; trans
 export interface ThreadData {
   /** PDFium compiled by the process, shared by its threads (`compiledPdfiumModule`). */
   pdfiumModule?: PdfiumModule;
+  /** The folder LibreOffice's working folders go under (office-dirs.ts). */
+  officeRoot?: string;
 }
 
 // Long-lived: PDFium and the readers load once (pdf.js only if a document needs it); the pool sends one request at a time.
 const data = workerData as ThreadData | null;
 if (data?.pdfiumModule) usePdfiumModule(data.pdfiumModule);
+if (data?.officeRoot) useOfficeRoot(data.officeRoot);
 preloadPdfium();
 parentPort!.on('message', async (req: ThreadRequest) => {
   try {

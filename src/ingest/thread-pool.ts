@@ -33,6 +33,8 @@ export interface ThreadPoolOptions {
   officeIdleMs?: number;
   /** Word files are refused rather than converted by a LibreOffice with network access (default false). */
   officeRequireIsolation?: boolean;
+  /** The folder LibreOffice's working folders go under (default: the system's temporary directory). */
+  officeRoot?: string;
   /** The thread's entry module (tests only; default: read-thread next to this module). */
   entry?: URL;
   /** A thread is replaced after serving this many requests (default 1,000; tests only). */
@@ -188,7 +190,7 @@ export class ThreadPool {
     const entry = threadEntry(this.opts.entry ?? moduleBeside(import.meta.url, 'read-thread'), { nice });
     const thread = new Worker(entry.file, {
       eval: entry.eval,
-      workerData: { pdfiumModule: compiledPdfiumModule(this.opts.pdfiumCompile ?? 'lazy') } satisfies ThreadData,
+      workerData: { pdfiumModule: compiledPdfiumModule(this.opts.pdfiumCompile ?? 'lazy'), ...(this.opts.officeRoot ? { officeRoot: this.opts.officeRoot } : {}) } satisfies ThreadData,
       resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
       stdout: false,
       stderr: false,

@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { withDeadline } from '../../child-deadline.js';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { IngestError } from '../../../document/pages.js';
+import { makeOfficeDir } from './office-dirs.js';
 import { officeEnvironment } from './office-env.js';
 import { PROFILE_SETTINGS, residentOffice, type ResidentOffice } from './office-resident.js';
 
@@ -86,7 +86,7 @@ export async function convertWithLibreOffice(
   to: 'pdf' | 'docx' = 'pdf',
   residentIdleMs = 0,
 ): Promise<Buffer> {
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'quire-soffice-'));
+  const dir = makeOfficeDir('soffice');
   try {
     const input = path.join(dir, `input.${ext}`);
     const outDir = path.join(dir, 'out');

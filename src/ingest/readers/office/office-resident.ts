@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+import { makeOfficeDir } from './office-dirs.js';
 import { officeEnvironment } from './office-env.js';
 
 /**
@@ -36,7 +36,7 @@ export class ResidentOffice {
   readonly exited: Promise<void>;
 
   private constructor(readonly soffice: string, readonly isolated: boolean, private readonly idleMs: number) {
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-office-'));
+    this.dir = makeOfficeDir('office');
     const profile = path.join(this.dir, 'profile');
     fs.mkdirSync(path.join(profile, 'user'), { recursive: true });
     fs.writeFileSync(path.join(profile, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);

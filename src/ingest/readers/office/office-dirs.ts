@@ -1,0 +1,52 @@
+/**
+ * Where LibreOffice's working folders go: one per conversion or resident LibreOffice, its profile, its
+ * input and output and its own temporary files (`lu*.tmp`), removed when it ends. Under Quire's data
+ * directory once the process says so (`useOfficeRoot`), else the system's temporary directory. A
+ * folder is named after its process, so that a process starting later can tell the folders of a
+ * process that died (SIGKILL, power loss) from the live ones of another and remove them.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+let root: string | null = null;
+
+/** Sets the folder conversions work under (created if missing). */
+export function useOfficeRoot(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  root = dir;
+}
+
+/** A new working folder for one LibreOffice (`kind`: a conversion's or a resident's). */
+export function makeOfficeDir(kind: 'soffice' | 'office'): string {
+  return fs.mkdtempSync(path.join(root ?? os.tmpdir(), `quire-${kind}-${process.pid}-`));
+}
+
+const OWNED = /^quire-(?:soffice|office)-(\d+)-/u;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the working folders under `dir` of processes that are no longer running; returns how many. */
+export function removeDeadOfficeDirs(dir: string): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const pid = Number(OWNED.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
