@@ -4,6 +4,7 @@ import type { PdfEngine } from './readers/pdf/pdf.js';
 import { pdfiumModuleIfCompiled } from './readers/pdf/pdfium.js';
 import type { RenderReply, RenderRequest, RenderThreadData } from './render-thread.js';
 import { PageImageError } from '../domain/pages.js';
+import { SerialThread, ThreadFailure } from './serial-thread.js';
 
 export interface PageRendererOptions {
   /** Time budget of one page. */
@@ -23,64 +24,35 @@ export interface PageRendererOptions {
  * PageImageError: `too-large` past `maxPixels` (checked before any pixel is allocated), else `unrenderable`.
  */
 export class PageRenderer {
-  private current: Worker | undefined;
-  private nextId = 1;
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly thread: SerialThread<RenderRequest, RenderReply>;
 
-  constructor(private readonly opts: PageRendererOptions) {}
-
-  render(source: { file: string }, page: number, dpi: number, maxPixels: number): Promise<Buffer> {
-    const run = this.chain.then(() => this.renderNow({ id: this.nextId++, file: source.file, page, dpi, maxPixels }));
-    this.chain = run.catch(() => undefined);
-    return run;
-  }
-
-  private thread(): Worker {
-    if (!this.current) {
+  constructor(opts: PageRendererOptions) {
+    this.thread = new SerialThread(() => {
       const entry = threadEntry(moduleBeside(import.meta.url, 'render-thread'));
-      const workerData: RenderThreadData = { engine: this.opts.engine ?? 'pdfium', pdfiumModule: pdfiumModuleIfCompiled() };
-      const thread = new Worker(entry.file, { eval: entry.eval, workerData, resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb }, stdout: false, stderr: false });
-      thread.unref();
-      thread.on('exit', () => {
-        if (this.current === thread) this.current = undefined;
-      });
-      this.current = thread;
+      const workerData: RenderThreadData = { engine: opts.engine ?? 'pdfium', pdfiumModule: pdfiumModuleIfCompiled() };
+      return new Worker(entry.file, { eval: entry.eval, workerData, resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb }, stdout: false, stderr: false });
+    }, opts.timeoutMs);
+  }
+
+  async render(source: { file: string }, page: number, dpi: number, maxPixels: number): Promise<Buffer> {
+    let reply: RenderReply;
+    try {
+      reply = await this.thread.ask((id) => ({ request: { id, file: source.file, page, dpi, maxPixels } }));
+    } catch (err) {
+      if (!(err instanceof ThreadFailure)) throw err;
+      const why = {
+        error: `the rendering thread failed on it (${err.detail})`,
+        exit: `the rendering thread stopped while drawing it (exit code ${err.detail})`,
+        timeout: `drawing it took longer than ${err.detail} s`,
+      };
+      throw new PageImageError('unrenderable', why[err.kind]);
     }
-    return this.current;
+    if (reply.ok) return Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength);
+    if (reply.tooLarge) throw new PageImageError('too-large', `its image would be ${reply.tooLarge.width} x ${reply.tooLarge.height} pixels, over the limit of ${maxPixels}`);
+    throw new PageImageError('unrenderable', reply.message);
   }
 
-  private renderNow(req: RenderRequest): Promise<Buffer> {
-    const thread = this.thread();
-    return new Promise<Buffer>((resolve, reject) => {
-      const done = (fn: () => void) => {
-        clearTimeout(timer);
-        thread.off('message', onMessage);
-        thread.off('error', onError);
-        thread.off('exit', onExit);
-        fn();
-      };
-      const fail = (message: string, reason: 'too-large' | 'unrenderable' = 'unrenderable') => done(() => reject(new PageImageError(reason, message)));
-      const onMessage = (reply: RenderReply) => {
-        if (reply.id !== req.id) return;
-        if (reply.ok) done(() => resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength)));
-        else if (reply.tooLarge) fail(`its image would be ${reply.tooLarge.width} x ${reply.tooLarge.height} pixels, over the limit of ${req.maxPixels}`, 'too-large');
-        else fail(reply.message);
-      };
-      const onError = (err: Error) => fail(`the rendering thread failed on it (${err.message})`);
-      const onExit = (code: number) => fail(`the rendering thread stopped while drawing it (exit code ${code})`);
-      const timer = setTimeout(() => {
-        fail(`drawing it took longer than ${Math.round(this.opts.timeoutMs / 1000)} s`);
-        void thread.terminate();
-      }, this.opts.timeoutMs);
-      thread.on('message', onMessage);
-      thread.on('error', onError);
-      thread.on('exit', onExit);
-      thread.postMessage(req);
-    });
-  }
-
-  async close(): Promise<void> {
-    await this.current?.terminate();
-    this.current = undefined;
+  close(): Promise<void> {
+    return this.thread.close();
   }
 }
