@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { processAlive } from '../../runtime/process-alive.js';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Claim tokens of one queue instance: `host:pid:instance:uuid`, so a restarted process can tell the
@@ -30,6 +23,6 @@ export class ClaimTokens {
     const [host, pidText, instance] = token.split(':');
     const pid = Number(pidText);
     if (host !== os.hostname() || !Number.isInteger(pid) || pid <= 0) return false;
-    return pid === process.pid ? instance !== this.instance : !isAlive(pid);
+    return pid === process.pid ? instance !== this.instance : !processAlive(pid);
   }
 }

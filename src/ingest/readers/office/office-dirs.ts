@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive } from '../../../runtime/process-alive.js';
 
 let root: string | null = null;
 
@@ -24,14 +25,6 @@ export function makeOfficeDir(kind: 'soffice' | 'office'): string {
 
 const OWNED = /^quire-(?:soffice|office)-(\d+)-/u;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Removes the working folders under `dir` of processes that are no longer running; returns how many. */
 export function removeDeadOfficeDirs(dir: string): number {
@@ -44,7 +37,7 @@ export function removeDeadOfficeDirs(dir: string): number {
   }
   for (const name of names) {
     const pid = Number(OWNED.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
     fs.rmSync(path.join(dir, name), { recursive: true, force: true });
     removed++;
   }
