@@ -361,6 +361,14 @@ function governingVerbPeriod(near: string[]): string | null {
     // What one may do ("may object", "the right to terminate", "entitled to elect"), a period; what one must, a deadline.
     const may = modal === 'may' || modal === 'can' || (modal === 'to' && /^(?:right|option|entitled|elect|able|free|permitted|opportunity)$/u.test(near[m + 1] ?? ''));
     const suffix = may || over ? 'Period' : 'Deadline';
+    // "to conduct an audit within", "shall furnish the certificates within": an active verb of doing names the period by its object.
+    if (!passive && (DOING_VERBS.has(verb) || LIGHT_VERBS.has(verb)) && verb !== 'be' && verb !== 'have') {
+      let o = i - 1;
+      while (o >= by && (FUNCTION_WORDS.has(near[o]!) || /^(?:all|such|written|same)$/u.test(near[o]!))) o--;
+      const object = o >= by ? near[o]! : undefined;
+      if (object && /^\p{L}{4,}$/u.test(object) && !NOTICE_FORMS.test(object) && !/(?:ly|ed|ing)$/u.test(object)) return `${pascal([object])}${suffix}`;
+      if (DOING_VERBS.has(verb)) return null;
+    }
     if (LIGHT_VERBS.has(verb) || (passive && DOING_VERBS.has(verb))) {
       // "notice of a claim shall be given": the head before "of".
       const of = near.slice(m + 1, m + 5).indexOf('of');
