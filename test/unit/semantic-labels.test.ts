@@ -646,10 +646,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('HARBOUR TRUST NOMINEES LIMITED\n\n   The trustee of the Pell Street Funding Trust signs below.\n'), []);
   });
 
-  test('defined terms without quotes or brackets: (the Company), hereinafter referred to as "Landlord"; a former name passed over', async () => {
+  test('defined terms without quotes or brackets: (the Company), hereinafter referred to as "Landlord"; a former name named as one', async () => {
     assert.deepEqual(await labelsOf('This Lease is made by Heron Realty LLC, a Delaware limited liability company, hereinafter referred to as "Landlord", and Finch Labs Inc., hereinafter called "Tenant".\n'), [['LandlordName', 'Heron Realty LLC'], ['TenantName', 'Finch Labs Inc.']]);
     assert.deepEqual(await labelsOf('Kestrel Bancorp (the Company) and its directors agree.\n'), [['CompanyName', 'Kestrel Bancorp']]);
-    assert.deepEqual(await labelsOf('Osprey Inc. (formerly known as Plover Inc.) (the "Company") agrees.\n'), [['CompanyName', 'Osprey Inc.']]);
+    assert.deepEqual(await labelsOf('Osprey Inc. (formerly known as Plover Inc.) (the "Company") agrees.\n'), [['CompanyName', 'Osprey Inc.'], ['FormerCompanyName', 'Plover Inc.']]);
     assert.deepEqual(await labelsOf('Wren Holdings, Inc., a Delaware corporation (together with its subsidiaries, the "Company"), agrees.\n'), [['CompanyName', 'Wren Holdings, Inc.']]);
   });
 
@@ -685,6 +685,13 @@ describe('found labels: values named by what their context says', () => {
     // A plan's short name alone ("the Plan") says no more than PlanName.
     assert.deepEqual(await labelsOf('Options are granted under its 2024 Equity Incentive Plan (the "Plan") to employees.\n'), [['PlanName', '2024 Equity Incentive Plan']]);
     assert.deepEqual(await labelsOf('The notes are issued under the Indenture for the 2031 Senior Notes dated as of March 3, 2021, as amended.\n'), [['IndentureDate', 'March 3, 2021']]);
+  });
+
+  test('a former name is named so; a state is no party; a time on its date takes the term after the date; a cause is passed over', async () => {
+    assert.deepEqual(await labelsOf('Fenwick Mills, Inc. (f/k/a Harbor Acquisition Corp.), a corporation organized in the State of Nevada (the "Company"), grants the award.\n'), [['FormerCompanyName', 'Harbor Acquisition Corp.']]);
+    assert.deepEqual(await labelsOf('Kestrel LLC (formerly known as Granite Widgets LLC) sold the goods.\n'), [['FormerCompanyName', 'Granite Widgets LLC']]);
+    assert.deepEqual(await labelsOf('Jane Roe agrees to serve as a director of the Company as of 10:00 a.m. on March 3, 2027 (the "Effective Time").\n'), [['DirectorName', 'Jane Roe'], ['EffectiveTime', '10:00 a.m.']]);
+    assert.deepEqual(await labelsOf('If the Employee terminates her employment due to Retirement or Disability before June 1, 2027, the award lapses.\n'), [['TerminationDate', 'June 1, 2027']]);
   });
 
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {

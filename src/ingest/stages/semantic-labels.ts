@@ -259,7 +259,9 @@ function dateName(near: string[], title?: string): string | null {
   // "has hereto set her hand this 13th day of May", "signed into law October 17, 1986".
   if (/^hands?$/u.test(near[1] ?? '') && /^(?:his|her|their|its|my|our)$/u.test(near[2] ?? '') && /^sets?$/u.test(near[3] ?? '')) return 'SignatureDate';
   if (near[0] === 'law' && near[1] === 'into' && /^signed$/u.test(near[2] ?? '')) return 'EnactmentDate';
-  for (const [i, w] of near.slice(0, 7).entries()) {
+  // "terminates his employment due to Retirement or Disability prior to …": a cause between the event and its date is passed over.
+  const causeAt = near.slice(0, 7).findIndex((w, k) => w === 'to' && near[k + 1] === 'due');
+  for (const [i, w] of near.slice(0, causeAt >= 0 ? causeAt + 6 : 7).entries()) {
     if (w === 'due' && near.slice(i + 1, i + 4).some((x) => SECURITIES.test(x))) return 'MaturityDate';
     // "terminates his employment due to Retirement or Disability prior to …": a cause is not the event the date is of.
     const cause = near.slice(i + 1, i + 5).findIndex((x, k, a) => x === 'to' && (a[k + 1] === 'due' || (a[k + 1] === 'owing')));
@@ -712,8 +714,10 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
     const onTime = v.kind === 'date' && last?.kind === 'time' && /^\s*(?:on|,)?\s*$/u.test(text.slice(last.end, v.start));
     const near = onTime ? [...before(tokens, v.start, last!.end, 2), ...before(tokens, last!.start, lastFloor, 12)] : before(tokens, v.start, floor, 12);
     lastFloor = floor;
+    // "as of 9:00 a.m. on December 9, 2013 (the "Effective Time")": a time written on its date is named by the term after the date.
+    const onDate = v.kind === 'time' ? values.find((d) => d.kind === 'date' && d.start >= v.end && /^\s*(?:on|,)?\s*$/u.test(text.slice(v.end, d.start))) : undefined;
     const name =
-      (v.kind === 'party' || v.kind === 'address' ? null : termAfter(tokens, v.end, v.kind)) ??
+      (v.kind === 'party' || v.kind === 'address' ? null : termAfter(tokens, onDate?.end ?? v.end, v.kind)) ??
       termClosing(tokens, v, v.kind) ??
       labelBefore(tokens, v.start, v.kind) ??
       (v.kind === 'party' ? null : termBefore(tokens, v.start, v.kind)) ??

@@ -468,6 +468,9 @@ const ROLE_STOPS = new Set(['sole', 'joint']);
 /** Words after which a name is a place, not a party: "the laws of Canada", "the State of Texas". */
 const PLACE_BEFORE = /^(?:laws|state|commonwealth|province|republic|kingdom|county|city)$/u;
 
+/** What stands before a party's former name: "(f/k/a Quinpario Acquisition Corp.)", "(formerly Cobalt Holdings LLC)". */
+const FORMERLY = /^(?:f\/k\/a\/?|fka|formerly)$/u;
+
 /** Where a name ends: a possessive's "'s" off, and a name written twice (a signature, then the printed name) once. */
 function nameEnd(tokens: Token[], from: number, last: number): number {
   const words = tokens.slice(from, last + 1);
@@ -536,11 +539,14 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     if (tokens[from]!.start >= text.length) continue;
     const words = tokens.slice(from, last + 1).filter(isWord);
     if (!plausibleName(words)) continue;
-    // A name after "the laws of" or "the State of" is a place.
+    // A name after "the laws of" or "the State of" is a place, and so is "the State of Delaware" itself.
     if (lower(tokens[from - 1]) === 'of' && PLACE_BEFORE.test(lower(tokens[from - 2]))) continue;
+    if (PLACE_BEFORE.test(lower(tokens[from])) && lower(tokens[from + 1]) === 'of') continue;
     const together: string[][][] = [];
     const facts: { incorporated?: boolean } = {};
-    const roles = rolesAround(tokens, from, last, previous, together, facts).filter((r) => !isAlias(r, tokens.slice(from, last + 1)));
+    // "Jason Industries, Inc. (f/k/a Quinpario Acquisition Corp.)": the name it had is its former name, whatever the sentence calls it now.
+    const former = FORMERLY.test(lower(tokens[from - 1])) || (lower(tokens[from - 1]) === 'as' && lower(tokens[from - 2]) === 'known' && lower(tokens[from - 3]) === 'formerly');
+    const roles = former ? [['former', 'company']] : rolesAround(tokens, from, last, previous, together, facts).filter((r) => !isAlias(r, tokens.slice(from, last + 1)));
     // One capitalised word opening a sentence is more often its verb or noun ("Deliver to Landlord …") than a name.
     if (!roles.length && words.length === 1 && !allCaps(words[0]!) && (from === 0 || tokens[from - 1]!.text === '.')) continue;
     // After "Title:" stands a job title, not a party (unless it is a firm's name: "Title: JV JEFFERSONVILLE, LLC").
