@@ -694,6 +694,14 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('If the Employee terminates her employment due to Retirement or Disability before June 1, 2027, the award lapses.\n'), [['TerminationDate', 'June 1, 2027']]);
   });
 
+  test('a definition names its first amount or rate by its term; a change "to" a value is an amount of what changes; no role from "as amended" or a term of a thing', async () => {
+    assert.deepEqual(await labelsOf('"Liquidity Trigger Amount" means, at any time, an amount equal to 12.5% of the total Commitments.\n'), [['LiquidityTriggerPercentage', '12.5%']]);
+    assert.deepEqual(await labelsOf('"Minimum Net Worth" means $40,000,000.\n'), [['MinimumNetWorthAmount', '$40,000,000']]);
+    assert.deepEqual(await labelsOf('Harbor Bank hereby increases its Commitment to $20,000,000.\n'), [['CommitmentAmount', '$20,000,000']]);
+    assert.deepEqual(await labelsOf('claims under Title VII of the Civil Rights Act of 1964, as amended, and the Age Discrimination Act.\n'), []);
+    assert.deepEqual(await labelsOf('The parties completed the Merger Sub Transaction (the "Closing") last week.\n'), []);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

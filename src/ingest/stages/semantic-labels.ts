@@ -562,7 +562,9 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   // "payments of more than $5,000,000", "a fee not to exceed $500": the comparison between the noun and its value is passed over.
   const comparison = near[0] === 'than' && /^(?:more|less|greater|fewer)$/u.test(near[1] ?? '') ? (near[2] === 'not' || near[2] === 'no' ? 3 : 2) : near[0] === 'exceed' && near[1] === 'to' && near[2] === 'not' ? 3 : near[0] === 'least' && near[1] === 'at' ? 2 : 0;
   if (comparison) near = near.slice(comparison);
-  const link = near[0] === 'of' ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || AMOUNT_OF.has(near[0])) ? 0 : -1;
+  // "hereby increases its Commitment to $75,000,000": what a change brings to the value is an amount of it.
+  const changed = near[0] === 'to' && near.slice(2, 5).some((w) => /^(?:increase[sd]?|decrease[sd]?|reduce[sd]?|raise[sd]?|adjust(?:s|ed)?)$/u.test(w));
+  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || AMOUNT_OF.has(near[0])) ? 0 : -1;
   if (link < 0) return null;
   let at = link;
   // "shall be equal to $2.70": the verb before "equal to".
@@ -590,6 +592,33 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   // "a compensation equal to 100 percent (100%) of …", "a fee of 2%": the share of an amount is its percentage.
   // (Not a bare "an amount equal to 10%": which amount, the text does not say.)
   return kind === 'percent' && words.length + (one === 'amount' ? -1 : 0) > 0 && (AMOUNT_HEADS.has(one) || AMOUNT_OF.has(one)) ? `${pascal([...words.slice(0, -1), one])}Percentage` : null;
+}
+
+/**
+ * `"Availability Trigger Amount" means … an amount equal to 10% of …` → `AvailabilityTriggerPercentage`, `"Threshold Amount" means
+ * $50,000,000` → `ThresholdAmount`: the first amount or rate of a definition is what the defined term measures, named by the
+ * term with its kind's head.
+ */
+function definitionName(tokens: Token[], start: number, kind: 'money' | 'percent'): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1;
+  for (let steps = 0; i >= 0 && steps < 30 && !/^(?:means|mean)$/iu.test(tokens[i]!.text); i--, steps++) {
+    const t = tokens[i]!.text;
+    if (/^[.;"“”]$/u.test(t) || t === '%' || t === '$' || /^\$|%$/u.test(t)) return null;
+  }
+  if (i < 1) return null;
+  let k = i - 1;
+  if (tokens[k]?.text.toLowerCase() === 'shall') k--;
+  if (!/^["”]$/u.test(tokens[k]?.text ?? '')) return null;
+  const words: string[] = [];
+  for (k--; k >= 0 && words.length < 6 && !/^["“]$/u.test(tokens[k]!.text); k--) words.unshift(tokens[k]!.text);
+  if (!/^["“]$/u.test(tokens[k]?.text ?? '') || !words.length || !words.every((w) => /^\p{Lu}[\p{L}\p{N}-]*$|^\p{N}+$/u.test(w))) return null;
+  const head = words.at(-1)!.toLowerCase();
+  if (kind === 'percent') {
+    if (RATE_HEADS.has(head)) return pascal(words);
+    const core = head === 'amount' ? words.slice(0, -1) : words;
+    return core.length ? `${pascal(core)}Percentage` : null;
+  }
+  return AMOUNT_HEADS.has(head) ? pascal(words) : `${pascal(words)}Amount`;
 }
 
 /**
@@ -666,7 +695,19 @@ const PLAN_CUE = /\b(?:Plan|Program)\b/u;
 /** Roles that say who signs, not what the party is: a firm "By:" is the party's name only where nothing better names it. */
 const WEAK_ROLES = new Set(['by', 'name', 'signatory']);
 
+/**
+ * Last words of a "role" that is none: what an `as …` says of a law or a term ("as amended", "as defined in", "as of", "North"),
+ * and defined terms of things, not parties (`(the "Closing")`, `(the "Grant Date")`, `(the "Landlord's Change Notice")`).
+ */
+const NOT_ROLES = new Set([
+  'amended', 'defined', 'provided', 'directed', 'described', 'specified', 'supplemented', 'modified', 'restated', 'contemplated', 'permitted', 'required',
+  'applicable', 'effective', 'into', 'of', 'north', 'south', 'east', 'west', 'floor', 'date', 'period', 'deadline', 'term', 'agreement', 'notice', 'change',
+  'delay', 'act', 'regulations', 'code', 'contract', 'contracts', 'closing', 'formation', 'stock', 'premise', 'premises', 'control', 'certificate',
+  'amendment', 'lease', 'law', 'section', 'article', 'plan',
+]);
+
 function partyName(roles: readonly string[][] | undefined): string | null {
+  roles = roles?.filter((r) => !NOT_ROLES.has(r.at(-1)!) && !/^\d/u.test(r[0]!));
   if (!roles?.length) return null;
   const strong = roles.find((r) => !WEAK_ROLES.has(r.join(' ')));
   const role = strong ?? roles.find((r) => r[0] === 'signatory');
@@ -731,7 +772,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null)
             : v.kind === 'money' || v.kind === 'percent'
-              ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ?? amountName(near, v.kind)
+              ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ?? amountName(near, v.kind) ?? definitionName(tokens, v.start, v.kind)
               : null);
     // "the 2011 Incentive Plan effective on April 21, 2015": a plan just before is what is effective then.
     const ofPlan = name === 'EffectiveDate' && last?.kind === 'plan' && near.length <= 4 && !/[.,;:()]/u.test(text.slice(last.end, v.start));
