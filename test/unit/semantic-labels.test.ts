@@ -702,6 +702,14 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The parties completed the Merger Sub Transaction (the "Closing") last week.\n'), []);
   });
 
+  test('a period set by "within" far from its words is governed by the clause verb after its modal, or a denied participle', async () => {
+    assert.deepEqual(await labelsOf('Landlord will, at its sole cost, repaint all of the existing "loading docks" which are a part of the Building within 60 days of the date hereof.\n'), []);
+    assert.deepEqual(await labelsOf('Landlord will, at its expense, replace all of the existing "loading docks" which are a part of the Building within 60 days of the date hereof.\n'), [['ReplacementDeadline', '60 days']]);
+    assert.deepEqual(await labelsOf('Any equipment not removed from the Building or from the yard by the Contractor within fifteen (15) days after the end of the Term is abandoned.\n'), [['RemovalDeadline', 'fifteen (15) days']]);
+    // What one must give is no event of its own.
+    assert.deepEqual(await labelsOf('The Contractor shall, at its own cost, provide copies of all of the permits it holds for the works within 10 days of a request.\n'), []);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

@@ -391,6 +391,39 @@ function governingVerbPeriod(near: string[]): string | null {
 }
 
 /**
+ * `Landlord will, at its expense, replace all of the doors … within 90 days` → `ReplacementDeadline`, `shall fail to discharge
+ * any lien placed upon the Premises … within 20 days` → `DischargeDeadline`, `All property not removed from the Premises … within
+ * thirty (30) days` → `RemovalDeadline`: a period set by "within" or "no later than" further back than the words next to it
+ * reach is governed by its clause's verb: the first verb of doing after a modal (past asides in commas and "fail to"), or a
+ * denied participle; named by its noun, as what must be done by then (a deadline) or may be (a period).
+ */
+function clauseVerbPeriod(tokens: Token[], start: number, floor: number): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1;
+  const by = tokens[i]?.text.toLowerCase() === 'within' ? 1 : tokens[i]?.text.toLowerCase() === 'than' && tokens[i - 1]?.text.toLowerCase() === 'later' ? 3 : 0;
+  if (!by) return null;
+  const words: string[] = [];
+  for (i -= by; i >= 0 && words.length < 30 && tokens[i]!.end > floor && !/^[.;:]$/u.test(tokens[i]!.text); i--) {
+    if (/^\p{L}/u.test(tokens[i]!.text)) words.unshift(tokens[i]!.text.toLowerCase());
+  }
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]!;
+    const modal = /^(?:shall|will|must|may)$/u.test(w);
+    if (!modal && w !== 'not') continue;
+    let j = k + 1;
+    // "will, at its expense, replace": an aside of a few words and adverbs before the verb.
+    while (j < words.length && j < k + 6 && (/ly$/u.test(words[j]!) || /^(?:at|its|his|her|their|own|sole|cost|and|expense|not|promptly|also|then|thereafter)$/u.test(words[j]!))) j++;
+    if (words[j] === 'fail' && words[j + 1] === 'to') j += 2;
+    if (modal && words[j] === 'be') j++;
+    const verb = words[j];
+    if (!verb || (!modal && !/ed$/u.test(verb))) continue;
+    const noun = nounOfVerb(verb) ?? (PERIOD_EVENTS.find(([re]) => re.test(verb))?.[1].replace(/(?:Deadline|Period)$/u, '').toLowerCase() || null);
+    if (!noun || LIGHT_VERBS.has(infinitive(verb)) || DOING_VERBS.has(infinitive(verb)) || NOTICE_FORMS.test(verb)) return null;
+    return `${pascal([noun])}${w === 'may' ? 'Period' : 'Deadline'}`;
+  }
+  return null;
+}
+
+/**
  * `Within seven (7) days of Kodak's request, I will provide documentation …` → `DocumentationDeadline`, `shall, within five
  * Business Days of demand, pay to …` → `PaymentDeadline`: a period opening its clause is governed by the verb after the
  * phrase it opens (past the comma or bracket that closes that phrase); a verb that carries no event passes to its object.
@@ -770,7 +803,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
         : v.kind === 'date'
           ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? scheduledName(near, 'Date') ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
           : v.kind === 'duration'
-            ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null)
+            ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null) ?? clauseVerbPeriod(tokens, v.start, floor)
             : v.kind === 'money' || v.kind === 'percent'
               ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ?? amountName(near, v.kind) ?? definitionName(tokens, v.start, v.kind)
               : null);
