@@ -710,6 +710,15 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Contractor shall, at its own cost, provide copies of all of the permits it holds for the works within 10 days of a request.\n'), []);
   });
 
+  test('a notice\'s addressee and kind of address; the end of reported months; a term moved "to" a value', async () => {
+    assert.deepEqual(await labelsOf('If intended for Subtenant, to: Osprey Labs, 14 Harbor Road, Salem, Oregon 97301\n'), [['SubtenantAddress', '14 Harbor Road, Salem, Oregon 97301']]);
+    assert.deepEqual(await labelsOf('KESTREL MILLS, INC., with a mailing address of 40 Canal Street, Suite 9, Lowell, Massachusetts 01852, agrees.\n'), [['MailingAddress', '40 Canal Street, Suite 9, Lowell, Massachusetts 01852']]);
+    assert.deepEqual(await labelsOf('Revenue for the three and nine months ended September 30, 2025 rose.\n'), [['ReportingPeriodEndDate', 'September 30, 2025']]);
+    assert.deepEqual(await labelsOf('The Expiration Date of the Lease is hereby extended to May 31, 2030.\n'), [['ExpirationDate', 'May 31, 2030']]);
+    // A period that runs out, not one reported on.
+    assert.deepEqual(await labelsOf('The option may be exercised over a term of two years ending May 31, 2030.\n'), []);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

@@ -493,12 +493,17 @@ function termClosing(tokens: Token[], v: { start: number; end: number }, kind: s
 function termBefore(tokens: Token[], start: number, kind: string): string | null {
   let i = firstAtOrAfter(tokens, start) - 1;
   let linked = false;
-  for (let steps = 0; i >= 0 && steps < 4; steps++, i--) {
+  for (let steps = 0; i >= 0 && steps < 5; steps++, i--) {
     const w = tokens[i]!.text.toLowerCase();
     if (/^(?:is|be|means|mean|equals|equal|occur|occurs|was)$/u.test(w)) linked = true;
-    else if (!/^(?:on|shall|will|to|of|as|the|at|by|hereby|deemed|have|been)$/u.test(w)) break;
+    // "is hereby accelerated to", "shall be extended to": a term moved to the value is the value.
+    else if (!/^(?:on|shall|will|to|of|as|the|at|by|hereby|deemed|have|been|accelerated|extended|postponed|deferred|changed|moved|advanced|delayed)$/u.test(w)) break;
   }
   if (!linked || i < 0) return null;
+  // "the Rent Commencement Date of 1 South is hereby accelerated to": past what the term is of, to the term.
+  const of = tokens.slice(Math.max(0, i - 3), i + 1).findLastIndex((t) => t.text === 'of');
+  const termEnd = Math.max(0, i - 3) + of - 1;
+  if (of >= 0 && !LABEL_HEADS[kind]?.test(tokens[i]!.text.toLowerCase()) && termEnd >= 0 && LABEL_HEADS[kind]?.test(tokens[termEnd]!.text.toLowerCase())) i = termEnd;
   const words: string[] = [];
   for (; i >= 0 && words.length < 5 && /^\p{Lu}[\p{Ll}]+$/u.test(tokens[i]!.text); i--) words.unshift(tokens[i]!.text);
   // A sentence's first word is no part of the term ("Rent is …" names nothing; "The Rent Commencement Date is …" does).
@@ -521,8 +526,10 @@ function addressName(tokens: Token[], v: { start: number; end: number }, near: s
   }
   const term = termAfterWords(tokens, end);
   if (term && /^\p{Lu}/u.test(term[0]!) && term.length <= 3) return `${pascal(term)}Address`;
-  const whose = whoseAddress(tokens, v.start);
+  const whose = whoseAddress(tokens, v.start) ?? noticeTo(tokens, v.start);
   if (whose) return whose;
+  // "with a notice address of …", "its mailing address is …": the kind of address the text gives.
+  if (/^(?:of|is|at)$/u.test(near[0] ?? '') && near[1] === 'address' && /^(?:notice|mailing|billing|business|registered|home|residence|email|delivery)$/u.test(near[2] ?? '')) return `${pascal([near[2]!])}Address`;
   const at = near.findIndex((w) => /^(?:located|residing|resides|address|offices?|business|situated)$/u.test(w));
   if (at < 0 || at > 8 || !/^(?:at|is|in|of)$/u.test(near[0] ?? '')) return null;
   const place = near.slice(at + 1, at + 3).find((w) => /^(?:premises|property|building|facility|site)$/u.test(w));
@@ -533,6 +540,25 @@ function addressName(tokens: Token[], v: { start: number; end: number }, near: s
   if (!party || v.start - party.end >= 80) return null;
   const between = tokens.slice(firstAtOrAfter(tokens, party.end), firstAtOrAfter(tokens, v.start));
   return between.some((t) => t.text === '.' || t.text === ';') ? null : party.name.replace(/Name$/u, 'Address');
+}
+
+/** `If to Landlord: …`, `If intended for Sublandlord, to: Alkermes, Inc. 852 Winter Street …` → `SublandlordAddress`: a notice's addressee. */
+function noticeTo(tokens: Token[], start: number): string | null {
+  const end = firstAtOrAfter(tokens, start);
+  for (let k = Math.max(0, end - 20); k < end - 2; k++) {
+    if (tokens[k]!.text.toLowerCase() !== 'if') continue;
+    let j = k + 1;
+    if (tokens[j]?.text.toLowerCase() === 'intended' || tokens[j]?.text.toLowerCase() === 'sent' || tokens[j]?.text.toLowerCase() === 'given') j++;
+    if (!/^(?:to|for)$/iu.test(tokens[j]?.text ?? '')) return null;
+    j++;
+    if (/^the$/iu.test(tokens[j]?.text ?? '')) j++;
+    const words: string[] = [];
+    for (; j < end && words.length < 3 && /^\p{Lu}\p{Ll}+$/u.test(tokens[j]!.text); j++) words.push(tokens[j]!.text);
+    if (!words.length || !/^[,:]$/u.test(tokens[j]?.text ?? '')) return null;
+    // Nothing but the addressee's name and punctuation between: the address is the addressee's.
+    return tokens.slice(j, end).some((t) => /^[.;]$/u.test(t.text)) ? null : `${pascal(words)}Address`;
+  }
+  return null;
 }
 
 /** `… (the "Bank"), whose address is …` → `BankAddress`: the defined term the relative clause is said of. */
@@ -801,7 +827,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       (v.kind === 'party'
         ? partyName(v.roles) ?? (v.incorporated ? 'CompanyName' : null)
         : v.kind === 'date'
-          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? scheduledName(near, 'Date') ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
+          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? (last?.kind === 'duration' && /^\s+ended\s+$/u.test(text.slice(last.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(last.start, last.end)) ? 'ReportingPeriodEndDate' : null) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? scheduledName(near, 'Date') ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null) ?? clauseVerbPeriod(tokens, v.start, floor)
             : v.kind === 'money' || v.kind === 'percent'
