@@ -716,7 +716,14 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Revenue for the three and nine months ended September 30, 2025 rose.\n'), [['ReportingPeriodEndDate', 'September 30, 2025']]);
     assert.deepEqual(await labelsOf('The Expiration Date of the Lease is hereby extended to May 31, 2030.\n'), [['ExpirationDate', 'May 31, 2030']]);
     // A period that runs out, not one reported on.
-    assert.deepEqual(await labelsOf('The option may be exercised over a term of two years ending May 31, 2030.\n'), []);
+    assert.deepEqual(await labelsOf('The option may be exercised over a term of two years ending May 31, 2030.\n'), [['TermLength', 'two years']]);
+  });
+
+  test('a period named by a term closing its clause (lower case too, or the period of what the term names); the length of a term', async () => {
+    assert.deepEqual(await labelsOf('Your salary continues for nine months starting in the first pay cycle after the Release Date (the "continuation period").\n'), [['ContinuationPeriod', 'nine months']]);
+    assert.deepEqual(await labelsOf('as if the Employee had worked throughout the six (6) month period following the Separation Date (the "Tail Bonus").\n'), [['TailBonusPeriod', 'six (6) month']]);
+    assert.deepEqual(await labelsOf('The Sublease provides for an initial term of approximately five (5) years, commencing on the Delivery Date.\n'), [['InitialTermLength', 'five (5) years']]);
+    assert.deepEqual(await labelsOf('The premises are let for a term of ten (10) years.\n'), [['TermLength', 'ten (10) years']]);
   });
 
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {

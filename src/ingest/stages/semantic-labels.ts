@@ -301,6 +301,10 @@ function dateName(near: string[], title?: string): string | null {
 }
 
 function periodName(near: string[], next: string[]): string | null {
+  // "an initial term of approximately twelve (12) years", "for a fixed term of ten (10) years": how long the term is.
+  const of = near[0] === 'of' ? 1 : near[0] === 'approximately' && near[1] === 'of' ? 2 : 0;
+  if (of && near[of] === 'term' && /^(?:a|an|the|its)$/u.test(near[of + 1] ?? '')) return 'TermLength';
+  if (of && near[of] === 'term' && /^(?:a|an|the|its)$/u.test(near[of + 2] ?? '') && /^(?:initial|fixed|original|extended|renewal|primary|minimum|maximum)$/u.test(near[of + 1] ?? '')) return `${pascal([near[of + 1]!])}TermLength`;
   // "a one-month Interest Period", "the seven (7) day revocation period": the period the duration measures, by its own name.
   const period = next.slice(0, 3).indexOf('period');
   if (period > 0 && next.slice(0, period).every((w) => /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !/^(?:day|days|week|weeks|month|months|year|years|calendar|business|consecutive)$/u.test(w))) {
@@ -474,11 +478,15 @@ function termClosing(tokens: Token[], v: { start: number; end: number }, kind: s
   if (kind !== 'duration' && kind !== 'date') return null;
   let i = firstAtOrAfter(tokens, v.end);
   const first = i;
-  for (; i < tokens.length && i - first < 10 && tokens[i]!.text !== '('; i++) if (/^[,;.:"“”)]$/u.test(tokens[i]!.text)) return null;
+  for (; i < tokens.length && i - first < (kind === 'duration' ? 14 : 10) && tokens[i]!.text !== '('; i++) if (/^[,;.:"“”)]$/u.test(tokens[i]!.text)) return null;
   const words = tokens[i]?.text === '(' ? termAfterWords(tokens, tokens[i]!.start) : null;
-  if (!words || !/^\p{Lu}/u.test(words[0]!) || words.length > 5) return null;
+  if (!words || words.length > 5) return null;
   const head = words.at(-1)!.toLowerCase();
+  // `(the "severance period")`: a term in lower case still names a duration by its own head.
   if (kind === 'duration' && LABEL_HEADS.duration!.test(head)) return pascal(words.flatMap((w) => w.split('-')));
+  if (!/^\p{Lu}/u.test(words[0]!)) return null;
+  // `the twelve (12) month period following the Termination Date (the "Forward Bonus")`: the period of what the term names.
+  if (kind === 'duration' && i > first && /^period$/iu.test(tokens[first]?.text ?? '') && !LABEL_HEADS.date!.test(head)) return `${pascal(words.flatMap((w) => w.split('-')))}Period`;
   // The end of a period: only when the date closes it ("through", "until") right before the term. The date is the
   // period's end, named so with its type ("through December 31, 2015 (the "Non-Competition Period")" → `NonCompetitionPeriodEndDate`).
   const k = firstAtOrAfter(tokens, v.start) - 1;
