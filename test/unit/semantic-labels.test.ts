@@ -726,6 +726,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The premises are let for a term of ten (10) years.\n'), [['TermLength', 'ten (10) years']]);
   });
 
+  test('an amount the text only measures ("an aggregate principal amount of") is named by what it is of', async () => {
+    assert.deepEqual(await labelsOf('(b) any prepayment shall be in a principal amount of $2,000,000 or a whole multiple of $500,000 in excess thereof.\n'), [['PrepaymentAmount', '$2,000,000']]);
+    assert.deepEqual(await labelsOf('its commitment to make a Term B Loan on the Closing Date in an aggregate amount equal to $90,000,000.\n'), [['LoanAmount', '$90,000,000']]);
+    assert.deepEqual(await labelsOf('The Issuer has outstanding an aggregate principal amount of $40,000,000.\n'), [['AggregatePrincipalAmount', '$40,000,000']]);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

@@ -688,6 +688,21 @@ function definitionName(tokens: Token[], start: number, kind: 'money' | 'percent
   return AMOUNT_HEADS.has(head) ? pascal(words) : `${pascal(words)}Amount`;
 }
 
+/** Words that only measure an amount ("an aggregate principal amount of"), not say what it is of. */
+const MEASURE_ONLY = /^(?:Aggregate|Principal|Total|Original|AggregatePrincipal|TotalPrincipal|OriginalPrincipal)Amount$/u;
+/** What an amount the text only measures is of, further back: "any prepayment shall be in a principal amount of". */
+const AMOUNT_SUBJECTS = new Set(['prepayment', 'loan', 'borrowing', 'advance', 'note', 'notes', 'facility', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'payment', 'deposit', 'bond', 'bonds', 'debenture', 'debentures']);
+
+/** A measured-only amount ("AggregatePrincipalAmount") named by what it is of, the nearest such noun of its sentence before it. */
+function amountOf(name: string | null, words: readonly string[]): string | null {
+  if (!name || !MEASURE_ONLY.test(name)) return name;
+  const lower = words.map((w) => w.toLowerCase());
+  const at = lower.findIndex((w) => AMOUNT_SUBJECTS.has(w));
+  if (at < 0) return name;
+  const noun = lower[at]!.length > 4 && /[^s]s$/u.test(lower[at]!) ? lower[at]!.slice(0, -1) : lower[at]!;
+  return `${pascal([noun])}Amount`;
+}
+
 /**
  * What a percentage says after it: `9.75% Senior Notes` → `NoteInterestRate` (the notes' coupon), `10% of the shares will
  * vest` → `VestingPercentage` (the share of a thing the verb happens to).
@@ -839,7 +854,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null) ?? clauseVerbPeriod(tokens, v.start, floor)
             : v.kind === 'money' || v.kind === 'percent'
-              ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ?? amountName(near, v.kind) ?? definitionName(tokens, v.start, v.kind)
+              ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ?? amountOf(amountName(near, v.kind), wordsBefore(tokens, v.start, floor, 24)) ?? definitionName(tokens, v.start, v.kind)
               : null);
     // "the 2011 Incentive Plan effective on April 21, 2015": a plan just before is what is effective then.
     const ofPlan = name === 'EffectiveDate' && last?.kind === 'plan' && near.length <= 4 && !/[.,;:()]/u.test(text.slice(last.end, v.start));
