@@ -732,6 +732,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Issuer has outstanding an aggregate principal amount of $40,000,000.\n'), [['AggregatePrincipalAmount', '$40,000,000']]);
   });
 
+  test('a date "or such later date" takes the term in its bracket; a document named after an effective date is what is effective', async () => {
+    assert.deepEqual(await labelsOf('In no event shall the Closing occur later than June 30, 2027 (or such later date as Buyer and Seller may agree in writing, the "Termination Date").\n'), [['TerminationDate', 'June 30, 2027']]);
+    assert.deepEqual(await labelsOf('WHEREAS, the parties entered into that certain Master Lease Agreement dated as of May 4, 2026, but effective as of March 1, 2026 (the "Lease").\n'), [['AgreementDate', 'May 4, 2026'], ['LeaseEffectiveDate', 'March 1, 2026']]);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

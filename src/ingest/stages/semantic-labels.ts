@@ -460,13 +460,30 @@ function verbAfterPeriod(tokens: Token[], end: number): string | null {
 /** `9:00 a.m. on December 9, 2013 (the "Effective Time")`: the defined term right after a value names it. */
 function termAfter(tokens: Token[], end: number, kind: string): string | null {
   // Right after the value, no comma between: "9:00 a.m. on December 9, 2013 (…)" names the time, not only the date.
-  const words = termAfterWords(tokens, end, false);
+  const words = termAfterWords(tokens, end, false) ?? (kind === 'date' ? otherDateTerm(tokens, end) : null);
   if (!words) return null;
   // Only a term of the value's own kind: `("Effective Date")` names a date, `(this "Agreement")` does not.
   const named = /\p{Lu}/u.test(words[0]!) && LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase());
   // `2015 Omnibus Incentive Plan (the "Plan")`: a plan's short name alone says no more than `PlanName` does.
   if (kind === 'plan' && words.length < 2) return null;
   return named ? pascal(words) : null;
+}
+
+/** `May 31, 2014 (or such later date as the parties may agree in writing, the "Outside Date")`: the term of a date "or such other date". */
+function otherDateTerm(tokens: Token[], end: number): string[] | null {
+  let i = firstAtOrAfter(tokens, end);
+  const lead = tokens.slice(i, i + 5).map((t) => t.text.toLowerCase());
+  if (lead[0] !== '(' || lead[1] !== 'or' || lead[2] !== 'such' || !/^(?:later|other|earlier|extended)$/u.test(lead[3] ?? '') || lead[4] !== 'date') return null;
+  for (i += 5; i < tokens.length && i < firstAtOrAfter(tokens, end) + 30 && tokens[i]!.text !== ')'; i++) {
+    if (tokens[i]!.text !== ',' || tokens[i + 1]?.text.toLowerCase() !== 'the') continue;
+    const q = tokens[i + 2]?.text;
+    if (!q || !/^["“]$/u.test(q)) continue;
+    const out: string[] = [];
+    let k = i + 3;
+    for (; k < tokens.length && out.length < 6 && !/^["”]$/u.test(tokens[k]!.text); k++) out.push(tokens[k]!.text);
+    return /^["”]$/u.test(tokens[k]?.text ?? '') && out.length ? out : null;
+  }
+  return null;
 }
 
 /**
@@ -860,7 +877,12 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
     const ofPlan = name === 'EffectiveDate' && last?.kind === 'plan' && near.length <= 4 && !/[.,;:()]/u.test(text.slice(last.end, v.start));
     floor = v.end;
     last = v;
+    // "Master Sublease Agreement dated as of April 4, 2014, but effective as of February 1, 2014 (the "Sublease")": the document the
+    // term after it names is what is effective then.
+    const document = name === 'EffectiveDate' ? termAfterWords(tokens, v.end) : null;
+    const ofDocument = document?.length === 1 && DOCUMENTS.has(document[0]!.toLowerCase()) && document[0]!.toLowerCase() !== 'agreement' ? `${pascal(document)}EffectiveDate` : null;
     if (ofPlan) out.push({ start: v.start, end: v.end, name: 'PlanEffectiveDate' });
+    else if (ofDocument) out.push({ start: v.start, end: v.end, name: ofDocument });
     else if (name) out.push({ start: v.start, end: v.end, name });
   }
   return out;
