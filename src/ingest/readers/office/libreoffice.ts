@@ -2,9 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { withDeadline } from '../../child-deadline.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { IngestError } from '../../../document/pages.js';
-import { makeOfficeDir } from './office-dirs.js';
+import { makeOfficeDir, profileOf, removeOfficeDir } from './office-dirs.js';
 import { officeEnvironment } from './office-env.js';
 import { PROFILE_SETTINGS, residentOffice, type ResidentOffice } from './office-resident.js';
 
@@ -110,14 +109,15 @@ export async function convertWithLibreOffice(
         done();
       }
     }
-    const profile = path.join(dir, 'profile');
-    await fs.promises.mkdir(path.join(profile, 'user'), { recursive: true });
-    await fs.promises.writeFile(path.join(profile, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
+    const profile = profileOf(dir);
+    await fs.promises.mkdir(path.join(profile.path, 'user'), { recursive: true });
+    await fs.promises.writeFile(path.join(profile.path, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
     await fs.promises.rm(outDir, { recursive: true, force: true });
-    await convert(`-env:UserInstallation=${pathToFileURL(profile).href}`);
+    await convert(`-env:UserInstallation=${profile.url}`);
     return await readOutput(outDir, to);
   } finally {
-    await fs.promises.rm(dir, { recursive: true, force: true });
+    // Its LibreOffice has ended; one killed (at its timeout, or by the OS) left its pipe in /tmp.
+    await removeOfficeDir(dir);
   }
 }
 

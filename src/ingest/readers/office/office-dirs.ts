@@ -1,6 +1,7 @@
 /**
  * Where LibreOffice's working folders go: one per conversion or resident LibreOffice, its profile, its
- * input and output and its own temporary files (`lu*.tmp`), removed when it ends. Under Quire's data
+ * input and output and its own temporary files (`lu*.tmp`), removed when it ends, with the request
+ * pipe LibreOffice made in /tmp for that profile (`office-pipes.ts`). Under Quire's data
  * directory once the process says so (`useOfficeRoot`), else the system's temporary directory. A
  * folder is named after its process, so that a process starting later can tell the folders of a
  * process that died (SIGKILL, power loss) from the live ones of another and remove them.
@@ -8,7 +9,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { processAlive } from '../../../runtime/process-alive.js';
+import { removePipes, requestPipeName } from './office-pipes.js';
 
 let root: string | null = null;
 
@@ -23,8 +26,23 @@ export function makeOfficeDir(kind: 'soffice' | 'office'): string {
   return fs.mkdtempSync(path.join(root ?? os.tmpdir(), `quire-${kind}-${process.pid}-`));
 }
 
-const OWNED = /^quire-(?:soffice|office)-(\d+)-/u;
+/** The profile LibreOffice is given in the working folder `dir`: its path and its URL. */
+export function profileOf(dir: string): { path: string; url: string } {
+  const profile = path.join(dir, 'profile');
+  return { path: profile, url: pathToFileURL(profile).href };
+}
 
+/** Removes the working folder `dir` and its LibreOffice's request pipe, once that LibreOffice has ended. */
+export async function removeOfficeDir(dir: string): Promise<void> {
+  removeRequestPipe(dir);
+  await fs.promises.rm(dir, { recursive: true, force: true });
+}
+
+function removeRequestPipe(dir: string): void {
+  removePipes(requestPipeName(profileOf(dir).url));
+}
+
+const OWNED = /^quire-(?:soffice|office)-(\d+)-/u;
 
 /** Removes the working folders under `dir` of processes that are no longer running; returns how many. */
 export function removeDeadOfficeDirs(dir: string): number {
@@ -38,6 +56,7 @@ export function removeDeadOfficeDirs(dir: string): number {
   for (const name of names) {
     const pid = Number(OWNED.exec(name)?.[1]);
     if (!pid || pid === process.pid || processAlive(pid)) continue;
+    removeRequestPipe(path.join(dir, name));
     fs.rmSync(path.join(dir, name), { recursive: true, force: true });
     removed++;
   }

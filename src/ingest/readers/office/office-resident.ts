@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { pathToFileURL } from 'node:url';
-import { makeOfficeDir } from './office-dirs.js';
+import { makeOfficeDir, profileOf, removeOfficeDir } from './office-dirs.js';
 import { officeEnvironment } from './office-env.js';
+import { pipePaths, requestPipeName } from './office-pipes.js';
 
 /**
  * One LibreOffice kept running between conversions, by the thread that started it.
@@ -37,23 +37,21 @@ export class ResidentOffice {
 
   private constructor(readonly soffice: string, readonly isolated: boolean, private readonly idleMs: number) {
     this.dir = makeOfficeDir('office');
-    const profile = path.join(this.dir, 'profile');
-    fs.mkdirSync(path.join(profile, 'user'), { recursive: true });
-    fs.writeFileSync(path.join(profile, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
+    const profile = profileOf(this.dir);
+    fs.mkdirSync(path.join(profile.path, 'user'), { recursive: true });
+    fs.writeFileSync(path.join(profile.path, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
     const keep = path.join(this.dir, 'keep.txt');
     fs.writeFileSync(keep, '');
     // Its temporary files (`lu*.tmp` folders, left behind when it is killed) go with the profile.
     const tmpDir = path.join(this.dir, 'tmp');
     fs.mkdirSync(tmpDir);
-    this.profileUrl = pathToFileURL(profile).href;
+    this.profileUrl = profile.url;
     this.profileArg = `-env:UserInstallation=${this.profileUrl}`;
     this.acceptName = `quire_${process.pid}_${threadId}_${randomBytes(6).toString('hex')}`;
     // The accept pipe is only the sign that start-up is over (it is opened after LibreOffice's own
     // request pipe); nothing connects to it.
     const args = [this.profileArg, '--headless', '--norestore', '--nologo', `--accept=pipe,name=${this.acceptName};urp;`, keep];
-    // LibreOffice names its request pipe after an MD5 of the profile's URL (UTF-16), each byte in hex without padding.
-    const digest = [...createHash('md5').update(Buffer.from(this.profileUrl, 'utf16le')).digest()].map((b) => b.toString(16)).join('');
-    const env = officeEnvironment({ TMPDIR: tmpDir, QUIRE_OFFICE_DIR: this.dir, QUIRE_OFFICE_ACCEPT: this.acceptName, QUIRE_OFFICE_IPC: `SingleOfficeIPC_${digest}` });
+    const env = officeEnvironment({ TMPDIR: tmpDir, QUIRE_OFFICE_DIR: this.dir, QUIRE_OFFICE_ACCEPT: this.acceptName, QUIRE_OFFICE_IPC: requestPipeName(this.profileUrl) });
     const shellArgs = ['-c', WATCHDOG, soffice, ...args];
     this.child = spawn(isolated ? 'unshare' : 'sh', isolated ? ['-rn', 'sh', ...shellArgs] : shellArgs, {
       stdio: ['pipe', 'ignore', 'ignore'],
@@ -75,8 +73,7 @@ export class ResidentOffice {
   /** Starts one and waits until it takes conversions; null if it could not start within `startMs`. */
   static async start(soffice: string, isolated: boolean, idleMs: number, startMs = START_TIMEOUT_MS): Promise<ResidentOffice | null> {
     const resident = new ResidentOffice(soffice, isolated, idleMs);
-    const uid = isolated ? 0 : (process.getuid?.() ?? 0);
-    const ready = ['/tmp', '/var/tmp'].map((dir) => path.join(dir, `OSL_PIPE_${uid}_${resident.acceptName}`));
+    const ready = pipePaths(resident.acceptName, [isolated ? 0 : (process.getuid?.() ?? 0)]);
     const deadline = performance.now() + startMs;
     while (resident.alive && performance.now() < deadline) {
       if (ready.some((p) => fs.existsSync(p))) {
@@ -115,12 +112,13 @@ export class ResidentOffice {
   }
 
   /**
-   * The watchdog removes the profile when LibreOffice ends, but a conversion handed over just then
-   * finds no LibreOffice to take it and runs one itself on the same profile, writing it anew: the
-   * last conversion over removes it again.
+   * The watchdog removes the profile and pipes when LibreOffice ends, but a conversion handed over
+   * just then finds no LibreOffice to take it and runs one itself on the same profile, writing it
+   * and its request pipe anew (left in /tmp if that one is killed): the last conversion over removes
+   * them again.
    */
   private removeProfileWhenUnused() {
-    if (!this.alive && this.busy === 0) fs.rm(this.dir, { recursive: true, force: true }, () => {});
+    if (!this.alive && this.busy === 0) removeOfficeDir(this.dir).catch(() => {});
   }
 
   private armIdle() {
