@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { findSoffice, networkIsolation } from '../ingest/readers/office/libreoffice.js';
+import { cliLanguages } from '../ingest/stages/ocr/tesseract-cli.js';
+import { toolEnvironment } from '../runtime/tool-env.js';
 
 /** What one optional system tool changes, found or not: logged once when a process starts reading documents. */
 export interface ToolReport {
@@ -14,9 +16,10 @@ export interface ToolReport {
 /** The fonts Word documents name most, by their metric-compatible stand-ins (Debian packages in the README). */
 const WORD_FONTS = ['Liberation Serif', 'Liberation Sans', 'Liberation Sans Narrow', 'Liberation Mono', 'Carlito', 'Caladea'];
 
+/** `command`'s output, or null when it is missing or fails; run without the server's secrets. */
 function run(command: string, args: string[]): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(command, args, { timeout: 10_000 }, (err, stdout) => resolve(err ? null : stdout));
+    execFile(command, args, { timeout: 10_000, env: toolEnvironment() }, (err, stdout) => resolve(err ? null : stdout));
   });
 }
 
@@ -29,7 +32,7 @@ async function missingFonts(): Promise<string[] | null> {
 
 export async function optionalTools(opts: { officeRequireIsolation?: boolean } = {}): Promise<ToolReport[]> {
   const soffice = findSoffice();
-  const [fontsMissing, langs] = await Promise.all([soffice ? missingFonts() : Promise.resolve(null), run('tesseract', ['--list-langs'])]);
+  const [fontsMissing, languages] = await Promise.all([soffice ? missingFonts() : Promise.resolve(null), cliLanguages()]);
   const reports: ToolReport[] = [];
   reports.push(
     soffice
@@ -59,10 +62,9 @@ export async function optionalTools(opts: { officeRequireIsolation?: boolean } =
           },
     );
   }
-  const languages = langs === null ? [] : langs.split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
   // Start-up has checked that the engine used has every language of QUIRE_OCR_LANGUAGES (ocr/languages.ts).
   reports.push(
-    langs !== null
+    languages !== null
       ? { tool: 'tesseract', found: true, detail: `languages: ${languages.join(', ')}`, effect: 'scanned pages are read by the tesseract command, with its tessdata_fast models (about 1.9x faster than the bundled engine)' }
       : { tool: 'tesseract', found: false, effect: "scanned pages are read by the bundled tesseract.js (same engine, npm's tessdata_best models, slower)" },
   );

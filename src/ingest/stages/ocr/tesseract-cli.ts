@@ -1,12 +1,22 @@
 import { execFile, spawn } from 'node:child_process';
 import { withDeadline } from '../../child-deadline.js';
+import { toolEnvironment } from '../../../runtime/tool-env.js';
+
+/**
+ * The environment the `tesseract` command runs with: the allow-list every external program gets
+ * (`runtime/tool-env.ts`, no secret of the server) and `TESSDATA_PREFIX`, where an operator may keep
+ * its language data; `set` on top.
+ */
+export function tesseractEnvironment(set: Record<string, string> = {}, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return toolEnvironment({ names: ['TESSDATA_PREFIX'], set }, env);
+}
 
 let installed: Promise<string[] | null> | undefined;
 
 /** The languages the `tesseract` command has data for, or null when it is not on PATH (asked once per thread). */
 export function cliLanguages(): Promise<string[] | null> {
   installed ??= new Promise((resolve) => {
-    execFile('tesseract', ['--list-langs'], { timeout: 10_000 }, (err, stdout) => {
+    execFile('tesseract', ['--list-langs'], { timeout: 10_000, env: tesseractEnvironment() }, (err, stdout) => {
       // The first line says where the data is ("List of available languages in …"), one code a line after it.
       resolve(err ? null : stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean));
     });
@@ -30,7 +40,7 @@ export function recognizeWithCli(png: Buffer, dpi: number, budgetMs: number, lan
     const [command, args] = withDeadline('tesseract', ['-', '-', '-l', languages, '--oem', '1', '--psm', '3', '--dpi', String(dpi), 'tsv'], budgetMs + 2_000);
     const child = spawn(command, args, {
       // One document per core is already reading: OpenMP threads on top would only contend.
-      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+      env: tesseractEnvironment({ OMP_THREAD_LIMIT: '1' }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
