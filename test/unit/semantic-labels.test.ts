@@ -737,6 +737,13 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('WHEREAS, the parties entered into that certain Master Lease Agreement dated as of May 4, 2026, but effective as of March 1, 2026 (the "Lease").\n'), [['AgreementDate', 'May 4, 2026'], ['LeaseEffectiveDate', 'March 1, 2026']]);
   });
 
+  test('a bracket that refers to a date by the term of its event names it ("hereinafter referred to as the "Closing"")', async () => {
+    assert.deepEqual(await labelsOf('The merger of Harbor Inc. and Osprey LLC was completed on March 2, 2026 (such merger is hereinafter referred to as the "Closing").\n'), [['ClosingDate', 'March 2, 2026']]);
+    assert.deepEqual(await labelsOf('The Premises shall be delivered on May 1, 2026 (the "Delivery").\n'), [['DeliveryDate', 'May 1, 2026']]);
+    // A term that is no event is no name of the date.
+    assert.deepEqual(await labelsOf('The goods shipped on May 1, 2026 (the "Shipment Lot") arrived.\n'), []);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

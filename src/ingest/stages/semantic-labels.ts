@@ -460,13 +460,34 @@ function verbAfterPeriod(tokens: Token[], end: number): string | null {
 /** `9:00 a.m. on December 9, 2013 (the "Effective Time")`: the defined term right after a value names it. */
 function termAfter(tokens: Token[], end: number, kind: string): string | null {
   // Right after the value, no comma between: "9:00 a.m. on December 9, 2013 (…)" names the time, not only the date.
-  const words = termAfterWords(tokens, end, false) ?? (kind === 'date' ? otherDateTerm(tokens, end) : null);
+  const words = termAfterWords(tokens, end, false) ?? referredTerm(tokens, end) ?? (kind === 'date' ? otherDateTerm(tokens, end) : null);
   if (!words) return null;
-  // Only a term of the value's own kind: `("Effective Date")` names a date, `(this "Agreement")` does not.
+  // Only a term of the value's own kind: `("Effective Date")` names a date, `(this "Agreement")` does not; a date's event is
+  // its kind too: `February 25, 2010 (such consummation is hereinafter referred to as the "Closing")` → `ClosingDate`.
+  if (kind === 'date' && words.length === 1 && /^\p{Lu}/u.test(words[0]!) && DATE_EVENTS.some(([re]) => re.test(words[0]!.toLowerCase()))) return `${pascal(words)}Date`;
   const named = /\p{Lu}/u.test(words[0]!) && LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase());
   // `2015 Omnibus Incentive Plan (the "Plan")`: a plan's short name alone says no more than `PlanName` does.
   if (kind === 'plan' && words.length < 2) return null;
   return named ? pascal(words) : null;
+}
+
+/** `… (such consummation is hereinafter referred to as the "Closing")`, `(hereinafter the "Lease")`: a bracket right after a value that refers to it by a term. */
+function referredTerm(tokens: Token[], end: number): string[] | null {
+  const i = firstAtOrAfter(tokens, end);
+  if (tokens[i]?.text !== '(') return null;
+  for (let k = i + 1; k < tokens.length && k < i + 12 && tokens[k]!.text !== ')'; k++) {
+    const w = tokens[k]!.text.toLowerCase();
+    const referred = (w === 'as' && tokens[k - 1]?.text.toLowerCase() === 'to' && tokens[k - 2]?.text.toLowerCase() === 'referred') || w === 'hereinafter';
+    if (!referred) continue;
+    let q = k + 1;
+    if (/^(?:referred|called)$/iu.test(tokens[q]?.text ?? '')) continue;
+    if (/^(?:the|this|a)$/iu.test(tokens[q]?.text ?? '')) q++;
+    if (!/^["“]$/u.test(tokens[q]?.text ?? '')) continue;
+    const out: string[] = [];
+    for (q++; q < tokens.length && out.length < 6 && !/^["”]$/u.test(tokens[q]!.text); q++) out.push(tokens[q]!.text);
+    return /^["”]$/u.test(tokens[q]?.text ?? '') && out.length && out.every((x) => /[\p{L}\p{N}]/u.test(x)) ? out : null;
+  }
+  return null;
 }
 
 /** `May 31, 2014 (or such later date as the parties may agree in writing, the "Outside Date")`: the term of a date "or such other date". */
@@ -802,7 +823,8 @@ const NOT_ROLES = new Set([
   'amended', 'defined', 'provided', 'directed', 'described', 'specified', 'supplemented', 'modified', 'restated', 'contemplated', 'permitted', 'required',
   'applicable', 'effective', 'into', 'of', 'north', 'south', 'east', 'west', 'floor', 'date', 'period', 'deadline', 'term', 'agreement', 'notice', 'change',
   'delay', 'act', 'regulations', 'code', 'contract', 'contracts', 'closing', 'formation', 'stock', 'premise', 'premises', 'control', 'certificate',
-  'amendment', 'lease', 'law', 'section', 'article', 'plan',
+  'amendment', 'lease', 'law', 'section', 'article', 'plan', 'delivery', 'termination', 'commencement', 'expiration', 'maturity', 'execution',
+  'renewal', 'settlement', 'vesting', 'resignation', 'retirement', 'consummation', 'merger', 'acquisition', 'transaction', 'transactions', 'offering',
 ]);
 
 function partyName(roles: readonly string[][] | undefined): string | null {
