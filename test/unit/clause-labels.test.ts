@@ -131,6 +131,34 @@ describe('clause labels: DGML', () => {
     assert.ok(reading.chunks.every((c) => c.xpath.startsWith('/dg:chunk/docset:NoAssignment/')));
   });
 
+  test("a form's label lines over short values are one whole, named by what it is about; titles over clauses are not", () => {
+    const form = model(['Rating Basis:', 'Values for scheduled locations and time element limits', 'Building Rate:', '0.410', 'Contents Rate:', '0.250', 'Premium for Policy Period:', '$48,200'].map((t) => para(t)));
+    nameClauses(form);
+    assert.equal(form.clause, 'InsurancePremiumCalculation', 'a form is not named by its first label');
+    const policy = model(['Policy Number', 'GL-2291-07', 'Effective', '01/01/2024 – 01/01/2025', 'Insuring Company', 'NORTHERN MUTUAL CASUALTY COMPANY'].map((t) => para(t)));
+    nameClauses(policy);
+    assert.equal(policy.clause, 'InsurancePolicyDetails');
+    const clauses = model([
+      para('Security Deposit'),
+      para('Tenant has deposited with Landlord the sum of $9,000 as security for the performance of its obligations, to be returned at the end of the term.'),
+      para('Governing Law'),
+      para('This Lease shall be governed by and construed in accordance with the laws of the State of New York.'),
+    ]);
+    nameClauses(clauses);
+    assert.equal(clauses.clause, undefined, 'titles over clauses head clauses of their own');
+  });
+
+  test('a document without headings up to 1,000 words may be one clause', () => {
+    const sentence = 'Tenant shall not permit any noise, vibration or odors to emanate from the Premises so as to disturb other tenants of the Building. ';
+    const m = model([para(sentence.repeat(12)), para(sentence.repeat(12)), para(sentence.repeat(10))]);
+    assert.ok(wordsOf(m.nodes.map((n) => (n as Paragraph).leaf.text).join(' ')).length > 600);
+    nameClauses(m);
+    assert.equal(m.clause, 'NoNuisance');
+    const long = model([para(sentence.repeat(14)), para(sentence.repeat(14)), para(sentence.repeat(14)), para(sentence.repeat(14))]);
+    nameClauses(long);
+    assert.equal(long.clause, undefined, 'a longer document is more than one clause');
+  });
+
   test("a section's only paragraph that opens on a heading of its own is that clause inside the section's body", () => {
     const section = (heading: string, body: string): StructureNode => ({ type: 'section', level: 1, heading: { text: heading, boxes: [] }, children: [para(body)] });
     const m = model([section('7. INSURANCE.', "7.1 Tenant's Insurance. Tenant shall obtain and keep in force the following coverages.")]);

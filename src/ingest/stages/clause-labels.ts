@@ -51,7 +51,7 @@ const MAX_TITLE_CHARS = 160;
 /** A run-in heading is looked for this far into a clause. */
 const RUN_IN_CHARS = 200;
 /** A document of this many words or fewer without headings may be one clause as a whole. */
-const MAX_CLAUSE_WORDS = 600;
+const MAX_CLAUSE_WORDS = 1000;
 
 const isCapitalised = (w: string): boolean => /^["“(']?[\p{Lu}]/u.test(w);
 const isAllCaps = (w: string): boolean => /\p{Lu}/u.test(w) && !/\p{Ll}/u.test(w);
@@ -227,6 +227,17 @@ function blockText(n: Paragraph | List | Table, limit = Infinity): string {
   return texts.join(' ');
 }
 
+/** A value under a form's label is this many words at most ("$132,477,622", "05/29/2021 – 05/29/2022"). */
+const MAX_VALUE_WORDS = 8;
+
+/** A line that is only a label ("Building Rate:", "Policy Number") over a short value line, as a form sets them. */
+function isFormLabel(block: StructureNode, next: StructureNode | undefined): boolean {
+  if (block.type !== 'paragraph' || next?.type !== 'paragraph') return false;
+  if (block.leaf.text.trim().split(/\s+/).length > MAX_TITLE_WORDS || runInHeading(block.leaf.text)) return false;
+  const value = next.leaf.text.trim();
+  return value.split(/\s+/).length <= MAX_VALUE_WORDS && !runInHeading(value) && !titleText(value);
+}
+
 /**
  * Names the clauses of a document: paragraphs, lists and tables outside a section that names them,
  * and a short document without headings as a whole.
@@ -269,10 +280,12 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
     if (words > MAX_CLAUSE_WORDS) return;
   }
   // Blocks with headings of their own after the first are clauses of their own: the document is not one.
+  // The labels of a form ("Building Rate:" over "0.492") head values, not clauses: the form is one whole.
   const headed = body.map((n) => (n.type === 'paragraph' ? (runInHeading(n.leaf.text) ?? titleText(n.leaf.text)) : null));
-  if (headed.slice(1).some(Boolean)) return;
+  const formLabel = body.map((n, i) => headed[i] !== null && isFormLabel(n, body[i + 1]));
+  if (headed.some((h, i) => i > 0 && h && !formLabel[i])) return;
   const all = body.map((n) => blockText(n as Paragraph | List | Table)).join(' ');
-  const heading = headed[0];
+  const heading = formLabel[0] ? null : headed[0];
   const name = heading && !isGenericHeading(heading) ? sectionName(heading) : topicLabel(all);
   if (!name) return;
   model.clause = name;
