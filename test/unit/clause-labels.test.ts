@@ -54,6 +54,17 @@ describe('clause labels: headings', () => {
     assert.equal(titleText('Grease is removed daily'), null);
   });
 
+  test("a form's title in capitals without its form's own word: kind, that it applies, edition", () => {
+    assert.equal(titleText('WATER DAMAGE EXCLUSION ENDT'), 'WATER DAMAGE EXCLUSION');
+    assert.equal(titleText('COINSURANCE WAIVER APPLIES – See Schedule of Locations.'), 'COINSURANCE WAIVER');
+    assert.equal(titleText('GENERAL POLICY PROVISIONS-PREMIER'), 'GENERAL POLICY PROVISIONS');
+    assert.equal(clauseName('SPOILAGE COVERAGE LIMITATION ENDT'), 'SPOILAGE COVERAGE LIMITATION'.replace(/ /g, ''));
+    // Words joined inside the title stay; a title in lower case keeps its words.
+    assert.equal(titleText('CAUSES OF LOSS-WATER BACKUP'), 'CAUSES OF LOSS-WATER BACKUP');
+    assert.equal(titleText('SELF-STORAGE'), 'SELF-STORAGE');
+    assert.equal(titleText('Vandalism Limitation Applies'), 'Vandalism Limitation Applies');
+  });
+
   test('a generic heading leaves the clause to its topic', () => {
     const text = '3.1 General. Tenant shall continuously use and occupy the Premises only for the Permitted Use and for no other purpose.';
     assert.notEqual(clauseName(text), 'General');

@@ -183,7 +183,17 @@ export function titleText(text: string): string | null {
   if (!titleCase && !sentenceCase) return null;
   if (words.some((w) => VERBS.has(bare(w)))) return null;
   if (!isCapitalised(words[0]!) || /\d/.test(t.replace(/\b\d+(?:st|nd|rd|th)\b/g, ''))) return null;
-  return t.replace(/[^\p{L}\p{N})]+$/u, '');
+  return formTitle(t.replace(/[^\p{L}\p{N})]+$/u, ''));
+}
+
+/** A form's own word after the title in capitals: its kind ("… LIMITATION ENDT"), that it applies ("… LIMITATION APPLIES"), its edition ("… CONDITIONS-DELUXE"). */
+const FORM_WORDS = /(?:\s+(?:ENDT|ENDMT|APPLIES|APPLY)|(?<=\S\s+\S+)-[\p{Lu}]+)$/u;
+
+/** A title in capitals without its form's own word ("ELECTRONIC VANDALISM LIMITATION ENDT" → "ELECTRONIC VANDALISM LIMITATION"). */
+function formTitle(title: string): string {
+  if (/\p{Ll}/u.test(title)) return title;
+  const head = title.replace(FORM_WORDS, '');
+  return head.split(/\s+/).length >= 2 ? head : title;
 }
 
 /** A definition: ("(g) "Modifications" means …", "The term "Gross Revenue" shall mean …") and the term it defines. */
