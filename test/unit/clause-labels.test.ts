@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { clauseName, definedTerm, nameClauses, runInHeading, titleText } from '../../src/ingest/stages/clause-labels.js';
-import { topicName } from '../../src/ingest/stages/clause-topics.js';
+import { topicName, topicTerms } from '../../src/ingest/stages/clause-topics.js';
 import { renderDgml, sectionName, type DgmlContext } from '../../src/document/writers/dgml.js';
 import { tagSemanticLabels } from '../../src/ingest/stages/semantic-labels.js';
 import { leaves, wordsOf, type List, type Paragraph, type Span, type StructureModel, type StructureNode, type Table } from '../../src/document/structure.js';
@@ -81,6 +81,13 @@ describe('clause labels: topics', () => {
     assert.equal(topicName('As of the date hereof Tenant has deposited with Landlord the sum of $5,000 as a security deposit, which Landlord shall return at the end of the term.'), 'Security Deposit');
     assert.equal(topicName('This Agreement shall be governed by and construed in accordance with the laws of the State of New York, without regard to its conflict of laws rules.'), 'Governing Law');
     assert.equal(topicName('Neither party shall be liable for delays caused by acts of God, war, strikes, epidemics or other causes beyond its reasonable control.'), 'Force Majeure');
+  });
+
+  test("a negation is a term of a clause's topic: what a clause forbids is not what it allows", () => {
+    const terms = topicTerms('Tenant shall not assign this Lease, and no sublease shall be made.');
+    assert.ok(terms.has('not assign'), 'not assign');
+    assert.ok(terms.has('no sublease'), 'no sublease');
+    assert.ok(!topicTerms('Tenant may assign this Lease.').has('not assign'));
   });
 
   test('nothing is named where the topic is not clear', () => {

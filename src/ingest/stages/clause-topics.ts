@@ -103,7 +103,7 @@ const WEIGHTS = loadTopicWeights(STORED as StoredTopicWeights);
 const STOP = new Set(
   (
     'a an the and or of to in on for by with at from as is are was were be been being this that these those it its shall will may must can ' +
-    'such any all each other than then there their them they he she his her we our you your not no nor but if so into upon under which who whom ' +
+    'such any all each other than then there their them they he she his her we our you your nor but if so into upon under which who whom ' +
     'whose what when where while also only both either neither hereof herein hereunder thereof therein said same per'
   ).split(' '),
 );
