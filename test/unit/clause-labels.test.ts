@@ -177,6 +177,22 @@ describe('clause labels: DGML', () => {
     assert.equal(long.clause, undefined, 'a longer document is more than one clause');
   });
 
+  test('a short document that is one section is that clause, heading and body, named around both', () => {
+    const section = (heading: string, children: StructureNode[]): StructureNode => ({ type: 'section', level: 1, heading: { text: heading, boxes: [] }, children });
+    const m = model([section('6. Delivery Windows', [list(['Weekdays: 7 AM to 11 AM at the loading dock.', 'Saturdays: by appointment only.'])])]);
+    nameClauses(m);
+    assert.equal(m.clause, 'DeliveryWindows');
+    const xml = renderDgml(m, CTX);
+    assert.match(xml, /<docset:DeliveryWindows>\n<docset:DeliveryWindows-section>\n<dg:chunk structure="h1">6\. Delivery Windows<\/dg:chunk>/);
+    assert.deepEqual(readDgml(xml).unprefixed, []);
+    const general = model([section('General', [para('Tenant shall keep the Premises clean and in good order.')])]);
+    nameClauses(general);
+    assert.equal(general.clause, undefined, 'a generic heading names no clause');
+    const two = model([section('Delivery Windows', [para('Weekdays only.')]), section('Returns', [para('Within ten days.')])]);
+    nameClauses(two);
+    assert.equal(two.clause, undefined, 'two sections are two clauses');
+  });
+
   test("a section's only paragraph that opens on a heading of its own is that clause inside the section's body", () => {
     const section = (heading: string, body: string): StructureNode => ({ type: 'section', level: 1, heading: { text: heading, boxes: [] }, children: [para(body)] });
     const m = model([section('7. INSURANCE.', "7.1 Tenant's Insurance. Tenant shall obtain and keep in force the following coverages.")]);

@@ -283,6 +283,14 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
     }
   };
   walk(model.nodes, false);
+  const only = body.length === 1 ? body[0] : undefined;
+  if (only?.type === 'section') {
+    // A short document that is one section is that clause as a whole, heading and body: named by its heading around both.
+    const name = isGenericHeading(only.heading.text) ? null : sectionName(only.heading.text);
+    const words = [...leaves([only])].reduce((n, leaf) => n + leaf.text.split(/\s+/).length, 0);
+    if (name && name !== 'Section' && words <= MAX_CLAUSE_WORDS) model.clause = name;
+    return;
+  }
   if (body.length < 2 || body.some((n) => n.type === 'section')) return;
   let words = 0;
   for (const n of body) {
