@@ -303,7 +303,9 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   const formLabel = body.map((n, i) => headed[i] !== null && isFormLabel(n, body[i + 1]));
   if (headed.some((h, i) => i > 0 && h && !formLabel[i])) return;
   const all = body.map((n) => blockText(n as Paragraph | List | Table)).join(' ');
-  const heading = formLabel[0] ? null : headed[0];
+  // A form is named by what it is about, not by its first label ("Rating Basis:" over a longer value is a label all the same).
+  const form = formLabel[0] || (formLabel.some(Boolean) && body[0]!.type === 'paragraph' && /:\s*$/u.test(body[0]!.leaf.text));
+  const heading = form ? null : headed[0];
   const name = heading && !isGenericHeading(heading) ? sectionName(heading) : topicLabel(all);
   if (!name) return;
   model.clause = name;
