@@ -54,6 +54,13 @@ describe('clause labels: headings', () => {
     assert.equal(titleText('Grease is removed daily'), null);
   });
 
+  test('a title over a place or scope in lower case is the title', () => {
+    assert.equal(titleText('Business Income at described premises'), 'Business Income');
+    assert.equal(titleText('Fire Extinguishers on every floor'), 'Fire Extinguishers');
+    assert.equal(titleText('Limit on liability'), 'Limit on liability', 'a one-word title keeps its words');
+    assert.equal(titleText('Flood Coverage'), 'Flood Coverage');
+  });
+
   test("a form's title in capitals without its form's own word: kind, that it applies, edition", () => {
     assert.equal(titleText('WATER DAMAGE EXCLUSION ENDT'), 'WATER DAMAGE EXCLUSION');
     assert.equal(titleText('COINSURANCE WAIVER APPLIES – See Schedule of Locations.'), 'COINSURANCE WAIVER');

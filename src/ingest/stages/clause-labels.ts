@@ -168,12 +168,17 @@ export function isGenericHeading(heading: string): boolean {
  * Information"), numbering off; of a title with a qualifier after a dash or in parentheses ("Pollutant
  * Cleanup and Removal – Annual Aggregate", "Employee Benefits Liability (Claims Made Coverage)") the head.
  */
+const SCOPED_TITLE = /^((?:[\p{Lu}][\p{L}’'-]*\s+)+[\p{Lu}][\p{L}’'-]*)\s+(?:at|in|on|for|per|within|under)\s+(?:[\p{Ll}][\p{Ll}’'-]*\s*)+$/u;
+
 export function titleText(text: string): string | null {
   if (text.length > MAX_TITLE_CHARS) return null;
   const t = unnumbered(text.trim()).replace(/[.:]$/, '');
   if (ORGANISATION.test(t)) return null;
   const head = t.replace(/\s*\([^)]*\)\s*$/u, '').split(/\s+[–—-]\s+/u)[0]!;
   if (head !== t && head.split(/\s+/).length >= 2) return titleText(head);
+  // A title in capitals over a place or scope in lower case ("Personal Property at each premises"): the title.
+  const scoped = SCOPED_TITLE.exec(t);
+  if (scoped) return titleText(scoped[1]!);
   const words = t.split(/\s+/).filter(Boolean);
   if (!words.length || words.length > MAX_TITLE_WORDS) return null;
   if (/[.;:,]/.test(words.slice(0, -1).join(' ').replace(/\b\p{L}\.(?=\p{L})/gu, ''))) return null;
