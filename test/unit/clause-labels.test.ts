@@ -72,6 +72,15 @@ describe('clause labels: headings', () => {
     assert.equal(titleText('Vandalism Limitation Applies'), 'Vandalism Limitation Applies');
   });
 
+  test("a one-word heading that names the duty of the party its clause opens on is that party's", () => {
+    assert.equal(clauseName('9. Indemnification. Client will defend, indemnify and hold Company harmless from all claims.'), 'ClientIndemnification');
+    assert.equal(clauseName('Notification. Carrier shall promptly notify Shipper of any loss or damage to a shipment.'), 'CarrierNotification');
+    assert.equal(clauseName('10. Insurance. Supplier shall maintain commercial general liability insurance.'), 'Insurance', 'a heading that is no verb of the duty');
+    assert.equal(clauseName('Assignment. Tenant shall not assign this Lease without consent.'), 'Assignment', 'a duty not to is no party’s');
+    assert.equal(clauseName('Termination. Licensor may terminate this Agreement on notice.'), 'Termination', 'a right is no duty');
+    assert.equal(clauseName('Indemnification. The parties shall indemnify each other for their own negligence.'), 'Indemnification', 'no one party');
+  });
+
   test('a generic heading leaves the clause to its topic', () => {
     const text = '3.1 General. Tenant shall continuously use and occupy the Premises only for the Permitted Use and for no other purpose.';
     assert.notEqual(clauseName(text), 'General');

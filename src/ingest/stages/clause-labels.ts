@@ -16,6 +16,7 @@ import type { List, Paragraph, StructureModel, StructureNode, Table } from '../.
 import { isFurniture, leaves } from '../../document/structure.js';
 import { HEADING_NUMBER, sectionName } from '../../document/writers/dgml.js';
 import { topicName } from './clause-topics.js';
+import { nounOfVerb } from './properties/nominal.js';
 
 /** Small words a heading may hold in lower case ("Grant of License and Reservation of Ownership"). */
 const CONNECTORS = new Set(['of', 'and', 'the', 'to', 'for', 'or', 'in', 'on', 'with', 'by', 'a', 'an', 'from', 'at', 'upon', 'under', 'as', 'per', 'vs', '&', '-', '–', '—', '/']);
@@ -209,9 +210,33 @@ export function definedTerm(text: string): string | null {
   return DEFINITION.exec(text)?.[1]?.trim() ?? null;
 }
 
+/** Parties a clause's duty falls on ("Client will defend, indemnify …"). */
+const PARTIES = new Set([
+  'tenant', 'landlord', 'company', 'client', 'licensee', 'licensor', 'supplier', 'purchaser', 'buyer', 'seller', 'carrier', 'shipper', 'borrower',
+  'lender', 'employee', 'employer', 'executive', 'contractor', 'consultant', 'customer', 'vendor', 'distributor', 'owner', 'manager', 'guarantor',
+]);
+/** "Client will defend, indemnify and hold …": the party and the verbs of its duty. */
+const DUTY = /^(?:the\s+)?([\p{Lu}][\p{Ll}]+)\s+(?:shall|will|must|agrees\s+to|hereby\s+agrees\s+to|covenants\s+to)\s+((?:[\p{Ll}]+,?\s+){1,6})/u;
+
+/**
+ * A one-word heading that names the duty of the party its clause opens on ("Indemnification. Client
+ * will defend, indemnify …") is that party's: "Client Indemnification". Otherwise the heading.
+ */
+export function partyHeading(heading: string, text: string): string {
+  if (/\s/u.test(heading.trim())) return heading;
+  const at = text.indexOf(heading);
+  const duty = at < 0 ? null : DUTY.exec(text.slice(at + heading.length).replace(/^[.:]\s*/u, ''));
+  // A duty not to ("Tenant shall not assign") is no party's assignment.
+  if (!duty || !PARTIES.has(duty[1]!.toLowerCase()) || /^(?:not|never)\b/u.test(duty[2]!)) return heading;
+  const noun = heading.toLowerCase();
+  const verbs = duty[2]!.split(/[\s,]+/u).filter((w) => w && w !== 'and' && w !== 'or');
+  return verbs.some((v) => nounOfVerb(v) === noun) ? `${duty[1]} ${heading}` : heading;
+}
+
 /** The name a clause's text gives itself (a heading, a term it defines) or its topic gives it, or null. */
 export function clauseName(text: string, wholeText = text): string | null {
-  const heading = runInHeading(text) ?? titleText(text);
+  const runIn = runInHeading(text);
+  const heading = runIn ? partyHeading(runIn, text) : titleText(text);
   if (heading && !isGenericHeading(heading)) {
     const name = sectionName(heading);
     if (name !== 'Section') return name;
