@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { clauseName, definedTerm, nameClauses, runInHeading, titleText } from '../../src/ingest/stages/clause-labels.js';
+import { clauseName, definedTerm, isCarePlan, nameClauses, runInHeading, titleText } from '../../src/ingest/stages/clause-labels.js';
 import { topicName, topicTerms } from '../../src/ingest/stages/clause-topics.js';
 import { renderDgml, sectionName, type DgmlContext } from '../../src/document/writers/dgml.js';
 import { tagSemanticLabels } from '../../src/ingest/stages/semantic-labels.js';
@@ -79,6 +79,16 @@ describe('clause labels: headings', () => {
     assert.equal(clauseName('Assignment. Tenant shall not assign this Lease without consent.'), 'Assignment', 'a duty not to is no party’s');
     assert.equal(clauseName('Termination. Licensor may terminate this Agreement on notice.'), 'Termination', 'a right is no duty');
     assert.equal(clauseName('Indemnification. The parties shall indemnify each other for their own negligence.'), 'Indemnification', 'no one party');
+  });
+
+  test("a clinical text that opens on a clinician's order is a plan of treatment", () => {
+    assert.ok(isCarePlan('Start patient on lisinopril 10 mg daily and recheck potassium in one week.'));
+    assert.ok(isCarePlan('++Cellulitis: • Give patient cefazolin 1 g IV every 8 hours; monitor the margins of the redness.'));
+    assert.ok(isCarePlan('HOLD metformin while the patient is NPO for the procedure.'));
+    assert.equal(clauseName('Continue patient’s home inhaler, albuterol nebs prn for wheezing.'), 'TreatmentPlan');
+    assert.equal(isCarePlan('Give notice to Landlord of any defect in the Premises within ten days.'), false, 'an order in a contract is no clinical plan');
+    assert.equal(isCarePlan('Continued use of the Premises after the term is a holdover.'), false);
+    assert.equal(isCarePlan('Patient reports two weeks of cough; mg of the dose unknown.'), false, 'no order');
   });
 
   test('a generic heading leaves the clause to its topic', () => {

@@ -248,8 +248,30 @@ export function clauseName(text: string, wholeText = text): string | null {
 
 /** The element name of what a text is about, or null. */
 function topicLabel(text: string): string | null {
+  if (isCarePlan(text)) return CARE_PLAN;
   const topic = topicName(text);
   return topic ? sectionName(topic) : null;
+}
+
+/** What a clinical note's orders are: its plan of treatment. */
+const CARE_PLAN = 'TreatmentPlan';
+/** Verbs a clinician's orders open with ("Give patient …", "Continue …", "HOLD altace …"). */
+const CARE_ORDERS = new Set([
+  'give', 'continue', 'hold', 'resume', 'start', 'stop', 'consider', 'monitor', 'consult', 'admit', 'obtain', 'order', 'check', 'repeat', 'discontinue',
+  'titrate', 'increase', 'decrease', 'recheck', 'administer', 'schedule', 'refer', 'encourage', 'educate', 'counsel', 'prescribe', 'begin', 'initiate', 'avoid', 'taper', 'wean',
+]);
+/** A problem's tag and a bullet before an order ("++Swollen tongue: • Give …"). */
+const ORDER_LEAD = /^\s*(?:\+\+[^•:\n]{1,40}:?\s*)?(?:[•▪●◦‣∙-]\s*)?/u;
+/** Words of clinical care: an order among them is a clinician's, not a contract's "Give notice". */
+const CLINICAL = /\b(?:patients?|meds?|medications?|mg|mcg|prn|bid|tid|qhs|qday|iv|po|drip|dose|doses|nebs?)\b/iu;
+
+/** A clinical text that opens on an order ("Give patient corticosteroid …", "HOLD altace …") is a plan of treatment. */
+export function isCarePlan(text: string): boolean {
+  const [verb, next] = text.replace(ORDER_LEAD, '').split(/\s+/u, 2);
+  if (!verb || !next || !CARE_ORDERS.has(verb.toLowerCase()) || !/^[\p{Ll}]/u.test(next)) return false;
+  // An order is a verb in its bare form at the start: "Give", "give" or "HOLD", not "Continued" or a name.
+  if (!/^(?:[\p{Lu}]?[\p{Ll}]+|[\p{Lu}]+)$/u.test(verb)) return false;
+  return CLINICAL.test(text.slice(0, MAX_BLOCK_CHARS));
 }
 
 /** A block's text is read this far: its topic shows in its first 2,000 characters, its heading in its first 200. */
