@@ -193,6 +193,10 @@ describe('clause labels: DGML', () => {
     ]);
     nameClauses(clauses);
     assert.equal(clauses.clause, undefined, 'titles over clauses head clauses of their own');
+    // A label's colon on a line of its own belongs to the label: what follows it is the value, here a clause.
+    const sheet = model(['Eye contact', ':', 'Rinse the eyes with plenty of water for at least fifteen minutes and get medical attention.', 'Skin contact', ':', 'Wash the skin with soap and water and remove contaminated clothing at once.'].map((t) => para(t)));
+    nameClauses(sheet);
+    assert.equal(sheet.clause, undefined, 'headings over clauses, their colons apart');
   });
 
   test('a document without headings up to 1,000 words may be one clause', () => {

@@ -352,7 +352,12 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   // Blocks with headings of their own after the first are clauses of their own: the document is not one.
   // The labels of a form ("Building Rate:" over "0.492") head values, not clauses: the form is one whole.
   const headed = body.map((n) => (n.type === 'paragraph' ? (runInHeading(n.leaf.text) ?? titleText(n.leaf.text)) : null));
-  const formLabel = body.map((n, i) => headed[i] !== null && isFormLabel(n, body[i + 1]));
+  // A label's colon set on a line of its own (as text extraction leaves it) belongs to the label: the value is the line after.
+  const valueOf = (i: number): StructureNode | undefined => {
+    const next = body[i + 1];
+    return next?.type === 'paragraph' && !/[\p{L}\p{N}]/u.test(next.leaf.text) ? body[i + 2] : next;
+  };
+  const formLabel = body.map((n, i) => headed[i] !== null && isFormLabel(n, valueOf(i)));
   if (headed.some((h, i) => i > 0 && h && !formLabel[i])) return;
   const all = body.map((n) => blockText(n as Paragraph | List | Table)).join(' ');
   // A form is named by what it is about, not by its first label ("Rating Basis:" over a longer value is a label all the same).
