@@ -85,6 +85,7 @@ describe('clause labels: headings', () => {
     assert.ok(isCarePlan('Start patient on lisinopril 10 mg daily and recheck potassium in one week.'));
     assert.ok(isCarePlan('++Cellulitis: • Give patient cefazolin 1 g IV every 8 hours; monitor the margins of the redness.'));
     assert.ok(isCarePlan('HOLD metformin while the patient is NPO for the procedure.'));
+    assert.ok(isCarePlan('a. Admit to telemetry. b. Obtain a repeat troponin in six hours.'), 'after a list marker');
     assert.equal(clauseName('Continue patient’s home inhaler, albuterol nebs prn for wheezing.'), 'TreatmentPlan');
     assert.equal(isCarePlan('Give notice to Landlord of any defect in the Premises within ten days.'), false, 'an order in a contract is no clinical plan');
     assert.equal(isCarePlan('Continued use of the Premises after the term is a holdover.'), false);

@@ -260,10 +260,10 @@ const CARE_ORDERS = new Set([
   'give', 'continue', 'hold', 'resume', 'start', 'stop', 'consider', 'monitor', 'consult', 'admit', 'obtain', 'order', 'check', 'repeat', 'discontinue',
   'titrate', 'increase', 'decrease', 'recheck', 'administer', 'schedule', 'refer', 'encourage', 'educate', 'counsel', 'prescribe', 'begin', 'initiate', 'avoid', 'taper', 'wean',
 ]);
-/** A problem's tag and a bullet before an order ("++Swollen tongue: • Give …"). */
-const ORDER_LEAD = /^\s*(?:\+\+[^•:\n]{1,40}:?\s*)?(?:[•▪●◦‣∙-]\s*)?/u;
+/** A problem's tag and a bullet or list marker before an order ("++Swollen tongue: • Give …", "a. Admit to telemetry"). */
+const ORDER_LEAD = /^\s*(?:\+\+[^•:\n]{1,40}:?\s*)?(?:[•▪●◦‣∙-]\s*|\(?[a-z0-9]{1,3}[.)]\s+)?/u;
 /** Words of clinical care: an order among them is a clinician's, not a contract's "Give notice". */
-const CLINICAL = /\b(?:patients?|meds?|medications?|mg|mcg|prn|bid|tid|qhs|qday|iv|po|drip|dose|doses|nebs?)\b/iu;
+const CLINICAL = /\b(?:patients?|meds?|medications?|mg|mcg|prn|bid|tid|qhs|qday|iv|po|drip|dose|doses|nebs?|telemetry|mri|ekg|ecg|tte|labs)\b/iu;
 
 /** A clinical text that opens on an order ("Give patient corticosteroid …", "HOLD altace …") is a plan of treatment. */
 export function isCarePlan(text: string): boolean {
