@@ -222,6 +222,9 @@ describe('clause labels: DGML', () => {
     const general = model([section('General', [para('Tenant shall keep the Premises clean and in good order.')])]);
     nameClauses(general);
     assert.equal(general.clause, undefined, 'a generic heading names no clause');
+    const numbered = model([section('Section 8.1', [para('Carrier represents that it holds every licence its carriage requires.')])]);
+    nameClauses(numbered);
+    assert.equal(numbered.clause, undefined, 'a number alone names no clause');
     const two = model([section('Delivery Windows', [para('Weekdays only.')]), section('Returns', [para('Within ten days.')])]);
     nameClauses(two);
     assert.equal(two.clause, undefined, 'two sections are two clauses');

@@ -338,7 +338,9 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   const only = body.length === 1 ? body[0] : undefined;
   if (only?.type === 'section') {
     // A short document that is one section is that clause as a whole, heading and body: named by its heading around both.
-    const name = isGenericHeading(only.heading.text) ? null : sectionName(only.heading.text);
+    // A number alone ("Section 8.1") says where the clause is, not what it is.
+    const numberOnly = !/\p{L}/u.test(only.heading.text.replace(/^\s*(?:section|article)\s+\d+(?:\.\d+)*[a-z]?\b/iu, '').replace(HEADING_NUMBER, ''));
+    const name = isGenericHeading(only.heading.text) || numberOnly ? null : sectionName(only.heading.text);
     const words = [...leaves([only])].reduce((n, leaf) => n + leaf.text.split(/\s+/).length, 0);
     if (name && name !== 'Section' && words <= MAX_CLAUSE_WORDS) model.clause = name;
     return;
