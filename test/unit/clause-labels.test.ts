@@ -54,11 +54,13 @@ describe('clause labels: headings', () => {
     assert.equal(titleText('Grease is removed daily'), null);
   });
 
-  test('a title over a place or scope in lower case is the title', () => {
+  test('a title over a place or scope in lower case is the title', { timeout: 5000 }, () => {
     assert.equal(titleText('Business Income at described premises'), 'Business Income');
     assert.equal(titleText('Fire Extinguishers on every floor'), 'Fire Extinguishers');
     assert.equal(titleText('Limit on liability'), 'Limit on liability', 'a one-word title keeps its words');
     assert.equal(titleText('Flood Coverage'), 'Flood Coverage');
+    // A line that is no such title fails at once, however long its lower-case run (the test's timeout catches a regression).
+    assert.equal(titleText(`Business Income at ${'a'.repeat(120)}1`), null);
   });
 
   test("a form's title in capitals without its form's own word: kind, that it applies, edition", () => {

@@ -169,7 +169,8 @@ export function isGenericHeading(heading: string): boolean {
  * Information"), numbering off; of a title with a qualifier after a dash or in parentheses ("Pollutant
  * Cleanup and Removal – Annual Aggregate", "Employee Benefits Liability (Claims Made Coverage)") the head.
  */
-const SCOPED_TITLE = /^((?:[\p{Lu}][\p{L}’'-]*\s+)+[\p{Lu}][\p{L}’'-]*)\s+(?:at|in|on|for|per|within|under)\s+(?:[\p{Ll}][\p{Ll}’'-]*\s*)+$/u;
+// Words apart by spaces only, so that a line that fails to match fails at once (no way to split a word twice).
+const SCOPED_TITLE = /^((?:[\p{Lu}][\p{L}’'-]*\s+)+[\p{Lu}][\p{L}’'-]*)\s+(?:at|in|on|for|per|within|under)(?:\s+[\p{Ll}][\p{Ll}’'-]*)+\s*$/u;
 
 export function titleText(text: string): string | null {
   if (text.length > MAX_TITLE_CHARS) return null;
