@@ -9,17 +9,17 @@
 export const VOCABULARY = `
 Security Deposit | security deposit; the security; deposit as security; return of the security; letter of credit as security
 Permitted Use | permitted use; use and occupy the premises only; premises shall be used; use the premises for; for no other purpose
-Prohibited Use | shall not use; prohibited use; in no event may the premises be used; shall not be used for; no use shall be made
-No Nuisance | nuisance; noise; vibration; odors; fumes; emanate from the premises; disturb other tenants; objectionable
+Prohibited Use | shall not use; prohibited use; shall not be used for; no use shall be made
+No Nuisance | nuisance; noise; vibration; odors; fumes; disturb other tenants; objectionable
 Use Restrictions | restrictions on use; shall not permit; use of the premises shall not
-Rent Schedule | monthly rent; annual rent; rent schedule; per annum; lease year; period monthly rent
+Rent Schedule | rent schedule; per annum; lease year
 Fixed Rent | fixed rent; fixed annual rent; fixed minimum rent; payable in equal monthly installments
 Base Rent | base rent; minimum annual rent; monthly installments of base rent
 Additional Rent | additional rent; operating expenses; tenant's share; escalation
 Rent Payment | rent shall be payable; pay rent; in advance on the first day of each month; without demand deduction or setoff
 Late Charge | late charge; late payment; not received within; overdue; interest at the rate
 Real Estate Taxes | real estate taxes; assessments; tax year; taxes on the land and building
-Lease Term | term of this lease; shall commence on; shall end on; expiration date; commencement date
+Lease Term | shall commence on; shall end on; commencement date
 Renewal Option | renewal term; option to extend; extend the term; extension term; renewal notice; exercise the option
 Holdover | holdover; holds over; remain in possession after the expiration; month-to-month; holdover rent
 Surrender of Premises | surrender; quit and surrender; broom clean; end of the term; surrender the premises
@@ -34,13 +34,13 @@ Landlord Access | access; enter the premises; right of entry; inspect the premis
 Signage | signs; signage; awnings; exterior signs; sign on the storefront
 Parking | parking; parking spaces; parking area; vehicles
 Common Areas | common areas; common facilities; shared areas; lobby; hallways
-Insurance Requirements | insurance requirements; shall maintain insurance; certificate of insurance; additional insured; policies of insurance; coverage with limits
-Tenant Insurance Requirements | tenant shall maintain insurance; tenant's insurance; tenant shall obtain and keep in full force; insurance maintained by tenant; name landlord as additional insured
-Commercial General Liability Insurance | commercial general liability; bodily injury; property damage; per occurrence; general aggregate
+Insurance Requirements | insurance requirements; shall maintain insurance; policies of insurance; coverage with limits
+Tenant Insurance Requirements | tenant shall maintain insurance; tenant's insurance; tenant shall obtain and keep in full force; name landlord as additional insured
+Commercial General Liability Insurance | per occurrence
 Waiver of Subrogation | waiver of subrogation; waive all rights of recovery; subrogation
 Tenant Indemnification | tenant shall indemnify; indemnify and save landlord harmless; tenant shall indemnify defend and hold harmless landlord
-Indemnification | indemnify; indemnification; hold harmless; defend; claims losses liabilities damages; indemnified party
-Holdover Indemnification | not surrendered at the end; indemnify landlord against; holdover; succeeding tenant
+Indemnification | indemnify; indemnification; defend; claims losses liabilities damages; indemnified party
+Holdover Indemnification | holdover
 Limitation of Liability | limitation of liability; shall not be liable; consequential damages; in no event shall; aggregate liability; liability cap
 Landlord Liability Limitation | landlord's liability; interest of landlord in the building; exculpation; landlord shall not be liable
 Casualty | fire or other casualty; damaged or destroyed; casualty; restoration; rent abatement
@@ -56,7 +56,7 @@ No Lien | liens; mechanics lien; lien filed; discharge of liens; construction li
 Rules and Regulations | rules and regulations; reasonable rules; building rules
 Quiet Enjoyment | quiet enjoyment; peaceably and quietly; quietly enjoy
 Guaranty | guaranty; guarantor; guarantee the obligations; unconditionally guarantees
-Garbage Removal and Disposal | garbage; refuse; waste; removal and disposal; rubbish; trash
+Garbage Removal and Disposal | garbage; refuse; waste; rubbish; trash
 Extermination | exterminate; extermination; pests; vermin; rodents; insects
 Hours of Operation | hours of operation; business hours; open for business; monday through friday
 Continuous Operation | continuously operate; conduct its business; continuous operation; open and operating; throughout the term
@@ -67,7 +67,7 @@ Exhibits | exhibit a; exhibit b; exhibit c; exhibits; schedule; attached hereto
 Table of Contents | table of contents; contents; page
 Authority of Signing Persons | authority; duly authorized; executing this lease on behalf; has full power and authority
 Successors and Assigns | successors and assigns; binding upon; inure to the benefit; permitted assigns
-Entire Agreement | entire agreement; supersedes all prior; entire understanding; prior agreements; whole agreement
+Entire Agreement | entire agreement; entire understanding; whole agreement
 Severability | severability; invalid or unenforceable; remaining provisions; severable
 Governing Law | governing law; governed by the laws; construed in accordance with the laws of the state; jurisdiction; venue
 Counterparts | counterparts; each of which shall be deemed an original; electronic signatures
@@ -81,7 +81,7 @@ Confidentiality of Arbitration | arbitration shall be confidential; arbitrator; 
 Waiver of Jury Trial | jury trial; waive trial by jury; jury
 Time of the Essence | time is of the essence
 Miscellaneous | miscellaneous; headings; construction; interpretation; general provisions
-Recitals | whereas; recitals; now therefore; witnesseth; in consideration of the mutual covenants
+Recitals | whereas; recitals; now therefore; witnesseth
 Agreement Preamble | this agreement is entered into; by and between; made and entered; effective as of; between and
 Execution | in witness whereof; executed this agreement; as of the date first above written; duly authorized officers; signature
 Notary Acknowledgment | notary public; personally appeared; acknowledged; state of; county of; ss
@@ -94,9 +94,9 @@ Return of Confidential Information | return or destroy; return of confidential i
 No License | no license; no rights granted; nothing in this agreement shall be construed as granting; remains the property
 No Warranty | as is; no warranty; without warranty; no representations or warranties
 No Obligation | no obligation; not be required to; not obligated to enter; no commitment
-Equitable Relief | irreparable harm; irreparable damage; injunctive relief; equitable relief; specific performance
+Equitable Relief | irreparable damage; injunctive relief; equitable relief; specific performance
 Non-Solicitation | solicit; non-solicitation; hire employees; employ or solicit
-Mutual Non-Disclosure Agreement | mutual non-disclosure agreement; non-disclosure agreement; nda; exchange confidential information
+Mutual Non-Disclosure Agreement | mutual non-disclosure agreement; nda; exchange confidential information
 Term of Agreement | term of this agreement; shall continue in force; remain in effect for; years from the effective date
 Termination | terminate; termination; terminated; upon notice; expiration of the term
 Termination for Insolvency | bankruptcy; insolvency; receiver; assignment for the benefit of creditors; insolvent
@@ -109,12 +109,12 @@ Fees | fees; fee; charges; pricing; price; cost
 Payment Terms | payment; invoice; payable within; net 30; due upon; paid within days; payment terms
 Expenses | expenses; reimburse; travel expenses; out-of-pocket; reimbursement
 Taxes | taxes; sales tax; use tax; excise; withholding; tax liabilities
-Intellectual Property Ownership | intellectual property; owner; ownership; proprietary rights; title and interest; remain the sole and exclusive property
-License Grant | grants; license; non-exclusive; non-transferable; right to use the software; licensee; licensor
+Intellectual Property Ownership | owner; ownership; proprietary rights; title and interest
+License Grant | grants; license; right to use the software; licensee; licensor
 Warranties | warrants; warranty; represents and warrants; warranty period; defects
 Representations and Warranties | represents and warrants; representations and warranties; representation; warranty
 Independent Contractor | independent contractor; not an employee; no partnership; joint venture; agency relationship
-Change Orders | change order; change request; changes to the sow; change in services
+Change Orders | change request; changes to the sow; change in services
 Publicity | publicity; press release; use of name; logo
 Audit Rights | audit; books and records; inspect records; records
 Software Updates | updates; upgrades; enhancements; new releases; maintenance releases
@@ -145,31 +145,31 @@ Clearance and Settlement | clearance; settlement; euroclear; clearstream; dtc; b
 Key Terms | key terms; issuer; face amount; denomination; original issue date; stated maturity; the terms of the notes
 Risk Factors | risk factors; risks; may lose; investment involves risks
 Insurance Coverage Details | coverage; limit; deductible; policy; insured; coverage form; limits of insurance
-Insurance Policy Details | policy number; effective; policy period; insuring company; named insured
-Insurance Company | insurance company; indemnity company; casualty company; insurer; insuring company
+Insurance Policy Details | effective; policy period; named insured
+Insurance Company | insurance company; indemnity company; insurer; insuring company
 Named Insured | named insured; insured; mailing address; additional named insured
 Coverage Limits | limits of insurance; limit; each occurrence; aggregate limit; sublimit; per occurrence
 Deductible | deductible; deductibles; per occurrence deductible; hour deductible
 Premium | premium; estimated total premium; surcharge; minimum premium; premium for
-Insurance Premium Calculation | rating basis; rate; premium; total rating basis; premium calculation
+Insurance Premium Calculation | rate; premium; premium calculation
 Forms and Endorsements | form number; edition; endorsement; endorsements; forms and endorsements; description form number
 Endorsement | endorsement; amendatory endorsement; this endorsement changes the policy
 General Liability | general liability; commercial general liability; products-completed operations; personal and advertising injury
 Automobile Liability | automobile; auto; covered auto symbols; hired autos; non-owned autos; combined single limit
 Workers Compensation | workers compensation; employers liability; statutory
 Umbrella Liability | umbrella; excess liability; follow form
-Employee Benefits Liability | employee benefits liability; claims made; employee benefits
+Employee Benefits Liability | employee benefits liability
 Property Coverage | property coverage; building; business personal property; covered property; replacement cost; blanket
 Building Coverage | building; buildings; premises location; building number; building limit
-Business Income Coverage | business income; extra expense; time element; coverage period; period of restoration
-Equipment Breakdown Coverage | equipment breakdown; boiler and machinery; mechanical breakdown
+Business Income Coverage | time element
+Equipment Breakdown Coverage | boiler and machinery; mechanical breakdown
 Flood Coverage | flood; broad form flood; flood zone
 Earthquake Coverage | earthquake; earth movement
 Coinsurance | coinsurance; co-insurance; agreed value
 Cancellation | cancellation; cancel; nonrenewal; notice of cancellation
 Commission Disclosure | commission; compensation; agent; broker; disclosure of compensation; contingent commission
 Claim Services | claim; claims; claim professionals; report a claim; claims handling
-Risk Control Services | risk control; loss control; safety; risk management services
+Risk Control Services | loss control; safety; risk management services
 Policy Proposal | proposal; we appreciate the opportunity; proposed; quote; quotation
 Accident Details | accident number; date and time; location; aircraft damage; defining event; injuries
 Aircraft Information | aircraft make; registration; model/series; aircraft category; year of manufacture; engine
@@ -197,7 +197,7 @@ Study Objectives | objectives; to evaluate; to assess; to compare; primary objec
 Objectives and Endpoints | objectives and endpoints; endpoint; endpoints; primary endpoint
 Study Design | study design; randomized; crossover; open-label; double-blind; periods; treatment periods
 Study Population | study population; patients; subjects; enrolled; number of patients
-Inclusion Criteria | inclusion criteria; are eligible; eligible to be included; have a body mass index; male or female; aged
+Inclusion Criteria | inclusion criteria; eligible to be included; have a body mass index; aged
 Exclusion Criteria | exclusion criteria; excluded; have a history of; have known; have participated; are excluded from the study
 Contraception Requirements | contraception; contraceptive; childbearing potential; pregnancy; effective method of contraception
 Study Treatment | study treatment; investigational product; dose; dosing; administered; injection; bolus
@@ -218,7 +218,7 @@ History of Present Illness | history of present illness; hpi; presented; present
 Past Medical History | past medical history; pmh; history of; h/o; diagnosed
 Past Surgical History | past surgical history; surgery; surgical history; appendectomy; cholecystectomy
 Medications | medications; mg; po; qday; bid; tid; qhs; daily; tablets
-Medication Regimen | medication regimen; mg qhs; mg daily; used to control; for treatment of; inhibitor; blocker
+Medication Regimen | medication regimen; inhibitor; blocker
 Allergies | allergies; allergy; nkda; allergic to; reaction
 Family History | family history; mother; father; mom; dad; siblings; died of
 Social History | social history; lives with; smoking; tobacco; alcohol; drugs; occupation; married
@@ -236,7 +236,7 @@ Lab Results | labs; laboratory; sodium; potassium; creatinine; glucose; hemoglob
 Imaging Results | mri; ct; x-ray; imaging; contrast; findings; infarct; chest x-ray
 EKG Findings | ekg; ecg; sinus rhythm; st elevation; qt
 Assessment | assessment; impression; likely; consistent with; differential
-Patient Diagnoses | diagnoses; diagnosis; problem list; problems
+Patient Diagnoses | diagnoses; diagnosis; problems
 Treatment Plan | plan; will obtain; will start; will continue; admit; consult; follow up; give; order; monitor
 Blood Pressure Control | blood pressure; bp control; hypertension; antihypertensive; sbp; htn
 Diabetes Management | diabetes; dm; glucose; insulin; hba1c; glycemic control; ssi
@@ -259,7 +259,7 @@ Expansion Option | expansion; expansion space; additional space
 Relocation | relocate; relocation; substitute premises
 Trade Fixtures | fixtures; trade fixtures; removal of fixtures; tenant's property; personal property
 Operating Expenses | operating expenses; operating costs; cam; common area maintenance; expense stop
-Lease Rider | rider; the provisions of this rider; made a part of the lease; incorporated into
+Lease Rider | rider; incorporated into
 Building Maintenance | building maintenance; maintain the building; structural repairs; building systems
 Air Conditioning | air conditioning; hvac; heating ventilation; cooling
 Electricity | electricity; electric service; electric energy; submeter
@@ -271,7 +271,7 @@ Landlord Covenants | landlord covenants; landlord agrees; landlord shall
 Tenant Default | tenant default; default by tenant; tenant fails; tenant shall fail
 Landlord Default | landlord default; default by landlord; landlord fails
 Mortgagee Protection | mortgagee; lender; holder of any mortgage; notice to mortgagee
-Insurance Coverage Limits | limits of insurance; coverage limits; limit of insurance; each occurrence limit; aggregate limit
+Insurance Coverage Limits | coverage limits; each occurrence limit; aggregate limit
 Property Coverage Limits | property limits; building limit; business personal property limit; blanket limit
 Building Coverage Limits | building coverage; building limit; limits of insurance buildings
 Additional Coverages | additional coverages; coverage extensions; included in the coverage form
@@ -293,7 +293,7 @@ Additional Insured | additional insured; additional insureds; name as additional
 Certificate of Insurance | certificate of insurance; certificate holder; evidence of insurance
 Notice Period for Claims | notice of claim; period to file claim; report a loss; notice period
 Home Medications | home medications; outpatient medications; continue home meds
-Prescribed Medications | prescribed; mg po; mg bid; mg daily; prescription; restart
+Prescribed Medications | prescribed; mg po; prescription; restart
 Current Medications | current medications; medications include; taking
 Plan of Care | plan of care; care plan; plan; goals
 Hypertension Management | hypertension; htn; blood pressure; lisinopril; amlodipine; hctz; beta blocker

@@ -179,10 +179,10 @@ describe('clause labels: DGML', () => {
   });
 
   test("a form's label lines over short values are one whole, named by what it is about; titles over clauses are not", () => {
-    const form = model(['Rating Basis:', 'Values for scheduled locations and time element limits', 'Building Rate:', '0.410', 'Contents Rate:', '0.250', 'Premium for Policy Period:', '$48,200'].map((t) => para(t)));
+    const form = model(['Valuation Basis:', 'Values for scheduled locations and time element limits', 'Building Rate:', '0.410', 'Contents Rate:', '0.250', 'Premium Calculation:', '$48,200'].map((t) => para(t)));
     nameClauses(form);
     assert.equal(form.clause, 'InsurancePremiumCalculation', 'a form is not named by its first label');
-    const longFirst = model(['Rating Basis:', 'Rating Basis is the total of values for scheduled locations plus time element limits', 'Building Rate:', '0.410', 'Premium for Policy Period:', '$48,200'].map((t) => para(t)));
+    const longFirst = model(['Valuation Basis:', 'Valuation Basis is the total of values for scheduled locations plus time element limits', 'Building Rate:', '0.410', 'Premium Calculation:', '$48,200'].map((t) => para(t)));
     nameClauses(longFirst);
     assert.equal(longFirst.clause, 'InsurancePremiumCalculation', 'a first label over a longer value is a label all the same');
     const policy = model(['Policy Number', 'GL-2291-07', 'Effective', '01/01/2024 – 01/01/2025', 'Insuring Company', 'NORTHERN MUTUAL CASUALTY COMPANY'].map((t) => para(t)));
