@@ -21,6 +21,7 @@ import { makePdf } from '../helpers/pdf-objects.js';
 import { makeZip } from '../helpers/zip.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { fakeSoffice } from '../helpers/fake-soffice.js';
+import { SERVER_SECRETS } from '../helpers/server-secrets.js';
 
 const TMP = scratchDir('quire-formats-');
 after(() => fs.rmSync(TMP, { recursive: true, force: true }));
@@ -492,20 +493,7 @@ describe('LibreOffice path with a stand-in soffice (runs everywhere)', () => {
   });
 
   test('LibreOffice gets no secret of the server: its environment is an allow-list', async () => {
-    const secrets: Record<string, string> = {
-      DATABASE_URL: 'postgres://quire:db-password-1@db/quire',
-      DATABASE_URL_FILE: '/run/secrets/db-url-2',
-      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY3',
-      AWS_SECRET_ACCESS_KEY: 'aws-secret-4',
-      AWS_SESSION_TOKEN: 'aws-session-5',
-      QUIRE_BOOTSTRAP_KEY: 'bootstrap-key-6',
-      QUIRE_SECRET_KEY: 'secret-key-7',
-      QUIRE_SECRET_KEY_OLD: 'secret-key-old-8',
-      QUIRE_SECRET_KEY_FILE: '/run/secrets/quire-key-9',
-      QUIRE_STORAGE_URL: 's3://bucket-10?region=eu-west-1',
-      SMTP_PASSWORD: 'smtp-11',
-      GITHUB_TOKEN: 'ghp_token12',
-    };
+    const secrets = SERVER_SECRETS;
     const locale = { LANG: process.env.LANG, LC_ALL: process.env.LC_ALL };
     Object.assign(process.env, secrets, { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' });
     try {

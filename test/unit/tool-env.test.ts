@@ -11,21 +11,8 @@ import { after, before, test } from 'node:test';
 import { optionalTools } from '../../src/app/optional-tools.js';
 import { cliLanguages, recognizeWithCli } from '../../src/ingest/stages/ocr/tesseract-cli.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { SERVER_SECRETS } from '../helpers/server-secrets.js';
 
-const SECRETS: Record<string, string> = {
-  DATABASE_URL: 'postgres://quire:db-password-1@db/quire',
-  DATABASE_URL_FILE: '/run/secrets/db-url-2',
-  AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY3',
-  AWS_SECRET_ACCESS_KEY: 'aws-secret-4',
-  AWS_SESSION_TOKEN: 'aws-session-5',
-  QUIRE_BOOTSTRAP_KEY: 'bootstrap-key-6',
-  QUIRE_SECRET_KEY: 'secret-key-7',
-  QUIRE_SECRET_KEY_OLD: 'secret-key-old-8',
-  QUIRE_SECRET_KEY_FILE: '/run/secrets/quire-key-9',
-  QUIRE_STORAGE_URL: 's3://bucket-10?region=eu-west-1',
-  SMTP_PASSWORD: 'smtp-11',
-  GITHUB_TOKEN: 'ghp_token12',
-};
 const TESSDATA = '/opt/tessdata-of-the-operator';
 
 const dir = scratchDir('tool-env-');
@@ -74,7 +61,7 @@ function runs(): Run[] {
 
 const saved = { ...process.env };
 before(() => {
-  Object.assign(process.env, SECRETS, { PATH: `${bin}${path.delimiter}${process.env.PATH}`, TESSDATA_PREFIX: TESSDATA, OMP_THREAD_LIMIT: '8', LANG: 'C.UTF-8' });
+  Object.assign(process.env, SERVER_SECRETS, { PATH: `${bin}${path.delimiter}${process.env.PATH}`, TESSDATA_PREFIX: TESSDATA, OMP_THREAD_LIMIT: '8', LANG: 'C.UTF-8' });
 });
 after(() => {
   for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
@@ -83,8 +70,8 @@ after(() => {
 
 function assertNoSecret({ tool, args, env }: Run) {
   const what = `${tool} ${args.join(' ')}`;
-  assert.deepEqual(Object.keys(env).filter((k) => k in SECRETS), [], `no secret variable in the environment of ${what}`);
-  assert.deepEqual(Object.values(SECRETS).filter((v) => Object.values(env).some((e) => e.includes(v))), [], `no secret value under another name for ${what}`);
+  assert.deepEqual(Object.keys(env).filter((k) => k in SERVER_SECRETS), [], `no secret variable in the environment of ${what}`);
+  assert.deepEqual(Object.values(SERVER_SECRETS).filter((v) => Object.values(env).some((e) => e.includes(v))), [], `no secret value under another name for ${what}`);
   assert.equal(env.PATH, process.env.PATH, `${what} keeps PATH`);
   assert.equal(env.LANG, 'C.UTF-8', `${what} keeps the locale`);
 }
