@@ -479,13 +479,8 @@ function referredTerm(tokens: Token[], end: number): string[] | null {
     const w = tokens[k]!.text.toLowerCase();
     const referred = (w === 'as' && tokens[k - 1]?.text.toLowerCase() === 'to' && tokens[k - 2]?.text.toLowerCase() === 'referred') || w === 'hereinafter';
     if (!referred) continue;
-    let q = k + 1;
-    if (/^(?:referred|called)$/iu.test(tokens[q]?.text ?? '')) continue;
-    if (/^(?:the|this|a)$/iu.test(tokens[q]?.text ?? '')) q++;
-    if (!/^["“]$/u.test(tokens[q]?.text ?? '')) continue;
-    const out: string[] = [];
-    for (q++; q < tokens.length && out.length < 6 && !/^["”]$/u.test(tokens[q]!.text); q++) out.push(tokens[q]!.text);
-    return /^["”]$/u.test(tokens[q]?.text ?? '') && out.length && out.every((x) => /[\p{L}\p{N}]/u.test(x)) ? out : null;
+    const term = quotedTerm(tokens, k + 1);
+    if (term) return term;
   }
   return null;
 }
@@ -496,13 +491,8 @@ function otherDateTerm(tokens: Token[], end: number): string[] | null {
   const lead = tokens.slice(i, i + 5).map((t) => t.text.toLowerCase());
   if (lead[0] !== '(' || lead[1] !== 'or' || lead[2] !== 'such' || !/^(?:later|other|earlier|extended)$/u.test(lead[3] ?? '') || lead[4] !== 'date') return null;
   for (i += 5; i < tokens.length && i < firstAtOrAfter(tokens, end) + 30 && tokens[i]!.text !== ')'; i++) {
-    if (tokens[i]!.text !== ',' || tokens[i + 1]?.text.toLowerCase() !== 'the') continue;
-    const q = tokens[i + 2]?.text;
-    if (!q || !/^["“]$/u.test(q)) continue;
-    const out: string[] = [];
-    let k = i + 3;
-    for (; k < tokens.length && out.length < 6 && !/^["”]$/u.test(tokens[k]!.text); k++) out.push(tokens[k]!.text);
-    return /^["”]$/u.test(tokens[k]?.text ?? '') && out.length ? out : null;
+    const term = tokens[i]!.text === ',' && tokens[i + 1]?.text.toLowerCase() === 'the' ? quotedTerm(tokens, i + 1) : null;
+    if (term) return term;
   }
   return null;
 }
@@ -626,8 +616,11 @@ function whoseAddress(tokens: Token[], start: number): string | null {
 function termAfterWords(tokens: Token[], end: number, afterComma = true): string[] | null {
   let i = firstAtOrAfter(tokens, end);
   if (afterComma && tokens[i]?.text === ',') i++;
-  if (tokens[i]?.text !== '(') return null;
-  i++;
+  return tokens[i]?.text === '(' ? quotedTerm(tokens, i + 1) : null;
+}
+
+/** The words of a quoted term at `i`, an article before it passed over (`the "Cure Period"` → ["Cure", "Period"]), or null. */
+function quotedTerm(tokens: Token[], i: number): string[] | null {
   if (/^(?:the|this|each|a)$/iu.test(tokens[i]?.text ?? '')) i++;
   if (!/^["“]$/u.test(tokens[i]?.text ?? '')) return null;
   const words: string[] = [];
