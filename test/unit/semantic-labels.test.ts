@@ -744,6 +744,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The goods shipped on May 1, 2026 (the "Shipment Lot") arrived.\n'), []);
   });
 
+  test('an amount by the hour, named for nothing else, is an hourly rate', async () => {
+    assert.deepEqual(await labelsOf('$85.00 per hour, per technician, with a minimum of one hour per visit.\n'), [['HourlyRate', '$85.00']]);
+    assert.deepEqual(await labelsOf('Travel is reimbursed at cost, up to $500 per trip.\n'), []);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

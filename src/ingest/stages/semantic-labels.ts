@@ -734,6 +734,12 @@ function amountOf(name: string | null, words: readonly string[]): string | null 
   return `${pascal([noun])}Amount`;
 }
 
+/** "$50.00 per hour", "$1,200 per diem": an amount by the hour or the day, named for nothing else, is a rate of that unit. */
+function rateName(next: string[]): string | null {
+  if (next[0] !== 'per' && next[0] !== 'an' && next[0] !== 'a') return null;
+  return next[1] === 'hour' ? 'HourlyRate' : next[1] === 'diem' ? 'PerDiemRate' : null;
+}
+
 /**
  * What a percentage says after it: `9.75% Senior Notes` → `NoteInterestRate` (the notes' coupon), `10% of the shares will
  * vest` → `VestingPercentage` (the share of a thing the verb happens to).
@@ -886,7 +892,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null) ?? clauseVerbPeriod(tokens, v.start, floor)
             : v.kind === 'money' || v.kind === 'percent'
-              ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ?? amountOf(amountName(near, v.kind), wordsBefore(tokens, v.start, floor, 24)) ?? definitionName(tokens, v.start, v.kind)
+              ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ?? amountOf(amountName(near, v.kind), wordsBefore(tokens, v.start, floor, 24)) ?? definitionName(tokens, v.start, v.kind) ?? (v.kind === 'money' ? rateName(after(tokens, v.end, 3)) : null)
               : null);
     // "the 2011 Incentive Plan effective on April 21, 2015": a plan just before is what is effective then.
     const ofPlan = name === 'EffectiveDate' && last?.kind === 'plan' && near.length <= 4 && !/[.,;:()]/u.test(text.slice(last.end, v.start));
