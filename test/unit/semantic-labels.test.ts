@@ -749,6 +749,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Travel is reimbursed at cost, up to $500 per trip.\n'), []);
   });
 
+  test('a rank given by its number is named by its own name ("Work Level 5"), a bare "Level 3" not', async () => {
+    assert.deepEqual(await labelsOf('The Employee starts on June 1, 2026 at Salary Grade 12 of the Company scale.\n'), [['SalaryGrade', '12']]);
+    assert.deepEqual(await labelsOf('Parking is provided at Level 3 of the garage.\n'), []);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

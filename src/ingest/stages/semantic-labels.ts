@@ -810,6 +810,18 @@ const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
 const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
 const TIME_CUE = /\d:\d|[ap]\.?m\b|noon/iu;
 const PLAN_CUE = /\b(?:Plan|Program)\b/u;
+/** A rank given by its number: "at Work Level 5", "Salary Grade 12", "Tier 2". */
+const GRADE_CUE = /\b(?:Level|Grade|Tier|Band|Step)\s+\d/u;
+
+/** `at Work Level 5` → `WorkLevel`: the capitalised name of a rank just before its number. */
+function gradeName(tokens: Token[], start: number): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1;
+  if (!/^(?:Level|Grade|Tier|Band|Step)$/u.test(tokens[i]?.text ?? '')) return null;
+  const words: string[] = [];
+  for (; i >= 0 && words.length < 3 && /^\p{Lu}\p{Ll}+$/u.test(tokens[i]!.text); i--) words.unshift(tokens[i]!.text);
+  // A bare "Level 3" may be a floor or a section as well as a rank: only a rank with its own name is named.
+  return words.length >= 2 ? pascal(words) : null;
+}
 
 /** Roles that say who signs, not what the party is: a firm "By:" is the party's name only where nothing better names it. */
 const WEAK_ROLES = new Set(['by', 'name', 'signatory']);
@@ -852,7 +864,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   let lastFloor = -1;
   // Most leaves name nothing: only the kinds the leaf can hold are looked for (parties only beside a role's cue).
   const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
-  const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan' | 'address')[] = [];
+  const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan' | 'address' | 'count')[] = [];
   if (PARTY_CUE.test(next === undefined ? text : `${text} ${next}`) || (previous !== undefined && /:\s*$|^\s*["“][\p{L} ]{2,30}["”]\s*$/u.test(previous))) kinds.push('party');
   if (types.has('Date') || MONTH_CUE.test(text) || /_\s+day\s+of/u.test(text)) kinds.push('date');
   if (types.has('TimeDuration') || HYPHEN_CUE.test(text)) kinds.push('duration');
@@ -860,6 +872,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   if (types.has('Percent')) kinds.push('percent');
   if (TIME_CUE.test(text)) kinds.push('time');
   if (PLAN_CUE.test(text)) kinds.push('plan');
+  if (GRADE_CUE.test(text)) kinds.push('count');
   if (types.has('Address')) kinds.push('address');
   if (!kinds.length) return [];
   const values = kinds
@@ -883,6 +896,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       labelBefore(tokens, v.start, v.kind) ??
       (v.kind === 'party' ? null : termBefore(tokens, v.start, v.kind)) ??
       (v.kind === 'plan' ? 'PlanName' : null) ??
+      (v.kind === 'count' ? gradeName(tokens, v.start) : null) ??
       (v.kind === 'address' ? addressName(tokens, v, near, out) : null) ??
       (v.kind === 'time' ? timeName(near) : null) ??
       (v.kind === 'party'
