@@ -754,6 +754,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Parking is provided at Level 3 of the garage.\n'), []);
   });
 
+  test('how far a time is moved ("delayed by"); how long one may take ("up to") is a period of the clause verb', async () => {
+    assert.deepEqual(await labelsOf('Each milestone shall be delayed by two (2) days for each day of Owner Delay.\n'), [['DelayPeriod', 'two (2) days']]);
+    assert.deepEqual(await labelsOf('The Employee may review the release with counsel of his choice by taking up to ten (10) days after he receives it.\n'), [['ReviewPeriod', 'ten (10) days']]);
+    assert.deepEqual(await labelsOf('The Contractor shall repair the defects, taking up to thirty (30) days as needed.\n'), [['RepairPeriod', 'thirty (30) days']]);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

@@ -300,7 +300,12 @@ function dateName(near: string[], title?: string): string | null {
   return null;
 }
 
+/** Verbs that move a time by a period ("shall be delayed by one (1) day"), to the noun of that period. */
+const MOVED_BY: Readonly<Record<string, string>> = { delayed: 'Delay', extended: 'Extension', postponed: 'Postponement', deferred: 'Deferral' };
+
 function periodName(near: string[], next: string[]): string | null {
+  // "The dates shall be delayed by one (1) day for each day …": how far a time is moved.
+  if (near[0] === 'by' && MOVED_BY[near[1] ?? '']) return `${MOVED_BY[near[1]!]}Period`;
   // "an initial term of approximately twelve (12) years", "for a fixed term of ten (10) years": how long the term is.
   const of = near[0] === 'of' ? 1 : near[0] === 'approximately' && near[1] === 'of' ? 2 : 0;
   if (of && near[of] === 'term' && /^(?:a|an|the|its)$/u.test(near[of + 1] ?? '')) return 'TermLength';
@@ -403,7 +408,9 @@ function governingVerbPeriod(near: string[]): string | null {
  */
 function clauseVerbPeriod(tokens: Token[], start: number, floor: number): string | null {
   let i = firstAtOrAfter(tokens, start) - 1;
-  const by = tokens[i]?.text.toLowerCase() === 'within' ? 1 : tokens[i]?.text.toLowerCase() === 'than' && tokens[i - 1]?.text.toLowerCase() === 'later' ? 3 : 0;
+  const word = (k: number) => tokens[k]?.text.toLowerCase();
+  // "within", "no later than", and what one may take "up to" ("may consider … by taking up to twenty-one days").
+  const by = word(i) === 'within' ? 1 : word(i) === 'than' && word(i - 1) === 'later' ? 3 : word(i) === 'to' && word(i - 1) === 'up' ? 2 : 0;
   if (!by) return null;
   const words: string[] = [];
   for (i -= by; i >= 0 && words.length < 30 && tokens[i]!.end > floor && !/^[.;:]$/u.test(tokens[i]!.text); i--) {
@@ -422,7 +429,8 @@ function clauseVerbPeriod(tokens: Token[], start: number, floor: number): string
     if (!verb || (!modal && !/ed$/u.test(verb))) continue;
     const noun = nounOfVerb(verb) ?? (PERIOD_EVENTS.find(([re]) => re.test(verb))?.[1].replace(/(?:Deadline|Period)$/u, '').toLowerCase() || null);
     if (!noun || LIGHT_VERBS.has(infinitive(verb)) || DOING_VERBS.has(infinitive(verb)) || NOTICE_FORMS.test(verb)) return null;
-    return `${pascal([noun])}${w === 'may' ? 'Period' : 'Deadline'}`;
+    // What may be done by then, or how long one may take ("up to"), is a period; what must be done by then, a deadline.
+    return `${pascal([noun])}${w === 'may' || by === 2 ? 'Period' : 'Deadline'}`;
   }
   return null;
 }
