@@ -760,6 +760,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Contractor shall repair the defects, taking up to thirty (30) days as needed.\n'), [['RepairPeriod', 'thirty (30) days']]);
   });
 
+  test('a period for obtaining something is named by what is obtained, past its participle modifiers', async () => {
+    assert.deepEqual(await labelsOf('Buyer may use its reasonable efforts to obtain any such Pending Approval after Closing for a period of six months.\n'), [['ApprovalPeriod', 'six months']]);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

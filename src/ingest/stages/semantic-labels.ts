@@ -342,6 +342,8 @@ function periodName(near: string[], next: string[]): string | null {
 }
 
 const NOTICE_FORMS = /^(?:notice|notifying|notify|notifies|notified|notification)$/u;
+/** Words after which an object's noun phrase has ended. */
+const OBJECT_ENDS = /^(?:following|after|before|within|during|upon|under|from|with|by|since|until|through)$/u;
 const MODALS = /^(?:shall|will|must|may|to|can|should|would|might)$/u;
 const PASSIVE = /^(?:be|been|is|are|was|were)$/u;
 const NOT_SUBJECTS = new Set([...FUNCTION_WORDS, 'it', 'he', 'she', 'they', 'we', 'you', 'which', 'who', 'that', 'same', 'thereof', 'hereunder', 'unless', 'if', 'when', 'whether', 'where', 'while', 'until', 'because', 'although', 'provided', 'then', 'so', 'once']);
@@ -376,6 +378,8 @@ function governingVerbPeriod(near: string[]): string | null {
     if (!passive && (DOING_VERBS.has(verb) || LIGHT_VERBS.has(verb)) && verb !== 'be' && verb !== 'have') {
       let o = i - 1;
       while (o >= by && (FUNCTION_WORDS.has(near[o]!) || /^(?:all|such|written|same)$/u.test(near[o]!))) o--;
+      // The object's head, past its modifiers ("obtain any such Required Consent following Closing" → consent).
+      while (o - 1 >= by && /^\p{L}{3,}$/u.test(near[o - 1]!) && !FUNCTION_WORDS.has(near[o - 1]!) && !OBJECT_ENDS.test(near[o - 1]!) && /(?:ed|ing)$/u.test(near[o]!)) o--;
       const object = o >= by ? near[o]! : undefined;
       if (object && /^\p{L}{4,}$/u.test(object) && !NOTICE_FORMS.test(object) && !/(?:ly|ed|ing)$/u.test(object)) return `${pascal([object])}${suffix}`;
       if (DOING_VERBS.has(verb)) return null;

@@ -91,7 +91,7 @@ const NOUNS: Readonly<Record<string, string>> = {
 /** Verbs that carry no event of their own ("notice shall be given", "payment shall be made"): the noun they govern names it. */
 export const LIGHT_VERBS = new Set(['give', 'make', 'send', 'provide', 'furnish', 'take', 'do', 'have', 'be', 'get', 'receive']);
 /** Verbs of doing what a noun already names ("the drug screen must be completed", "the audit shall be conducted"): passive, the noun names it. */
-export const DOING_VERBS = new Set(['complete', 'conduct', 'perform', 'finish', 'undertake', 'carry', 'hold']);
+export const DOING_VERBS = new Set(['complete', 'conduct', 'perform', 'finish', 'undertake', 'carry', 'hold', 'obtain', 'secure']);
 
 /** Suffix derivations of regular verbs: "terminate" → "termination", "notify" → "notification", "finalize" → "finalization". */
 const RULES: [RegExp, string][] = [
