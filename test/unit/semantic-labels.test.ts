@@ -764,6 +764,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Buyer may use its reasonable efforts to obtain any such Pending Approval after Closing for a period of six months.\n'), [['ApprovalPeriod', 'six months']]);
   });
 
+  test('the bound a clause sets on how long its subject takes ("the repair time is expected to exceed 90 days")', async () => {
+    assert.deepEqual(await labelsOf('If the repair time is expected to exceed 90 days, Tenant may terminate.\n'), [['RepairTimeLimit', '90 days']]);
+    assert.deepEqual(await labelsOf('Neither party shall exceed 90 days in any year.\n'), []);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

@@ -304,6 +304,17 @@ function dateName(near: string[], title?: string): string | null {
 const MOVED_BY: Readonly<Record<string, string>> = { delayed: 'Delay', extended: 'Extension', postponed: 'Postponement', deferred: 'Deferral' };
 
 function periodName(near: string[], next: string[]): string | null {
+  // "If the restoration time is estimated to exceed 6 months": the bound a clause sets on how long its subject takes.
+  if (near[0] === 'exceed') {
+    let k = 1;
+    while (k < near.length && /^(?:to|not|estimated|expected|likely|reasonably|anticipated|shall|will|may|is|are|be|does|do)$/u.test(near[k]!)) k++;
+    const words: string[] = [];
+    for (const w of near.slice(k, k + 3)) {
+      if (FUNCTION_WORDS.has(w) || !/^\p{L}{3,}$/u.test(w)) break;
+      words.unshift(w);
+    }
+    if (k > 1 && words.length >= 2 && /^(?:time|period|term|duration|delay)$/u.test(words.at(-1)!)) return `${pascal(words)}Limit`;
+  }
   // "The dates shall be delayed by one (1) day for each day …": how far a time is moved.
   if (near[0] === 'by' && MOVED_BY[near[1] ?? '']) return `${MOVED_BY[near[1]!]}Period`;
   // "an initial term of approximately twelve (12) years", "for a fixed term of ten (10) years": how long the term is.
