@@ -769,6 +769,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Neither party shall exceed 90 days in any year.\n'), []);
   });
 
+  test('a time "no later than" is the deadline of the clause verb, after the phrases it opens', async () => {
+    assert.deepEqual(await labelsOf('The Paying Agent shall, no later than 11:00 a.m., London time, on each payment date, transfer the funds to the Holders.\n'), [['TransferDeadline', '11:00 a.m., London time']]);
+    // A verb that carries no event names nothing.
+    assert.deepEqual(await labelsOf('The Agent shall, no later than 11:00 a.m., London time, on each payment date, give notice to the Holders.\n'), []);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

@@ -421,12 +421,13 @@ function governingVerbPeriod(near: string[]): string | null {
  * reach is governed by its clause's verb: the first verb of doing after a modal (past asides in commas and "fail to"), or a
  * denied participle; named by its noun, as what must be done by then (a deadline) or may be (a period).
  */
-function clauseVerbPeriod(tokens: Token[], start: number, floor: number): string | null {
+function clauseVerbPeriod(tokens: Token[], start: number, floor: number, time?: { end: number }): string | null {
   let i = firstAtOrAfter(tokens, start) - 1;
   const word = (k: number) => tokens[k]?.text.toLowerCase();
-  // "within", "no later than", and what one may take "up to" ("may consider … by taking up to twenty-one days").
+  // "within", "no later than", and what one may take "up to" ("may consider … by taking up to twenty-one days"); a time
+  // of day only by "no later than".
   const by = word(i) === 'within' ? 1 : word(i) === 'than' && word(i - 1) === 'later' ? 3 : word(i) === 'to' && word(i - 1) === 'up' ? 2 : 0;
-  if (!by) return null;
+  if (!by || (time && by !== 3)) return null;
   const words: string[] = [];
   for (i -= by; i >= 0 && words.length < 30 && tokens[i]!.end > floor && !/^[.;:]$/u.test(tokens[i]!.text); i--) {
     if (/^\p{L}/u.test(tokens[i]!.text)) words.unshift(tokens[i]!.text.toLowerCase());
@@ -440,7 +441,9 @@ function clauseVerbPeriod(tokens: Token[], start: number, floor: number): string
     while (j < words.length && j < k + 6 && (/ly$/u.test(words[j]!) || /^(?:at|its|his|her|their|own|sole|cost|and|expense|not|promptly|also|then|thereafter)$/u.test(words[j]!))) j++;
     if (words[j] === 'fail' && words[j + 1] === 'to') j += 2;
     if (modal && words[j] === 'be') j++;
-    const verb = words[j];
+    // "the Security Trustee shall, no later than 3:30 p.m., New York time, on the date of such payment, remit …": the verb
+    // stands after the phrases the deadline opens.
+    const verb = words[j] ?? (modal && time ? verbAfterAsides(tokens, time.end) : undefined);
     if (!verb || (!modal && !/ed$/u.test(verb))) continue;
     const noun = nounOfVerb(verb) ?? (PERIOD_EVENTS.find(([re]) => re.test(verb))?.[1].replace(/(?:Deadline|Period)$/u, '').toLowerCase() || null);
     if (!noun || LIGHT_VERBS.has(infinitive(verb)) || DOING_VERBS.has(infinitive(verb)) || NOTICE_FORMS.test(verb)) return null;
@@ -448,6 +451,16 @@ function clauseVerbPeriod(tokens: Token[], start: number, floor: number): string
     return `${pascal([noun])}${w === 'may' || by === 2 ? 'Period' : 'Deadline'}`;
   }
   return null;
+}
+
+/** The first word after a comma, within a few phrases after `end`, that is a verb with a noun ("…, remit to the Lender"). */
+function verbAfterAsides(tokens: Token[], end: number): string | undefined {
+  const first = firstAtOrAfter(tokens, end);
+  for (let k = first; k < tokens.length && k < first + 30 && !/^[.;:]$/u.test(tokens[k]!.text); k++) {
+    const next = tokens[k + 1]?.text;
+    if (tokens[k]!.text === ',' && next && /^\p{Ll}+$/u.test(next) && nounOfVerb(next)) return next;
+  }
+  return undefined;
 }
 
 /**
@@ -921,7 +934,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       (v.kind === 'plan' ? 'PlanName' : null) ??
       (v.kind === 'count' ? gradeName(tokens, v.start) : null) ??
       (v.kind === 'address' ? addressName(tokens, v, near, out) : null) ??
-      (v.kind === 'time' ? timeName(near) : null) ??
+      (v.kind === 'time' ? timeName(near) ?? clauseVerbPeriod(tokens, v.start, floor, v) : null) ??
       (v.kind === 'party'
         ? partyName(v.roles) ?? (v.incorporated ? 'CompanyName' : null)
         : v.kind === 'date'
