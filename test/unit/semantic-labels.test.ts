@@ -775,6 +775,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Agent shall, no later than 11:00 a.m., London time, on each payment date, give notice to the Holders.\n'), []);
   });
 
+  test('a count in words and figure is named by what it counts ("twenty five (25) vacation days"), a duration is not a count', async () => {
+    assert.deepEqual(await labelsOf('The Employee is entitled to fifteen (15) sick days in each year of service.\n'), [['SickDays', 'fifteen (15)']]);
+    assert.deepEqual(await labelsOf('The Buyer has ten (10) business days to object.\n'), [['ObjectionPeriod', 'ten (10) business days']]);
+  });
+
   test('a name in capitals keeps its article; a sentence in capitals does not lend it one', async () => {
     assert.deepEqual(await labelsOf('THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO, as Lender\n'), [['LenderName', 'THE GRANITE MUTUAL INSURANCE COMPANY OF OHIO']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN THE LANDLORD AND ACME LLC, AS TENANT\n'), [['TenantName', 'ACME LLC']]);

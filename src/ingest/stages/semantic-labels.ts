@@ -849,6 +849,18 @@ const PLAN_CUE = /\b(?:Plan|Program)\b/u;
 /** A rank given by its number: "at Work Level 5", "Salary Grade 12", "Tier 2". */
 const GRADE_CUE = /\b(?:Level|Grade|Tier|Band|Step)\s+\d/u;
 
+/** A count in words and figure of a thing named by two words after it: "twenty five (25) vacation days". */
+const COUNT_NOUN_CUE = /\(\d[\d,]*\)\s+\p{Ll}{3,}\s+\p{Ll}{3,}s\b/u;
+
+/** `twenty five (25) vacation days` → `VacationDays`: what a count counts, by its modifier and plural noun. */
+function countName(next: string[]): string | null {
+  const [modifier, noun] = next;
+  if (!modifier || !noun || FUNCTION_WORDS.has(modifier) || !/^\p{L}{3,}$/u.test(modifier) || !/^\p{L}{3,}s$/u.test(noun)) return null;
+  // "ten (10) business days", "thirty (30) calendar days": a duration, not a count.
+  if (/^(?:business|calendar|consecutive|banking|working|full|additional|successive|trading)$/u.test(modifier)) return null;
+  return pascal([modifier, noun]);
+}
+
 /** `at Work Level 5` → `WorkLevel`: the capitalised name of a rank just before its number. */
 function gradeName(tokens: Token[], start: number): string | null {
   let i = firstAtOrAfter(tokens, start) - 1;
@@ -908,7 +920,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   if (types.has('Percent')) kinds.push('percent');
   if (TIME_CUE.test(text)) kinds.push('time');
   if (PLAN_CUE.test(text)) kinds.push('plan');
-  if (GRADE_CUE.test(text)) kinds.push('count');
+  if (GRADE_CUE.test(text) || COUNT_NOUN_CUE.test(text)) kinds.push('count');
   if (types.has('Address')) kinds.push('address');
   if (!kinds.length) return [];
   const values = kinds
@@ -932,7 +944,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       labelBefore(tokens, v.start, v.kind) ??
       (v.kind === 'party' ? null : termBefore(tokens, v.start, v.kind)) ??
       (v.kind === 'plan' ? 'PlanName' : null) ??
-      (v.kind === 'count' ? gradeName(tokens, v.start) : null) ??
+      (v.kind === 'count' ? gradeName(tokens, v.start) ?? countName(after(tokens, v.end, 3)) : null) ??
       (v.kind === 'address' ? addressName(tokens, v, near, out) : null) ??
       (v.kind === 'time' ? timeName(near) ?? clauseVerbPeriod(tokens, v.start, floor, v) : null) ??
       (v.kind === 'party'

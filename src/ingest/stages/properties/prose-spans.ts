@@ -39,6 +39,8 @@ const NUMBER_WORD = String.raw`(?:one|two|three|four|five|six|seven|eight|nine|t
 const HYPHEN_DURATION = new RegExp(String.raw`(?<![\p{L}\p{N}-])(?:${NUMBER_WORD}(?:-${NUMBER_WORD})?)-(?:day|week|month|year|hour)(?![\p{L}])`, 'giu');
 /** A count standing alone: not part of a code ("AG-1", "4.1", "2/3") or an amount. */
 const COUNT = /(?<![\p{L}\p{N}.,$\/-])\d{1,3}(?:,\d{3})+(?![\p{N}\/-]|\.\d)|(?<![\p{L}\p{N}.,$\/-])\d+(?![\p{N}.,%\/-]|\.\d)/gu;
+/** A count in words with its figure: "twenty five (25)", "ten (10)". */
+const COUNT_WORDS = new RegExp(String.raw`(?<![\p{L}\p{N}-])${NUMBER_WORD}(?:[\s-]${NUMBER_WORD}){0,3}\s\(\d[\d,]*\)`, 'giu');
 const TITLE_WORD = String.raw`(?:Chief|Senior|Executive|Vice|President|Managing|Director|Officer|Financial|Operating|Technology|Accounting|Legal|Marketing|Commercial|Information|General|Counsel|Secretary|Treasurer|Controller|Chairman|Manager|Assistant|Deputy|Principal|Partner|Associate|Head|Interim|Global|Corporate|Human|Resources|Regional|Group|of|and|&)`;
 const TITLE = new RegExp(String.raw`(?<![\p{L}])(?:${TITLE_WORD}\s){0,5}(?:President|Director|Officer|Counsel|Secretary|Treasurer|Controller|Chairman|Manager|Partner|Head)(?![\p{L}])|(?<![\p{L}])(?:president|director|officer|manager)(?![\p{L}])`, 'gu');
 const PLAN = /(?<![\p{L}\p{N}])(?:(?:19|20)\d{2}\s)?(?:[\p{Lu}][\p{L}'’&-]*\s){1,6}(?:Plan|Program)(?![\p{L}])/gu;
@@ -112,8 +114,11 @@ export function valueSpans(kind: ValueKind, text: string, spans: readonly Span[]
       return all(TIME, text);
     case 'year':
       return all(YEAR, text);
-    case 'count':
-      return all(COUNT, text);
+    case 'count': {
+      // The figure in brackets after words is the same count: the words and figure are one span.
+      const worded = all(COUNT_WORDS, text);
+      return [...worded, ...all(COUNT, text).filter((c) => !worded.some((w) => w.start <= c.start && c.end <= w.end))];
+    }
     case 'title':
       return all(TITLE, text);
     case 'plan':
