@@ -488,7 +488,8 @@ describe('LibreOffice path with a stand-in soffice (runs everywhere)', () => {
     // It stops after 1 s idle: its pipe and folder go.
     const profile = fileURLToPath(lastCall().profile!);
     const until = performance.now() + 10_000;
-    while (performance.now() < until && fs.existsSync(profile)) await new Promise((r) => setTimeout(r, 100));
+    // The folder itself is waited for: its profile goes first, the folder a moment later.
+    while (performance.now() < until && fs.existsSync(path.dirname(profile))) await new Promise((r) => setTimeout(r, 100));
     assert.equal(fs.existsSync(path.dirname(profile)), false, 'the stopped resident took its folder with it');
   });
 
