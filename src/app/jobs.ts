@@ -29,7 +29,7 @@ export function jobHandlers(services: Services, logger: Logger): { pool: ThreadP
   useOfficeRoot(officeRoot);
   const stale = removeDeadOfficeDirs(officeRoot);
   if (stale) logger.info({ folders: stale, dir: officeRoot }, 'removed LibreOffice working folders of processes that ended');
-  const pool = new ThreadPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, ocrConcurrency: config.ingest.ocrConcurrency, ocrLanguages: config.ingest.ocrLanguages, officeIdleMs: config.ingest.officeIdleMs, officeRequireIsolation: config.ingest.officeRequireIsolation, officeRoot });
+  const pool = new ThreadPool({ size: config.ingest.concurrency, timeoutMs: config.ingest.timeoutMs, memoryMb: config.ingest.memoryMb, pdfEngine: config.ingest.pdfEngine, pdfiumCompile: config.ingest.pdfiumCompile, warmUpMs: config.ingest.analysisWarmUpMs, ocrConcurrency: config.ingest.ocrConcurrency, ocrLanguages: config.ingest.ocrLanguages, officeIdleMs: config.ingest.officeIdleMs, officeRequireIsolation: config.ingest.officeRequireIsolation, officeRoot });
   // The two jobs of a document share the models `ingest` read, kept in memory for `process`.
   const handoff = new Handoff();
   const processJob = new ProcessJob(store, blobs, pool, handoff, logger.child({ component: 'ingest' }), {

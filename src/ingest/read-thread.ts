@@ -13,6 +13,7 @@ import { classificationFeatures, type ClassificationFeatures } from '../document
 import { summariseLabels, type LabelSummaryEntry } from '../document/label-summary.js';
 import { IngestError, type DocumentModel } from '../document/pages.js';
 import { heapCrowded } from './thread-retire.js';
+import { warmUpAnalysis } from './warm-up.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
 
 export type ThreadRequest =
@@ -60,6 +61,8 @@ export interface ThreadData {
   pdfiumModule?: PdfiumModule;
   /** The folder LibreOffice's working folders go under (office-dirs.ts). */
   officeRoot?: string;
+  /** An analysing thread started ahead of documents warms up this long, ms, or until its first request (warm-up.ts). */
+  warmUpMs?: number;
 }
 
 // Long-lived: PDFium and the readers load once (pdf.js only if a document needs it); the pool sends one request at a time.
@@ -67,8 +70,12 @@ const data = workerData as ThreadData | null;
 if (data?.pdfiumModule) usePdfiumModule(data.pdfiumModule);
 if (data?.officeRoot) useOfficeRoot(data.officeRoot);
 preloadPdfium();
+let requested = false;
+const warming = data?.warmUpMs ? warmUpAnalysis(data.warmUpMs, () => requested) : Promise.resolve(0);
 parentPort!.on('message', async (req: ThreadRequest) => {
+  requested = true;
   try {
+    await warming;
     const { result, transfer } = await handle(req);
     parentPort!.postMessage({ id: req.id, ok: true, result, retire: heapCrowded(v8.getHeapStatistics()) } satisfies ThreadReply, transfer);
   } catch (err) {

@@ -25,6 +25,8 @@ export interface ThreadPoolOptions {
   pdfEngine?: PdfEngine;
   /** How PDFium's WebAssembly, which the threads share, is compiled (default lazy; see PdfiumCompile). */
   pdfiumCompile?: PdfiumCompile;
+  /** A thread the pool starts ahead of documents (warm()) first analyses a made-up contract this long, ms (default 0: none; src/ingest/warm-up.ts). */
+  warmUpMs?: number;
   /** OCR engine processes at once, over all analysing threads (default: CPU cores). */
   ocrConcurrency?: number;
   /** The languages scanned pages are read in, tesseract's `eng+deu` form (default `eng`). */
@@ -124,7 +126,7 @@ export class ThreadPool {
     for (const name of ['read', 'analyze'] as const) {
       const lane = this.lanes[name];
       while (!this.closed && lane.idle.length + lane.active < this.opts.size) {
-        const thread = this.spawn(name);
+        const thread = this.spawn(name, true);
         thread.unref();
         lane.idle.push(thread);
       }
@@ -184,13 +186,15 @@ export class ThreadPool {
     return this.spawn(name);
   }
 
-  private spawn(name: LaneName): Worker {
+  /** A new thread of the lane; one started `ahead` of documents to analyse warms up first (ThreadData.warmUpMs). */
+  private spawn(name: LaneName, ahead = false): Worker {
     const lane = this.lanes[name];
     const nice = name === 'analyze' ? (this.opts.analysisNice ?? 10) : 0;
+    const warmUpMs = ahead && name === 'analyze' ? (this.opts.warmUpMs ?? 0) : 0;
     const entry = threadEntry(this.opts.entry ?? moduleBeside(import.meta.url, 'read-thread'), { nice });
     const thread = new Worker(entry.file, {
       eval: entry.eval,
-      workerData: { pdfiumModule: compiledPdfiumModule(this.opts.pdfiumCompile ?? 'lazy'), ...(this.opts.officeRoot ? { officeRoot: this.opts.officeRoot } : {}) } satisfies ThreadData,
+      workerData: { pdfiumModule: compiledPdfiumModule(this.opts.pdfiumCompile ?? 'lazy'), ...(this.opts.officeRoot ? { officeRoot: this.opts.officeRoot } : {}), ...(warmUpMs > 0 ? { warmUpMs } : {}) } satisfies ThreadData,
       resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
       stdout: false,
       stderr: false,
@@ -221,7 +225,7 @@ export class ThreadPool {
     void thread.terminate();
     if (outcome !== 'failed' && this.warmed && !this.closed) {
       // Its replacement loads now, while idle, not when the next document is already waiting for it.
-      const fresh = this.spawn(name);
+      const fresh = this.spawn(name, true);
       fresh.unref();
       this.lanes[name].idle.push(fresh);
     }

@@ -81,6 +81,12 @@ export interface Config {
      */
     pdfiumCompile: 'optimized' | 'lazy';
     /**
+     * Each analysing thread started ahead of documents first analyses a made-up contract for this many
+     * ms (QUIRE_ANALYSIS_WARM_UP_MS, default 500; 0: none), so its stages run compiled code on the
+     * first real documents (src/ingest/warm-up.ts). A document arriving meanwhile stops it.
+     */
+    analysisWarmUpMs: number;
+    /**
      * The old generation each new thread's heap starts with, MiB (QUIRE_INITIAL_OLD_SPACE_MB, default
      * 256; 0 keeps V8's sizing): see src/runtime/jit.ts. At most a quarter of `memoryMb`, so that garbage not
      * yet collected never makes a thread look crowded (it retires above half its limit).
@@ -325,6 +331,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       officeIdleMs: parseIntRange('QUIRE_OFFICE_IDLE_MS', env.QUIRE_OFFICE_IDLE_MS, 120_000, 0, 24 * 3600_000),
       officeRequireIsolation: parseBool('QUIRE_OFFICE_REQUIRE_ISOLATION', env.QUIRE_OFFICE_REQUIRE_ISOLATION),
       pdfiumCompile,
+      analysisWarmUpMs: parseIntRange('QUIRE_ANALYSIS_WARM_UP_MS', env.QUIRE_ANALYSIS_WARM_UP_MS, 500, 0, 60_000),
       initialOldSpaceMb: Math.min(
         parseIntRange('QUIRE_INITIAL_OLD_SPACE_MB', env.QUIRE_INITIAL_OLD_SPACE_MB, DEFAULT_INITIAL_OLD_SPACE_MB, 0, 16_384),
         Math.floor(ingestMemoryMb / 4),

@@ -77,9 +77,11 @@ export interface StartOptions {
 
 /**
  * Optimising all of PDFium at start costs ~4 core-seconds, and a run starts dozens of servers and
- * workers on 2 cores; the DGML corpus test runs with the default (`optimized`).
+ * workers on 2 cores; the DGML corpus test runs with the default (`optimized`). The analysing
+ * threads' warm-up (half a core-second each) is off for the same reason; test/unit/warm-up.test.ts
+ * runs it.
  */
-const TEST_PDFIUM = { QUIRE_PDFIUM_COMPILE: 'lazy' };
+const TEST_PDFIUM = { QUIRE_PDFIUM_COMPILE: 'lazy', QUIRE_ANALYSIS_WARM_UP_MS: '0' };
 
 /**
  * PostgreSQL needs QUIRE_SECRET_KEY (webhook secrets are sealed with it, and every process sharing
