@@ -49,6 +49,8 @@ describe('clause labels: headings', () => {
     assert.equal(titleText('Pollutant Cleanup and Removal – Annual Aggregate'), 'Pollutant Cleanup and Removal');
     assert.equal(titleText('Employee Benefits Liability (Claims Made Coverage)'), 'Employee Benefits Liability');
     assert.equal(titleText('THE EXAMPLE INDEMNITY COMPANY OF OHIO'), null, 'a company names a party, not a clause');
+    assert.equal(titleText('Northwind Trading Co.'), null, '"Co." names a party');
+    assert.equal(titleText('Co-signer of the loan – Guarantor or surety'), 'Co-signer of the loan', 'a "Co-" word is no company');
     assert.equal(titleText('Tenant shall keep the premises clean.'), null);
     assert.equal(titleText('Potential acute health effects'), 'Potential acute health effects', 'a sentence-case title');
     assert.equal(titleText('Grease is removed daily'), null);

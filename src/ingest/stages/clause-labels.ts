@@ -157,8 +157,8 @@ export function runInHeading(text: string): string | null {
 
 /** Headings that say where a clause is, not what it is ("3.1 General."): the clause is named by its topic instead. */
 const GENERIC_HEADINGS = new Set(['general', 'generally', 'miscellaneous', 'other', 'others', 'additional', 'introduction', 'overview', 'background', 'summary', 'provisions', 'general provisions', 'other provisions', 'additional provisions', 'continued', 'secondary', 'primary', 'exploratory']);
-/** Words of an organisation's name: a line of them names a party, not a clause. */
-const ORGANISATION = /\b(?:company|corporation|inc|llc|l\.l\.c|ltd|limited|bank|plc|lp|llp|co)\b\.?/iu;
+/** Words of an organisation's name: a line of them names a party, not a clause ("Co." is one, "Co-owner" is not). */
+const ORGANISATION = /\b(?:company|corporation|inc|llc|l\.l\.c|ltd|limited|bank|plc|lp|llp|co)\b(?!-)\.?/iu;
 
 export function isGenericHeading(heading: string): boolean {
   return GENERIC_HEADINGS.has(heading.toLowerCase().replace(/[^\p{L}\s]+/gu, '').trim());
