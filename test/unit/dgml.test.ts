@@ -255,12 +255,16 @@ describe('section names', () => {
     assert.equal(sectionName('7.1 Additional Rent – Sprinkler'), 'AdditionalRentSprinkler');
     assert.equal(sectionName('(b) Late Charges'), 'LateCharges');
     assert.equal(sectionName('IV. Remedies'), 'Remedies');
-    assert.equal(sectionName('Section 1 - Scope -- of work'), 'Section1ScopeofWork', 'a "Section N" heading keeps its words');
+    // "Section N" and "Article N" are numbering too; a heading that is only one keeps it.
+    assert.equal(sectionName('Section 1 - Scope -- of work'), 'ScopeofWork');
+    assert.equal(sectionName('SECTION 11: TOXICOLOGICAL INFORMATION'), 'TOXICOLOGICALINFORMATION');
+    assert.equal(sectionName('Article IV. Remedies'), 'Remedies');
+    assert.equal(sectionName('Section 8.1'), 'Section81');
+    assert.equal(sectionName('Sections of the Building'), 'SectionsoftheBuilding');
     assert.equal(sectionName('NON-DISCLOSURE AGREEMENT'), 'NON-DISCLOSUREAGREEMENT');
     assert.equal(sectionName('Exclusions from Confidential Information'), 'ExclusionsFromConfidentialInformation');
     assert.equal(sectionName("Tenant's Notice Address."), 'TenantsNoticeAddress');
     assert.equal(sectionName('W I T N E S S E T H'), 'WITNESSETH');
-    assert.equal(sectionName('Section 1 - Scope -- of work'), 'Section1ScopeofWork');
     assert.equal(sectionName('the end'), 'TheEnd');
     assert.equal(sectionName('Überblick & Ziele'), 'ÜberblickZiele');
     assert.equal(sectionName('...'), 'Section');

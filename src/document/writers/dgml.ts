@@ -289,6 +289,9 @@ const MAX_NAME = 64;
 /** A heading's numbering: "4.", "7.1", "42E.", "(a)", "iv.", "B." ("Section 1" is words of the heading, as in the reference DGML). */
 export const HEADING_NUMBER = /^\s*(?:\(?\d+(?:\.\d+)*(?:[A-Z]\.|[.)])?|\(?[a-z][.)]|\(?[ivxlc]+[.)]|[IVXLC]+\.|\(?[A-Z][.)])\s+(?=\S)/u;
 
+/** "Section 11:", "ARTICLE IV –" before a heading's words: its number with the word that says so ("Section 8.1" alone stays: a number is all it has). */
+const SECTION_WORD_NUMBER = /^\s*(?:section|article)\s+(?:\d+(?:\.\d+)*[A-Z]?|[IVXLC]+)\b\s*[.:–—-]?\s+(?=\p{L})/iu;
+
 /**
  * The `docset` element name of a section from its heading: words stripped of punctuation and joined
  * with capitals, hyphens inside words kept, `_` before a leading digit, always a valid NCName.
@@ -296,7 +299,7 @@ export const HEADING_NUMBER = /^\s*(?:\(?\d+(?:\.\d+)*(?:[A-Z]\.|[.)])?|\(?[a-z]
 export function sectionName(heading: string): string {
   // "4. Hours of Operation" → `HoursofOperation`, "7.1 Additional Rent – Sprinkler" → `AdditionalRentSprinkler`,
   // as Docugami names them: the numbering orders sections, it does not name them. A number alone ("2020") stays.
-  const unnumbered = heading.replace(HEADING_NUMBER, '');
+  const unnumbered = heading.replace(SECTION_WORD_NUMBER, '').replace(HEADING_NUMBER, '');
   const words = xmlSafe(unnumbered)
     .split(/\s+/)
     // Most words are plain ASCII letters and digits, all name letters: only the others are read a character at a time.
