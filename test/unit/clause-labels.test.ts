@@ -54,6 +54,9 @@ describe('clause labels: headings', () => {
     assert.equal(titleText('Tenant shall keep the premises clean.'), null);
     assert.equal(titleText('Potential acute health effects'), 'Potential acute health effects', 'a sentence-case title');
     assert.equal(titleText('Grease is removed daily'), null);
+    assert.equal(titleText('Wear protective gloves and goggles.'), null, 'an instruction opens on its verb');
+    assert.equal(titleText('Keep away from heat (see Section 7).'), null);
+    assert.equal(titleText('Storage of flammable liquids'), 'Storage of flammable liquids');
   });
 
   test('a title over a place or scope in lower case is the title', { timeout: 5000 }, () => {

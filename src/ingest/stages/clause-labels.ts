@@ -186,12 +186,19 @@ export function titleText(text: string): string | null {
   if (/[.;:,]/.test(words.slice(0, -1).join(' ').replace(/\b\p{L}\.(?=\p{L})/gu, ''))) return null;
   const titleCase = words.every((w) => isCapitalised(w) || CONNECTORS.has(bare(w)) || /^[\p{Lu}\d$%().,–-]+$/u.test(w));
   // Sentence case ("Potential acute health effects"): a short line of plain words.
-  const sentenceCase = words.length <= 6 && words.slice(1).every((w) => /^[\p{Ll}]+$/u.test(w) || CONNECTORS.has(bare(w)));
+  // Not an instruction, which opens on its verb ("Wear protective gloves", "Keep away from heat").
+  const sentenceCase = words.length <= 6 && words.slice(1).every((w) => /^[\p{Ll}]+$/u.test(w) || CONNECTORS.has(bare(w))) && !INSTRUCTIONS.has(bare(words[0]!));
   if (!titleCase && !sentenceCase) return null;
   if (words.some((w) => VERBS.has(bare(w)))) return null;
   if (!isCapitalised(words[0]!) || /\d/.test(t.replace(/\b\d+(?:st|nd|rd|th)\b/g, ''))) return null;
   return formTitle(t.replace(/[^\p{L}\p{N})]+$/u, ''));
 }
+
+/** Verbs an instruction opens on (safety data, handling, first aid): a line that opens on one tells what to do, it names nothing. */
+const INSTRUCTIONS = new Set([
+  'put', 'keep', 'wear', 'wash', 'rinse', 'avoid', 'use', 'store', 'remove', 'take', 'call', 'get', 'seek', 'do', 'dispose', 'handle', 'follow',
+  'read', 'ensure', 'move', 'flush', 'contact', 'prevent', 'protect', 'check', 'make', 'see', 'refer', 'place', 'open', 'close', 'turn', 'press',
+]);
 
 /** A form's own word after the title in capitals: its kind ("… LIMITATION ENDT"), that it applies ("… LIMITATION APPLIES"), its edition ("… CONDITIONS-DELUXE"). */
 const FORM_WORDS = /(?:\s+(?:ENDT|ENDMT|APPLIES|APPLY)|(?<=\S\s+\S+)-[\p{Lu}]+)$/u;
