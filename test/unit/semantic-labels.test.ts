@@ -790,5 +790,14 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('NOTICES:\n\nAcme Widgets Corp., 1 Main Street, Dayton, Ohio 45402\n'), []);
     assert.deepEqual(await labelsOf('WITNESSETH:\n\nAcme Widgets Corp. agrees to sell the goods.\n'), []);
   });
-});
 
+  test('a bare rate "at the rate of" is the rate of the noun it is at (a percentage; money paid at a rate is not a rate of its noun)', async () => {
+    assert.deepEqual(await labelsOf('Overdue amounts bear interest at the rate of 1.5% per month.\n'), [['InterestRate', '1.5%']]);
+    assert.deepEqual(await labelsOf('Tenant shall pay rent at the rate of $5,000 per month.\n'), []);
+  });
+
+  test('a period after "and" with a verb of its own is not named by the verb before "and"; verbs side by side share it', async () => {
+    assert.deepEqual(await labelsOf('The term shall commence on the Effective Date and continue for a period of three (3) years.\n'), []);
+    assert.deepEqual(await labelsOf('The Lender shall approve or reject the request within fifteen (15) days of receipt.\n'), [['ApprovalDeadline', 'fifteen (15) days']]);
+  });
+});

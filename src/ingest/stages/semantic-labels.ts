@@ -364,6 +364,12 @@ const NOT_SUBJECTS = new Set([...FUNCTION_WORDS, 'it', 'he', 'she', 'they', 'we'
  * the verb in the clause that governs a period ("within", "no later than"), in its noun form; a verb that carries no event
  * ("given", "made") passes to the noun it is said of. What one must do by then is a deadline, what one may do, a period.
  */
+/** A verb form Quire knows: one with a noun, one of doing or a light one, or one of lasting ("continue for …"). */
+function isVerb(word: string): boolean {
+  const base = infinitive(word);
+  return nounOfVerb(base) !== null || DOING_VERBS.has(base) || LIGHT_VERBS.has(base) || /^(?:continue|remain|last|run|extend)$/u.test(base);
+}
+
 function governingVerbPeriod(near: string[]): string | null {
   // "for a period of three (3) months": what goes on over it is a period, whatever the modal.
   const over = near[0] === 'of' && near[1] === 'period' && /^(?:a|the)$/u.test(near[2] ?? '') && near[3] === 'for' ? 4 : 0;
@@ -372,6 +378,10 @@ function governingVerbPeriod(near: string[]): string | null {
   for (let i = by; i < Math.min(near.length, 13); i++) {
     // "terminate this Lease by notifying Tenant within 90 days": the period is the notice's.
     if (NOTICE_FORMS.test(near[i]!)) return null;
+    // "shall commence on the Effective Date and continue for a period of three years": the period is the
+    // nearer verb's, which has no modal of its own; the one before "and", with its own complement, governs
+    // something else. (Verbs side by side share it: "to approve or reject the plans within 15 days".)
+    if (/^(?:and|or)$/u.test(near[i]!) && i > by && isVerb(near[i - 1]!) && !isVerb(near[i + 1] ?? '')) return null;
     if (NOT_SUBJECTS.has(near[i]!)) continue;
     let m = i + 1;
     if ((/ly$/u.test(near[m] ?? '') && near[m]!.length > 4) || near[m] === 'not') m++;
@@ -719,6 +729,9 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   }
   const head = words.at(-1);
   if (!head) return null;
+  // "shall bear interest at the rate of 1.5%": a bare rate is the rate of the noun it is at.
+  const rateOf = kind === 'percent' && words.length === 1 && head === 'rate' && /^(?:the|a)$/u.test(near[at + 1] ?? '') && near[at + 2] === 'at' ? near[at + 3] : undefined;
+  if (rateOf && /^\p{L}{4,}$/u.test(rateOf) && !FUNCTION_WORDS.has(rateOf) && !/(?:ed|ing|ly)$/u.test(rateOf)) return pascal([rateOf, 'rate']);
   // "annual cash costs of $723": a head in the plural names it as written.
   const one = head.length > 3 && /[^s]s$/u.test(head) ? head.slice(0, -1) : head;
   if (heads.has(head) || heads.has(one)) return pascal(words);
