@@ -800,4 +800,22 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The term shall commence on the Effective Date and continue for a period of three (3) years.\n'), []);
     assert.deepEqual(await labelsOf('The Lender shall approve or reject the request within fifteen (15) days of receipt.\n'), [['ApprovalDeadline', 'fifteen (15) days']]);
   });
+
+  test('"as" names a role only with a role noun or a capitalised role: "as set forth", "as soon as possible" name none', async () => {
+    assert.deepEqual(await labelsOf('Landlord shall deliver possession of the Premises as soon as reasonably possible.\n'), []);
+    assert.deepEqual(await labelsOf('Rent shall be paid to Harbor Realty LLC as set forth in Exhibit B.\n'), []);
+    assert.deepEqual(await labelsOf('Harbor Realty LLC, as escrow agent, shall hold the deposit.\n'), [['EscrowAgentName', 'Harbor Realty LLC']]);
+    assert.deepEqual(await labelsOf('Harbor Bank, N.A., as Administrative Agent and Collateral Agent.\n'), [['AdministrativeAgentName', 'Harbor Bank, N.A.']]);
+  });
+
+  test('a capitalised term after a lower-case "the" is a thing the contract defines, not a party', async () => {
+    assert.deepEqual(await labelsOf('The required amount of the Letter of Credit (the "Required Amount") may be reduced.\n'), []);
+    assert.deepEqual(await labelsOf('Rent rises with inflation during the extended Lease Term (the "Fair Market Rental Value").\n'), []);
+    assert.deepEqual(await labelsOf('This Agreement is made with Harbor Bank, N.A. (the "Lender").\n'), [['LenderName', 'Harbor Bank, N.A.']]);
+  });
+
+  test("a name made of a term's words leaves their punctuation out", async () => {
+    const labels = await labelsOf('Widget Corp., a Delaware corporation with its principal place of business at 123 Innovation Drive, Techville, Delaware 12345 ("Widget Corp.").\n');
+    assert.ok(labels.some(([name]) => name === 'WidgetCorpAddress'), JSON.stringify(labels));
+  });
 });

@@ -75,7 +75,9 @@ const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distr
 const RATE_HEADS = new Set(['rate', 'percentage', 'interest', 'margin', 'spread', 'discount', 'increase', 'threshold', 'ratio', 'yield']);
 const FUNCTION_WORDS = new Set(['no', 'each', 'every', 'a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'or', 'its', 'his', 'her', 'their', 'any', 'such', 'this', 'that', 'total', 'sum', 'excess', 'up', 'at', 'least', 'not', 'more', 'than', 'less', 'by']);
 
-const pascal = (words: readonly string[]): string => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('');
+/** `["Widget", "Corp."]` → `WidgetCorp`: words joined in Pascal case, their punctuation left out. */
+const pascal = (words: readonly string[]): string =>
+  words.map((w) => w.replace(/[^\p{L}\p{N}]/gu, '')).map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('');
 
 function lowerWords(tokens: readonly Token[]): string[] {
   return tokens.filter((t) => /[\p{L}\p{N}]/u.test(t.text)).map((t) => t.text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''));

@@ -61,6 +61,11 @@ const AGENT_ENDING = /(?:or|ee|ant|ist|ary|[^e]er)$/u;
 /** Words ending as agent nouns do that name no one. */
 const NOT_AGENTS = new Set(['number', 'order', 'under', 'other', 'center', 'centre', 'letter', 'matter', 'after', 'quarter', 'manner', 'meter', 'chapter', 'barrier', 'water', 'paper', 'power', 'tower', 'cover', 'border', 'register', 'filter', 'floor', 'factor', 'sector', 'error', 'color', 'colour', 'interior', 'exterior', 'major', 'minor', 'prior', 'summary', 'salary', 'primary', 'secondary', 'monetary', 'boundary', 'anniversary', 'ordinary', 'dictionary', 'glossary', 'inventory', 'territory', 'category', 'history', 'elementary', 'document', 'payment', 'amendment', 'agreement', 'statement']);
 
+/** A noun that names a party's role: one of PARTY_NOUNS or an agent noun ("Transferor", "Applicant"). */
+export function isRoleNoun(word: string): boolean {
+  return PARTY_NOUNS.has(word) || (word.length > 4 && AGENT_ENDING.test(word) && !NOT_AGENTS.has(word));
+}
+
 /** Label words that only say "the value of": dropped from the qualifying words. */
 const EMPTY_WORDS = new Set(['of', 'the', 'a', 'an', 'and', 'or', 'for', 's', 'name', 'its', 'to']);
 
@@ -85,7 +90,7 @@ export function labelKind(label: string): LabelKind {
     if (HEAD_WORDS[w]) {
       kind = HEAD_WORDS[w]!;
       headAt = i;
-    } else if (i === words.length - 1 && (PARTY_NOUNS.has(w) || (w.length > 4 && AGENT_ENDING.test(w) && !NOT_AGENTS.has(w)))) {
+    } else if (i === words.length - 1 && isRoleNoun(w)) {
       kind = 'party';
       headAt = -1; // the role noun is itself the head: it stays a qualifier ("Administrative Agent")
     }

@@ -9,7 +9,7 @@
  * …"), with legal suffixes and their commas ("BANK OF AMERICA, N.A.").
  */
 import { NOT_NAME_WORDS } from '../entities/names.js';
-import { PARTY_NOUNS } from './label-kind.js';
+import { isRoleNoun, PARTY_NOUNS } from './label-kind.js';
 import { tokenize, type Token } from './tokens.js';
 
 const SUFFIXES = new Set(
@@ -126,11 +126,23 @@ function nameAfter(tokens: Token[], start: number): { from: number; to: number }
   return { from, to };
 }
 
-/** The role words after `as`/`its`: "as a Lender, Issuing Bank and as Swing Line Lender" → three roles. */
+/**
+ * The role words after `as`/`its`: "as a Lender, Issuing Bank and as Swing Line Lender" → three roles.
+ * A role in lower case names one only by a role noun ("as agent", "as escrow agent"): after a name, "as
+ * set forth", "as soon as reasonably possible", "as escalated" say how, not who.
+ */
 function rolesFrom(tokens: Token[], start: number): string[][] {
   const roles: string[][] = [];
   let current: string[] = [];
   let previous: Token | undefined;
+  let capitalised = false;
+  /** Keeps the role read so far; false when it names none (the list ends there). */
+  const push = (): boolean => {
+    if (!current.length) return true;
+    if (!capitalised && !isRoleNoun(current.at(-1)!) && !TITLE_WORDS.has(current.at(-1)!)) return false;
+    roles.push(current);
+    return true;
+  };
   for (let i = start; i < tokens.length && i < start + 16; i++) {
     const w = lower(tokens[i]);
     if (/^(?:a|an|the|its|as|each|solely|individually|sole|joint)$/u.test(w) || QUOTE.test(w) || (w === 'capacity' && lower(tokens[i + 1]) === 'as' && !current.length)) continue;
@@ -138,17 +150,19 @@ function rolesFrom(tokens: Token[], start: number): string[][] {
     if (current.length && (tokens[i + 1]?.text === ':' || (isCapitalised(tokens[i]) && previous && !isCapitalised(previous)))) break;
     if (w === ',' && /^(?:a|an|and)$/u.test(lower(tokens[i + 1]))) break;
     if (w === 'and' || w === ',' || w === '/') {
-      if (current.length) roles.push(current);
+      // "the Premises as provided above, Tenant shall …": what follows a phrase that is no role is no list of roles.
+      if (!push()) return roles;
       current = [];
       continue;
     }
     // "as Trustee c/o KeyBank": an address's care-of ends the role.
     if (!isWord(tokens[i]) || /^(?:for|of|in|under|to|with|hereunder|party|hereto|thereto|on|by|c\/o|attn|attention)$/u.test(w)) break;
+    if (!current.length) capitalised = isCapitalised(tokens[i]);
     current.push(w.replace(/[^\p{L}\p{N}]/gu, ''));
     previous = tokens[i];
     if (current.length > 4) break;
   }
-  if (current.length) roles.push(current);
+  push();
   return roles.filter((r) => r.length > 0);
 }
 
@@ -542,6 +556,13 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     // A name after "the laws of" or "the State of" is a place, and so is "the State of Delaware" itself.
     if (lower(tokens[from - 1]) === 'of' && PLACE_BEFORE.test(lower(tokens[from - 2]))) continue;
     if (PLACE_BEFORE.test(lower(tokens[from])) && lower(tokens[from + 1]) === 'of') continue;
+    // "the Premises", "the Lease Term", "the Letter of Credit": a capitalised term after a lower-case "the", with no
+    // company's suffix, is a thing the contract defines, not a party.
+    let lead = from - 1;
+    while (lead > 0 && isCapitalised(tokens[lead]) && isWord(tokens[lead])) lead--;
+    // "the extended Lease Term", "the initial Term": past one adjective.
+    if (lead > 0 && /^\p{Ll}{3,}(?:ed|al|ing)$/u.test(tokens[lead]!.text) && tokens[lead - 1]!.text === 'the') lead--;
+    if (tokens[lead]?.text === 'the' && !words.some(isSuffix)) continue;
     const together: string[][][] = [];
     const facts: { incorporated?: boolean } = {};
     // "Jason Industries, Inc. (f/k/a Quinpario Acquisition Corp.)": the name it had is its former name, whatever the sentence calls it now.
