@@ -818,4 +818,11 @@ describe('found labels: values named by what their context says', () => {
     const labels = await labelsOf('Widget Corp., a Delaware corporation with its principal place of business at 123 Innovation Drive, Techville, Delaware 12345 ("Widget Corp.").\n');
     assert.ok(labels.some(([name]) => name === 'WidgetCorpAddress'), JSON.stringify(labels));
   });
+
+  test('verbs in -ise/-ize take -ization only where that is their noun ("authorize", not "advise"); a spanned period is no deadline; a name stops at a preposition', async () => {
+    assert.deepEqual(await labelsOf('Buyer shall authorize the transfer within ten (10) days.\n'), [['AuthorizationDeadline', 'ten (10) days']]);
+    assert.deepEqual(await labelsOf('Within 30 days after receipt of the notice, Landlord shall advise Tenant of the rent.\n'), []);
+    assert.deepEqual(await labelsOf('Rent shall not be less than the Base Rent payable for the 12-month period before expiration.\n'), []);
+    assert.deepEqual(await labelsOf('Tenant shall carry insurance with minimum limits of $2 million per occurrence.\n'), [['MinimumLimits', '$2 million']]);
+  });
 });

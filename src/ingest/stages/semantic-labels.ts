@@ -73,7 +73,7 @@ const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'prem
 const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'advance', 'credit', 'reimbursement', 'severance', 'settlement', 'dividend', 'deductible', 'note', 'notes', 'facility']);
 /** Nouns that name a rate ("an interest rate of 5%"). */
 const RATE_HEADS = new Set(['rate', 'percentage', 'interest', 'margin', 'spread', 'discount', 'increase', 'threshold', 'ratio', 'yield']);
-const FUNCTION_WORDS = new Set(['no', 'each', 'every', 'a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'or', 'its', 'his', 'her', 'their', 'any', 'such', 'this', 'that', 'total', 'sum', 'excess', 'up', 'at', 'least', 'not', 'more', 'than', 'less', 'by']);
+const FUNCTION_WORDS = new Set(['no', 'each', 'every', 'a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'or', 'its', 'his', 'her', 'their', 'any', 'such', 'this', 'that', 'total', 'sum', 'excess', 'up', 'at', 'least', 'not', 'more', 'than', 'less', 'by', 'with', 'on', 'from', 'as', 'per', 'upon', 'into', 'under', 'within']);
 
 /** `["Widget", "Corp."]` → `WidgetCorp`: words joined in Pascal case, their punctuation left out. */
 const pascal = (words: readonly string[]): string =>
@@ -328,6 +328,8 @@ function periodName(near: string[], next: string[]): string | null {
   if (period > 0 && next.slice(0, period).every((w) => /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !/^(?:day|days|week|weeks|month|months|year|years|calendar|business|consecutive)$/u.test(w))) {
     return `${pascal(next.slice(0, period))}Period`;
   }
+  // "the Base Rent payable for the 12-month period": a period something spans is no deadline of what happens in it.
+  if (next[0] === 'period' && near[0] === 'the' && /^(?:for|during|over|throughout)$/u.test(near[1] ?? '')) return null;
   // "such failure continues for ten (10) days after written notice": how long a default may go on after notice is its cure period.
   const goesOn = near[0] === 'for' && /^continu(?:e|es|ed|ing)$/u.test(near[1] === 'shall' || near[1] === 'to' ? near[2] ?? '' : near[1] ?? '');
   if (goesOn && near.slice(1, 6).some((w) => /^(?:failure|breach|default|violation|event)$/u.test(w)) && next.slice(0, 8).some((w) => NOTICE_FORMS.test(w))) return 'CurePeriod';

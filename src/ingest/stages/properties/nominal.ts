@@ -97,7 +97,9 @@ export const DOING_VERBS = new Set(['complete', 'conduct', 'perform', 'finish', 
 const RULES: [RegExp, string][] = [
   [/ate$/u, 'ation'],
   [/ify$/u, 'ification'],
-  [/i[sz]e$/u, 'ization'],
+  // "authorize", "organise" → "-ization"; not "advise", "revise", "exercise", "promise", "comprise", "raise".
+  [/ize$/u, 'ization'],
+  [/(?<!(?:v|c|m|pr|ch|d|ra|r|w|t))ise$/u, 'ization'],
 ];
 
 /** Irregular participles and past forms of the verbs above. */
