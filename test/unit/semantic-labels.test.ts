@@ -825,4 +825,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Rent shall not be less than the Base Rent payable for the 12-month period before expiration.\n'), []);
     assert.deepEqual(await labelsOf('Tenant shall carry insurance with minimum limits of $2 million per occurrence.\n'), [['MinimumLimits', '$2 million']]);
   });
+
+  test('"I, <name>," signs only where "I" is the pronoun, not "Part I, Item 1"; an abbreviation in brackets is no role', async () => {
+    assert.deepEqual(await labelsOf('I, Jane Roe, certify that the report is true.\n'), [['SignatoryName', 'Jane Roe']]);
+    assert.deepEqual(await labelsOf('By signing below, I, Jane Roe, agree to the following.\n'), [['SignatoryName', 'Jane Roe']]);
+    assert.deepEqual(await labelsOf('See the notes in Part I, Item 1 of this Form 10-Q.\n'), []);
+    assert.deepEqual(await labelsOf('The agency is expanding the Coastal Risk and Harbor Authorization Office (CoRHAO).\n'), []);
+  });
 });

@@ -191,7 +191,9 @@ function definedTermAt(tokens: Token[], open: number, name?: readonly Token[]): 
   if (!terms.length) {
     let inner = tokens.slice(open + 1, i);
     if (/^(?:the|this)$/iu.test(inner[0]?.text ?? '')) inner = inner.slice(1);
-    if (inner.length && inner.length <= 3 && inner.every(isCapitalised)) terms.push(inner.map((t) => lower(t).replace(/[^\p{L}\p{N}]/gu, '')));
+    // "(FedRAMP)", "(GNP)": an abbreviation in brackets is a short name, not a role.
+    const abbreviation = inner.length === 1 && (/\p{Ll}\p{Lu}/u.test(inner[0]!.text) || /^\p{Lu}{2,4}s?$/u.test(inner[0]!.text));
+    if (inner.length && inner.length <= 3 && inner.every(isCapitalised) && !abbreviation) terms.push(inner.map((t) => lower(t).replace(/[^\p{L}\p{N}]/gu, '')));
   }
   // `("Acme" or the "Company")`, `("CML," and together with Comstock, "Obligor")`: the first term that is a role, not a short name.
   const role = terms.find((t) => !isAlias(t, name)) ?? terms[0];
@@ -347,7 +349,10 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     const words = b.slice(b.lastIndexOf('its') + 1, -1);
     const role = words.filter((w) => !/^(?:wholly|owned|direct|indirect|sole|new|former|current|then|principal|majority)$/u.test(w));
     if (role.length && role.length <= 3 && words.every((w, k) => /^\p{Ll}+$/u.test(before[b.lastIndexOf('its') + 1 + k]!.text)) && PARTY_NOUNS.has(role.at(-1)!)) roles.push(role);
-  } else if ((b.at(-1) === ',' && b.at(-2) === 'i') || b.at(-1) === 'appeared' || (b.at(-1) === 'by' && from === 1)) roles.push(['signatory']);
+  } else if ((b.at(-1) === ',' && b.at(-2) === 'i' && (b.length === 2 || /^[.;:,"“]$/u.test(b.at(-3)!))) || b.at(-1) === 'appeared' || (b.at(-1) === 'by' && from === 1)) {
+    // "I, Timothy D. Cook, certify": the pronoun opening a sentence, not "Part I, Item 1".
+    roles.push(['signatory']);
+  }
   // `LANDLORD:` or `"LANDLORD"` on the line over the name.
   if (from === 0 && previous && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous))) {
     const label = previous.replace(/:\s*$/u, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(-3) ?? [];
