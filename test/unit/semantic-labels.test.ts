@@ -832,4 +832,18 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('See the notes in Part I, Item 1 of this Form 10-Q.\n'), []);
     assert.deepEqual(await labelsOf('The agency is expanding the Coastal Risk and Harbor Authorization Office (CoRHAO).\n'), []);
   });
+
+  test('a label names a role only by a role noun, over a name line, not over a sentence the name opens', async () => {
+    assert.deepEqual(await labelsOf('Lessee: Acme Widgets Corp., a Delaware corporation\n'), [['LesseeName', 'Acme Widgets Corp.']]);
+    assert.deepEqual(await labelsOf('Desired Outcome: Develop intelligence to protect the homeland.\n'), []);
+    assert.deepEqual(await labelsOf('Community Leaders:\n\nHarbor Agency responds to incidents by engaging with community leadership.\n'), []);
+    assert.deepEqual(await labelsOf('Interagency Partners:\n\nAlong with these initiatives, the agency works with partners.\n'), []);
+    assert.deepEqual(await labelsOf('Senior Procurement Executive:\n\nGSA’s Senior Procurement Executive will assess contracting activity.\n'), []);
+  });
+
+  test('a description with a possessive is no role ("the Nation’s largest landlord"); an unquoted bracket is a role only by a role noun', async () => {
+    assert.deepEqual(await labelsOf('Harbor Realty LLC is the Nation’s largest landlord, managing 8,800 assets.\n'), []);
+    assert.deepEqual(await labelsOf('Promote a global economy that creates opportunities for Harbor Realty LLC (Joint).\n'), []);
+    assert.deepEqual(await labelsOf('Harbor Realty LLC (Seller) agrees to sell the goods.\n'), [['SellerName', 'Harbor Realty LLC']]);
+  });
 });

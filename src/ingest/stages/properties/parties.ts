@@ -157,6 +157,8 @@ function rolesFrom(tokens: Token[], start: number): string[][] {
     }
     // "as Trustee c/o KeyBank": an address's care-of ends the role.
     if (!isWord(tokens[i]) || /^(?:for|of|in|under|to|with|hereunder|party|hereto|thereto|on|by|c\/o|attn|attention)$/u.test(w)) break;
+    // "is the Nation's largest landlord": a role of someone else's is a description, not the name's role.
+    if (/['’]s$/u.test(tokens[i]!.text)) return roles;
     if (!current.length) capitalised = isCapitalised(tokens[i]);
     current.push(w.replace(/[^\p{L}\p{N}]/gu, ''));
     previous = tokens[i];
@@ -193,7 +195,9 @@ function definedTermAt(tokens: Token[], open: number, name?: readonly Token[]): 
     if (/^(?:the|this)$/iu.test(inner[0]?.text ?? '')) inner = inner.slice(1);
     // "(FedRAMP)", "(GNP)": an abbreviation in brackets is a short name, not a role.
     const abbreviation = inner.length === 1 && (/\p{Ll}\p{Lu}/u.test(inner[0]!.text) || /^\p{Lu}{2,4}s?$/u.test(inner[0]!.text));
-    if (inner.length && inner.length <= 3 && inner.every(isCapitalised) && !abbreviation) terms.push(inner.map((t) => lower(t).replace(/[^\p{L}\p{N}]/gu, '')));
+    // Without quotes, only a role noun is taken for a role: "(Seller)", not "(Joint)".
+    const words = inner.map((t) => lower(t).replace(/[^\p{L}\p{N}]/gu, ''));
+    if (inner.length && inner.length <= 3 && inner.every(isCapitalised) && !abbreviation && isRoleNoun(words.at(-1)!)) terms.push(words);
   }
   // `("Acme" or the "Company")`, `("CML," and together with Comstock, "Obligor")`: the first term that is a role, not a short name.
   const role = terms.find((t) => !isAlias(t, name)) ?? terms[0];
@@ -326,8 +330,10 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
       if (label.length && /^(?:officer|president|secretary|treasurer|title|its|by|name|date)$/u.test(b[k]!.replace(/[^\p{L}]/gu, ''))) break;
       label.unshift(b[k]!.replace(/[^\p{L}\p{N}]/gu, ''));
     }
-    // "Title: JV JEFFERSONVILLE, LLC": a firm after a signer's "Title:" label is not a title.
-    if (label.length && !(label.length === 1 && label[0] === 'title' && name.some(isSuffix))) roles.push(label);
+    // "Title: JV JEFFERSONVILLE, LLC": a firm after a signer's "Title:" label is not a title. A label names a role only by
+    // a role noun or a signature block's word: "Lessee:", "Administrative Agent:", "Attention:", not "Desired Outcome:".
+    const roleLabel = label.length > 0 && (isRoleNoun(label.at(-1)!) || TITLE_WORDS.has(label.at(-1)!) || /^(?:attention|attn)$/u.test(label.at(-1)!));
+    if (roleLabel && !(label.length === 1 && label[0] === 'title' && name.some(isSuffix))) roles.push(label);
     if (label[0] === 'by' || label[0] === 'name') roles.push(['signatory']);
   } else if (before.length > 2 && QUOTE.test(before.at(-1)!.text)) {
     // `"LANDLORD" CARMEL RIVER, LLC`, `"Tenant" ACME, INC.`: a signature block's role in quotes over the name.
@@ -353,13 +359,20 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     // "I, Timothy D. Cook, certify": the pronoun opening a sentence, not "Part I, Item 1".
     roles.push(['signatory']);
   }
-  // `LANDLORD:` or `"LANDLORD"` on the line over the name.
-  if (from === 0 && previous && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous))) {
-    const label = previous.replace(/:\s*$/u, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(-3) ?? [];
+  // `LANDLORD:` or `"LANDLORD"` on the line over the name, when the line is the name's, not a sentence it opens ("Community
+  // Leaders:" over "DHS responds to incidents …").
+  const after = tokens[to + 1];
+  // ("GSA’s Senior Procurement Executive will …" under "Senior Procurement Executive:": the name owns the role, it is not it.)
+  const opensSentence = (!!after && /^\p{Ll}/u.test(after.text) && !/^(?:a|an|the|as|its|and|acting|having|with|whose|residing|located|c\/o|by)$/u.test(lower(after))) || /['’]s$/u.test(tokens[to]!.text);
+  if (from === 0 && previous && !opensSentence && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous))) {
+    const all = previous.replace(/:\s*$/u, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    // "Science and Technology Advisor:" → technology advisor: the label's last words, after its last function word.
+    const cut = all.findLastIndex((w) => /^(?:and|or|of|the|for|to|in|on|at|by|with|a|an)$/u.test(w));
+    const label = all.slice(Math.max(cut + 1, all.length - 3));
     // Only a role's label ("LANDLORD:", "Administrative Agent:"): a heading such as "NOTICES:" or "WITNESSETH:" names no role.
     const last = label.at(-1) ?? '';
     const head = last.length > 4 && /[^s]s$/u.test(last) ? last.slice(0, -1) : last; // "LENDERS:" names lenders
-    if (label.length && (PARTY_NOUNS.has(head) || (head.length > 4 && /(?:or|ee|er|ant|ary)$/u.test(head) && !/(?:after|under|order|other|number|letter|matter|chapter|center|summary)$/u.test(head)))) roles.push(label);
+    if (label.length && isRoleNoun(head)) roles.push(label);
   }
   // `COMSTOCK MINING INC., a Nevada corporation, having its chief executive offices at 1200 …, NV 89440 ("Lessee")`: the
   // defined term past the firm's address.
@@ -573,8 +586,11 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     // "Jason Industries, Inc. (f/k/a Quinpario Acquisition Corp.)": the name it had is its former name, whatever the sentence calls it now.
     const former = FORMERLY.test(lower(tokens[from - 1])) || (lower(tokens[from - 1]) === 'as' && lower(tokens[from - 2]) === 'known' && lower(tokens[from - 3]) === 'formerly');
     const roles = former ? [['former', 'company']] : rolesAround(tokens, from, last, previous, together, facts).filter((r) => !isAlias(r, tokens.slice(from, last + 1)));
-    // One capitalised word opening a sentence is more often its verb or noun ("Deliver to Landlord …") than a name.
-    if (!roles.length && words.length === 1 && !allCaps(words[0]!) && (from === 0 || tokens[from - 1]!.text === '.')) continue;
+    // One capitalised word opening a sentence is more often its verb or noun ("Deliver to Landlord …") than a name, and
+    // one in -ly or -ing ("Increasingly, …", "Working with …") is never one.
+    // So is one a lower-case word follows ("Along with …", "Oversees and coordinates …").
+    const opener = words.length === 1 && !allCaps(words[0]!) && (from === 0 || tokens[from - 1]!.text === '.');
+    if (opener && (!roles.length || /\p{Ll}(?:ly|ing)$/u.test(words[0]!.text) || /^\p{Ll}/u.test(tokens[last + 1]?.text ?? ''))) continue;
     // After "Title:" stands a job title, not a party (unless it is a firm's name: "Title: JV JEFFERSONVILLE, LLC").
     if (roles.some((r) => r.length === 1 && r[0] === 'title') && !words.some(isSuffix)) continue;
     found.push({ start: tokens[from]!.start, end: nameEnd(tokens, from, last), roles, ...(together[0] ? { together: together[0] } : {}), ...(facts.incorporated && !roles.length ? { incorporated: true as const } : {}), from, last });
