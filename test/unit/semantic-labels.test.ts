@@ -846,4 +846,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Promote a global economy that creates opportunities for Harbor Realty LLC (Joint).\n'), []);
     assert.deepEqual(await labelsOf('Harbor Realty LLC (Seller) agrees to sell the goods.\n'), [['SellerName', 'Harbor Realty LLC']]);
   });
+
+  test('a capitalised kind of entity after "a" is no second party; a defined thing is no role; a spanned period is no deadline', async () => {
+    assert.deepEqual(await labelsOf('Services go to Daltech, Inc., a Washington Corporation (the “Client”), this year.\n'), [['ClientName', 'Daltech, Inc.']]);
+    assert.deepEqual(await labelsOf('Persons named by the U.S. Bureau of Industry and Security (the "BIS List") are excluded.\n'), []);
+    assert.deepEqual(await labelsOf('Tenant shall pay the rent payable during the last six months of the term.\n'), []);
+  });
 });

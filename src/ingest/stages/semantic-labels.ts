@@ -328,8 +328,10 @@ function periodName(near: string[], next: string[]): string | null {
   if (period > 0 && next.slice(0, period).every((w) => /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !/^(?:day|days|week|weeks|month|months|year|years|calendar|business|consecutive)$/u.test(w))) {
     return `${pascal(next.slice(0, period))}Period`;
   }
-  // "the Base Rent payable for the 12-month period": a period something spans is no deadline of what happens in it.
+  // "the Base Rent payable for the 12-month period", "payable during the last six months of the term": a period something
+  // spans is no deadline of what happens in it.
   if (next[0] === 'period' && near[0] === 'the' && /^(?:for|during|over|throughout)$/u.test(near[1] ?? '')) return null;
+  if (near.slice(0, 3).some((w) => w === 'during' || w === 'throughout')) return null;
   // "such failure continues for ten (10) days after written notice": how long a default may go on after notice is its cure period.
   const goesOn = near[0] === 'for' && /^continu(?:e|es|ed|ing)$/u.test(near[1] === 'shall' || near[1] === 'to' ? near[2] ?? '' : near[1] ?? '');
   if (goesOn && near.slice(1, 6).some((w) => /^(?:failure|breach|default|violation|event)$/u.test(w)) && next.slice(0, 8).some((w) => NOTICE_FORMS.test(w))) return 'CurePeriod';
@@ -901,6 +903,10 @@ const NOT_ROLES = new Set([
   'delay', 'act', 'regulations', 'code', 'contract', 'contracts', 'closing', 'formation', 'stock', 'premise', 'premises', 'control', 'certificate',
   'amendment', 'lease', 'law', 'section', 'article', 'plan', 'delivery', 'termination', 'commencement', 'expiration', 'maturity', 'execution',
   'renewal', 'settlement', 'vesting', 'resignation', 'retirement', 'consummation', 'merger', 'acquisition', 'transaction', 'transactions', 'offering',
+  // Things a contract defines by a term: lists, programs, sums, instruments.
+  'list', 'program', 'programs', 'property', 'building', 'project', 'value', 'amount', 'price', 'fee', 'rent', 'trigger', 'estimate', 'estimates',
+  'report', 'policy', 'schedule', 'exhibit', 'terms', 'conditions', 'award', 'units', 'shares', 'notes', 'note', 'loan', 'loans', 'facility',
+  'obligations', 'assets', 'securities', 'rules', 'requirements', 'standards',
 ]);
 
 function partyName(roles: readonly string[][] | undefined): string | null {

@@ -576,6 +576,8 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     if (PLACE_BEFORE.test(lower(tokens[from])) && lower(tokens[from + 1]) === 'of') continue;
     // "the Premises", "the Lease Term", "the Letter of Credit": a capitalised term after a lower-case "the", with no
     // company's suffix, is a thing the contract defines, not a party.
+    // "MagicSoft, Inc. a Washington Corporation (“Company”)": the kind of entity it is, not another party.
+    if (/^an?$/u.test(tokens[from - 1]?.text ?? '') && /^(?:corporation|company|partnership|trust|association|cooperative|organization|entity)$/u.test(lower(words.at(-1)))) continue;
     let lead = from - 1;
     while (lead > 0 && isCapitalised(tokens[lead]) && isWord(tokens[lead])) lead--;
     // "the extended Lease Term", "the initial Term": past one adjective.
