@@ -852,4 +852,9 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Persons named by the U.S. Bureau of Industry and Security (the "BIS List") are excluded.\n'), []);
     assert.deepEqual(await labelsOf('Tenant shall pay the rent payable during the last six months of the term.\n'), []);
   });
+
+  test('a defined term after the predicate a name opens is not the name\'s; an object is named by its head past an adjective', async () => {
+    assert.deepEqual(await labelsOf('Harbor Realty LLC appealed the decision to the General Court of the Union (the “General Court”).\n'), []);
+    assert.deepEqual(await labelsOf('The Archive will provide initial responses to agency questions within three days of receipt.\n'), [['ResponseDeadline', 'three days']]);
+  });
 });

@@ -358,6 +358,8 @@ function periodName(near: string[], next: string[]): string | null {
   return null;
 }
 
+/** Adjectives an object's noun phrase often opens with ("provide initial responses", "deliver final plans"). */
+const ADJECTIVES = new Set(['initial', 'final', 'annual', 'additional', 'further', 'prior', 'partial', 'full', 'complete', 'reasonable', 'timely', 'proper', 'appropriate', 'necessary', 'new', 'revised', 'updated', 'detailed', 'certain', 'formal', 'preliminary', 'quarterly', 'monthly', 'audited', 'financial']);
 const NOTICE_FORMS = /^(?:notice|notifying|notify|notifies|notified|notification)$/u;
 /** Words after which an object's noun phrase has ended. */
 const OBJECT_ENDS = /^(?:following|after|before|within|during|upon|under|from|with|by|since|until|through)$/u;
@@ -405,10 +407,11 @@ function governingVerbPeriod(near: string[]): string | null {
     if (!passive && (DOING_VERBS.has(verb) || LIGHT_VERBS.has(verb)) && verb !== 'be' && verb !== 'have') {
       let o = i - 1;
       while (o >= by && (FUNCTION_WORDS.has(near[o]!) || /^(?:all|such|written|same)$/u.test(near[o]!))) o--;
-      // The object's head, past its modifiers ("obtain any such Required Consent following Closing" → consent).
-      while (o - 1 >= by && /^\p{L}{3,}$/u.test(near[o - 1]!) && !FUNCTION_WORDS.has(near[o - 1]!) && !OBJECT_ENDS.test(near[o - 1]!) && /(?:ed|ing)$/u.test(near[o]!)) o--;
+      // The object's head, past its modifiers ("obtain any such Required Consent following Closing" → consent, "provide
+      // initial responses to" → response: a plural in -es named in the singular; "the Goods" stay goods).
+      while (o - 1 >= by && /^\p{L}{3,}$/u.test(near[o - 1]!) && !FUNCTION_WORDS.has(near[o - 1]!) && !OBJECT_ENDS.test(near[o - 1]!) && (/(?:ed|ing)$/u.test(near[o]!) || ADJECTIVES.has(near[o]!))) o--;
       const object = o >= by ? near[o]! : undefined;
-      if (object && /^\p{L}{4,}$/u.test(object) && !NOTICE_FORMS.test(object) && !/(?:ly|ed|ing)$/u.test(object)) return `${pascal([object])}${suffix}`;
+      if (object && /^\p{L}{4,}$/u.test(object) && !NOTICE_FORMS.test(object) && !/(?:ly|ed|ing)$/u.test(object)) return `${pascal(/(?<!ss)es$/u.test(object) ? singular([object]) : [object])}${suffix}`;
       if (DOING_VERBS.has(verb)) return null;
     }
     if (LIGHT_VERBS.has(verb) || (passive && DOING_VERBS.has(verb))) {

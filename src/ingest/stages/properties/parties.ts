@@ -205,6 +205,15 @@ function definedTermAt(tokens: Token[], open: number, name?: readonly Token[]): 
 }
 
 /**
+ * "The Company and Ireland appealed the Decision to the General Court (the “General Court”)": a lower-case word right after
+ * a name, other than an appositive's or a list's, opens the sentence's predicate; a term further on is not the name's.
+ */
+function predicateAt(tokens: Token[], i: number): boolean {
+  const t = tokens[i];
+  return !!t && /^\p{Ll}/u.test(t.text) && !/^(?:a|an|and|or|having|with|whose|residing|located|incorporated|organized|duly|individually|each|both|together|jointly|c\/o)$/u.test(lower(t));
+}
+
+/**
  * The roles the text gives the name spanning tokens `[from, to]`: what follows it (an appositive,
  * then a defined term, `as …` or `its …`) and what stands before it (`Label:`, `"Term" means`).
  */
@@ -216,6 +225,7 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   for (let steps = 0; i < tokens.length && steps < 30; steps++) {
     const w = lower(tokens[i]);
     if (w === '(' || w === 'as' || w === 'its' || w === 'acting') break;
+    if (steps === 0 && predicateAt(tokens, i)) break;
     if (w === ',' && lower(tokens[i + 1]) === 'in' && lower(tokens[i + 2]) === 'its' && lower(tokens[i + 3]) === 'capacity') break;
     if (w === 'hereinafter' || (w === ',' && lower(tokens[i + 1]) === 'hereinafter')) break;
     if (w === ',' && /^(?:a|an|individually|each|acting|both|as|its)$/u.test(lower(tokens[i + 1]))) {
@@ -525,7 +535,7 @@ function giveTermsToClauseOpeners(tokens: Token[], found: (PartyMention & { from
     let c = p - 1;
     while (c >= 0 && !CLAUSE_BREAKS.has(lower(tokens[c]))) c--;
     const opener = found.filter((m) => m.from > c && m.last < p).sort((a, b) => a.from - b.from)[0];
-    if (!opener) return;
+    if (!opener || predicateAt(tokens, opener.last + 1)) return;
     const name = tokens.slice(opener.from, opener.last + 1);
     const term = definedTermAt(tokens, p, name);
     if (!term || isAlias(term.role, name)) return;
