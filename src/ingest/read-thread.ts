@@ -8,7 +8,7 @@ import { analyzeDocument, type AnalyzeTimings } from './pipeline.js';
 import { readDocument } from './readers/index.js';
 import type { PdfEngine } from './readers/pdf/pdf.js';
 import { preloadPdfium, usePdfiumModule, type PdfiumModule } from './readers/pdf/pdfium.js';
-import { useOfficeRoot } from './readers/office/office-dirs.js';
+import { reportOfficeTo, useOfficeRoot, type OfficeEvent } from './readers/office/office-dirs.js';
 import { classificationFeatures, type ClassificationFeatures } from '../document/classification.js';
 import { summariseLabels, type LabelSummaryEntry } from '../document/label-summary.js';
 import { IngestError, type DocumentModel } from '../document/pages.js';
@@ -38,6 +38,14 @@ export type ThreadReply =
   | { id: number; progress: { pagesDone: number; pagesTotal: number } }
   | { id: number; ok: true; result: ThreadResult; retire?: boolean }
   | { id: number; ok: false; ingestError?: { title: string; detail: string }; message: string };
+
+/**
+ * What a thread posts besides its replies: each LibreOffice working folder and process it makes and
+ * ends, so that the pool can end those it leaves when it is stopped or crashes (office-orphans.ts).
+ */
+export interface ThreadNotice {
+  office: OfficeEvent;
+}
 
 async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; transfer: ArrayBuffer[] }> {
   const onProgress = (pagesDone: number, pagesTotal: number) => parentPort!.postMessage({ id: req.id, progress: { pagesDone, pagesTotal } } satisfies ThreadReply);
@@ -69,6 +77,7 @@ export interface ThreadData {
 const data = workerData as ThreadData | null;
 if (data?.pdfiumModule) usePdfiumModule(data.pdfiumModule);
 if (data?.officeRoot) useOfficeRoot(data.officeRoot);
+reportOfficeTo((office) => parentPort!.postMessage({ office } satisfies ThreadNotice));
 preloadPdfium();
 let requested = false;
 const warming = data?.warmUpMs ? warmUpAnalysis(data.warmUpMs, () => requested) : Promise.resolve(0);

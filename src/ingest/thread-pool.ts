@@ -7,7 +7,8 @@ import type { PdfEngine } from './readers/pdf/pdf.js';
 import type { ClassificationFeatures } from '../document/classification.js';
 import type { LabelSummaryEntry } from '../document/label-summary.js';
 import { reclaimOcrSlots, sharedCounter, type OcrSlots } from './stages/ocr/slots.js';
-import type { StoredStructure, ThreadData, ThreadReply, ThreadRequest, ThreadResult } from './read-thread.js';
+import type { StoredStructure, ThreadData, ThreadNotice, ThreadReply, ThreadRequest, ThreadResult } from './read-thread.js';
+import { OfficeHeld } from './readers/office/office-orphans.js';
 import { compiledPdfiumModule, type PdfiumCompile } from './readers/pdf/pdfium.js';
 
 type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -88,6 +89,8 @@ export class ThreadPool {
   private warmed = false;
   private readonly threads = new Set<Worker>();
   private readonly served = new WeakMap<Worker, number>();
+  /** The ending of the LibreOffices of threads that exited (`OfficeHeld.end`), awaited by close(). */
+  private readonly endingOffices = new Set<Promise<void>>();
   private nextId = 1;
   /** Free OCR slots, shared with every analysing thread. */
   private readonly ocrFree: Int32Array;
@@ -203,9 +206,21 @@ export class ThreadPool {
     // An idle thread has no request listening for its failure; without a listener an 'error' would
     // throw in this process. The thread's exit then removes it from the pool.
     thread.on('error', () => {});
+    // What the thread's LibreOffices are doing (read-thread.ts): LibreOffice runs in processes, which
+    // outlive a thread stopped at its time limit or crashed, with their folders and pipes. A thread's
+    // messages all arrive before its 'exit'.
+    const offices = new OfficeHeld();
+    thread.on('message', (message: ThreadReply | ThreadNotice) => {
+      if ('office' in message) offices.note(message.office);
+    });
     thread.once('exit', () => {
       this.threads.delete(thread);
       lane.idle = lane.idle.filter((w) => w !== thread);
+      if (offices.size > 0) {
+        const ending = offices.end().catch(() => {});
+        this.endingOffices.add(ending);
+        void ending.finally(() => this.endingOffices.delete(ending));
+      }
     });
     return thread;
   }
@@ -256,8 +271,8 @@ export class ThreadPool {
       }, timeoutMs);
       const onAbort = () => finish('failed', () => reject(signal!.reason ?? new Error('aborted')));
       signal?.addEventListener('abort', onAbort, { once: true });
-      const onMessage = (reply: ThreadReply) => {
-        if (reply.id !== id) return;
+      const onMessage = (reply: ThreadReply | ThreadNotice) => {
+        if ('office' in reply || reply.id !== id) return;
         if ('progress' in reply) {
           if (!settled) onProgress?.(reply.progress.pagesDone, reply.progress.pagesTotal);
           return;
@@ -285,9 +300,10 @@ export class ThreadPool {
     });
   }
 
-  /** Stops every thread now (their documents' jobs are retried or re-leased). */
+  /** Stops every thread now (their documents' jobs are retried or re-leased), and the LibreOffices they ran. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.threads].map((w) => w.terminate()));
+    await Promise.all([...this.endingOffices]);
   }
 }

@@ -3,7 +3,7 @@ import { withDeadline } from '../../child-deadline.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IngestError } from '../../../document/pages.js';
-import { makeOfficeDir, profileOf, removeOfficeDir } from './office-dirs.js';
+import { makeOfficeDir, profileOf, removeOfficeDir, reportOffice } from './office-dirs.js';
 import { officeEnvironment } from './office-env.js';
 import { PROFILE_SETTINGS, residentOffice, type ResidentOffice } from './office-resident.js';
 
@@ -94,7 +94,7 @@ export async function convertWithLibreOffice(
     const tmpDir = path.join(dir, 'tmp');
     await fs.promises.mkdir(tmpDir);
     await fs.promises.writeFile(input, bytes);
-    const convert = (profileArg: string) => runSoffice(soffice, [profileArg, '--headless', '--norestore', ...conversion(ext, to), '--outdir', outDir, input], timeoutMs, tmpDir);
+    const convert = (profileArg: string) => runSoffice(soffice, [profileArg, '--headless', '--norestore', ...conversion(ext, to), '--outdir', outDir, input], timeoutMs, dir);
     const resident = residentIdleMs > 0 ? await residentOffice(soffice, canIsolateNetwork(), residentIdleMs) : null;
     if (resident) {
       const done = resident.begin();
@@ -145,16 +145,22 @@ async function readOutput(outDir: string, to: string): Promise<Buffer> {
 }
 
 /**
- * Runs `soffice` with `args` and `tmpDir` as its TMPDIR, without a network where possible; rejects on
- * failure or after `timeoutMs`.
+ * Runs `soffice` with `args` for the working folder `dir` (its `tmp` as TMPDIR), without a network
+ * where possible; rejects on failure or after `timeoutMs`.
  */
-function runSoffice(soffice: string, args: string[], timeoutMs: number, tmpDir: string): Promise<void> {
+function runSoffice(soffice: string, args: string[], timeoutMs: number, dir: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     // Its own process group, so that the kill also reaches LibreOffice's child (soffice.bin).
-    // The OS deadline (a little later than the timer below) also holds when this thread is terminated.
+    // When this thread is stopped or crashes, the pool kills the group (office-orphans.ts); the OS
+    // deadline (a little later than the timer below) holds in any case.
     const isolated = canIsolateNetwork();
     const [command, commandArgs] = withDeadline(isolated ? 'unshare' : soffice, isolated ? ['-rn', soffice, ...args] : args, timeoutMs + 2_000);
-    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: officeEnvironment({ TMPDIR: tmpDir }) });
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: officeEnvironment({ TMPDIR: path.join(dir, 'tmp') }) });
+    const pid = child.pid;
+    if (pid) {
+      reportOffice({ kind: 'started', dir, pid, end: 'group' });
+      child.once('exit', () => reportOffice({ kind: 'exited', dir, pid }));
+    }
     let stderr = '';
     let timedOut = false;
     child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));

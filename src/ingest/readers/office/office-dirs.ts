@@ -15,6 +15,37 @@ import { removePipes, requestPipeName } from './office-pipes.js';
 
 let root: string | null = null;
 
+/**
+ * How the pool ends a LibreOffice process a stopped thread left: `group`, a process group of its own
+ * (a conversion's `timeout`, `soffice` and `soffice.bin`), killed whole; `watchdog`, a resident's
+ * watchdog shell, sent SIGTERM, on which it kills its LibreOffice and removes its pipes and folder.
+ */
+export type OfficeEnd = 'group' | 'watchdog';
+
+/** What a thread tells the pool about its LibreOffices, in order (`reportOfficeTo`). */
+export type OfficeEvent =
+  | { kind: 'folder-made'; dir: string }
+  | { kind: 'started'; dir: string; pid: number; end: OfficeEnd }
+  | { kind: 'exited'; dir: string; pid: number }
+  | { kind: 'folder-removed'; dir: string };
+
+let report: ((event: OfficeEvent) => void) | null = null;
+
+/**
+ * Tells `listener` of each working folder made and removed, and each LibreOffice process started
+ * and ended in it, by this thread. A LibreOffice is a process of the whole process, not of the
+ * thread that started it: when a thread is stopped (over its time limit) or crashes, its
+ * conversion's LibreOffice would run on, and its folder and pipe stay. The reading thread forwards
+ * these to the pool (read-thread.ts), which ends what the thread left (office-orphans.ts).
+ */
+export function reportOfficeTo(listener: ((event: OfficeEvent) => void) | null): void {
+  report = listener;
+}
+
+export function reportOffice(event: OfficeEvent): void {
+  report?.(event);
+}
+
 /** Sets the folder conversions work under (created if missing). */
 export function useOfficeRoot(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
@@ -23,7 +54,9 @@ export function useOfficeRoot(dir: string): void {
 
 /** A new working folder for one LibreOffice (`kind`: a conversion's or a resident's). */
 export function makeOfficeDir(kind: 'soffice' | 'office'): string {
-  return fs.mkdtempSync(path.join(root ?? os.tmpdir(), `quire-${kind}-${process.pid}-`));
+  const dir = fs.mkdtempSync(path.join(root ?? os.tmpdir(), `quire-${kind}-${process.pid}-`));
+  reportOffice({ kind: 'folder-made', dir });
+  return dir;
 }
 
 /** The profile LibreOffice is given in the working folder `dir`: its path and its URL. */
@@ -36,6 +69,7 @@ export function profileOf(dir: string): { path: string; url: string } {
 export async function removeOfficeDir(dir: string): Promise<void> {
   removeRequestPipe(dir);
   await fs.promises.rm(dir, { recursive: true, force: true });
+  reportOffice({ kind: 'folder-removed', dir });
 }
 
 function removeRequestPipe(dir: string): void {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { makeOfficeDir, profileOf, removeOfficeDir } from './office-dirs.js';
+import { makeOfficeDir, profileOf, removeOfficeDir, reportOffice } from './office-dirs.js';
 import { officeEnvironment } from './office-env.js';
 import { pipePaths, requestPipeName } from './office-pipes.js';
 
@@ -58,6 +58,11 @@ export class ResidentOffice {
       detached: true,
       env,
     });
+    const pid = this.child.pid;
+    if (pid) {
+      reportOffice({ kind: 'started', dir: this.dir, pid, end: 'watchdog' });
+      this.child.once('exit', () => reportOffice({ kind: 'exited', dir: this.dir, pid }));
+    }
     this.child.unref();
     (this.child.stdin as unknown as { unref?: () => void }).unref?.();
     this.exited = new Promise<void>((resolve) => {
@@ -138,8 +143,9 @@ export const MAX_CONVERSIONS = 200;
 
 /**
  * Runs `$0 "$@"` (soffice) in a session of its own, and `cat` on this shell's standard input: when
- * the thread's end of that pipe closes (`stop`, or the thread or process ends), LibreOffice's whole
- * process group is killed. When LibreOffice has ended either way, the pipes it leaves in /tmp when
+ * the thread's end of that pipe closes (`stop`, or the thread or process ends), or the shell is sent
+ * SIGTERM (by the pool, for a thread it stopped: office-orphans.ts), LibreOffice's whole process
+ * group is killed. When LibreOffice has ended either way, the pipes it leaves in /tmp when
  * killed are removed, then its folder (profile and temporary files: once it is gone, all is), and the
  * shell's own group is killed.
  */
@@ -147,6 +153,7 @@ const WATCHDOG = [
   'exec 3<&0',
   'setsid "$0" "$@" 3<&- </dev/null & p=$!',
   '(cat <&3 >/dev/null; kill -KILL -$p) 2>/dev/null &',
+  "trap 'kill -KILL -$p 2>/dev/null' TERM",
   'wait $p',
   'kill -KILL -$p 2>/dev/null',
   'for d in /tmp /var/tmp; do rm -f "$d"/OSL_PIPE_*_"$QUIRE_OFFICE_ACCEPT" "$d"/OSL_PIPE_*_"$QUIRE_OFFICE_IPC"; done',

@@ -1,0 +1,144 @@
+/**
+ * A reading thread stopped while its LibreOffice converts (over its time limit here) leaves nothing
+ * running or lying about: LibreOffice's processes belong to the process, not to the thread, so the
+ * pool ends the ones the thread had started and removes their working folders and request pipes.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { IngestError } from '../../src/document/pages.js';
+import { findSoffice } from '../../src/ingest/readers/office/libreoffice.js';
+import { ThreadPool } from '../../src/ingest/thread-pool.js';
+import { CORPUS } from '../helpers/quire.js';
+import { eventually, officeProcesses, watchOfficePipes } from '../helpers/office-pipes.js';
+import { scratchDir } from '../helpers/scratch.js';
+
+const soffice = findSoffice();
+const skip = soffice ? false : 'soffice is not on PATH (LibreOffice not installed)';
+const TRUTONE = path.join(CORPUS, 'office/TruTone Lane 1.docx');
+
+/** The live processes (not zombies) whose command line names `root`: LibreOffice and what runs it there. */
+function processesUnder(root: string): { pid: number; args: string }[] {
+  const ps = spawnSync('ps', ['-eo', 'pid=,stat=,args=']).stdout.toString();
+  const out: { pid: number; args: string }[] = [];
+  for (const line of ps.split('\n')) {
+    const m = /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    if (m && !m[2]!.startsWith('Z') && m[3]!.includes(root)) out.push({ pid: Number(m[1]), args: m[3]! });
+  }
+  return out;
+}
+
+function signal(pid: number, name: NodeJS.Signals) {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // gone already
+  }
+}
+
+function killAll(root: string) {
+  for (const p of processesUnder(root)) signal(p.pid, 'SIGKILL');
+}
+
+/**
+ * Reads a Word file in a pool of one thread with a time limit that falls while its LibreOffice
+ * runs (the thread is loaded first with a text file, so the limit is the conversion's alone); tried
+ * with longer limits on a machine so busy that LibreOffice had not started yet.
+ */
+async function timeOutUnderLibreOffice(officeIdleMs: number) {
+  const tried: string[] = [];
+  for (const timeoutMs of [3_000, 6_000, 10_000]) {
+    const root = scratchDir('office-root-');
+    const pool = new ThreadPool({ size: 1, timeoutMs, memoryMb: 512, officeIdleMs, officeRoot: root });
+    const watch = watchOfficePipes();
+    try {
+      await pool.read(Buffer.from('warm'), 'txt');
+      const error = await pool.read(fs.readFileSync(TRUTONE), 'docx').then(
+        () => null,
+        (err: unknown) => err,
+      );
+      if (!(error instanceof IngestError)) {
+        tried.push(`${timeoutMs} ms: ${error === null ? 'converted in time' : String(error)}`);
+        continue;
+      }
+      assert.equal(error.title, 'Processing time limit exceeded');
+      if (watch.offices().size === 0 || watch.seen().length === 0) {
+        tried.push(`${timeoutMs} ms: no LibreOffice had opened its pipe by the time limit`);
+        continue;
+      }
+      // As a LibreOffice that hangs on a document would: whatever still runs is stopped, so that it
+      // cannot finish the conversion and end by itself while the pool is given to end it.
+      for (const office of officeProcesses(process.pid)) signal(office.pid, 'SIGSTOP');
+      // Generous for a busy CI machine; a LibreOffice left running would be killed by its deadline, after 2 minutes.
+      await eventually(() => processesUnder(root).length === 0 && fs.readdirSync(root).length === 0 && watch.present().length === 0, 15_000);
+      assert.deepEqual(processesUnder(root), [], 'no LibreOffice of the stopped thread runs');
+      assert.deepEqual(fs.readdirSync(root), [], 'its working folders are removed');
+      assert.deepEqual(watch.present(), [], `its pipes are removed (seen while it ran: ${watch.seen().join(' ')})`);
+      return;
+    } finally {
+      await pool.close();
+      killAll(root);
+      for (const pipe of watch.present()) fs.rmSync(pipe, { force: true });
+      watch.stop();
+    }
+  }
+  assert.fail(`no time limit fell while LibreOffice ran: ${tried.join('; ')}`);
+}
+
+/** Waits for `check` polled every 20 ms until `done` (or 60 s); returns whether it held. */
+async function caught(check: () => boolean, done: () => boolean): Promise<boolean> {
+  const until = performance.now() + 60_000;
+  while (!done() && performance.now() < until) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
+describe('a reading thread stopped while LibreOffice converts', { skip }, () => {
+  test('a LibreOffice started for the one conversion is killed, its folder and pipe removed', { timeout: 180_000 }, () => timeOutUnderLibreOffice(0));
+
+  test("the thread's resident LibreOffice is ended, its folder and pipes removed, and the conversion's folder", { timeout: 180_000 }, () => timeOutUnderLibreOffice(600_000));
+
+  test("a thread aborted while its resident converts: the resident and the conversion handing it the document are ended", { timeout: 180_000 }, async () => {
+    const tried: string[] = [];
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const root = scratchDir('office-root-');
+      const pool = new ThreadPool({ size: 1, timeoutMs: 120_000, memoryMb: 512, officeIdleMs: 600_000, officeRoot: root });
+      const watch = watchOfficePipes();
+      try {
+        await pool.read(fs.readFileSync(path.join(CORPUS, 'office/NDA simple layout.docx')), 'docx');
+        assert.equal(officeProcesses(process.pid).length, 1, 'the thread has its resident');
+        const abort = new AbortController();
+        let settled = false;
+        const reading = pool.read(fs.readFileSync(TRUTONE), 'docx', abort.signal).then(
+          () => 'converted',
+          (err: unknown) => err,
+        );
+        void reading.finally(() => (settled = true));
+        // The `soffice --convert-to` that hands the document to the resident and waits for its PDF.
+        const handing = () => processesUnder(root).some((p) => p.args.includes('--convert-to'));
+        if (!(await caught(handing, () => settled))) {
+          tried.push(`attempt ${attempt}: converted before its handing over was seen`);
+          continue;
+        }
+        abort.abort(new Error('stopped by the test'));
+        assert.match(String(await reading), /stopped by the test/);
+        for (const office of officeProcesses(process.pid)) signal(office.pid, 'SIGSTOP');
+        await eventually(() => processesUnder(root).length === 0 && fs.readdirSync(root).length === 0 && watch.present().length === 0, 15_000);
+        assert.deepEqual(processesUnder(root), [], 'no LibreOffice of the stopped thread runs');
+        assert.deepEqual(fs.readdirSync(root), [], 'its working folders are removed');
+        assert.deepEqual(watch.present(), [], `its pipes are removed (seen while it ran: ${watch.seen().join(' ')})`);
+        return;
+      } finally {
+        await pool.close();
+        killAll(root);
+        for (const pipe of watch.present()) fs.rmSync(pipe, { force: true });
+        watch.stop();
+      }
+    }
+    assert.fail(tried.join('; '));
+  });
+});
