@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { IngestError } from '../../src/document/pages.js';
 import { findSoffice } from '../../src/ingest/readers/office/libreoffice.js';
-import { ThreadPool } from '../../src/ingest/thread-pool.js';
+import { ReaderCrashedError, ThreadPool } from '../../src/ingest/thread-pool.js';
 import { CORPUS } from '../helpers/quire.js';
 import { eventually, officeProcesses, watchOfficePipes } from '../helpers/office-pipes.js';
 import { scratchDir } from '../helpers/scratch.js';
@@ -47,7 +47,7 @@ function killAll(root: string) {
  * runs (the thread is loaded first with a text file, so the limit is the conversion's alone); tried
  * with longer limits on a machine so busy that LibreOffice had not started yet.
  */
-async function timeOutUnderLibreOffice(officeIdleMs: number) {
+async function timeOutUnderLibreOffice(t: TestContext, officeIdleMs: number) {
   const tried: string[] = [];
   for (const timeoutMs of [3_000, 6_000, 10_000]) {
     const root = scratchDir('office-root-');
@@ -71,8 +71,10 @@ async function timeOutUnderLibreOffice(officeIdleMs: number) {
       // As a LibreOffice that hangs on a document would: whatever still runs is stopped, so that it
       // cannot finish the conversion and end by itself while the pool is given to end it.
       for (const office of officeProcesses(process.pid)) signal(office.pid, 'SIGSTOP');
+      const t0 = performance.now();
       // Generous for a busy CI machine; a LibreOffice left running would be killed by its deadline, after 2 minutes.
       await eventually(() => processesUnder(root).length === 0 && fs.readdirSync(root).length === 0 && watch.present().length === 0, 15_000);
+      t.diagnostic(`time limit ${timeoutMs} ms; all gone ${Math.round(performance.now() - t0)} ms after it`);
       assert.deepEqual(processesUnder(root), [], 'no LibreOffice of the stopped thread runs');
       assert.deepEqual(fs.readdirSync(root), [], 'its working folders are removed');
       assert.deepEqual(watch.present(), [], `its pipes are removed (seen while it ran: ${watch.seen().join(' ')})`);
@@ -98,11 +100,11 @@ async function caught(check: () => boolean, done: () => boolean): Promise<boolea
 }
 
 describe('a reading thread stopped while LibreOffice converts', { skip }, () => {
-  test('a LibreOffice started for the one conversion is killed, its folder and pipe removed', { timeout: 180_000 }, () => timeOutUnderLibreOffice(0));
+  test('a LibreOffice started for the one conversion is killed, its folder and pipe removed', { timeout: 180_000 }, (t) => timeOutUnderLibreOffice(t, 0));
 
-  test("the thread's resident LibreOffice is ended, its folder and pipes removed, and the conversion's folder", { timeout: 180_000 }, () => timeOutUnderLibreOffice(600_000));
+  test("the thread's resident LibreOffice is ended, its folder and pipes removed, and the conversion's folder", { timeout: 180_000 }, (t) => timeOutUnderLibreOffice(t, 600_000));
 
-  test("a thread aborted while its resident converts: the resident and the conversion handing it the document are ended", { timeout: 180_000 }, async () => {
+  test("a thread aborted while its resident converts: the resident and the conversion handing it the document are ended", { timeout: 180_000 }, async (t) => {
     const tried: string[] = [];
     for (let attempt = 1; attempt <= 4; attempt++) {
       const root = scratchDir('office-root-');
@@ -127,7 +129,9 @@ describe('a reading thread stopped while LibreOffice converts', { skip }, () => 
         abort.abort(new Error('stopped by the test'));
         assert.match(String(await reading), /stopped by the test/);
         for (const office of officeProcesses(process.pid)) signal(office.pid, 'SIGSTOP');
+        const t0 = performance.now();
         await eventually(() => processesUnder(root).length === 0 && fs.readdirSync(root).length === 0 && watch.present().length === 0, 15_000);
+        t.diagnostic(`all gone ${Math.round(performance.now() - t0)} ms after the abort`);
         assert.deepEqual(processesUnder(root), [], 'no LibreOffice of the stopped thread runs');
         assert.deepEqual(fs.readdirSync(root), [], 'its working folders are removed');
         assert.deepEqual(watch.present(), [], `its pipes are removed (seen while it ran: ${watch.seen().join(' ')})`);
@@ -140,5 +144,27 @@ describe('a reading thread stopped while LibreOffice converts', { skip }, () => 
       }
     }
     assert.fail(tried.join('; '));
+  });
+
+  test('a thread that crashes while its LibreOffice converts: the LibreOffice is killed, its folder and pipe removed', { timeout: 120_000 }, async (t) => {
+    const root = scratchDir('office-root-');
+    const pool = new ThreadPool({ size: 1, timeoutMs: 120_000, memoryMb: 512, officeRoot: root, entry: new URL('./fixtures/office-crash-reader.ts', import.meta.url) });
+    const watch = watchOfficePipes();
+    try {
+      await assert.rejects(pool.read(fs.readFileSync(TRUTONE), 'docx'), (e) => e instanceof ReaderCrashedError && /exited \(code 7\)/.test(e.message));
+      for (const office of officeProcesses(process.pid)) signal(office.pid, 'SIGSTOP');
+      assert.ok(watch.offices().size > 0, 'a LibreOffice ran');
+      const t0 = performance.now();
+      await eventually(() => processesUnder(root).length === 0 && fs.readdirSync(root).length === 0 && watch.present().length === 0, 15_000);
+      t.diagnostic(`all gone ${Math.round(performance.now() - t0)} ms after the crash`);
+      assert.deepEqual(processesUnder(root), [], 'no LibreOffice of the crashed thread runs');
+      assert.deepEqual(fs.readdirSync(root), [], 'its working folder is removed');
+      assert.deepEqual(watch.present(), [], `its pipes are removed (seen while it ran: ${watch.seen().join(' ')})`);
+    } finally {
+      await pool.close();
+      killAll(root);
+      for (const pipe of watch.present()) fs.rmSync(pipe, { force: true });
+      watch.stop();
+    }
   });
 });
