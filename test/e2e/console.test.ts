@@ -276,10 +276,22 @@ describe('browser console', { skip }, () => {
       const api = await c.get(`/documents/${docId}/content?format=${format}`);
       assert.equal(api.status, 200);
       assert.ok(api.text.trim().length > 100, `${format}: ${api.text.length} characters`);
+      // Every state the view passes through on the switch: never the other format's text under this format.
+      await page.evaluate(`(() => {
+        window.quireSeen = [];
+        window.quireWatch?.disconnect();
+        window.quireWatch = new MutationObserver(() => {
+          const pre = document.querySelector('pre.text-view');
+          if (pre) window.quireSeen.push([pre.getAttribute('data-format') ?? '', pre.textContent ?? '']);
+        });
+        window.quireWatch.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      })()`);
       await page.getByRole('button', { name: button, exact: true }).click();
       assert.equal(await page.getByRole('button', { name: button, exact: true }).getAttribute('aria-pressed'), 'true');
       const pre = page.locator(`pre.text-view[data-format="${format}"]`);
       await pre.filter({ hasNotText: 'Loading…' }).waitFor();
+      const seen = (await page.evaluate('window.quireSeen')) as [string, string][];
+      for (const [shown, content] of seen) if (shown === format) assert.ok(content === 'Loading…' || content === api.text, `${format} view showed other text: ${content.slice(0, 60)}`);
       // textContent: the characters as the API sent them (innerText would fold the layout's whitespace).
       assert.equal(await pre.evaluate((e) => (e as unknown as { textContent: string }).textContent), api.text);
       await shot(`document-${format}`);

@@ -13,19 +13,20 @@ type Format = (typeof FORMATS)[number]['format'];
  */
 export function TextPanel({ id, ready }: { id: string; ready: boolean }) {
   const [format, setFormat] = useState<Format | null>(null);
-  const [text, setText] = useState<string | null>(null);
+  // Kept with the document and format it is of: the render that switches shows "Loading…", never the other's text.
+  const [loaded, setLoaded] = useState<{ id: string; format: Format; text: string } | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
     if (!format || !ready) return;
     let stop = false;
-    setText(null);
     setError('');
     get<string>(`/documents/${id}/content?format=${format}`).then(
-      (t) => !stop && setText(t),
+      (text) => !stop && setLoaded({ id, format, text }),
       (e: Error) => !stop && setError(e.message),
     );
     return () => void (stop = true);
   }, [id, format, ready]);
+  const text = loaded && loaded.id === id && loaded.format === format ? loaded.text : null;
 
   return (
     <section class="panel text-panel" aria-labelledby="text-h">
