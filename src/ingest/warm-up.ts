@@ -1,6 +1,6 @@
 // A new analysing thread runs its pipeline on a made-up contract before its first document, while
 // it waits idle: V8 compiles a stage's hot functions only after running them a while, and an
-// analysing thread's first documents otherwise pay that (measured in bench/README.md, "Warm-up").
+// analysing thread's first documents otherwise pay that (bench/README.md, `bench/labels`, fourth session).
 import { analyzeDocument } from './pipeline.js';
 import { readDocument } from './readers/index.js';
 
@@ -40,10 +40,10 @@ Support         $8,500          April 15, 2025
 `;
 
 /**
- * Runs the text (DECLARATIVE) and PDF (PAGINATED) pipelines on WARM_UP_TEXT until `budgetMs` is
- * spent (one document at least) or `stop()` says a real request came (checked between documents, after yielding to the
- * event loop so that a request can arrive); returns how many documents were analysed. A failure is
- * not the warm-up's concern: a real document would meet the same code and report it.
+ * Runs the text (DECLARATIVE) and PDF (PAGINATED) pipelines on WARM_UP_TEXT until `budgetMs` is spent
+ * (one document at least) or `stop()` says a real request came (checked between documents, after
+ * yielding to the event loop so that a request can arrive); returns how many documents were analysed.
+ * A failure is not the warm-up's concern: a real document would meet the same code and report it.
  */
 export async function warmUpAnalysis(budgetMs: number, stop: () => boolean = () => false): Promise<number> {
   const until = performance.now() + budgetMs;

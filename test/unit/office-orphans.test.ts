@@ -42,6 +42,32 @@ function killAll(root: string) {
   for (const p of processesUnder(root)) signal(p.pid, 'SIGKILL');
 }
 
+type PipeWatch = ReturnType<typeof watchOfficePipes>;
+
+/**
+ * Once the pool has stopped the thread: whatever LibreOffice still runs is stopped (as one hanging on a
+ * document would be, so that it cannot end by itself), then the pool must have killed it and removed its
+ * folders and pipes within a generous time (a LibreOffice left running would be killed by its own deadline,
+ * after 2 minutes). Returns how long that took.
+ */
+async function assertAllGone(root: string, watch: PipeWatch): Promise<number> {
+  for (const office of officeProcesses(process.pid)) signal(office.pid, 'SIGSTOP');
+  const t0 = performance.now();
+  await eventually(() => processesUnder(root).length === 0 && fs.readdirSync(root).length === 0 && watch.present().length === 0, 15_000);
+  assert.deepEqual(processesUnder(root), [], 'no LibreOffice of the stopped thread runs');
+  assert.deepEqual(fs.readdirSync(root), [], 'its working folders are removed');
+  assert.deepEqual(watch.present(), [], `its pipes are removed (seen while it ran: ${watch.seen().join(' ')})`);
+  return Math.round(performance.now() - t0);
+}
+
+/** What a failed case may leave: the pool, LibreOffices under the root, pipes. */
+async function cleanUp(pool: ThreadPool, root: string, watch: PipeWatch): Promise<void> {
+  await pool.close();
+  killAll(root);
+  for (const pipe of watch.present()) fs.rmSync(pipe, { force: true });
+  watch.stop();
+}
+
 /**
  * Reads a Word file in a pool of one thread with a time limit that falls while its LibreOffice
  * runs (the thread is loaded first with a text file, so the limit is the conversion's alone); tried
@@ -68,22 +94,10 @@ async function timeOutUnderLibreOffice(t: TestContext, officeIdleMs: number) {
         tried.push(`${timeoutMs} ms: no LibreOffice had opened its pipe by the time limit`);
         continue;
       }
-      // As a LibreOffice that hangs on a document would: whatever still runs is stopped, so that it
-      // cannot finish the conversion and end by itself while the pool is given to end it.
-      for (const office of officeProcesses(process.pid)) signal(office.pid, 'SIGSTOP');
-      const t0 = performance.now();
-      // Generous for a busy CI machine; a LibreOffice left running would be killed by its deadline, after 2 minutes.
-      await eventually(() => processesUnder(root).length === 0 && fs.readdirSync(root).length === 0 && watch.present().length === 0, 15_000);
-      t.diagnostic(`time limit ${timeoutMs} ms; all gone ${Math.round(performance.now() - t0)} ms after it`);
-      assert.deepEqual(processesUnder(root), [], 'no LibreOffice of the stopped thread runs');
-      assert.deepEqual(fs.readdirSync(root), [], 'its working folders are removed');
-      assert.deepEqual(watch.present(), [], `its pipes are removed (seen while it ran: ${watch.seen().join(' ')})`);
+      t.diagnostic(`time limit ${timeoutMs} ms; all gone ${await assertAllGone(root, watch)} ms after it`);
       return;
     } finally {
-      await pool.close();
-      killAll(root);
-      for (const pipe of watch.present()) fs.rmSync(pipe, { force: true });
-      watch.stop();
+      await cleanUp(pool, root, watch);
     }
   }
   assert.fail(`no time limit fell while LibreOffice ran: ${tried.join('; ')}`);
@@ -128,19 +142,10 @@ describe('a reading thread stopped while LibreOffice converts', { skip }, () => 
         }
         abort.abort(new Error('stopped by the test'));
         assert.match(String(await reading), /stopped by the test/);
-        for (const office of officeProcesses(process.pid)) signal(office.pid, 'SIGSTOP');
-        const t0 = performance.now();
-        await eventually(() => processesUnder(root).length === 0 && fs.readdirSync(root).length === 0 && watch.present().length === 0, 15_000);
-        t.diagnostic(`all gone ${Math.round(performance.now() - t0)} ms after the abort`);
-        assert.deepEqual(processesUnder(root), [], 'no LibreOffice of the stopped thread runs');
-        assert.deepEqual(fs.readdirSync(root), [], 'its working folders are removed');
-        assert.deepEqual(watch.present(), [], `its pipes are removed (seen while it ran: ${watch.seen().join(' ')})`);
+        t.diagnostic(`all gone ${await assertAllGone(root, watch)} ms after the abort`);
         return;
       } finally {
-        await pool.close();
-        killAll(root);
-        for (const pipe of watch.present()) fs.rmSync(pipe, { force: true });
-        watch.stop();
+        await cleanUp(pool, root, watch);
       }
     }
     assert.fail(tried.join('; '));
@@ -152,19 +157,10 @@ describe('a reading thread stopped while LibreOffice converts', { skip }, () => 
     const watch = watchOfficePipes();
     try {
       await assert.rejects(pool.read(fs.readFileSync(TRUTONE), 'docx'), (e) => e instanceof ReaderCrashedError && /exited \(code 7\)/.test(e.message));
-      for (const office of officeProcesses(process.pid)) signal(office.pid, 'SIGSTOP');
       assert.ok(watch.offices().size > 0, 'a LibreOffice ran');
-      const t0 = performance.now();
-      await eventually(() => processesUnder(root).length === 0 && fs.readdirSync(root).length === 0 && watch.present().length === 0, 15_000);
-      t.diagnostic(`all gone ${Math.round(performance.now() - t0)} ms after the crash`);
-      assert.deepEqual(processesUnder(root), [], 'no LibreOffice of the crashed thread runs');
-      assert.deepEqual(fs.readdirSync(root), [], 'its working folder is removed');
-      assert.deepEqual(watch.present(), [], `its pipes are removed (seen while it ran: ${watch.seen().join(' ')})`);
+      t.diagnostic(`all gone ${await assertAllGone(root, watch)} ms after the crash`);
     } finally {
-      await pool.close();
-      killAll(root);
-      for (const pipe of watch.present()) fs.rmSync(pipe, { force: true });
-      watch.stop();
+      await cleanUp(pool, root, watch);
     }
   });
 });
