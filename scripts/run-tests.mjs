@@ -36,6 +36,7 @@ const scratch = startScratch();
 const summaryFile = path.join(scratch.own, 'summary.json');
 const args = [
   '--import', 'tsx',
+  '--import', './scripts/test-blocking-stdout.mjs',
   '--test',
   // A file whose tests are done exits even if a failed test left a handle open, and no single test
   // may hang the run: a stuck test fails after 30 minutes instead.
@@ -56,6 +57,11 @@ child.on('exit', (code, signal) => {
     console.error('the test summary was not written');
   }
   let ok = code === 0 && !signal;
+  if (summary.lost?.count > 0) {
+    console.error(`${summary.lost.count} test(s) were declared but their results never reached the runner (a test process exited early):`);
+    for (const t of summary.lost.tests) console.error(`  - ${t}`);
+    ok = false;
+  }
   if (summary.passed + summary.failed === 0) {
     console.error('no test ran: a run without tests fails');
     ok = false;
