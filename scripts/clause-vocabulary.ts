@@ -4,9 +4,12 @@
  * offerings, insurance policies and proposals, safety data sheets, accident reports, clinical
  * protocols, history-and-physical notes), each with the words and phrases that say a clause is about
  * it. Written from general knowledge of those documents, not from any benchmark row. A line:
- * `Name | cue; cue; …` (the name's own words are cues too).
+ * `Name | cue; cue; …` (the name's own words are cues too). A line `[kind]` opens the names of one kind
+ * of document (src/ingest/stages/clause-domains.ts: contract, finance, insurance, aviation, safety,
+ * clinical; general for names any document may use); a third field `| kind` or `| kind,kind` sets one name's own.
  */
 export const VOCABULARY = `
+[contract]
 Security Deposit | security deposit; the security; deposit as security; return of the security; letter of credit as security
 Permitted Use | permitted use; use and occupy the premises only; premises shall be used; use the premises for; for no other purpose
 Prohibited Use | shall not use; prohibited use; shall not be used for; no use shall be made
@@ -63,8 +66,10 @@ Continuous Operation | continuously operate; conduct its business; continuous op
 Sidewalk Maintenance | sidewalk; snow and ice; keep the sidewalk clean
 Fire Safety | fire; sprinkler; fire extinguishers; fire control system; fire department
 Recording | record this lease; memorandum of lease; recordation; recorded
+[general]
 Exhibits | exhibit a; exhibit b; exhibit c; exhibits; schedule; attached hereto
 Table of Contents | table of contents; contents; page
+[contract]
 Authority of Signing Persons | authority; duly authorized; executing this lease on behalf; has full power and authority
 Successors and Assigns | successors and assigns; binding upon; inure to the benefit; permitted assigns
 Entire Agreement | entire agreement; entire understanding; whole agreement
@@ -85,7 +90,7 @@ Recitals | whereas; recitals; now therefore; witnesseth
 Agreement Preamble | this agreement is entered into; by and between; made and entered; effective as of; between and
 Execution | in witness whereof; executed this agreement; as of the date first above written; duly authorized officers; signature
 Notary Acknowledgment | notary public; personally appeared; acknowledged; state of; county of; ss
-Definitions | means; shall mean; definitions; defined terms; the term; as used herein
+Definitions | means; shall mean; definitions; defined terms; the term; as used herein | general
 Confidential Information Definition | confidential information means; confidential information shall mean; non-public information; proprietary information
 Exclusions from Confidential Information | shall not include information; publicly available; already known; independently developed; rightfully received from a third party; in the possession of the receiving party
 Confidentiality Obligations | maintain in strict confidence; not disclose; confidential information; receiving party shall; protect the confidentiality; use solely for the purpose
@@ -126,6 +131,7 @@ Inspection and Acceptance | inspection; acceptance; reject nonconforming; inspec
 Pricing | price; pricing; standard cost; price adjustment; cost
 Product Warranty | product warranty; products shall conform; specifications; free from defects
 Minimum Purchase Requirements | minimum purchase; minimum quantity; forecast; purchase commitment
+[finance]
 Interest Rate | interest rate; fixed rate; floating rate; per annum; accrue interest; basis points
 Interest Payments | interest payment dates; interest will be paid; interest payable; coupon
 Redemption | redeem; redemption; redemption price; early redemption; call; optional redemption
@@ -144,6 +150,7 @@ Taxation | taxation; income tax; withholding tax; taxable income; tax treatment;
 Clearance and Settlement | clearance; settlement; euroclear; clearstream; dtc; book-entry; clearing system
 Key Terms | key terms; issuer; face amount; denomination; original issue date; stated maturity; the terms of the notes
 Risk Factors | risk factors; risks; may lose; investment involves risks
+[insurance]
 Insurance Coverage Details | coverage; limit; deductible; policy; insured; coverage form; limits of insurance
 Insurance Policy Details | effective; policy period; named insured
 Insurance Company | insurance company; indemnity company; insurer; insuring company
@@ -171,6 +178,7 @@ Commission Disclosure | commission; compensation; agent; broker; disclosure of c
 Claim Services | claim; claims; claim professionals; report a claim; claims handling
 Risk Control Services | loss control; safety; risk management services
 Policy Proposal | proposal; we appreciate the opportunity; proposed; quote; quotation
+[aviation]
 Accident Details | accident number; date and time; location; aircraft damage; defining event; injuries
 Aircraft Information | aircraft make; registration; model/series; aircraft category; year of manufacture; engine
 Pilot Information | pilot; certificate; age; ratings; flight time; medical certificate
@@ -178,6 +186,7 @@ Meteorological Information | weather; conditions at accident site; visibility; w
 Airport Information | airport; runway; runway surface; airport elevation; approach
 Wreckage and Impact Information | wreckage; impact; crew injuries; passenger injuries; aircraft fire; aircraft explosion
 Probable Cause | probable cause; findings; the national transportation safety board determines
+[safety]
 Hazard Identification | hazard; classification; hazard statements; signal word; pictogram
 First Aid Measures | first aid; eye contact; skin contact; inhalation; ingestion; rinse; seek medical attention
 Firefighting Measures | extinguishing media; firefighting; fire fighters; hazardous combustion products; fire hazards
@@ -193,6 +202,7 @@ Ecological Information | ecological; ecotoxicity; aquatic; persistence; biodegra
 Disposal Considerations | disposal; waste disposal; dispose of; waste
 Transport Information | transport; un number; dangerous goods; dot; iata; imdg; transport regulations
 Regulatory Information | regulatory; regulations; tsca; inventory; listed; osha; sara
+[clinical]
 Study Objectives | objectives; to evaluate; to assess; to compare; primary objective; secondary objective
 Objectives and Endpoints | objectives and endpoints; endpoint; endpoints; primary endpoint
 Study Design | study design; randomized; crossover; open-label; double-blind; periods; treatment periods
@@ -243,6 +253,7 @@ Diabetes Management | diabetes; dm; glucose; insulin; hba1c; glycemic control; s
 Hyperlipidemia | hyperlipidemia; lipids; ldl; statin; cholesterol
 Stroke Management | stroke; infarct; tia; neurology consult; aspirin; cva
 Disposition | disposition; discharge; admit to; transfer
+[contract]
 Use of Premises | use of premises; use and occupy; premises shall be used solely; first class; operate the premises as
 Condition of Premises | as-is; condition of the premises; accept the premises; where-is; with all faults; landlord's work
 Landlord's Work | landlord's work; landlord shall perform; work to be performed by landlord; substantial completion
@@ -258,7 +269,7 @@ Right of First Refusal | right of first refusal; right of first offer; first opp
 Expansion Option | expansion; expansion space; additional space
 Relocation | relocate; relocation; substitute premises
 Trade Fixtures | fixtures; trade fixtures; removal of fixtures; tenant's property; personal property
-Operating Expenses | operating expenses; operating costs; cam; common area maintenance; expense stop
+Operating Expenses | operating expenses; operating costs; cam; common area maintenance; expense stop | contract,finance
 Lease Rider | rider; incorporated into
 Building Maintenance | building maintenance; maintain the building; structural repairs; building systems
 Air Conditioning | air conditioning; hvac; heating ventilation; cooling
@@ -271,11 +282,12 @@ Landlord Covenants | landlord covenants; landlord agrees; landlord shall
 Tenant Default | tenant default; default by tenant; tenant fails; tenant shall fail
 Landlord Default | landlord default; default by landlord; landlord fails
 Mortgagee Protection | mortgagee; lender; holder of any mortgage; notice to mortgagee
+[insurance]
 Insurance Coverage Limits | coverage limits; each occurrence limit; aggregate limit
 Property Coverage Limits | property limits; building limit; business personal property limit; blanket limit
 Building Coverage Limits | building coverage; building limit; limits of insurance buildings
 Additional Coverages | additional coverages; coverage extensions; included in the coverage form
-Exclusions | exclusions; excluded; does not apply to; this insurance does not apply
+Exclusions | exclusions; excluded; does not apply to; this insurance does not apply | general
 Terrorism Coverage | terrorism; certified acts of terrorism; tria; terrorism risk insurance act
 Windstorm or Hail | windstorm; hail; wind; named storm
 Utility Services Coverage | utility services; direct damage; interruption of utility service; power outage
@@ -292,6 +304,7 @@ Policy Period | policy period; effective date; expiration date; policy term; 12:
 Additional Insured | additional insured; additional insureds; name as additional insured
 Certificate of Insurance | certificate of insurance; certificate holder; evidence of insurance
 Notice Period for Claims | notice of claim; period to file claim; report a loss; notice period
+[clinical]
 Home Medications | home medications; outpatient medications; continue home meds
 Prescribed Medications | prescribed; mg po; prescription; restart
 Current Medications | current medications; medications include; taking
@@ -318,6 +331,7 @@ Meals and Dietary Restrictions | meals; standardized meal; fasting; dietary; caf
 Pregnancy | pregnancy; pregnant; lactating; breastfeeding; women of childbearing potential
 Eligibility Criteria | eligible; eligibility; criteria; patients must; enrollment
 Early Termination of Study | early termination; stop the study; terminate the study; study discontinuation
+[contract]
 Data Protection | data protection; personal data; privacy; gdpr; data privacy
 Anti-Corruption | anti-corruption; bribery; fcpa; corrupt practices
 Export Control | export; export control; export administration regulations; ofac; sanctions
@@ -336,6 +350,7 @@ Carrier Obligations | carrier shall; carrier; transportation; shipments; motor c
 Cargo Claims | claim for loss or damage; cargo claims; loss or damage to shipments; liability for cargo
 Bill of Lading | bill of lading; shipping document; receipt of goods
 Accessorial Charges | accessorial; detention; lumper; fuel surcharge
+[finance]
 Loan Repayment | repay; repayment; loan; installments of principal; amortization
 Prepayment | prepay; prepayment; voluntary prepayment; mandatory prepayment
 Commitment Fee | commitment fee; unused fee; facility fee

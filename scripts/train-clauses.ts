@@ -53,10 +53,19 @@ const addClass = (name: string): number => {
   return c;
 };
 
+/** Each written name's kind of document (its `[kind]` heading in the vocabulary, or its own third field). */
+const kindOf = new Map<number, string>();
+let kind = 'general';
 for (const line of VOCABULARY.split('\n')) {
   if (!line.trim()) continue;
-  const [name, cues = ''] = line.split('|').map((s) => s.trim());
+  const heading = /^\[(\w+)\]$/u.exec(line.trim());
+  if (heading) {
+    kind = heading[1]!;
+    continue;
+  }
+  const [name, cues = '', own] = line.split('|').map((s) => s.trim());
   const c = addClass(name!);
+  kindOf.set(c, own || kind);
   // The name twice and each cue once: one document of what the clause is about.
   const text = [name, name, ...cues.split(';').map((s) => s.trim())].join(' . ');
   docs.push({ cls: c, terms: topicTerms(text), weight: 1 });
@@ -146,6 +155,8 @@ const weights: StoredTopicWeights = {
   idf: terms.map((t) => Math.round(idf[t]! * 1e4) / 1e4),
   postings: terms.map((t) => built.get(t)!.flat()),
   groups: classes.map((_, c) => groupOf(c)),
+  // General names, and names only train rows gave, are of no kind: any document may be about them.
+  domains: classes.map((_, c) => (kindOf.get(c) === 'general' ? '' : (kindOf.get(c) ?? ''))),
   threshold: choices.map((c) => c.threshold),
   margin: choices.map((c) => c.margin),
 };

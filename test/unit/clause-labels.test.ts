@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { clauseName, definedTerm, isCarePlan, nameClauses, runInHeading, titleText } from '../../src/ingest/stages/clause-labels.js';
 import { topicName, topicTerms } from '../../src/ingest/stages/clause-topics.js';
+import { documentKinds, domainDensities } from '../../src/ingest/stages/clause-domains.js';
 import { renderDgml, sectionName, type DgmlContext } from '../../src/document/writers/dgml.js';
 import { tagSemanticLabels } from '../../src/ingest/stages/semantic-labels.js';
 import { leaves, wordsOf, type List, type Paragraph, type Span, type StructureModel, type StructureNode, type Table } from '../../src/document/structure.js';
@@ -262,3 +263,42 @@ describe('clause labels: DGML', () => {
     assert.equal(readDgml(xml).chunks[0]!.xpath, '/dg:chunk/docset:RentCommencement/dg:chunk');
   });
 });
+
+describe('clause labels: what kind of document a topic is named in', () => {
+  // Made-up report and lease prose, each line different, long enough (over 1,000 words) to tell the kind of text.
+  const report = Array.from({ length: 40 }, (_, i) => `In region ${i + 1} the agency expanded its outreach program, trained ${i + 12} staff on new mapping tools and published a public dashboard of its progress toward the goals of the strategic plan.`);
+  const lease = Array.from({ length: 40 }, (_, i) => `${i + 1}.1 Tenant shall keep the Premises in good order, and Landlord shall have the right to enter the Premises on ${i + 2} days' notice to inspect them under this Lease.`);
+  const deposit = 'Tenant has deposited with Landlord the sum of $5,000 as a security deposit, which Landlord shall hold as security and return to Tenant within thirty days after the end of the term.';
+
+  test('the kinds of text around each part: a contract by its words, a report of none, a short text of any', () => {
+    assert.ok(domainDensities(lease.join(' ')).contract >= 8);
+    assert.ok(domainDensities(report.join(' ')).contract < 1);
+    const inReport = documentKinds([...report.slice(0, 20), deposit, ...report.slice(20)]);
+    assert.equal(inReport(20, 20)?.has('contract'), false, 'one paragraph of a lease inside a long report is not a contract around it');
+    const inLease = documentKinds([...lease.slice(0, 20), deposit, ...lease.slice(20)]);
+    assert.equal(inLease(20, 20)?.has('contract'), true);
+    assert.equal(inLease(20, 20)?.has('finance'), true, "a contract's text may carry finance names (a credit agreement's interest)");
+    assert.equal(documentKinds([deposit])(0, 0), undefined, 'a text too short to tell leaves every kind open');
+    // A filing whose exhibit is a contract: the contract's part is a contract, the report's part far from it is not.
+    const filing = documentKinds([...report, ...lease]);
+    assert.equal(filing(0, 0)?.has('contract'), false);
+    assert.equal(filing(79, 79)?.has('contract'), true);
+  });
+
+  test("a lease's topic is a name in a lease and in a clause on its own, never in a report that quotes it", () => {
+    assert.equal(topicName(deposit), 'Security Deposit');
+    assert.equal(topicName(deposit, new Set(['finance'])), null);
+    assert.equal(topicName(deposit, new Set(['contract'])), 'Security Deposit');
+    const named = (texts: string[], at: number) => {
+      const nodes = texts.map((t) => para(t));
+      nameClauses(model(nodes));
+      return (nodes[at] as Paragraph).clause;
+    };
+    assert.equal(named([...lease.slice(0, 20), deposit, ...lease.slice(20)], 20), 'SecurityDeposit');
+    assert.equal(named([...report.slice(0, 20), deposit, ...report.slice(20)], 20), undefined);
+    assert.equal(named([deposit], 0), 'SecurityDeposit', 'a clause on its own is named by its topic');
+    // A heading says what a clause is in any document: only topics are held to the kind of text.
+    assert.equal(named([...report.slice(0, 20), `Security Deposit. ${deposit}`, ...report.slice(20)], 20), 'SecurityDeposit');
+  });
+});
+

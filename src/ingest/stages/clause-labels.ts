@@ -12,9 +12,10 @@
  * that is one clause as a whole is named around all its blocks. Nothing is named where it is not
  * clear: a wrong name misleads every chunk that carries it.
  */
-import type { List, Paragraph, StructureModel, StructureNode, Table } from '../../document/structure.js';
+import type { Leaf, List, Paragraph, StructureModel, StructureNode, Table } from '../../document/structure.js';
 import { isFurniture, leaves } from '../../document/structure.js';
 import { HEADING_NUMBER, sectionName } from '../../document/writers/dgml.js';
+import { documentKinds } from './clause-domains.js';
 import { topicName } from './clause-topics.js';
 import { nounOfVerb } from './properties/nominal.js';
 
@@ -242,7 +243,7 @@ export function partyHeading(heading: string, text: string): string {
 }
 
 /** The name a clause's text gives itself (a heading, a term it defines) or its topic gives it, or null. */
-export function clauseName(text: string, wholeText = text): string | null {
+export function clauseName(text: string, wholeText = text, kinds?: ReadonlySet<string>): string | null {
   const runIn = runInHeading(text);
   const heading = runIn ? partyHeading(runIn, text) : titleText(text);
   if (heading && !isGenericHeading(heading)) {
@@ -251,13 +252,13 @@ export function clauseName(text: string, wholeText = text): string | null {
   }
   const term = definedTerm(text);
   if (term) return sectionName(`${term} Definition`);
-  return topicLabel(wholeText);
+  return topicLabel(wholeText, kinds);
 }
 
-/** The element name of what a text is about, or null. */
-function topicLabel(text: string): string | null {
-  if (isCarePlan(text)) return CARE_PLAN;
-  const topic = topicName(text);
+/** The element name of what a text is about, or null; only a topic of the kinds of text around it (absent: any). */
+function topicLabel(text: string, kinds?: ReadonlySet<string>): string | null {
+  if (isCarePlan(text)) return kinds && !kinds.has('clinical') ? null : CARE_PLAN;
+  const topic = topicName(text, kinds);
   return topic ? sectionName(topic) : null;
 }
 
@@ -314,6 +315,15 @@ function isFormLabel(block: StructureNode, next: StructureNode | undefined): boo
  */
 export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): void {
   const body = model.nodes.filter((n) => n.type !== 'paragraph' || !isFurniture(n.role));
+  // What kinds of text each block is in (a filing's statements, the contract among its exhibits): its topic must be of one.
+  const all = [...leaves(model.nodes)];
+  const order = new Map<Leaf, number>(all.map((leaf, i) => [leaf, i]));
+  const kindsAround = documentKinds(all.map((leaf) => leaf.text));
+  const kindsOf = (n: StructureNode): ReadonlySet<string> | undefined => {
+    const own = [...leaves([n])];
+    const first = own.length ? order.get(own[0]!) : undefined;
+    return first === undefined ? undefined : kindsAround(first, order.get(own.at(-1)!) ?? first);
+  };
   const walk = (nodes: readonly StructureNode[], named: boolean): void => {
     for (const n of nodes) {
       if (n.type === 'section') {
@@ -334,11 +344,15 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
       if (n.type === 'list' && n.items.length > 1) {
         // Each item is a clause of its own; the list is named by what it is about, never by its first item's heading.
         for (const item of n.items) walk(item.children, false);
-        name = topicLabel(blockText(n, MAX_BLOCK_CHARS));
+        name = topicLabel(blockText(n, MAX_BLOCK_CHARS), kindsOf(n));
       } else if (n.type === 'list') {
         // A list of one item ("9. Indemnification. Client will…") is that item's clause.
-        name = clauseName(blockText(n, MAX_BLOCK_CHARS));
-      } else name = clauseName(n.type === 'paragraph' ? n.leaf.text : blockText(n, MAX_BLOCK_CHARS));
+        const text = blockText(n, MAX_BLOCK_CHARS);
+        name = clauseName(text, text, kindsOf(n));
+      } else {
+        const text = n.type === 'paragraph' ? n.leaf.text : blockText(n, MAX_BLOCK_CHARS);
+        name = clauseName(text, text, kindsOf(n));
+      }
       if (name) n.clause = name;
     }
   };
@@ -369,11 +383,11 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   };
   const formLabel = body.map((n, i) => headed[i] !== null && isFormLabel(n, valueOf(i)));
   if (headed.some((h, i) => i > 0 && h && !formLabel[i])) return;
-  const all = body.map((n) => blockText(n as Paragraph | List | Table)).join(' ');
+  const whole = body.map((n) => blockText(n as Paragraph | List | Table)).join(' ');
   // A form is named by what it is about, not by its first label ("Rating Basis:" over a longer value is a label all the same).
   const form = formLabel[0] || (formLabel.some(Boolean) && body[0]!.type === 'paragraph' && /:\s*$/u.test(body[0]!.leaf.text));
   const heading = form ? null : headed[0];
-  const name = heading && !isGenericHeading(heading) ? sectionName(heading) : topicLabel(all);
+  const name = heading && !isGenericHeading(heading) ? sectionName(heading) : topicLabel(whole, kindsAround(0, order.size - 1));
   if (!name) return;
   model.clause = name;
   // The blocks' own names under it that only repeat it go.

@@ -20,6 +20,8 @@ export interface StoredTopicWeights {
   postings: number[][];
   /** Each class's group: 0 a written name, 1 a name only train rows gave. */
   groups: number[];
+  /** Each class's kinds of document (clause-domains.ts), comma-separated, or '' for any; absent in weights trained before kinds (all any). */
+  domains?: string[];
   /** Per group: named when the best cosine is at least this… */
   threshold: number[];
   /** …and beats the second best by this much. */
@@ -42,6 +44,8 @@ export interface TopicWeights {
   /** Per class: the best cosine it needs, and its lead over the second. */
   threshold: Float64Array;
   margin: Float64Array;
+  /** Per class: its kinds of document ("contract,finance"), or '' for any. */
+  domains: string[];
   /** A word as written → its id, UNKNOWN or STOPPED: each spelling lowered and stemmed once per process. */
   spellings: Map<string, number>;
   /** Scratch of one text's scoring: counts per term, the terms counted in first-seen order, scores per class. */
@@ -91,6 +95,7 @@ export function loadTopicWeights(stored: StoredTopicWeights): TopicWeights {
     postWeight,
     threshold: per(stored.threshold),
     margin: per(stored.margin),
+    domains: stored.classes.map((_, c) => stored.domains?.[c] ?? ''),
     spellings: new Map(),
     counts: new Int32Array(stored.terms.length),
     counted: new Int32Array(stored.terms.length),
@@ -191,8 +196,12 @@ const MIN_WORDS = 6;
 /** A clause sharing fewer terms than this with the vocabulary is not clearly about any of it (one word, "Orange", is no topic). */
 const MIN_TERMS = 3;
 
-/** The name of what a clause is about, as written ("Security Deposit"), or null when that is not clear. */
-export function topicName(text: string, weights: TopicWeights = WEIGHTS): string | null {
+/**
+ * The name of what a clause is about, as written ("Security Deposit"), or null when that is not clear,
+ * or when that name is of a kind of document (clause-domains.ts) the clause's document is not: `kinds`
+ * are those it is (absent: any).
+ */
+export function topicName(text: string, kinds?: ReadonlySet<string>, weights: TopicWeights = WEIGHTS): string | null {
   if (text.split(/\s+/, MIN_WORDS).length < MIN_WORDS) return null;
   const { counts, counted, scores, idf, postStart, postClass, postWeight } = weights;
   const distinct = countTerms(text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text, weights);
@@ -228,5 +237,7 @@ export function topicName(text: string, weights: TopicWeights = WEIGHTS): string
     } else if (v > second) second = v;
   }
   if (best < 0 || first < weights.threshold[best]! || first - second < weights.margin[best]!) return null;
+  const kind = weights.domains[best]!;
+  if (kinds && kind && !kind.split(',').some((k) => kinds.has(k))) return null;
   return weights.classes[best]!;
 }
