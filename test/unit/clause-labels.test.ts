@@ -58,6 +58,14 @@ describe('clause labels: headings', () => {
     assert.equal(titleText('Wear protective gloves and goggles.'), null, 'an instruction opens on its verb');
     assert.equal(titleText('Keep away from heat (see Section 7).'), null);
     assert.equal(titleText('Storage of flammable liquids'), 'Storage of flammable liquids');
+    // Lines a filing or report sets alone that are no titles: an aside, an answer, a line that goes on.
+    assert.equal(titleText('(Mark One)'), null);
+    assert.equal(titleText('(Signature Page to Follow)'), null);
+    assert.equal(titleText('None.'), null);
+    assert.equal(titleText('Railways,'), null);
+    assert.equal(titleText('For the transition period from to .'), null);
+    assert.equal(titleText('EXHIBIT A'), 'EXHIBIT A', 'a capital letter at the end is a title\'s own');
+    assert.equal(titleText('Schedule of Locations'), 'Schedule of Locations');
   });
 
   test('a title over a place or scope in lower case is the title', { timeout: 5000 }, () => {

@@ -176,7 +176,7 @@ const SCOPED_TITLE = /^((?:[\p{Lu}][\p{L}’'-]*\s+)+[\p{Lu}][\p{L}’'-]*)\s+(?
 export function titleText(text: string): string | null {
   if (text.length > MAX_TITLE_CHARS) return null;
   const t = unnumbered(text.trim()).replace(/[.:]$/, '');
-  if (ORGANISATION.test(t)) return null;
+  if (ORGANISATION.test(t) || NOT_TITLES.test(t)) return null;
   const head = t.replace(/\s*\([^)]*\)\s*$/u, '').split(/\s+[–—-]\s+/u)[0]!;
   if (head !== t && head.split(/\s+/).length >= 2) return titleText(head);
   // A title in capitals over a place or scope in lower case ("Personal Property at each premises"): the title.
@@ -194,6 +194,13 @@ export function titleText(text: string): string | null {
   if (!isCapitalised(words[0]!) || /\d/.test(t.replace(/\b\d+(?:st|nd|rd|th)\b/g, ''))) return null;
   return formTitle(t.replace(/[^\p{L}\p{N})]+$/u, ''));
 }
+
+/**
+ * Lines that are no title: an aside in brackets ("(Mark One)", "(Signature Page to Follow)"), an answer
+ * ("None."), a line that goes on (it ends on a comma or a small word: "Railways,", "For the transition
+ * period from to .").
+ */
+const NOT_TITLES = /^\(.*\)$|^(?:[Nn]one|NONE|N\/A|n\/a|[Nn]ot applicable)$|[,;]$|\s(?:of|and|the|to|for|or|in|on|with|by|a|an|from|at)\s*\.?$/u;
 
 /** Verbs an instruction opens on (safety data, handling, first aid): a line that opens on one tells what to do, it names nothing. */
 const INSTRUCTIONS = new Set([
