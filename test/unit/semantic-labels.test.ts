@@ -857,4 +857,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Harbor Realty LLC appealed the decision to the General Court of the Union (the “General Court”).\n'), []);
     assert.deepEqual(await labelsOf('The Archive will provide initial responses to agency questions within three days of receipt.\n'), [['ResponseDeadline', 'three days']]);
   });
+
+  test('a plan named alone on its line heads something; "records" is mostly the noun', async () => {
+    assert.deepEqual(await labelsOf('Contributing Program\n'), []);
+    assert.deepEqual(await labelsOf('Employees may join the Harbor Savings Program after one year.\n'), [['PlanName', 'Harbor Savings Program']]);
+    assert.deepEqual(await labelsOf('The Archive will publish guidance on permanent analog records by December 31, 2024.\n'), []);
+    assert.deepEqual(await labelsOf('The Memorandum of Lease shall be recorded on June 1, 2020.\n'), [['RecordingDate', 'June 1, 2020']]);
+  });
 });

@@ -34,7 +34,8 @@ const DATE_EVENTS: [RegExp, string][] = [
   [/^deliver/u, 'Delivery'],
   [/^settle/u, 'Settlement'],
   [/^(?:begin|beginning|start|starting)$/u, 'Start'],
-  [/^record(?:s|ed|ing)?$/u, 'Recording'],
+  // "records" is mostly the noun ("permanent analog records by December 31, 2024"): only "record", "recorded", "recording" are the event.
+  [/^record(?:ed|ing)?$/u, 'Recording'],
   [/^enact(?:s|ed|ing|ment)?$/u, 'Enactment'],
 ];
 /** "dated", "entered into as of", "made as of", "accepted and agreed on": the date of the document that says it. */
@@ -969,7 +970,8 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       termClosing(tokens, v, v.kind) ??
       labelBefore(tokens, v.start, v.kind) ??
       (v.kind === 'party' ? null : termBefore(tokens, v.start, v.kind)) ??
-      (v.kind === 'plan' ? 'PlanName' : null) ??
+      // A plan's name alone on its line ("Contributing Program" over a table's column) heads something; it is no value named in a sentence.
+      (v.kind === 'plan' ? (text.slice(0, v.start).trim() || text.slice(v.end).replace(/^[\s.:]+/u, '') ? 'PlanName' : null) : null) ??
       (v.kind === 'count' ? gradeName(tokens, v.start) ?? countName(after(tokens, v.end, 3)) : null) ??
       (v.kind === 'address' ? addressName(tokens, v, near, out) : null) ??
       (v.kind === 'time' ? timeName(near) ?? clauseVerbPeriod(tokens, v.start, floor, v) : null) ??
