@@ -864,4 +864,17 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Archive will publish guidance on permanent analog records by December 31, 2024.\n'), []);
     assert.deepEqual(await labelsOf('The Memorandum of Lease shall be recorded on June 1, 2020.\n'), [['RecordingDate', 'June 1, 2020']]);
   });
+
+  test('a paragraph under a label is no name line; the party a thing goes to is no object of the deadline', async () => {
+    assert.deepEqual(
+      await labelsOf('Refugees:\n\nDepartment of State humanitarian assistance, coupled with active diplomacy, helps meet the basic needs of refugees and other vulnerable populations through food, water, shelter and healthcare.\n'),
+      [],
+    );
+    assert.deepEqual(await labelsOf('Tenant:\n\nTrutone Lane LLC, a New York limited liability company\n'), [['TenantName', 'Trutone Lane LLC']]);
+    assert.deepEqual(
+      await labelsOf('Any such tenant, within ten (10) days following Landlord’s written request therefor, shall furnish to Landlord a statement of its members.\n'),
+      [['StatementDeadline', 'ten (10) days']],
+    );
+  });
 });
+

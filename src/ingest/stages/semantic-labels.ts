@@ -14,6 +14,7 @@ import { continuation } from './properties/prose.js';
 import { valueSpans } from './properties/prose-spans.js';
 import { tokenize, type Token } from './properties/tokens.js';
 import { DOING_VERBS, LIGHT_VERBS, infinitive, nounOfVerb } from './properties/nominal.js';
+import { isRoleNoun } from './properties/label-kind.js';
 
 /** Verbs and nouns of the events dates belong to, to the noun a label names them by. */
 const DATE_EVENTS: [RegExp, string][] = [
@@ -506,7 +507,10 @@ function verbAfterPeriod(tokens: Token[], end: number): string | null {
   const verb = infinitive(form);
   const suffix = words[m] === 'may' ? 'Period' : 'Deadline';
   if (LIGHT_VERBS.has(verb)) {
-    const object = words.slice(v + 1, v + 4).find((w) => !NOT_SUBJECTS.has(w));
+    // "shall furnish to Landlord a statement": the party it goes to is no object.
+    let o = v + 1;
+    if (/^(?:to|for|with)$/u.test(words[o] ?? '') && isRoleNoun(words[o + 1] ?? '')) o += 2;
+    const object = words.slice(o, o + 3).find((w) => !NOT_SUBJECTS.has(w));
     return object && /^\p{L}{4,}$/u.test(object) && !/(?:ly|ed|ing)$/u.test(object) ? `${pascal([object])}${suffix}` : null;
   }
   const noun = nounOfVerb(verb);

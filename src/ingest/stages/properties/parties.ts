@@ -169,6 +169,8 @@ function rolesFrom(tokens: Token[], start: number): string[][] {
 }
 
 const QUOTE = /^["“”‘’']$/u;
+/** Words of a line under a label ("Landlord:") that is the labelled party's name line: the name and its appositives. */
+const MAX_LABELLED_LINE_WORDS = 24;
 /** A line that is only a word or three in quotes: `"LANDLORD"` over a signature block. */
 const QUOTED_LINE = /^\s*["“][\p{L} ]{2,30}["”]\s*$/u;
 
@@ -374,7 +376,9 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   const after = tokens[to + 1];
   // ("GSA’s Senior Procurement Executive will …" under "Senior Procurement Executive:": the name owns the role, it is not it.)
   const opensSentence = (!!after && /^\p{Ll}/u.test(after.text) && !/^(?:a|an|the|as|its|and|acting|having|with|whose|residing|located|c\/o|by)$/u.test(lower(after))) || /['’]s$/u.test(tokens[to]!.text);
-  if (from === 0 && previous && !opensSentence && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous))) {
+  // A label's value is a name line ("Acme LLC, a Delaware corporation"), not a paragraph that happens to open on a name.
+  const nameLine = tokens.filter(isWord).length <= MAX_LABELLED_LINE_WORDS;
+  if (from === 0 && previous && !opensSentence && nameLine && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous))) {
     const all = previous.replace(/:\s*$/u, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     // "Science and Technology Advisor:" → technology advisor: the label's last words, after its last function word.
     const cut = all.findLastIndex((w) => /^(?:and|or|of|the|for|to|in|on|at|by|with|a|an)$/u.test(w));
