@@ -16,6 +16,9 @@ export default async function* summaryReporter(source) {
   // it sends anything (process.exit in a test drops what it had not written) announced nothing.
   const ranFiles = new Set();
   const reportingFiles = new Set();
+  // The runner's own test of each file (its first test announced for that file): it ends once the
+  // file's process has, and reports a passing file only as complete, not as passed.
+  const fileTests = new Map();
   const save = () => {
     if (!process.env.QUIRE_TEST_SUMMARY) return;
     let count = 0;
@@ -36,16 +39,20 @@ export default async function* summaryReporter(source) {
   for await (const event of source) {
     if (event.type === 'test:enqueue') {
       const key = keyOf(event.data);
+      if (event.data.file && !fileTests.has(event.data.file)) fileTests.set(event.data.file, key);
       waiting.set(key, (waiting.get(key) ?? 0) + 1);
       continue;
     }
-    // A test of a file's process is done when its verdict arrives; the runner's own test of each
-    // file (no entryFile) reports a passing file only as complete.
-    if (event.data.entryFile) reportingFiles.add(event.data.entryFile);
-    else if (event.type === 'test:complete' && event.data.file) ranFiles.add(event.data.file);
-    const settles = event.data.entryFile ? event.type === 'test:pass' || event.type === 'test:fail' : event.type === 'test:complete';
-    if (settles) {
-      const key = keyOf(event.data);
+    const key = keyOf(event.data);
+    // A file's process marks its tests with the file it runs (entryFile; a test a helper module declares
+    // has that module as its file); where Node does not, the file's first announced test is the runner's.
+    const ofFile = !event.data.entryFile && event.data.file !== undefined && fileTests.get(event.data.file) === key;
+    const verdict = event.type === 'test:pass' || event.type === 'test:fail';
+    const from = event.data.entryFile ?? event.data.file;
+    if (ofFile && event.type === 'test:complete') ranFiles.add(event.data.file);
+    else if (!ofFile && from && (verdict || event.type === 'test:complete')) reportingFiles.add(from);
+    // A test of a file's process is done when its verdict arrives; the runner's test of the file when it completes.
+    if (ofFile ? event.type === 'test:complete' : verdict) {
       const left = (waiting.get(key) ?? 0) - 1;
       if (left > 0) waiting.set(key, left);
       else waiting.delete(key);
