@@ -377,8 +377,8 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   // ("GSA’s Senior Procurement Executive will …" under "Senior Procurement Executive:": the name owns the role, it is not it.)
   const opensSentence = (!!after && /^\p{Ll}/u.test(after.text) && !/^(?:a|an|the|as|its|and|acting|having|with|whose|residing|located|c\/o|by)$/u.test(lower(after))) || /['’]s$/u.test(tokens[to]!.text);
   // A label's value is a name line ("Acme LLC, a Delaware corporation"), not a paragraph that happens to open on a name.
-  const nameLine = tokens.filter(isWord).length <= MAX_LABELLED_LINE_WORDS;
-  if (from === 0 && previous && !opensSentence && nameLine && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous))) {
+  const labelled = from === 0 && previous && !opensSentence && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous));
+  if (labelled && tokens.filter(isWord).length <= MAX_LABELLED_LINE_WORDS) {
     const all = previous.replace(/:\s*$/u, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     // "Science and Technology Advisor:" → technology advisor: the label's last words, after its last function word.
     const cut = all.findLastIndex((w) => /^(?:and|or|of|the|for|to|in|on|at|by|with|a|an)$/u.test(w));
