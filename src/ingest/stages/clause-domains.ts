@@ -26,13 +26,16 @@ export const DOMAINS = Object.keys(CUES) as DomainName[];
  */
 export const MIN_DOCUMENT_WORDS = 300;
 
+/** A text's words, and how many of them are each kind's (in DOMAINS order). */
+function kindCounts(text: string): { words: number; counts: number[] } {
+  const lower = text.toLowerCase();
+  return { words: lower.split(/\s+/u).filter(Boolean).length, counts: DOMAINS.map((d) => (lower.match(CUES[d]) ?? []).length) };
+}
+
 /** Per 1,000 words: how often each kind's words occur in a text. */
 export function domainDensities(text: string): Record<DomainName, number> {
-  const lower = text.toLowerCase();
-  const words = lower.split(/\s+/u).filter(Boolean).length || 1;
-  const out = {} as Record<DomainName, number>;
-  for (const d of DOMAINS) out[d] = ((lower.match(CUES[d]) ?? []).length * 1000) / words;
-  return out;
+  const { words, counts } = kindCounts(text);
+  return Object.fromEntries(DOMAINS.map((d, k) => [d, (counts[k]! * 1000) / (words || 1)])) as Record<DomainName, number>;
 }
 
 /** A kind's words this often (per 1,000 words around a clause) make the text there of that kind. */
@@ -50,9 +53,9 @@ export function documentKinds(texts: readonly string[]): (first: number, last: n
   const words = new Float64Array(n + 1);
   const counts = DOMAINS.map(() => new Float64Array(n + 1));
   texts.forEach((text, i) => {
-    const lower = text.toLowerCase();
-    words[i + 1] = words[i]! + lower.split(/\s+/u).filter(Boolean).length;
-    DOMAINS.forEach((d, k) => (counts[k]![i + 1] = counts[k]![i]! + (lower.match(CUES[d]) ?? []).length));
+    const own = kindCounts(text);
+    words[i + 1] = words[i]! + own.words;
+    own.counts.forEach((c, k) => (counts[k]![i + 1] = counts[k]![i]! + c));
   });
   if (words[n]! < MIN_DOCUMENT_WORDS) return () => undefined;
   /** The first text index whose words end after `word` words (binary search over the prefix sums). */

@@ -327,9 +327,13 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   const order = new Map<Leaf, number>(all.map((leaf, i) => [leaf, i]));
   const kindsAround = documentKinds(all.map((leaf) => leaf.text));
   const kindsOf = (n: StructureNode): ReadonlySet<string> | undefined => {
-    const own = [...leaves([n])];
-    const first = own.length ? order.get(own[0]!) : undefined;
-    return first === undefined ? undefined : kindsAround(first, order.get(own.at(-1)!) ?? first);
+    let first: number | undefined;
+    let last: number | undefined;
+    for (const leaf of leaves([n])) {
+      last = order.get(leaf);
+      first ??= last;
+    }
+    return first === undefined ? undefined : kindsAround(first, last ?? first);
   };
   const walk = (nodes: readonly StructureNode[], named: boolean): void => {
     for (const n of nodes) {
