@@ -203,6 +203,24 @@ function contract(name: string, open: () => Promise<Harness>, close: () => Promi
       assert.deepEqual(await h.leftovers(), []);
     });
 
+    test('deletePrefix while blobs are committed under the prefix resolves, and takes what was there before it', async () => {
+      // A document deleted as its DGML and text files are written at Ready: those commits land in the
+      // folder being removed (on local files the removal met a folder no longer empty: ENOTEMPTY).
+      const before = Array.from({ length: 200 }, (_, i) => `race/doc/pages/${i}.png`);
+      await Promise.all(before.map((k) => put(k, Buffer.from(k))));
+      let deleted = false;
+      const writes = Promise.all(
+        [0, 1, 2, 3].map(async (w) => {
+          for (let i = 0; i < 100 && !deleted; i++) await put(`race/doc/files/${w}/${i}.xml`, Buffer.from('late'));
+        }),
+      );
+      await store.deletePrefix('race/doc').finally(() => (deleted = true));
+      await writes;
+      for (const k of before) assert.equal(await store.stat(k), null, k);
+      await store.deletePrefix('race');
+      assert.deepEqual(await h.leftovers(), []);
+    });
+
     test('sweepStaged removes staged blobs older than the age given, not newer ones', async () => {
       const old = await store.stage(streamOf(randomBytes(100)), { maxBytes: 100 });
       await put('kept/committed', Buffer.from('committed'));

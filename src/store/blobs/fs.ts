@@ -4,11 +4,17 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { BlobStore, StagedBlob } from './blob-store.js';
 import { StagingMeter } from './meter.js';
 import { HashingFileSink } from './file-sink.js';
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+/**
+ * Removals of a prefix before a folder that keeps filling is reported (about 1.5 s of waits); and
+ * renames into a folder that keeps being removed before a commit gives up.
+ */
+const PREFIX_REMOVAL_ATTEMPTS = 16;
 
 /** Makes the entries of `dir` (a rename into it, a directory created in it) durable. */
 async function syncDirectory(dir: string): Promise<void> {
@@ -64,13 +70,28 @@ export class FsBlobStore implements BlobStore {
   async commit(tempKey: string, key: string): Promise<void> {
     const target = this.pathOf(key);
     const dir = path.dirname(target);
-    const firstCreated = await fsp.mkdir(dir, { recursive: true });
     const staged = this.stagedPath(tempKey);
     // The file's time is when it was written; from now on it is when it was committed (list()).
     const now = new Date();
     await fsp.utimes(staged, now, now);
-    await fsp.rename(staged, target);
-    await syncDirectory(dir);
+    let firstCreated: string | undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const created = await fsp.mkdir(dir, { recursive: true });
+        // The topmost folder any attempt made: every one below it is new too.
+        if (created && (!firstCreated || created.length < firstCreated.length)) firstCreated = created;
+        await fsp.rename(staged, target);
+        break;
+      } catch (err) {
+        // A folder on the way was removed as it was made, or before the rename: by a delete of the
+        // last blob beside this one (it removes the folders it empties), or of the prefix. The file
+        // is still staged: the folder is made again.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === PREFIX_REMOVAL_ATTEMPTS || !(await this.exists(staged))) throw err;
+      }
+    }
+    // Gone right after the rename: a prefix removed meanwhile took the blob with it, as it would a
+    // moment later.
+    if (!(await syncDirectory(dir).then(() => true, (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? false : Promise.reject(err))))) return;
     // Each directory mkdir created is an entry of its parent: from dir's parent up to firstCreated's.
     if (firstCreated) {
       for (let d = dir; d !== path.dirname(firstCreated); ) {
@@ -78,6 +99,13 @@ export class FsBlobStore implements BlobStore {
         await syncDirectory(d);
       }
     }
+  }
+
+  private async exists(file: string): Promise<boolean> {
+    return fsp.access(file).then(
+      () => true,
+      () => false,
+    );
   }
 
   async discard(tempKey: string): Promise<void> {
@@ -129,7 +157,17 @@ export class FsBlobStore implements BlobStore {
   async deletePrefix(prefix: string): Promise<void> {
     const dir = this.pathOf(prefix.replace(/\/+$/, ''));
     if (dir === this.root) throw new Error('refusing to delete every blob');
-    await fsp.rm(dir, { recursive: true, force: true });
+    // A blob committed under the prefix while it is removed (a document deleted as its DGML is
+    // written) leaves a folder no longer empty: the removal goes again over what came meanwhile.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await fsp.rm(dir, { recursive: true, force: true });
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || attempt === PREFIX_REMOVAL_ATTEMPTS) throw err;
+        await delay(attempt * 10);
+      }
+    }
     let parent = path.dirname(dir);
     while (parent.startsWith(this.root) && parent !== this.root) {
       try {
