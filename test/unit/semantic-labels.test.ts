@@ -876,5 +876,17 @@ describe('found labels: values named by what their context says', () => {
       [['StatementDeadline', 'ten (10) days']],
     );
   });
+
+  test('a plan is named by its own words, not "The Program" or part of another name; an office\'s label names no role; a title after "Attention:" is no name; a dated statement is no agreement', async () => {
+    assert.deepEqual(await labelsOf('The Company maintains a share repurchase program authorized by the Board of Directors (the “Program”). The Program does not obligate the Company to acquire any amount of its common stock.\n'), []);
+    assert.deepEqual(await labelsOf('The Department will use The DHS Strategic Plan to set its priorities.\n'), [['PlanName', 'DHS Strategic Plan']]);
+    assert.deepEqual(await labelsOf('If you wish to decline your Award, you should promptly notify Apple Inc.’s Stock Plan Group of your decision.\n'), []);
+    assert.deepEqual(await labelsOf('Office of the Chief Economist:\n\nDOS Lead Agency\n'), []);
+    assert.deepEqual(await labelsOf('Administrative Agent:\n\nAcme Bank, N.A.\n'), [['AdministrativeAgentName', 'Acme Bank, N.A.']]);
+    assert.deepEqual(await labelsOf('Notices shall go to the Building Management Office at the Project, Attention: On-Site Property Manager.\n'), []);
+    assert.deepEqual(await labelsOf('Notices shall go to Acme LLC, Attention: John Smith.\n'), [['AttentionName', 'John Smith']]);
+    assert.deepEqual(await labelsOf('Coverage applies to property shown on the Statement of Values dated 6/24/2021, or later reported to us.\n'), []);
+    assert.deepEqual(await labelsOf('The Borrower entered into that certain Credit Agreement dated as of July 1, 2014.\n'), [['AgreementDate', 'July 1, 2014']]);
+  });
 });
 

@@ -298,6 +298,8 @@ function dateName(near: string[], title?: string): string | null {
       // "the Indenture for the 2019 Senior Notes dated as of": past what the document is for, to the document.
       const forAt = near.slice(i + 1, i + 6).findIndex((x) => x === 'for' || x === 'governing');
       const document = near.slice(i + 1, i + 6).find((x) => DOCUMENTS.has(x)) ?? (forAt >= 0 ? near.slice(i + 2 + forAt, i + 5 + forAt).find((x) => DOCUMENTS.has(x)) : undefined) ?? (titled && DOCUMENTS.has(titled) ? titled : undefined);
+      // "the Statement of Values dated …": a thing of something, and no document, is dated; it is no agreement.
+      if (!document && near[i + 2] === 'of') return null;
       return `${pascal([document ?? 'agreement'])}Date`;
     }
   }

@@ -345,7 +345,9 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     // "Title: JV JEFFERSONVILLE, LLC": a firm after a signer's "Title:" label is not a title. A label names a role only by
     // a role noun or a signature block's word: "Lessee:", "Administrative Agent:", "Attention:", not "Desired Outcome:".
     const roleLabel = label.length > 0 && (isRoleNoun(label.at(-1)!) || TITLE_WORDS.has(label.at(-1)!) || /^(?:attention|attn)$/u.test(label.at(-1)!));
-    if (roleLabel && !(label.length === 1 && label[0] === 'title' && name.some(isSuffix))) roles.push(label);
+    // "Attention: On-Site Property Manager": words before a job title are the title's, not a name.
+    const ofTitle = /^(?:manager|director|officer|president|secretary|treasurer|controller|counsel|administrator|coordinator|supervisor|superintendent)$/u.test(lower(tokens[to + 1])) && isCapitalised(tokens[to + 1]);
+    if (roleLabel && !ofTitle && !(label.length === 1 && label[0] === 'title' && name.some(isSuffix))) roles.push(label);
     if (label[0] === 'by' || label[0] === 'name') roles.push(['signatory']);
   } else if (before.length > 2 && QUOTE.test(before.at(-1)!.text)) {
     // `"LANDLORD" CARMEL RIVER, LLC`, `"Tenant" ACME, INC.`: a signature block's role in quotes over the name.
@@ -379,7 +381,11 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   // A label's value is a name line ("Acme LLC, a Delaware corporation"), not a paragraph that happens to open on a name.
   const labelled = from === 0 && previous && !opensSentence && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous));
   if (labelled && tokens.filter(isWord).length <= MAX_LABELLED_LINE_WORDS) {
-    const all = previous.replace(/:\s*$/u, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const words: string[] = previous.replace(/:\s*$/u, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    // "Office of the Chief Economist:": what the label names is the noun before its first "of" (an office), not the role
+    // after it.
+    const of = words.indexOf('of');
+    const all = of > 0 ? words.slice(0, of) : words;
     // "Science and Technology Advisor:" → technology advisor: the label's last words, after its last function word.
     const cut = all.findLastIndex((w) => /^(?:and|or|of|the|for|to|in|on|at|by|with|a|an)$/u.test(w));
     const label = all.slice(Math.max(cut + 1, all.length - 3));
