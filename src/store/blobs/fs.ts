@@ -11,7 +11,7 @@ import { HashingFileSink } from './file-sink.js';
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 /**
- * Removals of a prefix before a folder that keeps filling is reported (about 1.5 s of waits); and
+ * Removals of a prefix before a folder that keeps filling is reported (about 1.2 s of waits); and
  * renames into a folder that keeps being removed before a commit gives up.
  */
 const PREFIX_REMOVAL_ATTEMPTS = 16;
@@ -89,9 +89,14 @@ export class FsBlobStore implements BlobStore {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === PREFIX_REMOVAL_ATTEMPTS || !(await this.exists(staged))) throw err;
       }
     }
-    // Gone right after the rename: a prefix removed meanwhile took the blob with it, as it would a
-    // moment later.
-    if (!(await syncDirectory(dir).then(() => true, (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? false : Promise.reject(err))))) return;
+    try {
+      await syncDirectory(dir);
+    } catch (err) {
+      // Gone right after the rename: a prefix removed meanwhile took the blob with it, as it would a
+      // moment later.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
     // Each directory mkdir created is an entry of its parent: from dir's parent up to firstCreated's.
     if (firstCreated) {
       for (let d = dir; d !== path.dirname(firstCreated); ) {

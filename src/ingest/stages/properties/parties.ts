@@ -17,6 +17,8 @@ const SUFFIXES = new Set(
 );
 /** Words of a job title: a name does not run back over them ("General Manager Taiwan Business Bank"). */
 const TITLE_WORDS = new Set(['manager', 'director', 'officer', 'president', 'secretary', 'treasurer', 'vice', 'chief', 'chairman', 'attorney', 'fact', 'signatory', 'authorized', 'partner', 'member', 'counsel', 'controller', 'principal', 'title', 'name', 'by', 'its', 'date', 'witness', 'notary', 'managing', 'senior', 'assistant', 'interim', 'deputy', 'executive', 'financial', 'operating']);
+/** The last word of a job title ("Property Manager", "Plan Administrator"). */
+const JOB_TITLE_HEADS = /^(?:manager|director|officer|president|secretary|treasurer|controller|counsel|administrator|coordinator|supervisor|superintendent)$/u;
 const CONNECTORS = new Set(['of', 'the', 'de', 'du', 'la', 'der', 'van', 'von', 'for', '&', 'y']);
 
 export interface PartyMention {
@@ -346,7 +348,7 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     // a role noun or a signature block's word: "Lessee:", "Administrative Agent:", "Attention:", not "Desired Outcome:".
     const roleLabel = label.length > 0 && (isRoleNoun(label.at(-1)!) || TITLE_WORDS.has(label.at(-1)!) || /^(?:attention|attn)$/u.test(label.at(-1)!));
     // "Attention: On-Site Property Manager": words before a job title are the title's, not a name.
-    const ofTitle = /^(?:manager|director|officer|president|secretary|treasurer|controller|counsel|administrator|coordinator|supervisor|superintendent)$/u.test(lower(tokens[to + 1])) && isCapitalised(tokens[to + 1]);
+    const ofTitle = JOB_TITLE_HEADS.test(lower(tokens[to + 1])) && isCapitalised(tokens[to + 1]);
     if (roleLabel && !ofTitle && !(label.length === 1 && label[0] === 'title' && name.some(isSuffix))) roles.push(label);
     if (label[0] === 'by' || label[0] === 'name') roles.push(['signatory']);
   } else if (before.length > 2 && QUOTE.test(before.at(-1)!.text)) {
