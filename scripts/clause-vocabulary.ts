@@ -5,66 +5,66 @@
  * protocols, history-and-physical notes), each with the words and phrases that say a clause is about
  * it. Written from general knowledge of those documents, not from any benchmark row. A line:
  * `Name | cue; cue; …` (the name's own words are cues too). A line `[kind]` opens the names of one kind
- * of document (src/ingest/stages/clause-domains.ts: contract, finance, insurance, aviation, safety,
- * clinical; general for names any document may use); a third field `| kind` or `| kind,kind` sets one name's own.
+ * of document (src/ingest/stages/clause-domains.ts: contract, lease, finance, insurance, aviation,
+ * safety, clinical; general for names any document may use); a third field `| kind` or `| kind,kind` sets one name's own.
  */
 export const VOCABULARY = `
 [contract]
-Security Deposit | security deposit; the security; deposit as security; return of the security; letter of credit as security
-Permitted Use | permitted use; use and occupy the premises only; premises shall be used; use the premises for; for no other purpose
-Prohibited Use | shall not use; prohibited use; shall not be used for; no use shall be made
-No Nuisance | nuisance; noise; vibration; odors; fumes; disturb other tenants; objectionable
-Use Restrictions | restrictions on use; shall not permit; use of the premises shall not
-Rent Schedule | rent schedule; per annum; lease year
-Fixed Rent | fixed rent; fixed annual rent; fixed minimum rent; payable in equal monthly installments
-Base Rent | base rent; minimum annual rent; monthly installments of base rent
-Additional Rent | additional rent; operating expenses; tenant's share; escalation
-Rent Payment | rent shall be payable; pay rent; in advance on the first day of each month; without demand deduction or setoff
+Security Deposit | security deposit; the security; deposit as security; return of the security; letter of credit as security | lease
+Permitted Use | permitted use; use and occupy the premises only; premises shall be used; use the premises for; for no other purpose | lease
+Prohibited Use | shall not use; prohibited use; shall not be used for; no use shall be made | lease
+No Nuisance | nuisance; noise; vibration; odors; fumes; disturb other tenants; objectionable | lease
+Use Restrictions | restrictions on use; shall not permit; use of the premises shall not | lease
+Rent Schedule | rent schedule; per annum; lease year | lease
+Fixed Rent | fixed rent; fixed annual rent; fixed minimum rent; payable in equal monthly installments | lease
+Base Rent | base rent; minimum annual rent; monthly installments of base rent | lease
+Additional Rent | additional rent; operating expenses; tenant's share; escalation | lease
+Rent Payment | rent shall be payable; pay rent; in advance on the first day of each month; without demand deduction or setoff | lease
 Late Charge | late charge; late payment; not received within; overdue; interest at the rate
-Real Estate Taxes | real estate taxes; assessments; tax year; taxes on the land and building
-Lease Term | shall commence on; shall end on; commencement date
-Renewal Option | renewal term; option to extend; extend the term; extension term; renewal notice; exercise the option
-Holdover | holdover; holds over; remain in possession after the expiration; month-to-month; holdover rent
-Surrender of Premises | surrender; quit and surrender; broom clean; end of the term; surrender the premises
-Assignment and Subletting | assign; assignment; sublet; sublease; subletting; transfer of this lease; transferee; landlord's consent
+Real Estate Taxes | real estate taxes; assessments; tax year; taxes on the land and building | lease
+Lease Term | shall commence on; shall end on; commencement date | lease
+Renewal Option | renewal term; option to extend; extend the term; extension term; renewal notice; exercise the option | lease
+Holdover | holdover; holds over; remain in possession after the expiration; month-to-month; holdover rent | lease
+Surrender of Premises | surrender; quit and surrender; broom clean; end of the term; surrender the premises | lease
+Assignment and Subletting | assign; assignment; sublet; sublease; subletting; transfer of this lease; transferee; landlord's consent | lease
 No Assignment | may not be assigned; shall not assign; without the prior written consent; no assignment
-Alterations | alterations; additions; improvements; tenant's alterations; structural alterations; landlord's consent to alterations
-Repairs and Maintenance | repairs; maintain; keep in good order and repair; maintenance; replacement; good condition
-Utilities | utilities; utility services; electricity; gas; water; sewer; utility charges; meters
-Heat and Electricity | heat; electricity; electric current; heating; hvac
-Water Charges | water charges; water meter; sewer rents; water and sewer
-Landlord Access | access; enter the premises; right of entry; inspect the premises; show the premises; reasonable notice to enter
-Signage | signs; signage; awnings; exterior signs; sign on the storefront
-Parking | parking; parking spaces; parking area; vehicles
-Common Areas | common areas; common facilities; shared areas; lobby; hallways
+Alterations | alterations; additions; improvements; tenant's alterations; structural alterations; landlord's consent to alterations | lease
+Repairs and Maintenance | repairs; maintain; keep in good order and repair; maintenance; replacement; good condition | lease
+Utilities | utilities; utility services; electricity; gas; water; sewer; utility charges; meters | lease
+Heat and Electricity | heat; electricity; electric current; heating; hvac | lease
+Water Charges | water charges; water meter; sewer rents; water and sewer | lease
+Landlord Access | access; enter the premises; right of entry; inspect the premises; show the premises; reasonable notice to enter | lease
+Signage | signs; signage; awnings; exterior signs; sign on the storefront | lease
+Parking | parking; parking spaces; parking area; vehicles | lease
+Common Areas | common areas; common facilities; shared areas; lobby; hallways | lease
 Insurance Requirements | insurance requirements; shall maintain insurance; policies of insurance; coverage with limits
-Tenant Insurance Requirements | tenant shall maintain insurance; tenant's insurance; tenant shall obtain and keep in full force; name landlord as additional insured
+Tenant Insurance Requirements | tenant shall maintain insurance; tenant's insurance; tenant shall obtain and keep in full force; name landlord as additional insured | lease
 Commercial General Liability Insurance | per occurrence
 Waiver of Subrogation | waiver of subrogation; waive all rights of recovery; subrogation
-Tenant Indemnification | tenant shall indemnify; indemnify and save landlord harmless; tenant shall indemnify defend and hold harmless landlord
+Tenant Indemnification | tenant shall indemnify; indemnify and save landlord harmless; tenant shall indemnify defend and hold harmless landlord | lease
 Indemnification | indemnify; indemnification; defend; claims losses liabilities damages; indemnified party
-Holdover Indemnification | holdover
+Holdover Indemnification | holdover | lease
 Limitation of Liability | limitation of liability; shall not be liable; consequential damages; in no event shall; aggregate liability; liability cap
-Landlord Liability Limitation | landlord's liability; interest of landlord in the building; exculpation; landlord shall not be liable
-Casualty | fire or other casualty; damaged or destroyed; casualty; restoration; rent abatement
-Condemnation | condemnation; eminent domain; taking; condemned; award
+Landlord Liability Limitation | landlord's liability; interest of landlord in the building; exculpation; landlord shall not be liable | lease
+Casualty | fire or other casualty; damaged or destroyed; casualty; restoration; rent abatement | lease
+Condemnation | condemnation; eminent domain; taking; condemned; award | lease
 Default | event of default; default; fails to pay; breach; cure period; within days after notice
 Remedies | remedies; re-enter; terminate this lease; damages; accelerate; landlord may
-Subordination | subordinate; subordination; mortgage; ground lease; non-disturbance; attornment
-Estoppel Certificate | estoppel certificate; certify that this lease is unmodified; in full force and effect
+Subordination | subordinate; subordination; mortgage; ground lease; non-disturbance; attornment | lease
+Estoppel Certificate | estoppel certificate; certify that this lease is unmodified; in full force and effect | lease
 Brokerage | broker; brokerage; commission; real estate broker; finder
 Compliance with Laws | comply with all laws; compliance with laws; rules and regulations of governmental authorities; requirements of law; ordinances
 Hazardous Materials | hazardous materials; hazardous substances; environmental laws; toxic; contamination; petroleum
-No Lien | liens; mechanics lien; lien filed; discharge of liens; construction liens; no lien
-Rules and Regulations | rules and regulations; reasonable rules; building rules
-Quiet Enjoyment | quiet enjoyment; peaceably and quietly; quietly enjoy
+No Lien | liens; mechanics lien; lien filed; discharge of liens; construction liens; no lien | lease
+Rules and Regulations | rules and regulations; reasonable rules; building rules | lease
+Quiet Enjoyment | quiet enjoyment; peaceably and quietly; quietly enjoy | lease
 Guaranty | guaranty; guarantor; guarantee the obligations; unconditionally guarantees
-Garbage Removal and Disposal | garbage; refuse; waste; rubbish; trash
-Extermination | exterminate; extermination; pests; vermin; rodents; insects
+Garbage Removal and Disposal | garbage; refuse; waste; rubbish; trash | lease
+Extermination | exterminate; extermination; pests; vermin; rodents; insects | lease
 Hours of Operation | hours of operation; business hours; open for business; monday through friday
-Continuous Operation | continuously operate; conduct its business; continuous operation; open and operating; throughout the term
-Sidewalk Maintenance | sidewalk; snow and ice; keep the sidewalk clean
-Fire Safety | fire; sprinkler; fire extinguishers; fire control system; fire department
+Continuous Operation | continuously operate; conduct its business; continuous operation; open and operating; throughout the term | lease
+Sidewalk Maintenance | sidewalk; snow and ice; keep the sidewalk clean | lease
+Fire Safety | fire; sprinkler; fire extinguishers; fire control system; fire department | lease
 Recording | record this lease; memorandum of lease; recordation; recorded
 [general]
 Exhibits | exhibit a; exhibit b; exhibit c; exhibits; schedule; attached hereto
@@ -254,34 +254,34 @@ Hyperlipidemia | hyperlipidemia; lipids; ldl; statin; cholesterol
 Stroke Management | stroke; infarct; tia; neurology consult; aspirin; cva
 Disposition | disposition; discharge; admit to; transfer
 [contract]
-Use of Premises | use of premises; use and occupy; premises shall be used solely; first class; operate the premises as
-Condition of Premises | as-is; condition of the premises; accept the premises; where-is; with all faults; landlord's work
-Landlord's Work | landlord's work; landlord shall perform; work to be performed by landlord; substantial completion
-Tenant's Work | tenant's work; tenant shall perform; tenant improvements; build-out; fit-out
-Tenant Improvements | tenant improvements; improvement allowance; allowance; construction of improvements
-Roof | roof; roof equipment; rooftop; on the roof of the building
-Fair Market Rent Determination | fair market rent; fair market value; appraiser; determination of rent; market rent
-Rent Abatement | abatement; rent shall abate; free rent; rent concession
-Rent Commencement | rent commencement date; rent shall commence
-Rent Credit | rent credit; credit against rent; credit against fixed rent
+Use of Premises | use of premises; use and occupy; premises shall be used solely; first class; operate the premises as | lease
+Condition of Premises | as-is; condition of the premises; accept the premises; where-is; with all faults; landlord's work | lease
+Landlord's Work | landlord's work; landlord shall perform; work to be performed by landlord; substantial completion | lease
+Tenant's Work | tenant's work; tenant shall perform; tenant improvements; build-out; fit-out | lease
+Tenant Improvements | tenant improvements; improvement allowance; allowance; construction of improvements | lease
+Roof | roof; roof equipment; rooftop; on the roof of the building | lease
+Fair Market Rent Determination | fair market rent; fair market value; appraiser; determination of rent; market rent | lease
+Rent Abatement | abatement; rent shall abate; free rent; rent concession | lease
+Rent Commencement | rent commencement date; rent shall commence | lease
+Rent Credit | rent credit; credit against rent; credit against fixed rent | lease
 Option to Purchase | option to purchase; purchase option; purchase price for the property
 Right of First Refusal | right of first refusal; right of first offer; first opportunity
-Expansion Option | expansion; expansion space; additional space
-Relocation | relocate; relocation; substitute premises
-Trade Fixtures | fixtures; trade fixtures; removal of fixtures; tenant's property; personal property
-Operating Expenses | operating expenses; operating costs; cam; common area maintenance; expense stop | contract,finance
-Lease Rider | rider; incorporated into
-Building Maintenance | building maintenance; maintain the building; structural repairs; building systems
-Air Conditioning | air conditioning; hvac; heating ventilation; cooling
-Electricity | electricity; electric service; electric energy; submeter
-Sprinkler System | sprinkler; sprinkler system; fire suppression
-Grease Trap Maintenance | grease trap; grease; drain; plumbing; sewer line
+Expansion Option | expansion; expansion space; additional space | lease
+Relocation | relocate; relocation; substitute premises | lease
+Trade Fixtures | fixtures; trade fixtures; removal of fixtures; tenant's property; personal property | lease
+Operating Expenses | operating expenses; operating costs; cam; common area maintenance; expense stop | lease,finance
+Lease Rider | rider; incorporated into | lease
+Building Maintenance | building maintenance; maintain the building; structural repairs; building systems | lease
+Air Conditioning | air conditioning; hvac; heating ventilation; cooling | lease
+Electricity | electricity; electric service; electric energy; submeter | lease
+Sprinkler System | sprinkler; sprinkler system; fire suppression | lease
+Grease Trap Maintenance | grease trap; grease; drain; plumbing; sewer line | lease
 Access and Inspection | inspection; inspect; access to the premises; upon reasonable notice
-Tenant Covenants | tenant covenants; tenant covenants and agrees; tenant agrees
-Landlord Covenants | landlord covenants; landlord agrees; landlord shall
-Tenant Default | tenant default; default by tenant; tenant fails; tenant shall fail
-Landlord Default | landlord default; default by landlord; landlord fails
-Mortgagee Protection | mortgagee; lender; holder of any mortgage; notice to mortgagee
+Tenant Covenants | tenant covenants; tenant covenants and agrees; tenant agrees | lease
+Landlord Covenants | landlord covenants; landlord agrees; landlord shall | lease
+Tenant Default | tenant default; default by tenant; tenant fails; tenant shall fail | lease
+Landlord Default | landlord default; default by landlord; landlord fails | lease
+Mortgagee Protection | mortgagee; lender; holder of any mortgage; notice to mortgagee | lease
 [insurance]
 Insurance Coverage Limits | coverage limits; each occurrence limit; aggregate limit
 Property Coverage Limits | property limits; building limit; business personal property limit; blanket limit

@@ -296,7 +296,8 @@ describe('clause labels: what kind of document a topic is named in', () => {
   test("a lease's topic is a name in a lease and in a clause on its own, never in a report that quotes it", () => {
     assert.equal(topicName(deposit), 'Security Deposit');
     assert.equal(topicName(deposit, new Set(['finance'])), null);
-    assert.equal(topicName(deposit, new Set(['contract'])), 'Security Deposit');
+    assert.equal(topicName(deposit, new Set(['contract', 'lease'])), 'Security Deposit');
+    assert.equal(topicName(deposit, new Set(['contract'])), null, 'a lease topic in a contract that is no lease');
     const named = (texts: string[], at: number) => {
       const nodes = texts.map((t) => para(t));
       nameClauses(model(nodes));
@@ -307,6 +308,26 @@ describe('clause labels: what kind of document a topic is named in', () => {
     assert.equal(named([deposit], 0), 'SecurityDeposit', 'a clause on its own is named by its topic');
     // A heading says what a clause is in any document: only topics are held to the kind of text.
     assert.equal(named([...report.slice(0, 20), `Security Deposit. ${deposit}`, ...report.slice(20)], 20), 'SecurityDeposit');
+  });
+
+  test("a lease's own topics are names in a lease, not in another contract (an award agreement's \"award\" is no condemnation)", () => {
+    // Made-up award agreement prose: a contract by its words, with no landlord, tenant or rent.
+    const award = Array.from({ length: 40 }, (_, i) => `${i + 1}.1 The Participant shall hold the Units granted under this Agreement subject to the Plan, and the Company hereby agrees to settle ${i + 3} vested Units in Shares.`);
+    const taking = 'If the whole of the Premises is taken by condemnation or eminent domain, this Lease shall end on the date of the taking, and the award shall belong to Landlord.';
+    assert.equal(topicName(taking), 'Condemnation');
+    const kindsInAward = documentKinds([...award.slice(0, 20), taking, ...award.slice(20)])(20, 20);
+    assert.equal(kindsInAward?.has('contract'), true);
+    assert.equal(kindsInAward?.has('lease'), false);
+    assert.equal(topicName(taking, kindsInAward), null, 'a lease topic is no name of a clause in an award agreement');
+    const kindsInLease = documentKinds([...lease.slice(0, 20), taking, ...lease.slice(20)])(20, 20);
+    assert.equal(kindsInLease?.has('lease'), true);
+    assert.equal(topicName(taking, kindsInLease), 'Condemnation');
+    // Contract names stay open in any contract, a lease among them.
+    const law = 'This Agreement shall be governed by and construed in accordance with the laws of the State of New York, without regard to its conflict of laws rules.';
+    assert.equal(topicName(law, kindsInAward), 'Governing Law');
+    assert.equal(topicName(law, kindsInLease), 'Governing Law');
+    // Insurance speaks of "premises" as often as a lease does: that is no lease.
+    assert.equal(domainDensities('Coverage applies at all described premises and at premises newly acquired; each of the premises has its own limit of insurance.').lease, 0);
   });
 });
 

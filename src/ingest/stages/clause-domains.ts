@@ -1,16 +1,19 @@
 /**
- * What kinds of document a long document is (a contract, a filing, an insurance policy, a clinical
- * text, an accident report, a safety data sheet), by how often each kind's own words occur in it.
+ * What kinds of document a long document is (a contract, a lease among contracts, a filing, an
+ * insurance policy, a clinical text, an accident report, a safety data sheet), by how often each kind's own words occur in it.
  * A clause topic of a kind the document is not (a lease's "Additional Rent" on a quarterly report's
  * "(In millions …)", a note's "Chief Complaint" on a filing's "Chief Executive Officer") is no name
  * of it: clause-labels.ts names topics only of the kinds a document is.
  */
 
-export type DomainName = 'contract' | 'finance' | 'insurance' | 'aviation' | 'safety' | 'clinical';
+export type DomainName = 'contract' | 'lease' | 'finance' | 'insurance' | 'aviation' | 'safety' | 'clinical';
 
 /** Each kind's words (lower case, whole words), from general knowledge of such documents. */
 const CUES: Record<DomainName, RegExp> = {
   contract: /\b(?:shall|hereby|hereof|herein|hereto|hereunder|thereof|thereto|whereas|landlord|tenant|lessee|lessor|licensee|licensor|covenants?|indemnify|agreement|lease)\b/gu,
+  // A lease among contracts: its parties and rent (a lease's "Condemnation" is no name of an award agreement's clause).
+  // Not "premises": insurance says it as often ("at all described premises").
+  lease: /\b(?:landlord|tenants?|lessee|lessor|sublessee|sublessor|subtenant|leases?|sublease|rent|rents)\b/gu,
   finance: /\b(?:securities|shares|stock|fiscal|quarter|quarterly|revenues?|income|million|billion|earnings|dividends?|notes|interest|principal|issuer|investors?|maturity|debt|loans?|lenders?|borrower)\b/gu,
   insurance: /\b(?:insured|insurer|insurance|policy|policies|coverages?|premiums?|deductibles?|endorsements?|underwriting|claims?|coinsurance)\b/gu,
   aviation: /\b(?:aircraft|airplane|pilot|flight|runway|airport|faa|ntsb|takeoff|landing|helicopter|cockpit)\b/gu,
