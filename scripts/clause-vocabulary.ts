@@ -6,7 +6,9 @@
  * it. Written from general knowledge of those documents, not from any benchmark row. A line:
  * `Name | cue; cue; …` (the name's own words are cues too). A line `[kind]` opens the names of one kind
  * of document (src/ingest/stages/clause-domains.ts: contract, lease, finance, insurance, aviation,
- * safety, clinical; general for names any document may use); a third field `| kind` or `| kind,kind` sets one name's own.
+ * safety, clinical; general for names any document may use; heading for names of a document's parts
+ * by their form, given by a heading only, never by what a text is about); a third field `| kind` or
+ * `| kind,kind` sets one name's own.
  */
 export const VOCABULARY = `
 [contract]
@@ -67,8 +69,8 @@ Sidewalk Maintenance | sidewalk; snow and ice; keep the sidewalk clean | lease
 Fire Safety | fire; sprinkler; fire extinguishers; fire control system; fire department | lease
 Recording | record this lease; memorandum of lease; recordation; recorded
 [general]
-Exhibits | exhibit a; exhibit b; exhibit c; exhibits; schedule; attached hereto
-Table of Contents | table of contents; contents; page
+Exhibits | exhibit a; exhibit b; exhibit c; exhibits; schedule; attached hereto | contract,finance,insurance
+Table of Contents | table of contents; contents; page | heading
 [contract]
 Authority of Signing Persons | authority; duly authorized; executing this lease on behalf; has full power and authority
 Successors and Assigns | successors and assigns; binding upon; inure to the benefit; permitted assigns

@@ -329,5 +329,10 @@ describe('clause labels: what kind of document a topic is named in', () => {
     // Insurance speaks of "premises" as often as a lease does: that is no lease.
     assert.equal(domainDensities('Coverage applies at all described premises and at premises newly acquired; each of the premises has its own limit of insurance.').lease, 0);
   });
+
+  test('a part named by its form is named by its heading only, never by its words ("The following table shows …" is no table of contents)', () => {
+    assert.equal(topicName('Contents: 1. Definitions, page 1; 2. Term, page 3; 3. Rent, page 4; 4. Use, page 6'), null);
+    assert.equal(clauseName('TABLE OF CONTENTS'), 'TABLEOFCONTENTS');
+  });
 });
 

@@ -193,6 +193,8 @@ function countTerms(text: string, weights: TopicWeights): number {
 
 /** Fewer words than this (a title, a name on its line) say too little of what a clause is about. */
 const MIN_WORDS = 6;
+/** The kind of names given by a heading only (scripts/clause-vocabulary.ts). */
+const HEADING_ONLY = 'heading';
 /** A clause sharing fewer terms than this with the vocabulary is not clearly about any of it (one word, "Orange", is no topic). */
 const MIN_TERMS = 3;
 
@@ -238,6 +240,9 @@ export function topicName(text: string, kinds?: ReadonlySet<string>, weights: To
   }
   if (best < 0 || first < weights.threshold[best]! || first - second < weights.margin[best]!) return null;
   const kind = weights.domains[best]!;
+  // A part named by its form ("Table of Contents") is named by its heading, never by its words: a
+  // filing's "The following table shows …" is no table of contents. The name still competes here.
+  if (kind === HEADING_ONLY) return null;
   if (kinds && kind && !kind.split(',').some((k) => kinds.has(k))) return null;
   return weights.classes[best]!;
 }
