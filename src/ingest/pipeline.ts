@@ -4,6 +4,7 @@ import { pipelineOf, type PipelineName } from './readers/index.js';
 import { alignBoxes } from './stages/align.js';
 import { tagEntities } from './stages/entities.js';
 import { tagSemanticLabels } from './stages/semantic-labels.js';
+import { tagFormValues } from './stages/form-labels.js';
 import { nameClauses } from './stages/clause-labels.js';
 import { pdfStructure } from './stages/layout.js';
 import { recognise, turnBack } from './stages/recognise.js';
@@ -27,6 +28,8 @@ const stage = (name: string, timing: StageTiming, run: Stage): PipelineStage => 
 const TAGGING: PipelineStage[] = [
   stage('entities', 'entitiesMs', (doc) => tagEntities(doc.nodes)),
   stage('semantic-labels', 'entitiesMs', (doc) => tagSemanticLabels(doc.nodes)),
+  // A form's values named by their labels (`Registration:` | `N3250B`).
+  stage('form-labels', 'entitiesMs', (doc) => tagFormValues(doc.nodes)),
   // Clauses, lists and tables named for what they are (counted with the entities: the same kind of pass).
   stage('clause-labels', 'entitiesMs', nameClauses),
 ];

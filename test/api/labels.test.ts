@@ -11,7 +11,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startQuire, type Quire } from '../helpers/quire.js';
+import path from 'node:path';
+import { CORPUS, startQuire, type Quire } from '../helpers/quire.js';
 import { assertJson, assertProblem, client, collectPages, type Client, until } from '../helpers/http.js';
 import { findPgBin, startPgCluster, type PgCluster } from '../helpers/postgres.js';
 
@@ -208,6 +209,50 @@ function labelsSuite(dialect: string, start: () => Promise<Quire>, teardown: () 
       const existing = await c.post(`/docsets/${docsetId}/labels/LandlordName/property`);
       assertJson(existing, 200);
       assert.equal(existing.json.id, landlord.json.id);
+    });
+
+    test("a form's values are labels named by their fields: two NTSB reports list AircraftDamage and Location; the property one becomes is found in the same cells", async () => {
+      const ds = await c.post('/docsets', { json: { name: `Accident reports ${dialect}` } });
+      assertJson(ds, 201);
+      const reports = [
+        { file: '20080102X00002.pdf', location: 'Chevroux, France' },
+        { file: '20080108X00029.pdf', location: 'Arteaga, Mexico' },
+      ];
+      const ids: string[] = [];
+      for (const r of reports) {
+        const made = await c.upload({ path: path.join(CORPUS, 'kgrag/ntsb-aviation-incident-accident-reports', r.file) }, { 'docset.id': ds.json.id });
+        assertJson(made, 201);
+        ids.push(made.json.id);
+      }
+      await ready(ids);
+      const byName = new Map((await labelsOf(ds.json.id)).map((l) => [l.name, l]));
+      for (const name of ['AircraftDamage', 'Location', 'AccidentNumber', 'AircraftMake', 'TotalInjuries']) {
+        const l = byName.get(name);
+        assert.ok(l, `${name} is found (got ${[...byName.keys()].join(', ')})`);
+        assert.deepEqual([l.kind, l.documentCount], ['value', 2], name);
+      }
+      const location = byName.get('Location');
+      assert.equal(location.example.value, reports[ids.indexOf(location.example.document.id)]!.location);
+      assert.equal(byName.get('AircraftDamage').example.value, 'Destroyed');
+      // No field label is a clause's name or a value's name twice over; the headings are still clauses.
+      assert.ok(!byName.has('AircraftDamageDestroyed') && byName.get('AircraftDamage').label === 'Aircraft Damage');
+      const xml = (await c.get(`/docsets/${ds.json.id}/documents/${ids[0]}/dgml`)).text;
+      assert.match(xml, /<xhtml:td [^>]*><docset:AircraftDamage>Destroyed<\/docset:AircraftDamage><\/xhtml:td>/);
+      assert.match(xml, /<xhtml:td [^>]*>Aircraft Damage:<\/xhtml:td>/, 'the label cell stays as written');
+      // The label as a property: its values come from the cells beside "Aircraft Damage:", and the property's tag replaces the found name.
+      const made = await c.post(`/docsets/${ds.json.id}/labels/AircraftDamage/property`);
+      assertJson(made, 201);
+      for (const id of ids) {
+        const v = await until(`the Aircraft Damage of ${id}`, async () => {
+          const r = await c.get(`/docsets/${ds.json.id}/properties/${made.json.id}/documents/${id}`);
+          assertJson(r);
+          return r.json.value !== null ? r.json : undefined;
+        });
+        assert.equal(v.value, 'Destroyed');
+      }
+      const tagged = (await c.get(`/docsets/${ds.json.id}/documents/${ids[1]}/dgml`)).text;
+      assert.match(tagged, /<docset:AircraftDamage>Destroyed<\/docset:AircraftDamage>/);
+      assert.equal(tagged.match(/<docset:AircraftDamage>/g)?.length, xml.match(/<docset:AircraftDamage>/g)?.length, 'one element per value, not one inside another');
     });
 
     test('unknown labels are 404, malformed names 400, unknown docsets 404: Problem JSON, never 5xx', async () => {

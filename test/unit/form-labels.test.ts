@@ -1,0 +1,128 @@
+/**
+ * A form's values named by their labels (src/ingest/stages/form-labels.ts): the NTSB reference PDFs
+ * against Docugami's own DGML of them (the value beside each "Label:" cell carries the label's name in
+ * both), a DOCX form through its native table, and tables built by hand for what is no field: a
+ * table's header row, a row label over several figures, two phrases run together, a blank field's
+ * defined term, a sentence run on from elsewhere, a value a property or a name already holds. A
+ * property over the same words replaces the found name.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import type { StructureModel, StructureNode, Table, TableCell } from '../../src/document/structure.js';
+import { tagProperties } from '../../src/document/tag.js';
+import { renderDgml } from '../../src/document/writers/dgml.js';
+import { analyzeDocument } from '../../src/ingest/pipeline.js';
+import { readDocument } from '../../src/ingest/readers/index.js';
+import { tagFormValues } from '../../src/ingest/stages/form-labels.js';
+import { CORPUS } from '../helpers/quire.js';
+
+const CTX = { workspace: 'default', docsetName: 'forms', version: 'test' };
+
+/** Each `td` of a DGML file: its text and the name of the `docset` element that opens it, if any. */
+function cells(xml: string): { text: string; name: string | null }[] {
+  return [...xml.matchAll(/<xhtml:td\b[^>]*>([\s\S]*?)<\/xhtml:td>/g)].map((m) => ({
+    text: m[1]!.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim(),
+    name: /^\s*<docset:([\w.-]+)/.exec(m[1]!)?.[1] ?? null,
+  }));
+}
+
+/** "Label:" cells and the name of the value cell after each, in document order. */
+function fields(xml: string): { label: string; name: string | null }[] {
+  const tds = cells(xml);
+  return tds.flatMap((td, i) => {
+    const next = tds[i + 1];
+    return td.text.endsWith(':') && next?.text && !next.text.endsWith(':') ? [{ label: td.text, name: next.name }] : [];
+  });
+}
+
+async function dgmlOf(file: string): Promise<{ xml: string; structure: StructureModel }> {
+  const { structure } = await analyzeDocument(await readDocument(fs.readFileSync(file), path.extname(file).slice(1) as 'pdf' | 'docx'), { ocrBudgetMs: 0 });
+  return { xml: renderDgml(structure, CTX), structure };
+}
+
+const cell = (text: string, role?: TableCell['role']): TableCell => ({ leaf: { text, boxes: [] }, colspan: 1, rowspan: 1, boxes: [], ...(role ? { role } : {}) });
+const table = (rows: TableCell[][], source: Table['source'] = 'native'): Table => ({ type: 'table', rows: rows.map((cells) => ({ cells, boxes: [] })), boxes: [], source });
+/** The found names of a table's cells, `name=value`, after the stage ran. */
+function named(nodes: StructureNode[]): string[] {
+  tagFormValues(nodes);
+  const out: string[] = [];
+  const walk = (list: readonly StructureNode[]) => {
+    for (const n of list) {
+      if (n.type === 'table') for (const r of n.rows) for (const c of r.cells) for (const s of c.leaf.spans ?? []) if (s.tag.kind === 'label') out.push(`${s.tag.name}=${c.leaf.text.slice(s.start, s.end)}`);
+      if (n.type === 'section') walk(n.children);
+    }
+  };
+  walk(nodes);
+  return out;
+}
+
+describe('form values named by their labels', () => {
+  test("the NTSB reports: the value beside each label carries the label's name, as in Docugami's DGML of the same PDFs", async () => {
+    let total = 0;
+    let same = 0;
+    for (const base of ['20071210X01921', '20071204X01896']) {
+      const dir = path.join(CORPUS, 'reference-dgml');
+      const theirs = fields(fs.readFileSync(path.join(dir, `${base}.xml`), 'utf8')).filter((f) => f.name && !f.name.endsWith('-cell'));
+      const ours = new Map(fields((await dgmlOf(path.join(dir, `${base}.pdf`))).xml).map((f) => [f.label.replace(/\s+:/g, ':').toLowerCase(), f.name?.toLowerCase()]));
+      for (const f of theirs) {
+        total++;
+        if (ours.get(f.label.replace(/\s+:/g, ':').toLowerCase()) === f.name!.toLowerCase()) same++;
+      }
+    }
+    assert.ok(total >= 80, `${total} named fields in the reference`);
+    assert.ok(same / total >= 0.85, `${same} of ${total}`);
+    console.log(`# reference form value names reproduced: ${same} of ${total}`);
+    const { xml } = await dgmlOf(path.join(CORPUS, 'reference-dgml/20071210X01921.pdf'));
+    assert.match(xml, /<docset:Registration>N3250B<\/docset:Registration>/);
+    assert.match(xml, /<docset:DateTime><dg:chunk xsi:type="date">11\/24\/2007<\/dg:chunk>, 1030 PST<\/docset:DateTime>/, 'an entity inside the value nests in its name');
+    assert.match(xml, /<docset:AircraftDamage>Substantial<\/docset:AircraftDamage>/);
+    assert.match(xml, /<xhtml:td [^>]*>Registration:<\/xhtml:td>/, 'the label cell is left as written');
+  });
+
+  test('a DOCX form through its native table: "Name:" | "Jean Paoli"', async () => {
+    const { xml } = await dgmlOf(path.join(CORPUS, 'office/NDA simple layout.docx'));
+    assert.match(xml, /<docset:Name>(?:<dgc:Person>)?Jean Paoli(?:<\/dgc:Person>)?<\/docset:Name>/);
+    assert.match(xml, /<docset:Title>CEO<\/docset:Title>/);
+  });
+
+  test('fields in rows of label, value, label, value; the punctuation closing a value left out, an abbreviation kept', () => {
+    const nodes: StructureNode[] = [
+      table([
+        [cell('Aircraft Make:'), cell('Cirrus Design Corp.'), cell('Date & Time:'), cell('11/28/2007, 1800 UTC')],
+        [cell('Seats:'), cell('2'), cell('Last 90 Days:'), cell('38')],
+        [cell('Registration:'), cell(''), cell('Engines:'), cell('1 Reciprocating.')],
+      ]),
+    ];
+    assert.deepEqual(named(nodes), ['AircraftMake=Cirrus Design Corp.', 'DateTime=11/28/2007, 1800 UTC', 'Seats=2', 'Last90Days=38', 'Engines=1 Reciprocating']);
+    // A form the table stage found by its geometry: its roles say which cells are labels, colons or not.
+    assert.deepEqual(named([table([[cell('Operator', 'label'), cell('On file', 'value')]], 'form')]), ['Operator=On file']);
+  });
+
+  test('no field: a header row, a row label over several figures, two phrases run together, a defined term, a sentence run on, a label of many words', () => {
+    const rows = [
+      [cell('COVERAGE EXTENSION:'), cell('LIMITS OF INSURANCE'), cell(''), cell('REVISED LIMITS OF INSURANCE')],
+      [cell('Net sales:'), cell('$ 81,797'), cell('$ 82,959')],
+      [cell('Solutions : DOS Lead Agency', 'label'), cell('Decision Makers', 'value')],
+      [cell('Name:', 'label'), cell('(the “Participant”)', 'value')],
+      [cell('Foreign Affairs Community :', 'label'), cell('organizations’ carbon emissions.', 'value')],
+      [cell('The following amounts are due and payable on the dates shown below:'), cell('$5,000')],
+      [cell('Owner:'), cell('Owner:')],
+      [cell('12:'), cell('Twelve')],
+    ];
+    assert.deepEqual(named([table(rows)]), []);
+  });
+
+  test('a value a property or another name already holds keeps it; a property over a found name replaces it', () => {
+    const held = cell('Jean Paoli');
+    held.leaf.spans = [{ start: 0, end: 10, tag: { kind: 'property', labelId: 'SignerName' } }];
+    assert.deepEqual(named([table([[cell('Name:'), held]])]), []);
+    const structure: StructureModel = { version: 1, pages: [], paginated: false, nodes: [table([[cell('Aircraft Damage:'), cell('Destroyed')]])], ocrPages: [] };
+    assert.deepEqual(named(structure.nodes), ['AircraftDamage=Destroyed']);
+    tagProperties(structure, [{ labelId: 'Damage', value: 'Destroyed', anchor: null }]);
+    const xml = renderDgml(structure, CTX);
+    assert.match(xml, /<docset:Damage>Destroyed<\/docset:Damage>/);
+    assert.doesNotMatch(xml, /AircraftDamage/);
+  });
+});
