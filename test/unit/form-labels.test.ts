@@ -1,7 +1,8 @@
 /**
  * A form's values named by their labels (src/ingest/stages/form-labels.ts): the NTSB reference PDFs
  * against Docugami's own DGML of them (the value beside each "Label:" cell carries the label's name in
- * both), a DOCX form through its native table, and tables built by hand for what is no field: a
+ * both), a DOCX form through its native table, lines of fields (in text, in cells, set as headings),
+ * and tables built by hand for what is no field: a
  * table's header row, a row label over several figures, two phrases run together, a blank field's
  * defined term, a sentence run on from elsewhere, a value a property or a name already holds. A
  * property over the same words replaces the found name.
@@ -10,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { StructureModel, StructureNode, Table, TableCell } from '../../src/document/structure.js';
+import { leaves, type StructureModel, type StructureNode, type Table, type TableCell } from '../../src/document/structure.js';
 import { tagProperties } from '../../src/document/tag.js';
 import { renderDgml } from '../../src/document/writers/dgml.js';
 import { analyzeDocument } from '../../src/ingest/pipeline.js';
@@ -112,6 +113,25 @@ describe('form values named by their labels', () => {
       [cell('12:'), cell('Twelve')],
     ];
     assert.deepEqual(named([table(rows)]), []);
+  });
+
+  test('lines of fields: "Label: value" in a paragraph, a cell or a line set as a heading; a value with no figure or entity only where the label says its kind', async () => {
+    const text =
+      'Print Name: James Carter\n\nEmail: carter@daltech.com\n\nFixed Price: $374,000 Start Date: 03/15/2021 End Date: 07/01/2021\n\n' +
+      'Title: President FP1-11 LLC, a Delaware limited liability company\n\nNote: the Supplier shall deliver all goods on time.\n\n' +
+      'Status: Pending\n\nThe parties agree to the following terms: each party shall bear its own costs in full.\n';
+    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
+    const found = [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).filter((s) => s.tag.kind === 'label').map((s) => `${(s.tag as { name: string }).name}=${l.text.slice(s.start, s.end)}`));
+    for (const f of ['PrintName=James Carter', 'Email=carter@daltech.com', 'StartDate=03/15/2021', 'EndDate=07/01/2021', 'Title=President']) assert.ok(found.includes(f), `${f} in ${found.join(', ')}`);
+    assert.ok(!found.some((f) => /^(?:Note|Status|Terms|TheParties)/.test(f)), found.join(', '));
+    // The agency reports' covers: the fields are set large, as headings.
+    const { xml } = await dgmlOf(path.join(CORPUS, 'kgrag/us-fed-agency-reports/GSA2022.pdf'));
+    assert.match(xml, /<docset:StartDate><dg:chunk xsi:type="date">2021-10-01<\/dg:chunk><\/docset:StartDate>/);
+    assert.match(xml, /<docset:PublicationDate><dg:chunk xsi:type="date">2022-04-13<\/dg:chunk><\/docset:PublicationDate>/);
+    // A signature table's cells, each a whole field.
+    const daltech = (await dgmlOf(path.join(CORPUS, 'office/Master Services Agreement - Daltech.docx'))).xml;
+    assert.match(daltech, /<docset:PrintTitle>CTO<\/docset:PrintTitle>/);
+    assert.match(daltech, /<docset:Email>(?:<dgc:Email>)?carter@daltech\.com/);
   });
 
   test('a value a property or another name already holds keeps it; a property over a found name replaces it', () => {

@@ -620,7 +620,12 @@ describe('found labels: values named by what their context says', () => {
   });
 
   test('signatures: a name after /s/, a person with a job title after it; a line that only says dated, by its heading', async () => {
-    assert.deepEqual(await labelsOf('By: /s/ Nora Ellis\nName: Nora Ellis\nTitle: Chief Executive Officer\n'), [['SignatoryName', 'Nora Ellis']]);
+    // The signer by the signature; the lines of fields under it by their labels (src/ingest/stages/form-labels.ts).
+    assert.deepEqual(await labelsOf('By: /s/ Nora Ellis\nName: Nora Ellis\nTitle: Chief Executive Officer\n'), [
+      ['SignatoryName', 'Nora Ellis'],
+      ['Name', 'Nora Ellis'],
+      ['Title', 'Chief Executive Officer'],
+    ]);
     assert.deepEqual(await labelsOf('/s/ Owen Park\n'), [['SignatoryName', 'Owen Park']]);
     assert.deepEqual(await labelsOf('Nora Q. Ellis Chief Financial Officer\n'), [['SignatoryName', 'Nora Q. Ellis']]);
     // The title on the line under a name alone on its line, an acting or interim one too.
@@ -633,7 +638,10 @@ describe('found labels: values named by what their context says', () => {
 
   test('firms in capitals with a title word inside, a role in apposition before the name, a label set as a heading', async () => {
     assert.deepEqual(await labelsOf('NORTHERN SENIOR LENDING, INC., as the Swingline Lender\n'), [['SwinglineLenderName', 'NORTHERN SENIOR LENDING, INC.']]);
-    assert.deepEqual(await labelsOf('Title: Director KESTREL HOLDINGS LLC, solely in its capacity as the Escrow Agent\n'), [['EscrowAgentName', 'KESTREL HOLDINGS LLC']]);
+    assert.deepEqual(await labelsOf('Title: Director KESTREL HOLDINGS LLC, solely in its capacity as the Escrow Agent\n'), [
+      ['Title', 'Director'],
+      ['EscrowAgentName', 'KESTREL HOLDINGS LLC'],
+    ]);
     assert.deepEqual(await labelsOf('Lakeside Industries Inc. and its wholly owned subsidiary, Lakeside Leasing Corporation, a Delaware corporation, agree as follows.\n'), [['SubsidiaryName', 'Lakeside Leasing Corporation']]);
     assert.deepEqual(await labelsOf('TENANT:\n\nBLUE FINCH LABS, INC.,\n\na Delaware corporation\n'), [['TenantName', 'BLUE FINCH LABS, INC.']]);
     // An address's care-of ends the role.

@@ -4,7 +4,7 @@
  * as Docugami's DGML does (in the reference NTSB files, 92 of 96 value cells carry their label's name).
  * A property over the same words replaces the name (src/document/tag.ts), as it does a role's.
  */
-import type { Leaf, StructureNode, Table, TableCell } from '../../document/structure.js';
+import type { Leaf, Span, StructureNode, Table, TableCell } from '../../document/structure.js';
 import { sectionName } from '../../document/writers/dgml.js';
 import { trimValue } from './properties/found.js';
 import { isLabel } from './tables/form.js';
@@ -70,11 +70,87 @@ function tagTable(table: Table): void {
   }
 }
 
-/** Names the value cells of every key/value table in the structure by their labels. */
+/**
+ * A line of fields: "Start Date: 2021-10-01", "Print Name: James Carter", "Fixed Price: $374,000 Start
+ * Date: 03/15/2021". Each label is a few capitalised words (joined by "of", "and", …) and a colon.
+ */
+const FIELD_LABEL = /(?:^|\s)(\p{Lu}[\p{L}\p{N}'’&/.-]*(?:\s+(?:\p{Lu}[\p{L}\p{N}'’&/.-]*|of|and|for|to|per|or|the|#)){0,4}):\s+/gu;
+/** A field's line is short: a longer paragraph opening "Note: …" is running text. */
+const MAX_FIELD_LINE = 200;
+/** At most this many words in one field's value on a line. */
+const MAX_LINE_VALUE_WORDS = 12;
+/** A label whose last word says what its value is, so a value with no figure or entity in it is still one ("Print Title: CTO"). */
+const KIND_WORDS = /(?:^|\s)(?:Name|Title|Number|No\.?|ID)$/u;
+
+interface FieldLabel {
+  /** Where the label's words start, and the words. */
+  start: number;
+  words: string;
+  /** Where its value starts, past the colon. */
+  valueStart: number;
+}
+
+/**
+ * The labels of a line of fields. A label's capitalised words stop where the value before it does: the
+ * text was run together from lines ("By: /s/ Nora Ellis Name: Nora Ellis"), and the entity "Nora Ellis"
+ * is that value, so the next label is "Name".
+ */
+function fieldLabels(leaf: Leaf): FieldLabel[] {
+  const out: FieldLabel[] = [];
+  for (const m of leaf.text.matchAll(FIELD_LABEL)) {
+    let start = m.index! + m[0].indexOf(m[1]!);
+    const colon = start + m[1]!.length;
+    for (const s of leaf.spans ?? []) if (s.start < colon && s.end > start) start = Math.max(start, s.end);
+    let words = leaf.text.slice(start, colon).trim();
+    // Where nothing marks the end of the value before (a figure, an entity), only the label's last word is surely its own:
+    // "Name: Nora Ellis Title:" is "Title".
+    const before = leaf.text.slice(0, colon - words.length).trimEnd();
+    const marked = !before || /[\p{N})\]]$/u.test(before) || leaf.spans?.some((s) => s.end === before.length);
+    if (!marked) words = words.split(/\s+/u).at(-1)!;
+    if (!/^\p{Lu}/u.test(words)) continue;
+    out.push({ start: colon - words.length, words, valueStart: m.index! + m[0].length });
+  }
+  return out;
+}
+
+function tagFieldLine(leaf: Leaf): void {
+  const text = leaf.text;
+  if (text.length > MAX_FIELD_LINE) return;
+  const labels = fieldLabels(leaf);
+  if (!labels.length || labels[0]!.start !== 0) return;
+  const added: Span[] = [];
+  labels.forEach((label, k) => {
+    const from = label.valueStart;
+    const to = k + 1 < labels.length ? labels[k + 1]!.start : text.length;
+    // A signature line runs on into the next party ("Title: President FP1-11 LLC, a Delaware …"): the value ends at its name.
+    const party = leaf.spans?.find((s) => ((s.tag.kind === 'entity' && s.tag.type === 'Org') || s.tag.kind === 'label') && s.start > from && s.start < to);
+    const range = trimValue(text, from, party?.start ?? to);
+    if (!range) return;
+    const value = text.slice(range.start, range.end);
+    if (value.split(/\s+/u).length > MAX_LINE_VALUE_WORDS) return;
+    const inside = (leaf.spans ?? []).filter((s) => s.start < range.end && range.start < s.end);
+    // A value a role or a property already names keeps that name; otherwise a line's value is named when it is one:
+    // a figure, or an entity (a date, an amount, a person, an address), or words the label says the kind of.
+    if (inside.some((s) => s.tag.kind !== 'entity')) return;
+    if (!/\p{N}/u.test(value) && !inside.length && !(KIND_WORDS.test(label.words) && value.split(/\s+/u).length <= 5)) return;
+    added.push({ ...range, tag: { kind: 'label', name: sectionName(label.words) } });
+  });
+  if (added.length) leaf.spans = [...added, ...(leaf.spans ?? [])].sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** Names the value cells of every key/value table in the structure by their labels, and the values of lines of fields. */
 export function tagFormValues(nodes: readonly StructureNode[]): void {
   for (const n of nodes) {
-    if (n.type === 'table') tagTable(n);
-    else if (n.type === 'section') tagFormValues(n.children);
+    if (n.type === 'table') {
+      tagTable(n);
+      // A cell holding a whole field ("Print Name: James Carter" in a signature table).
+      for (const row of n.rows) for (const cell of row.cells) if (!cell.role) tagFieldLine(cell.leaf);
+    } else if (n.type === 'paragraph' && n.role === 'body') tagFieldLine(n.leaf);
+    else if (n.type === 'section') {
+      // A field set large enough to read as a heading ("Start Date: 2021-10-01" on a report's cover).
+      tagFieldLine(n.heading);
+      tagFormValues(n.children);
+    }
     else if (n.type === 'list') for (const item of n.items) tagFormValues(item.children);
   }
 }

@@ -927,7 +927,10 @@ function partyName(roles: readonly string[][] | undefined): string | null {
   // "in its capacity as Stockholder Representative": the capacity is the role.
   const words = role?.filter((w) => w !== 'capacity');
   // "as Administrative Agent and Collateral Agent": the first role listed (the role the party is known by; joined lists measured worse).
-  return words?.length ? `${pascal(singular(words))}Name` : null;
+  if (!words?.length) return null;
+  // "Print Name: James Carter": a label that says "name" already is one.
+  const name = pascal(singular(words));
+  return /Name$/u.test(name) ? name : `${name}Name`;
 }
 
 /** "as Joint Lead Arrangers": a role is named in the singular. */
