@@ -93,6 +93,10 @@ test('money: symbols, scales, currency codes and words with numerals', () => {
   has('An initial payment of One Hundred Thousand Dollars ($100,000) is due', 'Money', 'One Hundred Thousand Dollars ($100,000)');
   has('the monthly fixed rent due ($13,000.00) for', 'Money', '$13,000.00');
   hasNo('Tenant Improvement Allowance ($100.00/sf) applies', 'Money');
+  // Exactly the value: the sentence's brackets around it stay outside the tag; an accountant's negative keeps its own.
+  const surfaces = (text: string) => entitySpans(text, []).map((sp) => text.slice(sp.start, sp.end));
+  assert.deepEqual(surfaces('the monthly fixed rent due ($13,000.00) for the sixth month'), ['$13,000.00']);
+  assert.ok(surfaces('Acme Holdings, Inc., a Delaware corporation ("Acme Holdings, Inc.")').every((v) => !/^[("“]|[)"”]$/u.test(v)));
   hasNo('Column headings: Billion Dollars, Thousands', 'Money');
 });
 

@@ -39,6 +39,11 @@ export function cleanEdges(text: string, start: number, end: number): { start: n
     else if (last === '.' && !ABBREVIATION_DOT.test(text.slice(s, e))) e--;
     else break;
   }
+  // A value in brackets of its own (`("Widget Corp.")`, "due ($13,000.00) for"): the brackets are the sentence's.
+  // A bare figure in brackets stays whole: "(1,234)" is an accountant's negative.
+  if (text[s] === '(' && text[e - 1] === ')' && !/^\(\s*[\d.,]+\s*\)$/u.test(text.slice(s, e)) && !text.slice(s + 1, e - 1).includes('(')) {
+    return cleanEdges(text, s + 1, e - 1);
+  }
   return e > s ? { start: s, end: e } : null;
 }
 
