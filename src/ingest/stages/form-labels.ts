@@ -145,12 +145,14 @@ export function tagFormValues(nodes: readonly StructureNode[]): void {
       tagTable(n);
       // A cell holding a whole field ("Print Name: James Carter" in a signature table).
       for (const row of n.rows) for (const cell of row.cells) if (!cell.role) tagFieldLine(cell.leaf);
-    } else if (n.type === 'paragraph' && n.role === 'body') tagFieldLine(n.leaf);
-    else if (n.type === 'section') {
+    } else if (n.type === 'paragraph' && n.role === 'body') {
+      tagFieldLine(n.leaf);
+    } else if (n.type === 'section') {
       // A field set large enough to read as a heading ("Start Date: 2021-10-01" on a report's cover).
-      tagFieldLine(n.heading);
+      if (n.heading) tagFieldLine(n.heading);
       tagFormValues(n.children);
+    } else if (n.type === 'list') {
+      for (const item of n.items) tagFormValues(item.children);
     }
-    else if (n.type === 'list') for (const item of n.items) tagFormValues(item.children);
   }
 }
