@@ -1,7 +1,8 @@
 /**
  * A form's values named by their labels (src/ingest/stages/form-labels.ts): the NTSB reference PDFs
  * against Docugami's own DGML of them (the value beside each "Label:" cell carries the label's name in
- * both), a DOCX form through its native table, lines of fields (in text, in cells, set as headings),
+ * both), a DOCX form through its native table, records under a header row (the reference lease's rent
+ * schedule), lines of fields (in text, in cells, set as headings),
  * and tables built by hand for what is no field: a
  * table's header row, a row label over several figures, two phrases run together, a blank field's
  * defined term, a sentence run on from elsewhere, a value a property or a name already holds. A
@@ -113,6 +114,27 @@ describe('form values named by their labels', () => {
       [cell('12:'), cell('Twelve')],
     ];
     assert.deepEqual(named([table(rows)]), []);
+  });
+
+  test("records under a header row: each cell by its column's header, as Docugami names the reference lease's rent schedule", async () => {
+    const { xml } = await dgmlOf(path.join(CORPUS, 'reference-dgml/Shorebucks LLC_AZ.pdf'));
+    assert.match(xml, /<docset:RatePSFPerAnnum><dgc:Money>\$26\.99<\/dgc:Money><\/docset:RatePSFPerAnnum>/);
+    assert.match(xml, /<docset:MonthlyBaseRent>(?:<dgc:Money>)?\$36,344\.28(?:<\/dgc:Money>)?<\/docset:MonthlyBaseRent>/);
+    assert.match(xml, /<docset:Period>Months 1 – 12<\/docset:Period>/);
+    const rows = (...r: string[][]) => r.map((cells) => cells.map((t) => cell(t)));
+    assert.deepEqual(named([table(rows(['Term Year', 'Monthly Rent'], ['First', '$26,000.00'], ['Second', '$26,780.00']))]), [
+      'TermYear=First',
+      'MonthlyRent=$26,000.00',
+      'TermYear=Second',
+      'MonthlyRent=$26,780.00',
+    ]);
+    // No header: a list of names (no column of values), figures under dates, a first row with a figure or a blank, a header of the same words twice.
+    assert.deepEqual(named([table(rows(['John Smith', 'Project Manager'], ['Lisa White', 'Lead Developer']))]), []);
+    assert.deepEqual(named([table(rows(['', 'Three Months Ended'], ['Net sales', '$ 117,154']))]), []);
+    assert.deepEqual(named([table(rows(['California', '94-2404110'], ['Delaware', '77-0000000']))]), []);
+    assert.deepEqual(named([table(rows(['Total', 'Total'], ['1', '2']))]), []);
+    // A row of another shape is no record of the header's; a passage is no field.
+    assert.deepEqual(named([table(rows(['Description', 'Number'], ['Actual', '5', '6'], ['Reduce emissions in all of the agency’s buildings by the end of the fiscal year 2026', '7']))]), ['Number=7']);
   });
 
   test('lines of fields: "Label: value" in a paragraph, a cell or a line set as a heading; a value with no figure or entity only where the label says its kind', async () => {

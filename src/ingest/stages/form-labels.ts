@@ -1,8 +1,10 @@
 /**
  * Form values named by their labels: in a key/value table (the NTSB reports' "Registration:" |
  * "N3250B"), the value beside a label cell is wrapped as `<docset:Registration>N3250B</docset:Registration>`,
- * as Docugami's DGML does (in the reference NTSB files, 92 of 96 value cells carry their label's name).
- * A property over the same words replaces the name (src/document/tag.ts), as it does a role's.
+ * as Docugami's DGML does (in the reference NTSB files, 92 of 96 value cells carry their label's name);
+ * a table of records under a header row, each cell by its column's header; and a line of fields
+ * ("Start Date: 2021-10-01"). A property over the same words replaces the name (src/document/tag.ts),
+ * as it does a role's.
  */
 import type { Leaf, Span, StructureNode, Table, TableCell } from '../../document/structure.js';
 import { sectionName } from '../../document/writers/dgml.js';
@@ -66,6 +68,45 @@ function tagTable(table: Table): void {
       value.leaf.spans = [{ ...range, tag: { kind: 'label' as const, name } }, ...(value.leaf.spans ?? [])].sort(
         (a, b) => a.start - b.start || b.end - a.end,
       );
+    });
+  }
+}
+
+/** A column's header: a few words starting with a capital, no figure, not a label (":") or a sentence ("."). */
+function isHeaderCell(cell: TableCell): boolean {
+  const text = cell.leaf.text.trim();
+  return cell.colspan === 1 && /^\p{Lu}/u.test(text) && !/\p{N}/u.test(text) && !/[:.]$/u.test(text) && text.split(/\s+/u).length <= MAX_LABEL_WORDS;
+}
+
+/** A cell that holds a value: a figure or an entity (an amount, a date). */
+function holdsValue(cell: TableCell): boolean {
+  return /\p{N}/u.test(cell.leaf.text) || (cell.leaf.spans ?? []).some((s) => s.tag.kind === 'entity');
+}
+
+/**
+ * A table of records under a header row ("Period | Rate P/S/F Per Annum | Monthly Base Rent | Period Base
+ * Rent"): each cell below is named by its column's header (`<docset:MonthlyBaseRent>$36,344.28</docset:MonthlyBaseRent>`),
+ * as Docugami names the reference lease's rent schedule. Only where the first row reads as a header (every
+ * cell filled, short, no figure) over a column of values (figures or entities in at least half its rows): a
+ * list of names whose first row is a name is no header, and a table of figures under dates ("| December 31,
+ * 2022 | …") has none.
+ */
+function tagColumns(table: Table): void {
+  const [header, ...body] = table.rows;
+  if (!header || !body.length || table.rows.some((r) => r.cells.some((c) => c.role))) return;
+  const heads = header.cells;
+  if (heads.length < 2 || !heads.every(isHeaderCell)) return;
+  const names = heads.map((c) => sectionName(c.leaf.text));
+  if (new Set(names).size !== names.length) return;
+  const records = body.filter((r) => r.cells.length === heads.length && r.cells.every((c) => c.colspan === 1));
+  const valued = heads.some((_, j) => records.filter((r) => holdsValue(r.cells[j]!)).length * 2 >= records.length && records.length > 0);
+  if (!valued) return;
+  for (const row of records) {
+    row.cells.forEach((cell, j) => {
+      if (cell.leaf.text.trim() === heads[j]!.leaf.text.trim()) return;
+      const range = valueRange(cell.leaf);
+      // A record's field is a value, not a passage ("01. in any one occurrence, at the following Buildings …").
+      if (range && cell.leaf.text.slice(range.start, range.end).split(/\s+/u).length <= MAX_LINE_VALUE_WORDS) cell.leaf.spans = [{ ...range, tag: { kind: 'label' as const, name: names[j]! } }, ...(cell.leaf.spans ?? [])].sort((a, b) => a.start - b.start || b.end - a.end);
     });
   }
 }
@@ -138,11 +179,12 @@ function tagFieldLine(leaf: Leaf): void {
   if (added.length) leaf.spans = [...added, ...(leaf.spans ?? [])].sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
-/** Names the value cells of every key/value table in the structure by their labels, and the values of lines of fields. */
+/** Names the value cells of every key/value table by their labels, records by their columns' headers, and the values of lines of fields. */
 export function tagFormValues(nodes: readonly StructureNode[]): void {
   for (const n of nodes) {
     if (n.type === 'table') {
       tagTable(n);
+      tagColumns(n);
       // A cell holding a whole field ("Print Name: James Carter" in a signature table).
       for (const row of n.rows) for (const cell of row.cells) if (!cell.role) tagFieldLine(cell.leaf);
     } else if (n.type === 'paragraph' && n.role === 'body') {
