@@ -54,6 +54,11 @@ function valueRange(leaf: Leaf): { start: number; end: number } | null {
   return range;
 }
 
+/** Adds found names to a leaf's spans, kept in text order (an outer span before the entity it holds). */
+function addNames(leaf: Leaf, names: readonly Span[]): void {
+  if (names.length) leaf.spans = [...names, ...(leaf.spans ?? [])].sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
 function tagTable(table: Table): void {
   for (const row of table.rows) {
     // The table stage marks a form found by its geometry; other tables are read by their colons, row by row.
@@ -64,10 +69,7 @@ function tagTable(table: Table): void {
       if (!label || !value || labelOf(value) !== null) return;
       const range = valueRange(value.leaf);
       if (!range) return;
-      const name = sectionName(label);
-      value.leaf.spans = [{ ...range, tag: { kind: 'label' as const, name } }, ...(value.leaf.spans ?? [])].sort(
-        (a, b) => a.start - b.start || b.end - a.end,
-      );
+      addNames(value.leaf, [{ ...range, tag: { kind: 'label', name: sectionName(label) } }]);
     });
   }
 }
@@ -106,7 +108,9 @@ function tagColumns(table: Table): void {
       if (cell.leaf.text.trim() === heads[j]!.leaf.text.trim()) return;
       const range = valueRange(cell.leaf);
       // A record's field is a value, not a passage ("01. in any one occurrence, at the following Buildings …").
-      if (range && cell.leaf.text.slice(range.start, range.end).split(/\s+/u).length <= MAX_LINE_VALUE_WORDS) cell.leaf.spans = [{ ...range, tag: { kind: 'label' as const, name: names[j]! } }, ...(cell.leaf.spans ?? [])].sort((a, b) => a.start - b.start || b.end - a.end);
+      if (range && cell.leaf.text.slice(range.start, range.end).split(/\s+/u).length <= MAX_LINE_VALUE_WORDS) {
+        addNames(cell.leaf, [{ ...range, tag: { kind: 'label', name: names[j]! } }]);
+      }
     });
   }
 }
@@ -176,7 +180,7 @@ function tagFieldLine(leaf: Leaf): void {
     if (!/\p{N}/u.test(value) && !inside.length && !(KIND_WORDS.test(label.words) && value.split(/\s+/u).length <= 5)) return;
     added.push({ ...range, tag: { kind: 'label', name: sectionName(label.words) } });
   });
-  if (added.length) leaf.spans = [...added, ...(leaf.spans ?? [])].sort((a, b) => a.start - b.start || b.end - a.end);
+  addNames(leaf, added);
 }
 
 /** Names the value cells of every key/value table by their labels, records by their columns' headers, and the values of lines of fields. */
