@@ -130,6 +130,12 @@ test('organisations need a legal suffix and a name, not a description or a role'
   hasNo('12.1 Insurance Company will maintain a Limited Warranty', 'Org');
   hasNo('The Landlord Parties, Tenant Parties and Legal Holidays', 'Org');
   hasNo('Acme Co. is an abbreviation here', 'Org');
+  // A name in capitals keeps its connectors and role words: "OF", "AND", "TENANT" are its words, not a sentence's.
+  has('BANK OF AMERICA, N.A., as Administrative Agent', 'Org', 'BANK OF AMERICA, N.A');
+  has('By: ARAMARK SPORTS AND ENTERTAINMENT SERVICES, LLC, its General Partner', 'Org', 'ARAMARK SPORTS AND ENTERTAINMENT SERVICES, LLC');
+  has('NCT MASTER TENANT II LLC, a Delaware limited liability company', 'Org', 'NCT MASTER TENANT II LLC');
+  assert.deepEqual(tags('LEASE AGREEMENT BETWEEN ACME HOLDINGS LLC AND FOO CORP.').filter(([t]) => t === 'Org'), [['Org', 'ACME HOLDINGS LLC'], ['Org', 'FOO CORP']]);
+  has('THIS AGREEMENT AND PLAN OF MERGER BETWEEN ACME INC.', 'Org', 'ACME INC');
 });
 
 test('people only from strong cues: signature blocks, honorifics, "an individual"', () => {

@@ -31,16 +31,39 @@ export const NOT_PERSON_WORDS = new Set(
   ],
 );
 
+/** Words that join the words of an organisation's name written in capitals ("BANK OF AMERICA", "SPORTS AND ENTERTAINMENT"). */
+const CAPS_CONNECTORS = new Set(['OF', 'AND', 'THE', 'FOR', 'DE', '&']);
+/** Parties' roles that are also words of a firm's name in capitals ("NCT MASTER TENANT II LLC"). */
+const CAPS_ROLE_WORDS = new Set(['TENANT', 'LANDLORD', 'LENDER', 'BORROWER', 'BUYER', 'SELLER', 'PURCHASER', 'GUARANTOR', 'CONTRACTOR', 'VENDOR', 'CUSTOMER', 'CLIENT', 'BROKER', 'COMPANY']);
+
+const isCaps = (w: string): boolean => /\p{Lu}/u.test(w) && !/\p{Ll}/u.test(w);
+
 /**
  * The index of the word after the last capitalised word that cannot be part of a name ("The",
  * "Upon", "Tenant", "Report of"), or -1 if none is left. Lower-case connectors inside the name
- * ("CW of Arizona") stay.
+ * ("CW of Arizona") stay. With `capitals`, so do a name's connectors and role words written in
+ * capitals between two of its words ("BANK OF AMERICA, N.A.", "NCT MASTER TENANT II LLC"): in
+ * capitals nothing else tells them from the name's own words.
  */
-export function nameStart(words: readonly string[]): number {
+export function nameStart(words: readonly string[], opts: { capitals?: boolean } = {}): number {
   let first = 0;
   words.forEach((w, i) => {
-    if (/^\p{Lu}/u.test(w) && NOT_NAME_WORDS.has(w.replace(/[^\p{L}]/gu, '').toLowerCase())) first = i + 1;
+    if (!/^\p{Lu}/u.test(w) || !NOT_NAME_WORDS.has(w.replace(/[^\p{L}]/gu, '').toLowerCase())) return;
+    if (opts.capitals && insideCapitals(words, i, first)) return;
+    first = i + 1;
   });
   while (first < words.length && !/^[\p{Lu}\p{N}&]/u.test(words[first] ?? '')) first++;
   return first < words.length ? first : -1;
+}
+
+/** Whether word `i` joins a name in capitals: a connector or role word after a word of the name, before another. */
+function insideCapitals(words: readonly string[], i: number, first: number): boolean {
+  const w = words[i]!;
+  const before = words[i - 1];
+  const after = words[i + 1];
+  if (i <= first || before === undefined || after === undefined) return false;
+  if (!isCaps(w) || !isCaps(before) || !isCaps(after)) return false;
+  if (!CAPS_CONNECTORS.has(w) && !CAPS_ROLE_WORDS.has(w)) return false;
+  // The word after must be a name's word, not another framing word ("BANK AND THE LENDER").
+  return !NOT_NAME_WORDS.has(after.replace(/[^\p{L}]/gu, '').toLowerCase()) || CAPS_ROLE_WORDS.has(after);
 }

@@ -25,7 +25,7 @@ export function findOrganisations(text: string): Candidate[] {
     const name = m.groups?.name ?? '';
     if (CO_WITHOUT_AMPERSAND.test(m[0])) continue;
     const words = name.split(' ');
-    const first = nameStart(words);
+    const first = nameStart(words, { capitals: true });
     if (first < 0) continue;
     const kept = words.slice(first).join(' ');
     // "a Washington Corporation" describes where a company is incorporated, it does not name it.
