@@ -92,6 +92,8 @@ test('money: symbols, scales, currency codes and words with numerals', () => {
   has('a deposit of one thousand dollars ($1,000) at signing', 'Money', 'one thousand dollars ($1,000)');
   has('An initial payment of One Hundred Thousand Dollars ($100,000) is due', 'Money', 'One Hundred Thousand Dollars ($100,000)');
   has('the monthly fixed rent due ($13,000.00) for', 'Money', '$13,000.00');
+  has('a base salary in the amount of U.S. $302,000 per year', 'Money', 'U.S. $302,000');
+  has('the amount he pays us $500 monthly', 'Money', '$500');
   hasNo('Tenant Improvement Allowance ($100.00/sf) applies', 'Money');
   // Exactly the value: the sentence's brackets around it stay outside the tag; an accountant's negative keeps its own.
   const surfaces = (text: string) => entitySpans(text, []).map((sp) => text.slice(sp.start, sp.end));

@@ -11,7 +11,8 @@ const NUMBER_WORDS = String.raw`${WORD_START}(?:${UNITS_AND_TENS})(?:(?:[ -]|\sa
 const SCALE = String.raw`(?:thousand|million|billion|trillion)`;
 
 const MONEY = [
-  regex('giu', String.raw`${WORD_START}(?:US|C|A|NZ|HK|S)?\$\s?`, NUMERAL, String.raw`(?:\s${SCALE})?${WORD_END}`),
+  // "U.S. $302,000": the country before the sign is the amount's.
+  regex('giu', String.raw`${WORD_START}(?:U\.S\.\s?)?(?:US|C|A|NZ|HK|S)?\$\s?`, NUMERAL, String.raw`(?:\s${SCALE})?${WORD_END}`),
   regex('giu', String.raw`${WORD_START}(?:USD|EUR|GBP)\s?`, NUMERAL, String.raw`(?:\s${SCALE})?${WORD_END}`),
   regex('giu', NUMBER_WORDS, String.raw`\s(?:U\.S\.\s)?dollars(?:\s\((?:US)?\$`, NUMERAL, String.raw`\))?`),
   regex('giu', NUMERAL, String.raw`(?:\s${SCALE})?\s(?:U\.S\.\s)?dollars${WORD_END}`),
