@@ -564,6 +564,9 @@ describe('found labels: values named by what their context says', () => {
     // A noun of the event is no verb; a verb of no event names nothing.
     assert.deepEqual(await labelsOf('On March 1, 2026, the termination fee was paid.\n'), []);
     assert.deepEqual(await labelsOf('On March 1, 2026, the parties met in Boston.\n'), []);
+    // A grant is of an award, an option or a licence: a court granting a motion dates no grant.
+    assert.deepEqual(await labelsOf('On January 1, 2027, the Company hereby grants to the Executive 10,000 restricted stock units.\n'), [['GrantDate', 'January 1, 2027']]);
+    assert.deepEqual(await labelsOf("On July 17, 2023, the Circuit Court granted Apple's motion to stay enforcement.\n"), []);
   });
 
   test('a cap a clause sets on what its subject owes or spends is that subject\'s limit (a possessive kept as written, as labels write it)', async () => {

@@ -220,10 +220,18 @@ function openingDate(near: string[], next: string[]): string | null {
   for (const [k, w] of next.slice(0, 6).entries()) {
     const finite = /(?:s|ed)$/u.test(w) || /^(?:hereby|shall|will)$/u.test(next[k - 1] ?? '');
     if (!finite || k === 0) continue;
-    for (const [re, noun] of DATE_EVENTS) if (re.test(w) && noun !== 'Effective') return `${noun}Date`;
+    for (const [re, noun] of DATE_EVENTS) {
+      if (!re.test(w) || noun === 'Effective') continue;
+      // "On July 17, 2023, the Circuit Court granted Apple's motion": a grant's date is an award's or a licence's.
+      if (noun === 'Grant' && !next.slice(k + 1, k + 14).some((x) => GRANTED.test(x))) return null;
+      return `${noun}Date`;
+    }
   }
   return null;
 }
+
+/** What a grant date is the date of: an equity award, an option, a licence or a right. */
+const GRANTED = /^(?:awards?|options?|units?|shares?|stock|rsus?|psus?|sars?|licen[cs]es?|rights?|warrants?|equity)$/iu;
 
 /** `for the reporting period ended March 31, 2012`, `the fiscal year ending December 31`: the end date of the period named before. */
 function periodEndDate(near: string[]): string | null {
@@ -987,7 +995,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       (v.kind === 'party'
         ? partyName(v.roles) ?? (v.incorporated ? 'CompanyName' : null)
         : v.kind === 'date'
-          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? (last?.kind === 'duration' && /^\s+ended\s+$/u.test(text.slice(last.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(last.start, last.end)) ? 'ReportingPeriodEndDate' : null) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? scheduledName(near, 'Date') ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 8)) ?? preambleDate(tokens, v.start, near)
+          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? (last?.kind === 'duration' && /^\s+ended\s+$/u.test(text.slice(last.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(last.start, last.end)) ? 'ReportingPeriodEndDate' : null) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? scheduledName(near, 'Date') ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 20)) ?? preambleDate(tokens, v.start, near)
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null) ?? clauseVerbPeriod(tokens, v.start, floor)
             : v.kind === 'money' || v.kind === 'percent'
