@@ -564,6 +564,10 @@ describe('found labels: values named by what their context says', () => {
     // A noun of the event is no verb; a verb of no event names nothing.
     assert.deepEqual(await labelsOf('On March 1, 2026, the termination fee was paid.\n'), []);
     assert.deepEqual(await labelsOf('On March 1, 2026, the parties met in Boston.\n'), []);
+    // A term defined as the value: a date by a date's head, a span of time by a period's or a unit of time's.
+    assert.deepEqual(await labelsOf('"Outside Date" means June 30, 2027.\n'), [['OutsideDate', 'June 30, 2027']]);
+    assert.deepEqual(await labelsOf('"Base Year" shall mean the twelve month period ending on June 30, 2022.\n'), [['BaseYear', 'twelve month']]);
+    assert.deepEqual(await labelsOf('"Holiday Schedule" means June 30, 2027 and nothing else.\n'), []);
     // A grant is of an award, an option or a licence: a court granting a motion dates no grant.
     assert.deepEqual(await labelsOf('On January 1, 2027, the Company hereby grants to the Executive 10,000 restricted stock units.\n'), [['GrantDate', 'January 1, 2027']]);
     assert.deepEqual(await labelsOf("On July 17, 2023, the Circuit Court granted Apple's motion to stay enforcement.\n"), []);

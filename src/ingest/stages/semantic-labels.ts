@@ -603,9 +603,11 @@ function termBefore(tokens: Token[], start: number, kind: string): string | null
     const w = tokens[i]!.text.toLowerCase();
     if (/^(?:is|be|means|mean|equals|equal|occur|occurs|was)$/u.test(w)) linked = true;
     // "is hereby accelerated to", "shall be extended to": a term moved to the value is the value.
-    else if (!/^(?:on|shall|will|to|of|as|the|at|by|hereby|deemed|have|been|accelerated|extended|postponed|deferred|changed|moved|advanced|delayed)$/u.test(w)) break;
+    else if (!/^(?:on|shall|will|to|of|as|the|each|at|by|hereby|deemed|have|been|accelerated|extended|postponed|deferred|changed|moved|advanced|delayed)$/u.test(w)) break;
   }
   if (!linked || i < 0) return null;
+  // `"Outside Date" means June 30, 2027`, `"Fiscal Year" shall mean each twelve (12) month period`: the term defined as the value.
+  if (/^["”]$/u.test(tokens[i]!.text)) return definedTermBefore(tokens, i, kind);
   // "the Rent Commencement Date of 1 South is hereby accelerated to": past what the term is of, to the term.
   const of = tokens.slice(Math.max(0, i - 3), i + 1).findLastIndex((t) => t.text === 'of');
   const termEnd = Math.max(0, i - 3) + of - 1;
@@ -616,6 +618,20 @@ function termBefore(tokens: Token[], start: number, kind: string): string | null
   if (words.length && (i < 0 || tokens[i]!.text === '.') && !/^(?:the|this|such)$/iu.test(tokens[i]?.text ?? 'x')) words.shift();
   if (words.length < 2 || !LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase())) return null;
   return pascal(words);
+}
+
+/** A defined time span is named by its term when the term's head is a unit of time ("Fiscal Year", "Lease Quarter"). */
+const DEFINED_DURATION_HEADS = /^(?:year|quarter|month)$/u;
+
+/** The capitalised term in the quotes closing at token `close`, when its head says it is of `kind`. */
+function definedTermBefore(tokens: Token[], close: number, kind: string): string | null {
+  const words: string[] = [];
+  let k = close - 1;
+  for (; k >= 0 && words.length < 6 && !/^["“]$/u.test(tokens[k]!.text); k--) words.unshift(tokens[k]!.text);
+  if (k < 0 || !words.length || words.length > 5 || !words.every((w) => /^\p{Lu}[\p{L}\p{N}-]*$/u.test(w))) return null;
+  const head = words.at(-1)!.toLowerCase();
+  const fits = LABEL_HEADS[kind]?.test(head) || (kind === 'duration' && DEFINED_DURATION_HEADS.test(head));
+  return fits ? pascal(words.flatMap((w) => w.split('-'))) : null;
 }
 
 /**
