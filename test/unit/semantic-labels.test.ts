@@ -808,6 +808,9 @@ describe('found labels: values named by what their context says', () => {
 
   test('a bare rate "at the rate of" is the rate of the noun it is at (a percentage; money paid at a rate is not a rate of its noun)', async () => {
     assert.deepEqual(await labelsOf('Overdue amounts bear interest at the rate of 1.5% per month.\n'), [['InterestRate', '1.5%']]);
+    // After a modal the word at the rate is a verb ("accrue"), not what the rate is of.
+    assert.deepEqual(await labelsOf('Interest shall accrue at the rate of 5% per annum.\n'), [['InterestRate', '5%']]);
+    assert.deepEqual(await labelsOf('Such amounts shall accrue at the rate of 5% per annum.\n'), [['Rate', '5%']]);
     assert.deepEqual(await labelsOf('Tenant shall pay rent at the rate of $5,000 per month.\n'), []);
   });
 

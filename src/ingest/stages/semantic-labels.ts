@@ -770,7 +770,10 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   const head = words.at(-1);
   if (!head) return null;
   // "shall bear interest at the rate of 1.5%": a bare rate is the rate of the noun it is at.
-  const rateOf = kind === 'percent' && words.length === 1 && head === 'rate' && /^(?:the|a)$/u.test(near[at + 1] ?? '') && near[at + 2] === 'at' ? near[at + 3] : undefined;
+  let rateOf = kind === 'percent' && words.length === 1 && head === 'rate' && /^(?:the|a)$/u.test(near[at + 1] ?? '') && near[at + 2] === 'at' ? near[at + 3] : undefined;
+  // "Interest shall accrue at the rate of 5%": after a modal the word at the rate is a verb, and only interest accrues at a
+  // rate that is its own ("Rent shall increase at the rate of 3%" is no rent's rate).
+  if (rateOf && /^(?:shall|will|may|must|to|should|would)$/u.test(near[at + 4] ?? '')) rateOf = near[at + 5] === 'interest' ? 'interest' : undefined;
   if (rateOf && /^\p{L}{4,}$/u.test(rateOf) && !FUNCTION_WORDS.has(rateOf) && !/(?:ed|ing|ly)$/u.test(rateOf)) return pascal([rateOf, 'rate']);
   // "annual cash costs of $723": a head in the plural names it as written.
   const one = head.length > 3 && /[^s]s$/u.test(head) ? head.slice(0, -1) : head;
