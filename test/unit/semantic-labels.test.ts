@@ -584,6 +584,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Rent Commencement Date shall be March 1, 2027.\n'), [['RentCommencementDate', 'March 1, 2027']]);
     assert.deepEqual(await labelsOf('As used herein, the Monthly Base Rent will equal $12,500.\n'), [['MonthlyBaseRent', '$12,500']]);
     assert.deepEqual(await labelsOf('Rent is $4,000 per month.\n'), []);
+    // In lower case after its determiner; a one-word term by the document it is of.
+    assert.deepEqual(await labelsOf('The warranty period shall be twelve (12) months from delivery.\n'), [['WarrantyPeriod', 'twelve (12) months']]);
+    assert.deepEqual(await labelsOf('The initial term of this Agreement shall be three (3) years.\n'), [['InitialTerm', 'three (3) years']]);
+    assert.deepEqual(await labelsOf('The Term of this Lease shall be five (5) years.\n'), [['LeaseTerm', 'five (5) years']]);
+    assert.deepEqual(await labelsOf('The term shall be five (5) years.\n'), []);
     assert.deepEqual(await labelsOf("Tenant's obligation to pay Rent shall commence on July 1, 2026.\n"), [['RentCommencementDate', 'July 1, 2026']]);
     assert.deepEqual(await labelsOf("The Employee's employment under this Agreement shall commence on January 5, 2026.\n"), [['EmploymentStartDate', 'January 5, 2026']]);
   });

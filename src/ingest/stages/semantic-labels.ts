@@ -611,13 +611,30 @@ function termBefore(tokens: Token[], start: number, kind: string): string | null
   // "the Rent Commencement Date of 1 South is hereby accelerated to": past what the term is of, to the term.
   const of = tokens.slice(Math.max(0, i - 3), i + 1).findLastIndex((t) => t.text === 'of');
   const termEnd = Math.max(0, i - 3) + of - 1;
-  if (of >= 0 && !LABEL_HEADS[kind]?.test(tokens[i]!.text.toLowerCase()) && termEnd >= 0 && LABEL_HEADS[kind]?.test(tokens[termEnd]!.text.toLowerCase())) i = termEnd;
+  // "The Term of this Lease shall be": the document a one-word term is of says whose it is (`LeaseTerm`).
+  let document: string | undefined;
+  if (of >= 0 && !LABEL_HEADS[kind]?.test(tokens[i]!.text.toLowerCase()) && termEnd >= 0 && LABEL_HEADS[kind]?.test(tokens[termEnd]!.text.toLowerCase())) {
+    document = tokens.slice(termEnd + 2, i + 1).map((t) => t.text.toLowerCase()).find((w) => DOCUMENTS.has(w));
+    i = termEnd;
+  }
   const words: string[] = [];
   for (; i >= 0 && words.length < 5 && /^\p{Lu}[\p{Ll}]+$/u.test(tokens[i]!.text); i--) words.unshift(tokens[i]!.text);
   // A sentence's first word is no part of the term ("Rent is …" names nothing; "The Rent Commencement Date is …" does).
   if (words.length && (i < 0 || tokens[i]!.text === '.') && !/^(?:the|this|such)$/iu.test(tokens[i]?.text ?? 'x')) words.shift();
-  if (words.length < 2 || !LABEL_HEADS[kind]?.test(words.at(-1)!.toLowerCase())) return null;
+  // "the warranty period shall be", "The initial term of this Agreement shall be": a term in lower case after its determiner.
+  if (!words.length) words.push(...lowerTermAt(tokens, i));
+  const head = words.at(-1)?.toLowerCase();
+  if (!head || !LABEL_HEADS[kind]?.test(head)) return null;
+  if (words.length === 1) return document ? pascal([document, words[0]!]) : null;
   return pascal(words);
+}
+
+/** The words of a term in lower case ending at token `end` (at most three), right after "the", "this" or "such"; else none. */
+function lowerTermAt(tokens: Token[], end: number): string[] {
+  const words: string[] = [];
+  let k = end;
+  for (; k >= 0 && words.length < 3 && /^\p{Ll}+$/u.test(tokens[k]!.text) && !FUNCTION_WORDS.has(tokens[k]!.text); k--) words.unshift(tokens[k]!.text);
+  return words.length && /^(?:the|this|such)$/iu.test(tokens[k]?.text ?? '') ? words : [];
 }
 
 /** A defined time span is named by its term when the term's head is a unit of time ("Fiscal Year", "Lease Quarter"). */
