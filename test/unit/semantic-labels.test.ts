@@ -561,6 +561,8 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('If the delivery date of the second tranche of units occurs on or before May 1, 2030, the price is fixed.\n'), [['DeliveryDate', 'May 1, 2030']]);
     assert.deepEqual(await labelsOf('As of June 30, 2027, the Consultant hereby resigns from every office held.\n'), [['ResignationDate', 'June 30, 2027']]);
     assert.deepEqual(await labelsOf('On March 1, 2026, the Lease terminated by its terms.\n'), [['TerminationDate', 'March 1, 2026']]);
+    // An event's word in another date's term is that date's: "continue until" a date is no effective date.
+    assert.deepEqual(await labelsOf('This Agreement shall commence on the Effective Date and continue until December 31, 2028.\n'), []);
     // A noun of the event is no verb; a verb of no event names nothing.
     assert.deepEqual(await labelsOf('On March 1, 2026, the termination fee was paid.\n'), []);
     assert.deepEqual(await labelsOf('On March 1, 2026, the parties met in Boston.\n'), []);

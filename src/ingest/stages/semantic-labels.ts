@@ -274,6 +274,9 @@ function dateName(near: string[], title?: string): string | null {
   // "terminates his employment due to Retirement or Disability prior to …": a cause between the event and its date is passed over.
   const causeAt = near.slice(0, 7).findIndex((w, k) => w === 'to' && near[k + 1] === 'due');
   for (const [i, w] of near.slice(0, causeAt >= 0 ? causeAt + 6 : 7).entries()) {
+    // "shall commence on the Effective Date and continue until …": an event's word in another date's term ("Effective
+    // Date") is that date's, and a verb between it and this date ("continue") says this one is of something else.
+    if (i >= 2 && near[i - 1] === 'date' && near.slice(0, i - 1).some((x) => /^(?:continue|continues|continuing|remain|remains|last|lasts|until|through)$/u.test(x))) return null;
     if (w === 'due' && near.slice(i + 1, i + 4).some((x) => SECURITIES.test(x))) return 'MaturityDate';
     // "terminates his employment due to Retirement or Disability prior to …": a cause is not the event the date is of.
     const cause = near.slice(i + 1, i + 5).findIndex((x, k, a) => x === 'to' && (a[k + 1] === 'due' || (a[k + 1] === 'owing')));
