@@ -616,6 +616,11 @@ describe('found labels: values named by what their context says', () => {
 
   test('amounts: the par value of a class of stock, a head in the plural, a share of an amount, past a comparison', async () => {
     assert.deepEqual(await labelsOf('"Preferred Stock" means the preferred stock, par value $0.001 per share, of the Company.\n'), [['PreferredStockParValue', '$0.001']]);
+    // "up to" is a comparison too; a royalty, an abatement and expenses are amounts.
+    assert.deepEqual(await labelsOf('The Company will reimburse the Executive for relocation expenses up to $50,000.\n'), [['RelocationExpenses', '$50,000']]);
+    assert.deepEqual(await labelsOf('Tenant shall be entitled to a rent abatement of $10,000.\n'), [['RentAbatement', '$10,000']]);
+    assert.deepEqual(await labelsOf('Licensee shall pay Licensor a royalty of 5% of Net Sales.\n'), [['RoyaltyPercentage', '5%']]);
+    assert.deepEqual(await labelsOf('The Company will pay fees $5,000.\n'), []);
     // The subject's head past what it is for: "the purchase price for the Shares shall be …", "… shall be equal to …".
     assert.deepEqual(await labelsOf('The purchase price for the Shares shall be Nine Million Dollars ($9,000,000.00), payable at closing.\n'), [['PurchasePrice', 'Nine Million Dollars ($9,000,000.00)']]);
     assert.deepEqual(await labelsOf('Monthly rent for the Annex shall be equal to $4,100 during the term.\n'), [['MonthlyRent', '$4,100']]);

@@ -70,7 +70,7 @@ const NOTICE = new Set(['NoticePeriod', 'NotificationPeriod']);
 
 /** Nouns an amount or rate is "of" that name it, as the words before `of`: "base salary", "purchase price". */
 /** Nouns that name an amount themselves ("base salary", "purchase price"). */
-const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine']);
+const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine', 'royalty', 'abatement', 'expense']);
 /** Nouns of things an amount measures: named with "Amount" ("a payment of $450" → `PaymentAmount`). */
 const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'advance', 'credit', 'reimbursement', 'severance', 'settlement', 'dividend', 'deductible', 'note', 'notes', 'facility']);
 /** Nouns that name a rate ("an interest rate of 5%"). */
@@ -763,12 +763,12 @@ function scheduledName(near: string[], type: 'Date' | 'Time'): string | null {
 /** "a base salary of $410,000", "an interest rate equal to 5%", "a payment of $450": the noun phrase the value is of. */
 function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   const heads = kind === 'money' ? AMOUNT_HEADS : RATE_HEADS;
-  // "payments of more than $5,000,000", "a fee not to exceed $500": the comparison between the noun and its value is passed over.
-  const comparison = near[0] === 'than' && /^(?:more|less|greater|fewer)$/u.test(near[1] ?? '') ? (near[2] === 'not' || near[2] === 'no' ? 3 : 2) : near[0] === 'exceed' && near[1] === 'to' && near[2] === 'not' ? 3 : near[0] === 'least' && near[1] === 'at' ? 2 : 0;
+  // "payments of more than $5,000,000", "a fee not to exceed $500", "a bonus of up to 50%": the comparison between the noun and its value is passed over.
+  const comparison = near[0] === 'than' && /^(?:more|less|greater|fewer)$/u.test(near[1] ?? '') ? (near[2] === 'not' || near[2] === 'no' ? 3 : 2) : near[0] === 'exceed' && near[1] === 'to' && near[2] === 'not' ? 3 : (near[0] === 'least' && near[1] === 'at') || (near[0] === 'to' && near[1] === 'up') ? 2 : 0;
   if (comparison) near = near.slice(comparison);
   // "hereby increases its Commitment to $75,000,000": what a change brings to the value is an amount of it.
   const changed = near[0] === 'to' && near.slice(2, 5).some((w) => /^(?:increase[sd]?|decrease[sd]?|reduce[sd]?|raise[sd]?|adjust(?:s|ed)?)$/u.test(w));
-  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || AMOUNT_OF.has(near[0])) ? 0 : -1;
+  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || (comparison > 0 && heads.has(near[0].replace(/(?<=[^s])s$/u, ''))) || AMOUNT_OF.has(near[0])) ? 0 : -1;
   if (link < 0) return null;
   let at = link;
   // "shall be equal to $2.70": the verb before "equal to".
