@@ -484,6 +484,9 @@ describe('found labels: values named by what their context says', () => {
   test('periods named by what is done within them: a deadline for what one must do, a period for what one may', async () => {
     // An active verb of doing names the period by its object.
     assert.deepEqual(await labelsOf("The Tenant's failure to conduct an audit within 60 days of the statement waives it.\n"), [['AuditDeadline', '60 days']]);
+    // The object's head is its last word: "the insurance certificates", "the Landlord Work".
+    assert.deepEqual(await labelsOf('Tenant shall furnish the insurance certificates within ten (10) days.\n'), [['CertificateDeadline', 'ten (10) days']]);
+    assert.deepEqual(await labelsOf('Landlord shall complete the Landlord Work within ninety (90) days.\n'), [['WorkDeadline', 'ninety (90) days']]);
     // The period a duration measures, by its own name after it.
     assert.deepEqual(await labelsOf('Interest accrues over a three-month Interest Period from the draw.\n'), [['InterestPeriod', 'three-month']]);
     assert.deepEqual(await labelsOf('After the ten (10) day inspection period the Buyer accepts the goods.\n'), [['InspectionPeriod', 'ten (10) day']]);

@@ -422,9 +422,10 @@ function governingVerbPeriod(near: string[]): string | null {
     if (!passive && (DOING_VERBS.has(verb) || LIGHT_VERBS.has(verb)) && verb !== 'be' && verb !== 'have') {
       let o = i - 1;
       while (o >= by && (FUNCTION_WORDS.has(near[o]!) || /^(?:all|such|written|same)$/u.test(near[o]!))) o--;
-      // The object's head, past its modifiers ("obtain any such Required Consent following Closing" → consent, "provide
-      // initial responses to" → response: a plural in -es named in the singular; "the Goods" stay goods).
-      while (o - 1 >= by && /^\p{L}{3,}$/u.test(near[o - 1]!) && !FUNCTION_WORDS.has(near[o - 1]!) && !OBJECT_ENDS.test(near[o - 1]!) && (/(?:ed|ing)$/u.test(near[o]!) || ADJECTIVES.has(near[o]!))) o--;
+      // The object's head, its last word, past its modifiers ("obtain any such Required Consent following Closing" → consent,
+      // "complete the Landlord Work" → work, "provide initial responses to" → response: a plural in -es named in the
+      // singular; "the Goods" stay goods).
+      while (o - 1 >= by && /^\p{L}{3,}$/u.test(near[o - 1]!) && !FUNCTION_WORDS.has(near[o - 1]!) && !OBJECT_ENDS.test(near[o - 1]!) && !MODALS.test(near[o - 1]!)) o--;
       const object = o >= by ? near[o]! : undefined;
       if (object && /^\p{L}{4,}$/u.test(object) && !NOTICE_FORMS.test(object) && !/(?:ly|ed|ing)$/u.test(object)) return `${pascal(/(?<!ss)es$/u.test(object) ? singular([object]) : [object])}${suffix}`;
       if (DOING_VERBS.has(verb)) return null;
