@@ -487,6 +487,10 @@ describe('found labels: values named by what their context says', () => {
     // The object's head is its last word: "the insurance certificates", "the Landlord Work".
     assert.deepEqual(await labelsOf('Tenant shall furnish the insurance certificates within ten (10) days.\n'), [['CertificateDeadline', 'ten (10) days']]);
     assert.deepEqual(await labelsOf('Landlord shall complete the Landlord Work within ninety (90) days.\n'), [['WorkDeadline', 'ninety (90) days']]);
+    assert.deepEqual(await labelsOf('Parent shall make such documents available to Buyer not later than 30 days after signing.\n'), [['DocumentsDeadline', '30 days']]);
+    // A date "on or before", "no later than" what the clause's verb does is its deadline.
+    assert.deepEqual(await labelsOf('Landlord shall complete the Landlord Work on or before May 1, 2027.\n'), [['WorkDeadline', 'May 1, 2027']]);
+    assert.deepEqual(await labelsOf('The Company shall deliver the audited financial statements not later than March 31, 2028.\n'), [['DeliveryDeadline', 'March 31, 2028']]);
     // The period a duration measures, by its own name after it.
     assert.deepEqual(await labelsOf('Interest accrues over a three-month Interest Period from the draw.\n'), [['InterestPeriod', 'three-month']]);
     assert.deepEqual(await labelsOf('After the ten (10) day inspection period the Buyer accepts the goods.\n'), [['InspectionPeriod', 'ten (10) day']]);

@@ -424,8 +424,8 @@ function governingVerbPeriod(near: string[]): string | null {
       while (o >= by && (FUNCTION_WORDS.has(near[o]!) || /^(?:all|such|written|same)$/u.test(near[o]!))) o--;
       // The object's head, its last word, past its modifiers ("obtain any such Required Consent following Closing" → consent,
       // "complete the Landlord Work" → work, "provide initial responses to" → response: a plural in -es named in the
-      // singular; "the Goods" stay goods).
-      while (o - 1 >= by && /^\p{L}{3,}$/u.test(near[o - 1]!) && !FUNCTION_WORDS.has(near[o - 1]!) && !OBJECT_ENDS.test(near[o - 1]!) && !MODALS.test(near[o - 1]!)) o--;
+      // singular; "the Goods" stay goods), not an adjective after it ("make such documents available" → documents).
+      while (o - 1 >= by && /^\p{L}{3,}$/u.test(near[o - 1]!) && !FUNCTION_WORDS.has(near[o - 1]!) && !OBJECT_ENDS.test(near[o - 1]!) && !MODALS.test(near[o - 1]!) && !ADJECTIVES.has(near[o - 1]!) && !/(?:able|ible|ed|ing)$/u.test(near[o - 1]!)) o--;
       const object = o >= by ? near[o]! : undefined;
       if (object && /^\p{L}{4,}$/u.test(object) && !NOTICE_FORMS.test(object) && !/(?:ly|ed|ing)$/u.test(object)) return `${pascal(/(?<!ss)es$/u.test(object) ? singular([object]) : [object])}${suffix}`;
       if (DOING_VERBS.has(verb)) return null;
@@ -447,6 +447,17 @@ function governingVerbPeriod(near: string[]): string | null {
     return noun ? `${pascal([noun])}${suffix}` : null;
   }
   return null;
+}
+
+/**
+ * `Landlord shall complete the Landlord Work on or before May 1, 2027` → `WorkDeadline`, `the Buyer shall deliver the
+ * notice no later than …` → `NoticeDeadline`: a date set by "on or before", "no later than" or "not later than" is the
+ * deadline of what its clause's verb does, named as a period "within" would be; a date is a deadline either way.
+ */
+function deadlineDate(near: string[]): string | null {
+  const cue = near[0] === 'before' && near[1] === 'or' && near[2] === 'on' ? 3 : near[0] === 'than' && near[1] === 'later' && /^(?:no|not)$/u.test(near[2] ?? '') ? 3 : 0;
+  if (!cue) return null;
+  return governingVerbPeriod(['within', ...near.slice(cue)])?.replace(/Period$/u, 'Deadline') ?? null;
 }
 
 /**
@@ -1035,7 +1046,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       (v.kind === 'party'
         ? partyName(v.roles) ?? (v.incorporated ? 'CompanyName' : null)
         : v.kind === 'date'
-          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? (last?.kind === 'duration' && /^\s+ended\s+$/u.test(text.slice(last.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(last.start, last.end)) ? 'ReportingPeriodEndDate' : null) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? scheduledName(near, 'Date') ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 20)) ?? preambleDate(tokens, v.start, near)
+          ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? (last?.kind === 'duration' && /^\s+ended\s+$/u.test(text.slice(last.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(last.start, last.end)) ? 'ReportingPeriodEndDate' : null) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? scheduledName(near, 'Date') ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 20)) ?? preambleDate(tokens, v.start, near) ?? deadlineDate(near)
           : v.kind === 'duration'
             ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null) ?? clauseVerbPeriod(tokens, v.start, floor)
             : v.kind === 'money' || v.kind === 'percent'
