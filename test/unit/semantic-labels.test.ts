@@ -628,6 +628,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Tenant shall be entitled to a rent abatement of $10,000.\n'), [['RentAbatement', '$10,000']]);
     assert.deepEqual(await labelsOf('Licensee shall pay Licensor a royalty of 5% of Net Sales.\n'), [['RoyaltyPercentage', '5%']]);
     assert.deepEqual(await labelsOf('The Company will pay fees $5,000.\n'), []);
+    // "bonus" is no plural; a rate in money is by its unit, or the amount paid at it.
+    assert.deepEqual(await labelsOf('The Executive shall be eligible for an annual bonus of up to 50% of Base Salary.\n'), [['AnnualBonusPercentage', '50%']]);
+    assert.deepEqual(await labelsOf('The Consultant shall be paid an hourly rate of $150.\n'), [['HourlyRate', '$150']]);
+    assert.deepEqual(await labelsOf('Executive shall receive a base salary at an annual rate of $440,000, payable monthly.\n'), [['BaseSalary', '$440,000']]);
     // The subject's head past what it is for: "the purchase price for the Shares shall be …", "… shall be equal to …".
     assert.deepEqual(await labelsOf('The purchase price for the Shares shall be Nine Million Dollars ($9,000,000.00), payable at closing.\n'), [['PurchasePrice', 'Nine Million Dollars ($9,000,000.00)']]);
     assert.deepEqual(await labelsOf('Monthly rent for the Annex shall be equal to $4,100 during the term.\n'), [['MonthlyRent', '$4,100']]);

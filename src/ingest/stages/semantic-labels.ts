@@ -70,7 +70,7 @@ const NOTICE = new Set(['NoticePeriod', 'NotificationPeriod']);
 
 /** Nouns an amount or rate is "of" that name it, as the words before `of`: "base salary", "purchase price". */
 /** Nouns that name an amount themselves ("base salary", "purchase price"). */
-const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine', 'royalty', 'abatement', 'expense']);
+const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine', 'royalty', 'abatement', 'expense', 'installment']);
 /** Nouns of things an amount measures: named with "Amount" ("a payment of $450" → `PaymentAmount`). */
 const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'advance', 'credit', 'reimbursement', 'severance', 'settlement', 'dividend', 'deductible', 'note', 'notes', 'facility']);
 /** Nouns that name a rate ("an interest rate of 5%"). */
@@ -780,7 +780,7 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   if (comparison) near = near.slice(comparison);
   // "hereby increases its Commitment to $75,000,000": what a change brings to the value is an amount of it.
   const changed = near[0] === 'to' && near.slice(2, 5).some((w) => /^(?:increase[sd]?|decrease[sd]?|reduce[sd]?|raise[sd]?|adjust(?:s|ed)?)$/u.test(w));
-  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || (comparison > 0 && heads.has(near[0].replace(/(?<=[^s])s$/u, ''))) || AMOUNT_OF.has(near[0])) ? 0 : -1;
+  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || (comparison > 0 && heads.has(near[0].replace(/(?<=[^su])s$/u, ''))) || AMOUNT_OF.has(near[0])) ? 0 : -1;
   if (link < 0) return null;
   let at = link;
   // "shall be equal to $2.70": the verb before "equal to".
@@ -808,8 +808,14 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   if (rateOf && /^(?:shall|will|may|must|to|should|would)$/u.test(near[at + 4] ?? '')) rateOf = near[at + 5] === 'interest' ? 'interest' : undefined;
   if (rateOf && /^\p{L}{4,}$/u.test(rateOf) && !FUNCTION_WORDS.has(rateOf) && !/(?:ed|ing|ly)$/u.test(rateOf)) return pascal([rateOf, 'rate']);
   // "annual cash costs of $723": a head in the plural names it as written.
-  const one = head.length > 3 && /[^s]s$/u.test(head) ? head.slice(0, -1) : head;
+  const one = head.length > 3 && /[^su]s$/u.test(head) ? head.slice(0, -1) : head;
   if (heads.has(head) || heads.has(one)) return pascal(words);
+  // "an hourly rate of $150": an amount by the unit a rate says; "a base salary at an annual rate of $440,000", the salary.
+  if (kind === 'money' && one === 'rate' && words.length > 1) {
+    const k = at + words.length;
+    const paid = /^(?:a|an|the)$/u.test(near[k] ?? '') && near[k + 1] === 'at' ? near.slice(k + 2, k + 4).filter((w) => !FUNCTION_WORDS.has(w)).reverse() : [];
+    return paid.length && AMOUNT_HEADS.has(paid.at(-1)!) && near.slice(k + 2, k + 2 + paid.length).every((w) => !FUNCTION_WORDS.has(w)) ? pascal(paid) : pascal(words);
+  }
   if (kind === 'money' && (AMOUNT_OF.has(one) || (inAmount && /^\p{L}{4,}$/u.test(one)))) return `${pascal([...words.slice(0, -1), one])}Amount`;
   // "a compensation equal to 100 percent (100%) of …", "a fee of 2%": the share of an amount is its percentage.
   // (Not a bare "an amount equal to 10%": which amount, the text does not say.)
@@ -854,7 +860,7 @@ function amountOf(name: string | null, words: readonly string[]): string | null 
   const lower = words.map((w) => w.toLowerCase());
   const at = lower.findIndex((w) => AMOUNT_SUBJECTS.has(w));
   if (at < 0) return name;
-  const noun = lower[at]!.length > 4 && /[^s]s$/u.test(lower[at]!) ? lower[at]!.slice(0, -1) : lower[at]!;
+  const noun = lower[at]!.length > 4 && /[^su]s$/u.test(lower[at]!) ? lower[at]!.slice(0, -1) : lower[at]!;
   return `${pascal([noun])}Amount`;
 }
 
@@ -899,7 +905,7 @@ function limitName(near: string[]): string | null {
   const head = words.at(-1);
   // A subject that is a noun of what is owed or spent: not a party ("Tenant shall not exceed …" caps nothing it names).
   if (!head || !/^(?:liability|liabilities|costs?|expenses?|fees?|payments?|amounts?|obligations?|indemnification|investment|investments|damages|losses|claims|compensation|borrowings?|indebtedness|contributions?|distributions?|charges?)$/u.test(head)) return null;
-  const one = head.length > 4 && /[^s]s$/u.test(head) ? head.slice(0, -1) : head;
+  const one = head.length > 4 && /[^su]s$/u.test(head) ? head.slice(0, -1) : head;
   return `${pascal([...words.slice(0, -1), one])}Limit`;
 }
 
