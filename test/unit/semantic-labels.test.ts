@@ -598,6 +598,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The initial term of this Agreement shall be three (3) years.\n'), [['InitialTerm', 'three (3) years']]);
     assert.deepEqual(await labelsOf('The Term of this Lease shall be five (5) years.\n'), [['LeaseTerm', 'five (5) years']]);
     assert.deepEqual(await labelsOf('The term shall be five (5) years.\n'), []);
+    // How long a document lasts is its term.
+    assert.deepEqual(await labelsOf('This Agreement shall remain in full force and effect for a period of five (5) years.\n'), [['AgreementTerm', 'five (5) years']]);
+    assert.deepEqual(await labelsOf('The Lease shall continue for ten (10) years.\n'), [['LeaseTerm', 'ten (10) years']]);
+    assert.deepEqual(await labelsOf('The obligations shall continue for two (2) years.\n'), []);
     assert.deepEqual(await labelsOf("Tenant's obligation to pay Rent shall commence on July 1, 2026.\n"), [['RentCommencementDate', 'July 1, 2026']]);
     assert.deepEqual(await labelsOf("The Employee's employment under this Agreement shall commence on January 5, 2026.\n"), [['EmploymentStartDate', 'January 5, 2026']]);
   });

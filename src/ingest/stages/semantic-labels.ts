@@ -450,6 +450,23 @@ function governingVerbPeriod(near: string[]): string | null {
 }
 
 /**
+ * `This Agreement shall remain in full force and effect for two (2) years` → `AgreementTerm`, `the Lease shall continue for
+ * a period of five years` → `LeaseTerm`: how long a document lasts is its term.
+ */
+function documentTerm(near: string[]): string | null {
+  let k = near[0] === 'for' ? 1 : near[0] === 'of' && near[1] === 'period' && /^(?:a|the)$/u.test(near[2] ?? '') && near[3] === 'for' ? 4 : 0;
+  if (!k) return null;
+  if (near[k] === 'effect' && near[k + 1] === 'in') k += 2;
+  else if (near[k] === 'effect' && near[k + 1] === 'and' && near[k + 2] === 'force' && near[k + 4] === 'in') k += 5;
+  if (!/^(?:remain|remains|continue|continues|last|lasts)$/u.test(near[k] ?? '')) return null;
+  k++;
+  while (/^(?:shall|will|to|hereof|thereof)$/u.test(near[k] ?? '')) k++;
+  const document = near[k];
+  // (The words read before a value stop at twelve: the determiner may be past them.)
+  return document && DOCUMENTS.has(document) && (near[k + 1] === undefined || /^(?:this|the|such)$/u.test(near[k + 1]!)) ? `${pascal([document])}Term` : null;
+}
+
+/**
  * `Landlord shall complete the Landlord Work on or before May 1, 2027` → `WorkDeadline`, `the Buyer shall deliver the
  * notice no later than …` → `NoticeDeadline`: a date set by "on or before", "no later than" or "not later than" is the
  * deadline of what its clause's verb does, named as a period "within" would be; a date is a deadline either way.
@@ -1054,7 +1071,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
         : v.kind === 'date'
           ? documentDate(tokens, v.start) ?? periodEndDate(near) ?? (last?.kind === 'duration' && /^\s+ended\s+$/u.test(text.slice(last.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(last.start, last.end)) ? 'ReportingPeriodEndDate' : null) ?? dateName(near, title) ?? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? scheduledName(near, 'Date') ?? enteredDate(tokens, v.end) ?? openingDate(near, after(tokens, v.end, 20)) ?? preambleDate(tokens, v.start, near) ?? deadlineDate(near)
           : v.kind === 'duration'
-            ? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null) ?? clauseVerbPeriod(tokens, v.start, floor)
+            ? documentTerm(near) ?? periodName(near, after(tokens, v.end, 12)) ?? (near.length === 1 && near[0] === 'within' ? verbAfterPeriod(tokens, v.end) : null) ?? clauseVerbPeriod(tokens, v.start, floor)
             : v.kind === 'money' || v.kind === 'percent'
               ? (v.kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ?? amountOf(amountName(near, v.kind), wordsBefore(tokens, v.start, floor, 24)) ?? definitionName(tokens, v.start, v.kind) ?? (v.kind === 'money' ? rateName(after(tokens, v.end, 3)) : null)
               : null);
