@@ -13,12 +13,18 @@ import { classificationFeatures, type ClassificationFeatures } from '../document
 import { summariseLabels, type LabelSummaryEntry } from '../document/label-summary.js';
 import { IngestError, type DocumentModel } from '../document/pages.js';
 import { heapCrowded } from './thread-retire.js';
+import { endChildrenAndExit, reportChildrenTo } from './child-processes.js';
 import { warmUpAnalysis } from './warm-up.js';
 import type { OcrSlots } from './stages/ocr/slots.js';
 
 export type ThreadRequest =
   | { id: number; op: 'read'; bytes: Uint8Array; ext: string; pdfEngine: PdfEngine; officeIdleMs: number; officeRequireIsolation: boolean }
   | { id: number; op: 'analyze'; model: DocumentModel; ocrBudgetMs: number; ocrLanguages: string; ocrSlots: OcrSlots; pdfEngine: PdfEngine };
+
+/** The pool stopping a thread that has child processes: it ends them (reaping them), then exits (child-processes.ts). */
+export interface ThreadStop {
+  op: 'stop';
+}
 
 export type ThreadResult =
   | { op: 'read'; model: DocumentModel }
@@ -41,11 +47,10 @@ export type ThreadReply =
 
 /**
  * What a thread posts besides its replies: each LibreOffice working folder and process it makes and
- * ends, so that the pool can end those it leaves when it is stopped or crashes (office-orphans.ts).
+ * ends, so that the pool can end those it leaves when it is stopped or crashes (office-orphans.ts);
+ * and how many child processes it has running, so that the pool stops one with children gracefully.
  */
-export interface ThreadNotice {
-  office: OfficeEvent;
-}
+export type ThreadNotice = { office: OfficeEvent } | { children: number };
 
 async function handle(req: ThreadRequest): Promise<{ result: ThreadResult; transfer: ArrayBuffer[] }> {
   const onProgress = (pagesDone: number, pagesTotal: number) => parentPort!.postMessage({ id: req.id, progress: { pagesDone, pagesTotal } } satisfies ThreadReply);
@@ -73,15 +78,20 @@ export interface ThreadData {
   warmUpMs?: number;
 }
 
+/** How long a stopping thread waits for its children to exit once killed (the pool terminates it a little later anyway). */
+const STOP_CHILDREN_MS = 1_500;
+
 // Long-lived: PDFium and the readers load once (pdf.js only if a document needs it); the pool sends one request at a time.
 const data = workerData as ThreadData | null;
 if (data?.pdfiumModule) usePdfiumModule(data.pdfiumModule);
 if (data?.officeRoot) useOfficeRoot(data.officeRoot);
 reportOfficeTo((office) => parentPort!.postMessage({ office } satisfies ThreadNotice));
+reportChildrenTo((children) => parentPort!.postMessage({ children } satisfies ThreadNotice));
 preloadPdfium();
 let requested = false;
 const warming = data?.warmUpMs ? warmUpAnalysis(data.warmUpMs, () => requested) : Promise.resolve(0);
-parentPort!.on('message', async (req: ThreadRequest) => {
+parentPort!.on('message', async (req: ThreadRequest | ThreadStop) => {
+  if (req.op === 'stop') return endChildrenAndExit(STOP_CHILDREN_MS);
   requested = true;
   try {
     await warming;

@@ -7,7 +7,7 @@ import type { PdfEngine } from './readers/pdf/pdf.js';
 import type { ClassificationFeatures } from '../document/classification.js';
 import type { LabelSummaryEntry } from '../document/label-summary.js';
 import { reclaimOcrSlots, sharedCounter, type OcrSlots } from './stages/ocr/slots.js';
-import type { StoredStructure, ThreadData, ThreadNotice, ThreadReply, ThreadRequest, ThreadResult } from './read-thread.js';
+import type { StoredStructure, ThreadData, ThreadNotice, ThreadReply, ThreadRequest, ThreadResult, ThreadStop } from './read-thread.js';
 import { OfficeHeld } from './readers/office/office-orphans.js';
 import { compiledPdfiumModule, type PdfiumCompile } from './readers/pdf/pdfium.js';
 
@@ -59,6 +59,9 @@ export class ReaderCrashedError extends Error {}
  */
 const RECYCLE_AFTER = 1_000;
 
+/** How long a thread asked to end its child processes has before it is terminated (it needs a few ms). */
+const STOP_GRACE_MS = 2_000;
+
 type LaneName = 'read' | 'analyze';
 
 interface Lane {
@@ -89,6 +92,8 @@ export class ThreadPool {
   private warmed = false;
   private readonly threads = new Set<Worker>();
   private readonly served = new WeakMap<Worker, number>();
+  /** Child processes each thread has running, as it last told (ThreadNotice). */
+  private readonly children = new WeakMap<Worker, number>();
   /** The ending of the LibreOffices of threads that exited (`OfficeHeld.end`), awaited by close(). */
   private readonly endingOffices = new Set<Promise<void>>();
   private nextId = 1;
@@ -212,6 +217,7 @@ export class ThreadPool {
     const offices = new OfficeHeld();
     thread.on('message', (message: ThreadReply | ThreadNotice) => {
       if ('office' in message) offices.note(message.office);
+      else if ('children' in message) this.children.set(thread, message.children);
     });
     thread.once('exit', () => {
       this.threads.delete(thread);
@@ -237,13 +243,30 @@ export class ThreadPool {
       this.lanes[name].idle.push(thread);
       return;
     }
-    void thread.terminate();
+    void this.stop(thread);
     if (outcome !== 'failed' && this.warmed && !this.closed) {
       // Its replacement loads now, while idle, not when the next document is already waiting for it.
       const fresh = this.spawn(name, true);
       fresh.unref();
       this.lanes[name].idle.push(fresh);
     }
+  }
+
+  /**
+   * Ends a thread. One with child processes running (a LibreOffice, a tesseract) is first asked to
+   * end them, so that its own event loop reaps them: terminated outright, it would leave each one a
+   * zombie of this process (child-processes.ts). It is terminated all the same after STOP_GRACE_MS
+   * (a thread busy computing does not read the request).
+   */
+  private async stop(thread: Worker): Promise<void> {
+    if (this.threads.has(thread) && (this.children.get(thread) ?? 0) > 0) {
+      const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+      thread.postMessage({ op: 'stop' } satisfies ThreadStop);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
+      clearTimeout(timer);
+    }
+    await thread.terminate();
   }
 
   private run(name: LaneName, request: Request, transfer: ArrayBuffer[], timeoutMs: number, signal?: AbortSignal, onProgress?: ProgressListener): Promise<ThreadResult> {
@@ -272,7 +295,7 @@ export class ThreadPool {
       const onAbort = () => finish('failed', () => reject(signal!.reason ?? new Error('aborted')));
       signal?.addEventListener('abort', onAbort, { once: true });
       const onMessage = (reply: ThreadReply | ThreadNotice) => {
-        if ('office' in reply || reply.id !== id) return;
+        if ('office' in reply || 'children' in reply || reply.id !== id) return;
         if ('progress' in reply) {
           if (!settled) onProgress?.(reply.progress.pagesDone, reply.progress.pagesTotal);
           return;
@@ -303,7 +326,7 @@ export class ThreadPool {
   /** Stops every thread now (their documents' jobs are retried or re-leased), and the LibreOffices they ran. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.threads].map((w) => w.terminate()));
+    await Promise.all([...this.threads].map((w) => this.stop(w)));
     await Promise.all([...this.endingOffices]);
   }
 }

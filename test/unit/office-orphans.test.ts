@@ -42,6 +42,16 @@ function killAll(root: string) {
   for (const p of processesUnder(root)) signal(p.pid, 'SIGKILL');
 }
 
+/**
+ * This process's child processes that have exited but were never waited for: what a thread terminated
+ * with children running leaves (the pool asks a thread with children to end them first). Under tsx a
+ * thread has an esbuild of its own, which its termination leaves so: not Quire's.
+ */
+function zombieChildren(): string[] {
+  const ps = spawnSync('ps', ['-o', 'pid=,stat=,comm=', '--ppid', String(process.pid)]).stdout.toString();
+  return ps.split('\n').filter((line) => /^\s*\d+\s+Z/u.test(line) && !/esbuild/u.test(line)).map((line) => line.trim());
+}
+
 type PipeWatch = ReturnType<typeof watchOfficePipes>;
 
 /**
@@ -105,6 +115,8 @@ async function timeOutUnderLibreOffice(t: TestContext, officeIdleMs: number) {
         continue;
       }
       t.diagnostic(`time limit ${timeoutMs} ms; all gone ${await assertAllGone(root, watch)} ms after it`);
+      // The thread was stopped gracefully: its own event loop reaped the LibreOffice processes it had started.
+      assert.deepEqual(zombieChildren(), [], 'no zombie child process is left');
       return;
     } finally {
       await cleanUp(pool, root, watch);

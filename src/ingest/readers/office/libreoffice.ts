@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { withDeadline } from '../../child-deadline.js';
+import { trackChild } from '../../child-processes.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IngestError } from '../../../document/pages.js';
@@ -156,6 +157,7 @@ function runSoffice(soffice: string, args: string[], timeoutMs: number, dir: str
     const isolated = canIsolateNetwork();
     const [command, commandArgs] = withDeadline(isolated ? 'unshare' : soffice, isolated ? ['-rn', soffice, ...args] : args, timeoutMs + 2_000);
     const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: officeEnvironment({ TMPDIR: path.join(dir, 'tmp') }) });
+    trackChild(child);
     const pid = child.pid;
     if (pid) {
       reportOffice({ kind: 'started', dir, pid, end: 'group' });

@@ -74,8 +74,9 @@ async function groupsEnded(pgids: number[], withinMs: number): Promise<boolean> 
 
 /**
  * The process groups with a process that has not exited (Linux: /proc), or null where there is no
- * /proc. A zombie does not count: the children of a stopped thread are never waited for (the thread's
- * event loop that would have is gone), so the group leader stays a zombie of this process.
+ * /proc. A zombie does not count: the children of a thread that crashed, or was too busy to end them
+ * when the pool stopped it (child-processes.ts), are never waited for (the thread's event loop that
+ * would have is gone), so the group leader stays a zombie of this process.
  */
 function runningGroups(): Set<number> | null {
   let entries: string[];

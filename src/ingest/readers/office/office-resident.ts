@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { trackChild } from '../../child-processes.js';
 import { makeOfficeDir, profileOf, removeOfficeDir, reportOffice } from './office-dirs.js';
 import { officeEnvironment } from './office-env.js';
 import { pipePaths, requestPipeName } from './office-pipes.js';
@@ -58,6 +59,7 @@ export class ResidentOffice {
       detached: true,
       env,
     });
+    trackChild(this.child, 'watchdog');
     const pid = this.child.pid;
     if (pid) {
       reportOffice({ kind: 'started', dir: this.dir, pid, end: 'watchdog' });

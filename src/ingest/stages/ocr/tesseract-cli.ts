@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { withDeadline } from '../../child-deadline.js';
+import { trackChild } from '../../child-processes.js';
 import { toolEnvironment } from '../../../runtime/tool-env.js';
 
 /**
@@ -16,10 +17,11 @@ let installed: Promise<string[] | null> | undefined;
 /** The languages the `tesseract` command has data for, or null when it is not on PATH (asked once per thread). */
 export function cliLanguages(): Promise<string[] | null> {
   installed ??= new Promise((resolve) => {
-    execFile('tesseract', ['--list-langs'], { timeout: 10_000, env: tesseractEnvironment() }, (err, stdout) => {
+    const child = execFile('tesseract', ['--list-langs'], { timeout: 10_000, env: tesseractEnvironment() }, (err, stdout) => {
       // The first line says where the data is ("List of available languages in …"), one code a line after it.
       resolve(err ? null : stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean));
     });
+    trackChild(child);
   });
   return installed;
 }
@@ -43,6 +45,7 @@ export function recognizeWithCli(png: Buffer, dpi: number, budgetMs: number, lan
       env: tesseractEnvironment({ OMP_THREAD_LIMIT: '1' }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    trackChild(child);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut = false;
