@@ -677,6 +677,9 @@ describe('found labels: values named by what their context says', () => {
       ['EscrowAgentName', 'KESTREL HOLDINGS LLC'],
     ]);
     assert.deepEqual(await labelsOf('Lakeside Industries Inc. and its wholly owned subsidiary, Lakeside Leasing Corporation, a Delaware corporation, agree as follows.\n'), [['SubsidiaryName', 'Lakeside Leasing Corporation']]);
+    // A sentence's defined role, then the name in apposition to it (closed by its comma).
+    assert.deepEqual(await labelsOf('The Guarantor, Harbor Parent Inc., hereby guarantees the obligations of the Borrower.\n'), [['GuarantorName', 'Harbor Parent Inc.']]);
+    assert.deepEqual(await labelsOf('Upon notice to the Lender, Harbor Parent Inc. shall pay the amount.\n'), []);
     assert.deepEqual(await labelsOf('TENANT:\n\nBLUE FINCH LABS, INC.,\n\na Delaware corporation\n'), [['TenantName', 'BLUE FINCH LABS, INC.']]);
     // An address's care-of ends the role.
     assert.deepEqual(await labelsOf('Notices go to Lakeside Trust Company, as Trustee c/o Harbor Bank.\n'), [['TrusteeName', 'Lakeside Trust Company']]);

@@ -371,6 +371,9 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     const words = b.slice(b.lastIndexOf('its') + 1, -1);
     const role = words.filter((w) => !/^(?:wholly|owned|direct|indirect|sole|new|former|current|then|principal|majority)$/u.test(w));
     if (role.length && role.length <= 3 && words.every((w, k) => /^\p{Ll}+$/u.test(before[b.lastIndexOf('its') + 1 + k]!.text)) && PARTY_NOUNS.has(role.at(-1)!)) roles.push(role);
+  } else if (b.at(-1) === ',' && b.at(-3) === 'the' && (b.length === 3 || /^[.;:"“]$/u.test(b.at(-4)!)) && PARTY_NOUNS.has(b.at(-2)!) && /^\p{Lu}/u.test(before.at(-2)!.text) && tokens[to + 1]?.text === ',') {
+    // "The Guarantor, XYZ Parent Inc., hereby guarantees": a sentence's defined role, then the name in apposition to it.
+    roles.push([b.at(-2)!]);
   } else if ((b.at(-1) === ',' && b.at(-2) === 'i' && (b.length === 2 || /^[.;:,"“]$/u.test(b.at(-3)!))) || b.at(-1) === 'appeared' || (b.at(-1) === 'by' && from === 1)) {
     // "I, Timothy D. Cook, certify": the pronoun opening a sentence, not "Part I, Item 1".
     roles.push(['signatory']);
