@@ -677,6 +677,10 @@ describe('found labels: values named by what their context says', () => {
       ['EscrowAgentName', 'KESTREL HOLDINGS LLC'],
     ]);
     assert.deepEqual(await labelsOf('Lakeside Industries Inc. and its wholly owned subsidiary, Lakeside Leasing Corporation, a Delaware corporation, agree as follows.\n'), [['SubsidiaryName', 'Lakeside Leasing Corporation']]);
+    // A law's year, by the law's name (its connectors and commas kept, an article before it not).
+    assert.deepEqual(await labelsOf('Title VII of The Civil Rights Act of 1964, as amended, applies.\n'), [['CivilRightsActYear', '1964']]);
+    assert.deepEqual(await labelsOf('Tenant shall comply with the Americans with Disabilities Act of 1990 as amended.\n'), [['AmericansWithDisabilitiesActYear', '1990']]);
+    assert.deepEqual(await labelsOf('The Act of 2010 applies.\n'), []);
     // A sentence's defined role, then the name in apposition to it (closed by its comma).
     assert.deepEqual(await labelsOf('The Guarantor, Harbor Parent Inc., hereby guarantees the obligations of the Borrower.\n'), [['GuarantorName', 'Harbor Parent Inc.']]);
     assert.deepEqual(await labelsOf('Upon notice to the Lender, Harbor Parent Inc. shall pay the amount.\n'), []);
@@ -743,7 +747,8 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('"Liquidity Trigger Amount" means, at any time, an amount equal to 12.5% of the total Commitments.\n'), [['LiquidityTriggerPercentage', '12.5%']]);
     assert.deepEqual(await labelsOf('"Minimum Net Worth" means $40,000,000.\n'), [['MinimumNetWorthAmount', '$40,000,000']]);
     assert.deepEqual(await labelsOf('Harbor Bank hereby increases its Commitment to $20,000,000.\n'), [['CommitmentAmount', '$20,000,000']]);
-    assert.deepEqual(await labelsOf('claims under Title VII of the Civil Rights Act of 1964, as amended, and the Age Discrimination Act.\n'), []);
+    // (No role from "as amended": the law's year is all that is named.)
+    assert.deepEqual(await labelsOf('claims under Title VII of the Civil Rights Act of 1964, as amended, and the Age Discrimination Act.\n'), [['CivilRightsActYear', '1964']]);
     assert.deepEqual(await labelsOf('The parties completed the Merger Sub Transaction (the "Closing") last week.\n'), []);
   });
 

@@ -466,6 +466,26 @@ function documentTerm(near: string[]): string | null {
   return document && DOCUMENTS.has(document) && (near[k + 1] === undefined || /^(?:this|the|such)$/u.test(near[k + 1]!)) ? `${pascal([document])}Term` : null;
 }
 
+/** `The Civil Rights Act of 1964` → `CivilRightsActYear`: the year of the law its capitalised name says. */
+function actYear(tokens: Token[], start: number): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1;
+  if (tokens[i]?.text !== 'of' || tokens[i - 1]?.text !== 'Act') return null;
+  // Capitalised words, and the connectors and commas between two of them ("Americans with Disabilities Act", "Women,
+  // Peace, and Security Act").
+  const words: string[] = [];
+  const capital = (k: number) => /^\p{Lu}[\p{L}-]*$/u.test(tokens[k]?.text ?? '');
+  for (i--; i >= 0 && words.length < 8; i--) {
+    const t = tokens[i]!.text;
+    if (capital(i)) words.unshift(t);
+    else if ((t === ',' || /^(?:with|of|and|for|on|to|the)$/u.test(t)) && capital(i - 1) || (t === 'and' && tokens[i - 1]?.text === ',')) words.unshift(t);
+    else break;
+  }
+  // "Title VII of The Civil Rights Act": an article starts the name (it is no word of it).
+  const article = words.findLastIndex((w) => /^(?:the|an?)$/iu.test(w));
+  const name = words.slice(article + 1).filter((w) => w !== ',').flatMap((w) => w.split('-'));
+  return name.length >= 2 ? `${pascal(name)}Year` : null;
+}
+
 /**
  * `Landlord shall complete the Landlord Work on or before May 1, 2027` → `WorkDeadline`, `the Buyer shall deliver the
  * notice no later than …` → `NoticeDeadline`: a date set by "on or before", "no later than" or "not later than" is the
@@ -957,6 +977,8 @@ const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
 const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
 const TIME_CUE = /\d:\d|[ap]\.?m\b|noon/iu;
 const PLAN_CUE = /\b(?:Plan|Program)\b/u;
+/** "the Civil Rights Act of 1964": a law's year (the only year named on its own). */
+const ACT_YEAR_CUE = /\bAct\s+of\s+(?:1[789]|20)\d\d\b/u;
 /** A rank given by its number: "at Work Level 5", "Salary Grade 12", "Tier 2". */
 const GRADE_CUE = /\b(?:Level|Grade|Tier|Band|Step)\s+\d/u;
 
@@ -1030,7 +1052,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   let lastFloor = -1;
   // Most leaves name nothing: only the kinds the leaf can hold are looked for (parties only beside a role's cue).
   const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
-  const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan' | 'address' | 'count')[] = [];
+  const kinds: ('party' | 'date' | 'duration' | 'money' | 'percent' | 'time' | 'plan' | 'address' | 'count' | 'year')[] = [];
   if (PARTY_CUE.test(next === undefined ? text : `${text} ${next}`) || (previous !== undefined && /:\s*$|^\s*["“][\p{L} ]{2,30}["”]\s*$/u.test(previous))) kinds.push('party');
   if (types.has('Date') || MONTH_CUE.test(text) || /_\s+day\s+of/u.test(text)) kinds.push('date');
   if (types.has('TimeDuration') || HYPHEN_CUE.test(text)) kinds.push('duration');
@@ -1040,6 +1062,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   if (PLAN_CUE.test(text)) kinds.push('plan');
   if (GRADE_CUE.test(text) || COUNT_NOUN_CUE.test(text)) kinds.push('count');
   if (types.has('Address')) kinds.push('address');
+  if (ACT_YEAR_CUE.test(text)) kinds.push('year');
   if (!kinds.length) return [];
   const values = kinds
     .flatMap((kind) => valueSpans(kind, text, spans, kind === 'party' ? previous : undefined, kind === 'party' ? next : undefined).map((v) => ({ ...v, kind })))
@@ -1065,6 +1088,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
       (v.kind === 'plan' ? (text.slice(0, v.start).trim() || text.slice(v.end).replace(/^[\s.:]+/u, '') ? 'PlanName' : null) : null) ??
       (v.kind === 'count' ? gradeName(tokens, v.start) ?? countName(after(tokens, v.end, 3)) : null) ??
       (v.kind === 'address' ? addressName(tokens, v, near, out) : null) ??
+      (v.kind === 'year' ? actYear(tokens, v.start) : null) ??
       (v.kind === 'time' ? timeName(near) ?? clauseVerbPeriod(tokens, v.start, floor, v) : null) ??
       (v.kind === 'party'
         ? partyName(v.roles) ?? (v.incorporated ? 'CompanyName' : null)
