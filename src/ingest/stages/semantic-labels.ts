@@ -477,7 +477,7 @@ function actYear(tokens: Token[], start: number): string | null {
   for (i--; i >= 0 && words.length < 8; i--) {
     const t = tokens[i]!.text;
     if (capital(i)) words.unshift(t);
-    else if ((t === ',' || /^(?:with|of|and|for|on|to|the)$/u.test(t)) && capital(i - 1) || (t === 'and' && tokens[i - 1]?.text === ',')) words.unshift(t);
+    else if (((t === ',' || /^(?:with|of|and|for|on|to|the)$/u.test(t)) && capital(i - 1)) || (t === 'and' && tokens[i - 1]?.text === ',')) words.unshift(t);
     else break;
   }
   // "Title VII of The Civil Rights Act": an article starts the name (it is no word of it).
@@ -817,7 +817,7 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   if (comparison) near = near.slice(comparison);
   // "hereby increases its Commitment to $75,000,000": what a change brings to the value is an amount of it.
   const changed = near[0] === 'to' && near.slice(2, 5).some((w) => /^(?:increase[sd]?|decrease[sd]?|reduce[sd]?|raise[sd]?|adjust(?:s|ed)?)$/u.test(w));
-  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || (comparison > 0 && heads.has(near[0].replace(/(?<=[^su])s$/u, ''))) || AMOUNT_OF.has(near[0])) ? 0 : -1;
+  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || (comparison > 0 && heads.has(singularNoun(near[0], 1))) || AMOUNT_OF.has(near[0])) ? 0 : -1;
   if (link < 0) return null;
   let at = link;
   // "shall be equal to $2.70": the verb before "equal to".
@@ -845,7 +845,7 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   if (rateOf && /^(?:shall|will|may|must|to|should|would)$/u.test(near[at + 4] ?? '')) rateOf = near[at + 5] === 'interest' ? 'interest' : undefined;
   if (rateOf && /^\p{L}{4,}$/u.test(rateOf) && !FUNCTION_WORDS.has(rateOf) && !/(?:ed|ing|ly)$/u.test(rateOf)) return pascal([rateOf, 'rate']);
   // "annual cash costs of $723": a head in the plural names it as written.
-  const one = head.length > 3 && /[^su]s$/u.test(head) ? head.slice(0, -1) : head;
+  const one = singularNoun(head, 3);
   if (heads.has(head) || heads.has(one)) return pascal(words);
   // "an hourly rate of $150": an amount by the unit a rate says; "a base salary at an annual rate of $440,000", the salary.
   if (kind === 'money' && one === 'rate' && words.length > 1) {
@@ -897,7 +897,7 @@ function amountOf(name: string | null, words: readonly string[]): string | null 
   const lower = words.map((w) => w.toLowerCase());
   const at = lower.findIndex((w) => AMOUNT_SUBJECTS.has(w));
   if (at < 0) return name;
-  const noun = lower[at]!.length > 4 && /[^su]s$/u.test(lower[at]!) ? lower[at]!.slice(0, -1) : lower[at]!;
+  const noun = singularNoun(lower[at]!, 4);
   return `${pascal([noun])}Amount`;
 }
 
@@ -942,7 +942,7 @@ function limitName(near: string[]): string | null {
   const head = words.at(-1);
   // A subject that is a noun of what is owed or spent: not a party ("Tenant shall not exceed …" caps nothing it names).
   if (!head || !/^(?:liability|liabilities|costs?|expenses?|fees?|payments?|amounts?|obligations?|indemnification|investment|investments|damages|losses|claims|compensation|borrowings?|indebtedness|contributions?|distributions?|charges?)$/u.test(head)) return null;
-  const one = head.length > 4 && /[^su]s$/u.test(head) ? head.slice(0, -1) : head;
+  const one = singularNoun(head, 4);
   return `${pascal([...words.slice(0, -1), one])}Limit`;
 }
 
@@ -1038,9 +1038,14 @@ function partyName(roles: readonly string[][] | undefined): string | null {
 }
 
 /** "as Joint Lead Arrangers": a role is named in the singular. */
+/** A plural noun in the singular when longer than `longerThan` ("payments" → "payment"); "bonus", "address", "status" stay. */
+function singularNoun(word: string, longerThan: number): string {
+  return word.length > longerThan && /[^su]s$/u.test(word) ? word.slice(0, -1) : word;
+}
+
 function singular(words: readonly string[]): string[] {
-  const last = words.at(-1) ?? '';
-  return last.length > 4 && /[^su]s$/u.test(last) ? [...words.slice(0, -1), last.slice(0, -1)] : [...words];
+  const last = words.at(-1);
+  return last === undefined ? [] : [...words.slice(0, -1), singularNoun(last, 4)];
 }
 
 /** The label spans of one leaf: each value whose context names it. */
