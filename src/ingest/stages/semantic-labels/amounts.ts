@@ -1,0 +1,214 @@
+/**
+ * Amounts, rates and counts named by what they are of: the noun phrase before them ("a base salary of" → `BaseSalary`),
+ * a definition ("… Amount" means), a par value, a limit, a unit ("per hour" → `HourlyRate`) or a rank ("Work Level 5").
+ */
+import type { Token } from '../properties/tokens.js';
+import { infinitive, nounOfVerb } from '../properties/nominal.js';
+import { FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, singularNoun, wordsBefore, type ValueContext } from './words.js';
+
+/** Nouns that name an amount themselves ("base salary", "purchase price"). */
+const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine', 'royalty', 'abatement', 'expense', 'installment']);
+
+/** Nouns of things an amount measures: named with "Amount" ("a payment of $450" → `PaymentAmount`). */
+const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'advance', 'credit', 'reimbursement', 'severance', 'settlement', 'dividend', 'deductible', 'note', 'notes', 'facility']);
+
+/** Nouns that name a rate ("an interest rate of 5%"). */
+const RATE_HEADS = new Set(['rate', 'percentage', 'interest', 'margin', 'spread', 'discount', 'increase', 'threshold', 'ratio', 'yield']);
+
+/** "a base salary of $410,000", "an interest rate equal to 5%", "a payment of $450": the noun phrase the value is of. */
+function amountName(near: string[], kind: 'money' | 'percent'): string | null {
+  const heads = kind === 'money' ? AMOUNT_HEADS : RATE_HEADS;
+  // "payments of more than $5,000,000", "a fee not to exceed $500", "a bonus of up to 50%": the comparison between the noun and its value is passed over.
+  const comparison = near[0] === 'than' && /^(?:more|less|greater|fewer)$/u.test(near[1] ?? '') ? (near[2] === 'not' || near[2] === 'no' ? 3 : 2) : near[0] === 'exceed' && near[1] === 'to' && near[2] === 'not' ? 3 : (near[0] === 'least' && near[1] === 'at') || (near[0] === 'to' && near[1] === 'up') ? 2 : 0;
+  if (comparison) near = near.slice(comparison);
+  // "hereby increases its Commitment to $75,000,000": what a change brings to the value is an amount of it.
+  const changed = near[0] === 'to' && near.slice(2, 5).some((w) => /^(?:increase[sd]?|decrease[sd]?|reduce[sd]?|raise[sd]?|adjust(?:s|ed)?)$/u.test(w));
+  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || (comparison > 0 && heads.has(singularNoun(near[0], 1))) || AMOUNT_OF.has(near[0])) ? 0 : -1;
+  if (link < 0) return null;
+  let at = link;
+  // "shall be equal to $2.70": the verb before "equal to".
+  if (link === 2 && near[0] === 'to' && near[2] === 'be' && near[3] === 'shall') at = 4;
+  // "a base salary in the amount of $302,000", "Employers Liability Insurance in an amount not less than": the noun before
+  // "in the amount of", an amount of it.
+  const inAmount = kind === 'money' && near[at] === 'amount' && /^(?:the|an)$/u.test(near[at + 1] ?? '') && near[at + 2] === 'in';
+  if (inAmount) at += 3;
+  // "the purchase price for the Assets shall be …": the subject's head, past what it is for.
+  if (at >= 2 && near[at - 1] === 'shall') {
+    const of = near.slice(at, at + 4).findIndex((w) => /^(?:for|of|under)$/u.test(w));
+    if (of > 0) at += of + 1;
+  }
+  const words: string[] = [];
+  for (const w of near.slice(at, at + 3)) {
+    if (FUNCTION_WORDS.has(w) || /\d/u.test(w)) break;
+    words.unshift(w);
+  }
+  const head = words.at(-1);
+  if (!head) return null;
+  // "shall bear interest at the rate of 1.5%": a bare rate is the rate of the noun it is at.
+  let rateOf = kind === 'percent' && words.length === 1 && head === 'rate' && /^(?:the|a)$/u.test(near[at + 1] ?? '') && near[at + 2] === 'at' ? near[at + 3] : undefined;
+  // "Interest shall accrue at the rate of 5%": after a modal the word at the rate is a verb, and only interest accrues at a
+  // rate that is its own ("Rent shall increase at the rate of 3%" is no rent's rate).
+  if (rateOf && /^(?:shall|will|may|must|to|should|would)$/u.test(near[at + 4] ?? '')) rateOf = near[at + 5] === 'interest' ? 'interest' : undefined;
+  if (rateOf && /^\p{L}{4,}$/u.test(rateOf) && !FUNCTION_WORDS.has(rateOf) && !/(?:ed|ing|ly)$/u.test(rateOf)) return pascal([rateOf, 'rate']);
+  // "annual cash costs of $723": a head in the plural names it as written.
+  const one = singularNoun(head, 3);
+  if (heads.has(head) || heads.has(one)) return pascal(words);
+  // "an hourly rate of $150": an amount by the unit a rate says; "a base salary at an annual rate of $440,000", the salary.
+  if (kind === 'money' && one === 'rate' && words.length > 1) {
+    const k = at + words.length;
+    const paid = /^(?:a|an|the)$/u.test(near[k] ?? '') && near[k + 1] === 'at' ? near.slice(k + 2, k + 4).filter((w) => !FUNCTION_WORDS.has(w)).reverse() : [];
+    return paid.length && AMOUNT_HEADS.has(paid.at(-1)!) && near.slice(k + 2, k + 2 + paid.length).every((w) => !FUNCTION_WORDS.has(w)) ? pascal(paid) : pascal(words);
+  }
+  if (kind === 'money' && (AMOUNT_OF.has(one) || (inAmount && /^\p{L}{4,}$/u.test(one)))) return `${pascal([...words.slice(0, -1), one])}Amount`;
+  // "a compensation equal to 100 percent (100%) of …", "a fee of 2%": the share of an amount is its percentage.
+  // (Not a bare "an amount equal to 10%": which amount, the text does not say.)
+  return kind === 'percent' && words.length + (one === 'amount' ? -1 : 0) > 0 && (AMOUNT_HEADS.has(one) || AMOUNT_OF.has(one)) ? `${pascal([...words.slice(0, -1), one])}Percentage` : null;
+}
+
+/**
+ * `"Availability Trigger Amount" means … an amount equal to 10% of …` → `AvailabilityTriggerPercentage`, `"Threshold Amount" means
+ * $50,000,000` → `ThresholdAmount`: the first amount or rate of a definition is what the defined term measures, named by the
+ * term with its kind's head.
+ */
+function definitionName(tokens: Token[], start: number, kind: 'money' | 'percent'): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1;
+  for (let steps = 0; i >= 0 && steps < 30 && !/^(?:means|mean)$/iu.test(tokens[i]!.text); i--, steps++) {
+    const t = tokens[i]!.text;
+    if (/^[.;"“”]$/u.test(t) || t === '%' || t === '$' || /^\$|%$/u.test(t)) return null;
+  }
+  if (i < 1) return null;
+  let k = i - 1;
+  if (tokens[k]?.text.toLowerCase() === 'shall') k--;
+  if (!/^["”]$/u.test(tokens[k]?.text ?? '')) return null;
+  const words: string[] = [];
+  for (k--; k >= 0 && words.length < 6 && !/^["“]$/u.test(tokens[k]!.text); k--) words.unshift(tokens[k]!.text);
+  if (!/^["“]$/u.test(tokens[k]?.text ?? '') || !words.length || !words.every((w) => /^\p{Lu}[\p{L}\p{N}-]*$|^\p{N}+$/u.test(w))) return null;
+  const head = words.at(-1)!.toLowerCase();
+  if (kind === 'percent') {
+    if (RATE_HEADS.has(head)) return pascal(words);
+    const core = head === 'amount' ? words.slice(0, -1) : words;
+    return core.length ? `${pascal(core)}Percentage` : null;
+  }
+  return AMOUNT_HEADS.has(head) ? pascal(words) : `${pascal(words)}Amount`;
+}
+
+/** Words that only measure an amount ("an aggregate principal amount of"), not say what it is of. */
+const MEASURE_ONLY = /^(?:Aggregate|Principal|Total|Original|AggregatePrincipal|TotalPrincipal|OriginalPrincipal)Amount$/u;
+
+/** What an amount the text only measures is of, further back: "any prepayment shall be in a principal amount of". */
+const AMOUNT_SUBJECTS = new Set(['prepayment', 'loan', 'borrowing', 'advance', 'note', 'notes', 'facility', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'payment', 'deposit', 'bond', 'bonds', 'debenture', 'debentures']);
+
+/** A measured-only amount ("AggregatePrincipalAmount") named by what it is of, the nearest such noun of its sentence before it. */
+function amountOf(name: string | null, words: readonly string[]): string | null {
+  if (!name || !MEASURE_ONLY.test(name)) return name;
+  const lower = words.map((w) => w.toLowerCase());
+  const at = lower.findIndex((w) => AMOUNT_SUBJECTS.has(w));
+  if (at < 0) return name;
+  const noun = singularNoun(lower[at]!, 4);
+  return `${pascal([noun])}Amount`;
+}
+
+/** "$50.00 per hour", "$1,200 per diem": an amount by the hour or the day, named for nothing else, is a rate of that unit. */
+function rateName(next: string[]): string | null {
+  if (next[0] !== 'per' && next[0] !== 'an' && next[0] !== 'a') return null;
+  return next[1] === 'hour' ? 'HourlyRate' : next[1] === 'diem' ? 'PerDiemRate' : null;
+}
+
+/**
+ * What a percentage says after it: `9.75% Senior Notes` → `NoteInterestRate` (the notes' coupon), `10% of the shares will
+ * vest` → `VestingPercentage` (the share of a thing the verb happens to).
+ */
+function shareName(next: string[]): string | null {
+  const security = next.slice(0, 3).findIndex((w) => SECURITIES.test(w) && w !== 'debt' && w !== 'obligations');
+  if (security >= 0 && next.slice(0, security).every((w) => /^(?:senior|subordinated|secured|unsecured|convertible|exchangeable|notes?)$/u.test(w))) {
+    const noun = next[security]!.replace(/s$/u, '');
+    return `${pascal([noun])}InterestRate`;
+  }
+  if (next[0] !== 'of' || !/^(?:the|such|its|his|her|their|each)$/u.test(next[1] ?? '')) return null;
+  const modal = next.slice(3, 6).findIndex((w) => /^(?:shall|will|may)$/u.test(w));
+  if (modal < 0) return null;
+  const verb = next[3 + modal + 1];
+  const noun = verb ? nounOfVerb(infinitive(verb)) : null;
+  return noun ? `${pascal([noun])}Percentage` : null;
+}
+
+/**
+ * `the Sellers' liability shall be limited to $1`, `the Tenant's costs shall not exceed $5,000`: the cap a clause sets on
+ * what its subject says (`SellersLiabilityLimit`, `TenantCostLimit`).
+ */
+function limitName(near: string[]): string | null {
+  let k = near[0] === 'to' && near[1] === 'limited' ? 2 : near[0] === 'exceed' && near[1] === 'not' ? 2 : 0;
+  if (!k) return null;
+  if (near[k] === 'be') k++;
+  if (!/^(?:shall|will|must|is|are|may|to|can)$/u.test(near[k] ?? '')) return null;
+  const words: string[] = [];
+  for (const w of near.slice(k + 1, k + 4)) {
+    if (FUNCTION_WORDS.has(w) || /\d/u.test(w) || /^(?:such|aggregate)$/u.test(w)) break;
+    words.unshift(w);
+  }
+  const head = words.at(-1);
+  // A subject that is a noun of what is owed or spent: not a party ("Tenant shall not exceed …" caps nothing it names).
+  if (!head || !/^(?:liability|liabilities|costs?|expenses?|fees?|payments?|amounts?|obligations?|indemnification|investment|investments|damages|losses|claims|compensation|borrowings?|indebtedness|contributions?|distributions?|charges?)$/u.test(head)) return null;
+  const one = singularNoun(head, 4);
+  return `${pascal([...words.slice(0, -1), one])}Limit`;
+}
+
+/** `the common stock, par value $0.01 per share`, `Common Stock, $0.001 par value`: the par value of the class of stock named before it. */
+function parValueName(tokens: Token[], v: { start: number; end: number }): string | null {
+  let i = firstAtOrAfter(tokens, v.start) - 1;
+  const next = after(tokens, v.end, 6);
+  // "$0.01 par value common stock", "par value $.01 per share, of Preferred Stock": the class after it.
+  const later = next.slice(0, 6).findIndex((w) => w === 'stock' || w === 'shares');
+  const named = (words: string[]) => `${pascal(words.slice(-2).map((w) => (w === 'shares' ? 'stock' : w)))}ParValue`;
+  if (next[0] === 'par' && next[1] === 'value') {
+    // the value before "par value": the stock is before the value.
+  } else if (tokens[i]?.text.toLowerCase() === 'value' && tokens[i - 1]?.text.toLowerCase() === 'par') i -= 2;
+  else return null;
+  if (tokens[i]?.text === ',') i--;
+  const words: string[] = [];
+  for (; i >= 0 && words.length < 3 && /^\p{L}+$/u.test(tokens[i]!.text) && !FUNCTION_WORDS.has(tokens[i]!.text.toLowerCase()); i--) words.unshift(tokens[i]!.text.toLowerCase());
+  if (words.length && /^(?:stock|shares)$/u.test(words.at(-1)!)) return named(words);
+  if (later > 0 && !/^(?:per|a|the|of)$/u.test(next[later - 1]!)) return named(next.slice(Math.max(0, later - 1), later + 1));
+  // "Common Stock ($0.01 par value)", "shares of common stock of CapLease, Inc., $0.01 par value": the class a little further back.
+  for (let k = i, steps = 0; k > 0 && steps < 8; k--, steps++) {
+    const w = tokens[k]!.text.toLowerCase();
+    if (w === '.' || w === ';') break;
+    if (w === 'stock' && /^\p{L}+$/u.test(tokens[k - 1]!.text) && !FUNCTION_WORDS.has(tokens[k - 1]!.text.toLowerCase())) return named([tokens[k - 1]!.text.toLowerCase(), 'stock']);
+  }
+  return 'ParValue';
+}
+
+/** `twenty five (25) vacation days` → `VacationDays`: what a count counts, by its modifier and plural noun. */
+function countName(next: string[]): string | null {
+  const [modifier, noun] = next;
+  if (!modifier || !noun || FUNCTION_WORDS.has(modifier) || !/^\p{L}{3,}$/u.test(modifier) || !/^\p{L}{3,}s$/u.test(noun)) return null;
+  // "ten (10) business days", "thirty (30) calendar days": a duration, not a count.
+  if (/^(?:business|calendar|consecutive|banking|working|full|additional|successive|trading)$/u.test(modifier)) return null;
+  return pascal([modifier, noun]);
+}
+
+/** `at Work Level 5` → `WorkLevel`: the capitalised name of a rank just before its number. */
+function gradeName(tokens: Token[], start: number): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1;
+  if (!/^(?:Level|Grade|Tier|Band|Step)$/u.test(tokens[i]?.text ?? '')) return null;
+  const words: string[] = [];
+  for (; i >= 0 && words.length < 3 && /^\p{Lu}\p{Ll}+$/u.test(tokens[i]!.text); i--) words.unshift(tokens[i]!.text);
+  // A bare "Level 3" may be a floor or a section as well as a rank: only a rank with its own name is named.
+  return words.length >= 2 ? pascal(words) : null;
+}
+
+/** An amount's or a rate's name: a par value, a limit, a share, what it is of, a definition, or its unit. */
+export function amountLabel({ tokens, value: v, near, floor }: ValueContext): string | null {
+  const kind = v.kind === 'money' ? 'money' : 'percent';
+  return (
+    (kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ??
+    amountOf(amountName(near, kind), wordsBefore(tokens, v.start, floor, 24)) ??
+    definitionName(tokens, v.start, kind) ??
+    (kind === 'money' ? rateName(after(tokens, v.end, 3)) : null)
+  );
+}
+
+/** A count's name: a rank ("Work Level 5") or what it counts ("twenty five (25) vacation days"). */
+export function countLabel({ tokens, value: v }: ValueContext): string | null {
+  return gradeName(tokens, v.start) ?? countName(after(tokens, v.end, 3));
+}

@@ -1,0 +1,21 @@
+/** Cheap tests of a leaf's text for the kinds of value it may hold, so that most leaves are passed over unread. */
+
+/** Cues of a party's role: a defined term, `as …`, `its …`, `Label:`, `means`, `I, …`, `appeared`. */
+export const PARTY_CUE = /\(\s*(?:the\s+|this\s+|each\s+|collectively\s+)?["“]|["“][^"”()]{1,40}["”]\s*\)|\((?:the\s+)?\p{Lu}\p{L}*\)|\b(?:as|AS)\s+(?:an?\s+|the\s+|AN?\s+|THE\s+)?["“]?\p{L}|,\s+(?:[Ss]ole\s+|SOLE\s+)?(?:[Mm]ember|MEMBER|[Mm]anager|MANAGER|[Pp]artner|PARTNER|[Tt]enant|TENANT|[Ll]andlord|LANDLORD|[Tt]rustee|TRUSTEE|[Gg]uarantor|GUARANTOR)\s*$|,\s+its\s+\p{L}|\p{L}:\s*\p{Lu}|\bmean(?:s)?\s+\p{Lu}|\bI,\s+\p{Lu}|\/s\/|^\s*\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){1,3}\s+(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|Managing|General|Interim|Acting|Deputy|Assistant)\b|\bappeared\s+\p{Lu}|\bbecomes?\s+(?:a|an|the)\s+\p{L}|\bis\s+the\s+(?:sole\s+)?(?:general\s+partner|managing\s+member|manager|trustee|parent|sponsor)\b|\bacting\s|\(\p{Lu}\p{L}*\)|,\s+an?\s+(?:\p{Lu}[\p{L}.]*\s+){1,3}(?:limited\s+liability\s+|limited\s+|general\s+)?(?:corporation|company|partnership)\b|,\s+an?\s+(?:corporation|company)\s+(?:incorporated|organi[sz]ed|existing|formed|duly)\b|\bbetween\s+\p{Lu}|(?:^|[.;]\s+)(?:The|THE)\s+\p{Lu}\p{L}+,\s+\p{Lu}/u;
+
+export const MONTH_CUE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/u;
+
+export const HYPHEN_CUE = /-(?:day|week|month|year|hour)/iu;
+
+export const TIME_CUE = /\d:\d|[ap]\.?m\b|noon/iu;
+
+export const PLAN_CUE = /\b(?:Plan|Program)\b/u;
+
+/** "the Civil Rights Act of 1964": a law's year (the only year named on its own). */
+export const ACT_YEAR_CUE = /\bAct\s+of\s+(?:1[789]|20)\d\d\b/u;
+
+/** A rank given by its number: "at Work Level 5", "Salary Grade 12", "Tier 2". */
+export const GRADE_CUE = /\b(?:Level|Grade|Tier|Band|Step)\s+\d/u;
+
+/** A count in words and figure of a thing named by two words after it: "twenty five (25) vacation days". */
+export const COUNT_NOUN_CUE = /\(\d[\d,]*\)\s+\p{Ll}{3,}\s+\p{Ll}{3,}s\b/u;

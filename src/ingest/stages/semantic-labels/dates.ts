@@ -1,0 +1,265 @@
+/**
+ * Dates and times named by the event or document they belong to: "shall terminate on" → `TerminationDate`,
+ * "Credit Agreement dated as of" → `AgreementDate`, "no later than" → a deadline, "scheduled for" → `ConferenceCallTime`.
+ */
+import type { Token } from '../properties/tokens.js';
+import { NOT_SUBJECTS, clauseVerbPeriod, governingVerbPeriod } from './periods.js';
+import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, wordsBefore, type ValueContext } from './words.js';
+
+/** Verbs and nouns of the events dates belong to, to the noun a label names them by. */
+export const DATE_EVENTS: [RegExp, string][] = [
+  [/^terminat/u, 'Termination'],
+  [/^expir/u, 'Expiration'],
+  [/^commenc/u, 'Commencement'],
+  [/^matur/u, 'Maturity'],
+  [/^amend/u, 'Amendment'],
+  [/^effective$/u, 'Effective'],
+  [/^execut(?:e|es|ed|ing|ion)$/u, 'Execution'],
+  [/^clos(?:e|es|ed|ing)$/u, 'Closing'],
+  [/^renew/u, 'Renewal'],
+  [/^vest/u, 'Vesting'],
+  [/^resign/u, 'Resignation'],
+  [/^retire/u, 'Retirement'],
+  [/^appoint/u, 'Appointment'],
+  [/^grant/u, 'Grant'],
+  [/^deliver/u, 'Delivery'],
+  [/^settle/u, 'Settlement'],
+  [/^(?:begin|beginning|start|starting)$/u, 'Start'],
+  // "records" is mostly the noun ("permanent analog records by December 31, 2024"): only "record", "recorded", "recording" are the event.
+  [/^record(?:ed|ing)?$/u, 'Recording'],
+  [/^enact(?:s|ed|ing|ment)?$/u, 'Enactment'],
+];
+
+/** "dated", "entered into as of", "made as of", "accepted and agreed on": the date of the document that says it. */
+const DOCUMENT_DATED = /^(?:dated|entered|made|executed|agreed)$/u;
+
+/** `Credit Agreement dated as of …`: the document the text names just before "dated", as written. */
+function documentDate(tokens: Token[], start: number): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1;
+  while (i >= 0 && /^(?:as|of|on)$/iu.test(tokens[i]!.text)) i--;
+  if (i < 1 || !/^dated$/iu.test(tokens[i]!.text)) return null;
+  let k = i - 1;
+  while (k >= 0 && /^[,()"“”']$/u.test(tokens[k]!.text)) k--;
+  const words: string[] = [];
+  for (; k >= 0 && words.length < 4 && /^\p{Lu}/u.test(tokens[k]!.text); k--) words.unshift(tokens[k]!.text.toLowerCase());
+  const document = words.at(-1);
+  if (!document || !DOCUMENTS.has(document)) return null;
+  // "the Liquefaction Tolling Agreement, dated …", "Lease Agreement dated …": the date of an agreement is its `AgreementDate`,
+  // whatever kind of agreement the title says (a docset's documents name their kinds differently; the role is the same).
+  return `${pascal([document])}Date`;
+}
+
+/** `on or about February 24, 2014, Oakridge and Expedia entered into a Loan Agreement`: the date of the document entered into after it. */
+function enteredDate(tokens: Token[], end: number): string | null {
+  const next = after(tokens, end, 14);
+  const at = next.findIndex((w, i) => (w === 'entered' && next[i + 1] === 'into') || w === 'executed' || w === 'signed');
+  if (at < 0 || at > 8) return null;
+  const document = next.slice(at + 1, at + 6).find((x) => DOCUMENTS.has(x));
+  return document ? `${pascal([document])}Date` : null;
+}
+
+/**
+ * `This Agreement ("Agreement") is effective by and between Jane Roe ("Employee") and Acme, Inc. ("Employer") as of
+ * September 9, 2013`: a bare "as of" after the parties dates what the sentence's document is (effective, entered into).
+ */
+function preambleDate(tokens: Token[], start: number, near: string[]): string | null {
+  const at = firstAtOrAfter(tokens, start);
+  // Right after the last party or its defined term: `… ("Employer") as of`.
+  if (near[0] !== 'of' || near[1] !== 'as' || (near.length > 2 && !/^[),]$/u.test(tokens[at - 3]?.text ?? ''))) return null;
+  const words: string[] = [];
+  for (let i = at - 1; i >= 0 && words.length < 60; i--) {
+    const t = tokens[i]!.text;
+    if (t === '.' || t === ';') break;
+    if (/[\p{L}]/u.test(t)) words.unshift(t.toLowerCase());
+  }
+  // The sentence opens on the document ("This Agreement", "THIS LEASE") and says what it is before its parties.
+  if (!/^(?:this|the)$/u.test(words[0] ?? '')) return null;
+  const doc = words.slice(1, 6).findIndex((w) => DOCUMENTS.has(w));
+  const between = words.indexOf('between');
+  if (doc < 0 || between < 0) return null;
+  const verb = words.slice(doc + 2, between).find((w) => w === 'effective' || DOCUMENT_DATED.test(w));
+  if (!verb) return null;
+  return verb === 'effective' ? 'EffectiveDate' : `${pascal([words[doc + 1]!])}Date`;
+}
+
+/**
+ * `As of May 31, 2014, Employee hereby resigns from …`, `On June 1, 2026, the Lease terminated`: a date opening its sentence
+ * is the date of the event its verb says, a finite verb (not "termination") a few words on.
+ */
+function openingDate(near: string[], next: string[]): string | null {
+  if (!near.length || near.length > 3 || !near.every((w) => /^(?:as|of|on|effective)$/u.test(w))) return null;
+  for (const [k, w] of next.slice(0, 6).entries()) {
+    const finite = /(?:s|ed)$/u.test(w) || /^(?:hereby|shall|will)$/u.test(next[k - 1] ?? '');
+    if (!finite || k === 0) continue;
+    for (const [re, noun] of DATE_EVENTS) {
+      if (!re.test(w) || noun === 'Effective') continue;
+      // "On July 17, 2023, the Circuit Court granted Apple's motion": a grant's date is an award's or a licence's.
+      if (noun === 'Grant' && !next.slice(k + 1, k + 14).some((x) => GRANTED.test(x))) return null;
+      return `${noun}Date`;
+    }
+  }
+  return null;
+}
+
+/** What a grant date is the date of: an equity award, an option, a licence or a right. */
+const GRANTED = /^(?:awards?|options?|units?|shares?|stock|rsus?|psus?|sars?|licen[cs]es?|rights?|warrants?|equity)$/iu;
+
+/** `for the reporting period ended March 31, 2012`, `the fiscal year ending December 31`: the end date of the period named before. */
+function periodEndDate(near: string[]): string | null {
+  // The periods a company reports on: "for the reporting period ended", "the fiscal year ended", "the three months ended".
+  return /^(?:ended|ending)$/u.test(near[0] ?? '') && /^(?:period|year|quarter|months|weeks)$/u.test(near[1] ?? '') ? 'ReportingPeriodEndDate' : null;
+}
+
+/**
+ * `in the event that a Change in Control occurs prior to January 1, 2015` → `ChangeInControlDate`, `if the commencement
+ * date of the lease occurs on or before May 1, 2015` → `CommencementDate`: the date an event "occurs" on or by is that
+ * event's, named by the subject of "occurs": a capitalised term whole, otherwise its head before an "of".
+ */
+function occurrenceDate(words: readonly string[]): string | null {
+  const near = words.map((w) => w.toLowerCase());
+  let k = near[0] === 'on' || near[0] === 'before' ? 1 : (near[0] === 'to' && near[1] === 'prior') || (near[0] === 'than' && near[1] === 'later') ? 2 : 0;
+  if (!k) return null;
+  while (/^(?:or|on|no|not)$/u.test(near[k] ?? '')) k++;
+  if (!/^(?:occurs?|occurred|happens?|happened)$/u.test(near[k] ?? '')) return null;
+  k++;
+  while (/^(?:shall|will|may|not|have|has|had|does|did|to)$/u.test(near[k] ?? '')) k++;
+  const subject: string[] = [];
+  for (; k < near.length && subject.length < 10; k++) {
+    // "a Sale of the Company": a determiner after "of" is inside the subject.
+    if (/^(?:a|an|the|that|this|such|any|if|when|unless|until|its|his|her|their)$/u.test(near[k]!) && near[k + 1] !== 'of') break;
+    subject.unshift(words[k]!);
+  }
+  if (k >= near.length || !subject.length) return null;
+  const of = subject.findIndex((w) => w.toLowerCase() === 'of');
+  // "Change of Control Event" is one term; "the delivery date of the second tranche", a head and what it is of.
+  const term = subject.every((w) => /^\p{Lu}/u.test(w) || /^(?:of|in|and|the)$/u.test(w));
+  const head = (term ? subject : of > 0 ? subject.slice(0, of) : subject).filter((w) => w.toLowerCase() !== 'the');
+  if (head.length > 5 || NOT_SUBJECTS.has(head[0]!.toLowerCase()) || head.some((w) => !/^\p{L}+$/u.test(w))) return null;
+  return head.at(-1)!.toLowerCase() === 'date' ? pascal(head) : `${pascal(head)}Date`;
+}
+
+function dateName(near: string[], title?: string): string | null {
+  // "has hereto set her hand this 13th day of May", "signed into law October 17, 1986".
+  if (/^hands?$/u.test(near[1] ?? '') && /^(?:his|her|their|its|my|our)$/u.test(near[2] ?? '') && /^sets?$/u.test(near[3] ?? '')) return 'SignatureDate';
+  if (near[0] === 'law' && near[1] === 'into' && /^signed$/u.test(near[2] ?? '')) return 'EnactmentDate';
+  // "terminates his employment due to Retirement or Disability prior to …": a cause between the event and its date is passed over.
+  const causeAt = near.slice(0, 7).findIndex((w, k) => w === 'to' && near[k + 1] === 'due');
+  for (const [i, w] of near.slice(0, causeAt >= 0 ? causeAt + 6 : 7).entries()) {
+    // "shall commence on the Effective Date and continue until …": an event's word in another date's term ("Effective
+    // Date") is that date's, and a verb between it and this date ("continue") says this one is of something else.
+    if (i >= 2 && near[i - 1] === 'date' && near.slice(0, i - 1).some((x) => /^(?:continue|continues|continuing|remain|remains|last|lasts|until|through)$/u.test(x))) return null;
+    if (w === 'due' && near.slice(i + 1, i + 4).some((x) => SECURITIES.test(x))) return 'MaturityDate';
+    // "terminates his employment due to Retirement or Disability prior to …": a cause is not the event the date is of.
+    const cause = near.slice(i + 1, i + 5).findIndex((x, k, a) => x === 'to' && (a[k + 1] === 'due' || (a[k + 1] === 'owing')));
+    for (const [re, noun] of DATE_EVENTS) {
+      if (!re.test(w) || cause >= 0) continue;
+      // "my commission expires": the noun the event is of.
+      const of = near[i + 1];
+      const prefix = of && /^(?:commission|lease|term|option|agreement|employment|offer|warrant)$/u.test(of) ? pascal([of]) : '';
+      // The subject before its modal: "Tenant's obligation to pay Rent shall commence on" → `RentCommencementDate`;
+      // "the Executive's employment under this Agreement shall begin on" → `EmploymentStartDate` (an employment starts).
+      const subject = near.slice(i + 1, i + 7);
+      const modal = /^(?:shall|will|may|would|to|is|be)$/u.test(of ?? '');
+      // "this Sublease shall become effective on" → `SubleaseEffectiveDate`: a document other than the agreement itself says whose.
+      if (noun === 'Effective') {
+        let k = i + 1;
+        while (k < near.length && k < i + 5 && /^(?:shall|will|be|become|becomes|is|was|been|has|have|hereby|and|this|the|such)$/u.test(near[k]!)) k++;
+        const subject = near[k];
+        if (subject && subject !== 'agreement' && DOCUMENTS.has(subject) && k > i + 1) return `${pascal([subject])}EffectiveDate`;
+      }
+      if (noun === 'Commencement' || noun === 'Start') {
+        if (modal && subject.slice(0, 3).includes('rent')) return 'RentCommencementDate';
+        if (subject.includes('employment') && !subject.includes('termination')) return 'EmploymentStartDate';
+      }
+      return `${prefix}${noun}Date`;
+    }
+    // "this signed and dated Agreement before …": "dated" before its noun describes the document, it does not date it here.
+    if (DOCUMENT_DATED.test(w) && !(i > 0 && DOCUMENTS.has(near[i - 1]!))) {
+      // "INDENTURE / Dated as of June 1, 2010": a line that only says "dated" is the date of the document its heading names.
+      const titled = i === near.length - 1 ? title?.toLowerCase().match(/[\p{L}]+/gu)?.at(-1) : undefined;
+      // "the Indenture for the 2019 Senior Notes dated as of": past what the document is for, to the document.
+      const forAt = near.slice(i + 1, i + 6).findIndex((x) => x === 'for' || x === 'governing');
+      const document = near.slice(i + 1, i + 6).find((x) => DOCUMENTS.has(x)) ?? (forAt >= 0 ? near.slice(i + 2 + forAt, i + 5 + forAt).find((x) => DOCUMENTS.has(x)) : undefined) ?? (titled && DOCUMENTS.has(titled) ? titled : undefined);
+      // "the Statement of Values dated …": a thing of something, and no document, is dated; it is no agreement.
+      if (!document && near[i + 2] === 'of') return null;
+      return `${pascal([document ?? 'agreement'])}Date`;
+    }
+  }
+  return null;
+}
+
+/** `The Civil Rights Act of 1964` → `CivilRightsActYear`: the year of the law its capitalised name says. */
+export function actYear(tokens: Token[], start: number): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1;
+  if (tokens[i]?.text !== 'of' || tokens[i - 1]?.text !== 'Act') return null;
+  // Capitalised words, and the connectors and commas between two of them ("Americans with Disabilities Act", "Women,
+  // Peace, and Security Act").
+  const words: string[] = [];
+  const capital = (k: number) => /^\p{Lu}[\p{L}-]*$/u.test(tokens[k]?.text ?? '');
+  for (i--; i >= 0 && words.length < 8; i--) {
+    const t = tokens[i]!.text;
+    if (capital(i)) words.unshift(t);
+    else if (((t === ',' || /^(?:with|of|and|for|on|to|the)$/u.test(t)) && capital(i - 1)) || (t === 'and' && tokens[i - 1]?.text === ',')) words.unshift(t);
+    else break;
+  }
+  // "Title VII of The Civil Rights Act": an article starts the name (it is no word of it).
+  const article = words.findLastIndex((w) => /^(?:the|an?)$/iu.test(w));
+  const name = words.slice(article + 1).filter((w) => w !== ',').flatMap((w) => w.split('-'));
+  return name.length >= 2 ? `${pascal(name)}Year` : null;
+}
+
+/**
+ * `Landlord shall complete the Landlord Work on or before May 1, 2027` → `WorkDeadline`, `the Buyer shall deliver the
+ * notice no later than …` → `NoticeDeadline`: a date set by "on or before", "no later than" or "not later than" is the
+ * deadline of what its clause's verb does, named as a period "within" would be; a date is a deadline either way.
+ */
+function deadlineDate(near: string[]): string | null {
+  const cue = near[0] === 'before' && near[1] === 'or' && near[2] === 'on' ? 3 : near[0] === 'than' && near[1] === 'later' && /^(?:no|not)$/u.test(near[2] ?? '') ? 3 : 0;
+  if (!cue) return null;
+  return governingVerbPeriod(['within', ...near.slice(cue)])?.replace(/Period$/u, 'Deadline') ?? null;
+}
+
+/** "payments received after 12:00 noon", "no later than 5:00 p.m.": a time is a deadline or a cut-off. */
+function timeName(near: string[]): string | null {
+  if (near.slice(0, 6).some((w) => /^(?:effective|effect)$/u.test(w))) return 'EffectiveTime';
+  return scheduledName(near, 'Time');
+}
+
+/** `A conference call to review earnings is scheduled for 4:30 p.m.` → `ConferenceCallTime`: what is scheduled for it, by its head. */
+function scheduledName(near: string[], type: 'Date' | 'Time'): string | null {
+  if (!/^(?:for|at|on)$/u.test(near[0] ?? '') || near[1] !== 'scheduled' || !/^(?:is|are|was|were|been|be)$/u.test(near[2] ?? '')) return null;
+  let k = 3;
+  while (/^(?:has|have|will|shall|currently|now|tentatively)$/u.test(near[k] ?? '')) k++;
+  // "a conference call to review earnings": the noun before what it is for.
+  const to = near.slice(k, k + 5).indexOf('to');
+  if (to >= 0) k += to + 1 + (near[k + to + 1] === 'to' ? 1 : 0);
+  const subject: string[] = [];
+  for (; k < near.length && subject.length < 5 && (near[k] === 'of' || !FUNCTION_WORDS.has(near[k]!)); k++) subject.unshift(near[k]!);
+  // "the annual meeting of members": the head before what it is of.
+  const of = subject.indexOf('of');
+  const head = of >= 0 ? subject.slice(0, of) : subject;
+  if (!head.length || head.length > 3 || !/^(?:a|an|the|its|our|this)$/u.test(near[k] ?? '') || head.some((w) => !/^\p{L}{3,}$/u.test(w))) return null;
+  return `${pascal(head)}${type}`;
+}
+
+/** A date's name: the document, period, event or deadline its clause makes it the date of. */
+export function dateLabel({ text, tokens, value: v, near, floor, previous, title }: ValueContext): string | null {
+  return (
+    documentDate(tokens, v.start) ??
+    periodEndDate(near) ??
+    // "for the six months ended June 30, 2012": the end of the reported period.
+    (previous?.kind === 'duration' && /^\s+ended\s+$/u.test(text.slice(previous.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(previous.start, previous.end)) ? 'ReportingPeriodEndDate' : null) ??
+    dateName(near, title) ??
+    occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ??
+    scheduledName(near, 'Date') ??
+    enteredDate(tokens, v.end) ??
+    openingDate(near, after(tokens, v.end, 20)) ??
+    preambleDate(tokens, v.start, near) ??
+    deadlineDate(near)
+  );
+}
+
+/** A time's name: a deadline or cut-off ("no later than 5:00 p.m."), or the verb of its clause. */
+export function timeLabel({ tokens, value: v, near, floor }: ValueContext): string | null {
+  return timeName(near) ?? clauseVerbPeriod(tokens, v.start, floor, v);
+}
