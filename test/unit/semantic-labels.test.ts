@@ -941,5 +941,15 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Coverage applies to property shown on the Statement of Values dated 6/24/2021, or later reported to us.\n'), []);
     assert.deepEqual(await labelsOf('The Borrower entered into that certain Credit Agreement dated as of July 1, 2014.\n'), [['AgreementDate', 'July 1, 2014']]);
   });
+  test('a job title in apposition after a name is its role; a role alone on the line over the name; hyphenated roles in Pascal case', async () => {
+    assert.deepEqual(await labelsOf('Maria Okafor, Executive Vice Chairman of the Board of Directors Date:\n'), [['ExecutiveViceChairmanName', 'Maria Okafor']]);
+    assert.deepEqual(await labelsOf('Name: Tom Reyes, Managing Member HARBOR INVESTMENTS, LLC\n').then((l) => l[0]), ['ManagingMemberName', 'Tom Reyes']);
+    assert.deepEqual(await labelsOf('Dana Whitfield, Chief Financial Officer of the Company, signed the notice.\n'), [['ChiefFinancialOfficerName', 'Dana Whitfield']]);
+    // Without the comma a title under a signature names the signer, as before.
+    assert.deepEqual(await labelsOf('Gary Lindqvist Interim Chief Executive Officer Accepted and Agreed:\n'), [['SignatoryName', 'Gary Lindqvist']]);
+    assert.deepEqual(await labelsOf('By its non-member manager,\n\nBRIGHTWATER MANAGER, LLC,\n\nA Rhode Island limited liability company\n'), [['NonMemberManagerName', 'BRIGHTWATER MANAGER, LLC']]);
+    assert.deepEqual(await labelsOf('By its non-member manager, BRIGHTWATER MANAGER, LLC, A Rhode Island limited liability company\n'), [['NonMemberManagerName', 'BRIGHTWATER MANAGER, LLC']]);
+    assert.deepEqual(await labelsOf('The Borrower and its general partner, Brightwater Manager, LLC, agree to the terms.\n'), [['GeneralPartnerName', 'Brightwater Manager, LLC']]);
+  });
 });
 

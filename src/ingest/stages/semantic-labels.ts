@@ -10,6 +10,7 @@
  * Deterministic, so one role gets one name in every document of a docset.
  */
 import type { Leaf, StructureNode } from '../../document/structure.js';
+import { labelsNextLine } from './properties/parties.js';
 import { continuation } from './properties/prose.js';
 import { valueSpans } from './properties/prose-spans.js';
 import { tokenize } from './properties/tokens.js';
@@ -47,7 +48,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   // Most leaves name nothing: only the kinds the leaf can hold are looked for (parties only beside a role's cue).
   const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
   const kinds: ValueKind[] = [];
-  if (PARTY_CUE.test(next === undefined ? text : `${text} ${next}`) || (previous !== undefined && /:\s*$|^\s*["“][\p{L} ]{2,30}["”]\s*$/u.test(previous))) kinds.push('party');
+  if (PARTY_CUE.test(next === undefined ? text : `${text} ${next}`) || (previous !== undefined && labelsNextLine(previous))) kinds.push('party');
   if (types.has('Date') || MONTH_CUE.test(text) || /_\s+day\s+of/u.test(text)) kinds.push('date');
   if (types.has('TimeDuration') || HYPHEN_CUE.test(text)) kinds.push('duration');
   if (types.has('Money')) kinds.push('money');

@@ -175,6 +175,11 @@ const QUOTE = /^["“”‘’']$/u;
 const MAX_LABELLED_LINE_WORDS = 24;
 /** A line that is only a word or three in quotes: `"LANDLORD"` over a signature block. */
 const QUOTED_LINE = /^\s*["“][\p{L} ]{2,30}["”]\s*$/u;
+/** A signature block's line of the role alone, the name on the next line: `By its non-member manager,`. */
+const ITS_ROLE_LINE = /^\s*(?:by\s+)?its\s+\p{Ll}+(?:-\p{Ll}+)?(?:\s+\p{Ll}+){0,2},\s*$/iu;
+
+/** Whether a line labels the party named on the line after it: `LANDLORD:`, `"Tenant"`, `By its general partner,`. */
+export const labelsNextLine = (line: string): boolean => /:\s*$/u.test(line) || QUOTED_LINE.test(line) || ITS_ROLE_LINE.test(line);
 
 /** Words in quotes inside brackets starting at token `open` ("(", then the/each, a quote): `(the "Company")`. */
 function definedTermAt(tokens: Token[], open: number, name?: readonly Token[]): { role: string[]; close: number } | null {
@@ -217,6 +222,15 @@ function predicateAt(tokens: Token[], i: number): boolean {
   return !!t && /^\p{Ll}/u.test(t.text) && !/^(?:a|an|and|or|having|with|whose|residing|located|incorporated|organized|duly|individually|each|both|together|jointly|c\/o)$/u.test(lower(t));
 }
 
+/** Title-case words of a job title from token `i`, up to its "of" ("Executive Vice Chairman of the Board"), ending in a title's head. */
+function titleAt(tokens: Token[], i: number): string[] | null {
+  const words: string[] = [];
+  for (let k = i; k < tokens.length && words.length < 5 && TITLE_WORDS.has(lower(tokens[k])) && isCapitalised(tokens[k]) && !allCaps(tokens[k]!); k++) words.push(lower(tokens[k]));
+  const end = tokens[i + words.length];
+  const closed = !end || /^(?:of|[,.;:)])$/u.test(end.text) || !/^\p{L}/u.test(end.text) || isCapitalised(end);
+  return words.length && closed && /^(?:officer|president|chairman|member|manager|director|secretary|treasurer|partner|counsel|controller)$/u.test(words.at(-1)!) ? words : null;
+}
+
 /**
  * The roles the text gives the name spanning tokens `[from, to]`: what follows it (an appositive,
  * then a defined term, `as …` or `its …`) and what stands before it (`Label:`, `"Term" means`).
@@ -238,6 +252,12 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     }
     if (w === ',' || w === ';' || w === '.' || w === ':') {
       if (steps === 0) {
+        // "David Manovich, Executive Vice Chairman of the Board": a job title in apposition is the role.
+        const title = w === ',' ? titleAt(tokens, i + 1) : null;
+        if (title) {
+          roles.push(title);
+          break;
+        }
         i++;
         continue;
       }
@@ -370,7 +390,7 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     // "and its wholly owned subsidiary, Caterpillar Financial Services Corporation": the role before the name, in apposition.
     const words = b.slice(b.lastIndexOf('its') + 1, -1);
     const role = words.filter((w) => !/^(?:wholly|owned|direct|indirect|sole|new|former|current|then|principal|majority)$/u.test(w));
-    if (role.length && role.length <= 3 && words.every((w, k) => /^\p{Ll}+$/u.test(before[b.lastIndexOf('its') + 1 + k]!.text)) && PARTY_NOUNS.has(role.at(-1)!)) roles.push(role);
+    if (role.length && role.length <= 3 && words.every((w, k) => /^\p{Ll}+(?:-\p{Ll}+)*$/u.test(before[b.lastIndexOf('its') + 1 + k]!.text)) && PARTY_NOUNS.has(role.at(-1)!)) roles.push(role);
   } else if (b.at(-1) === ',' && b.at(-3) === 'the' && (b.length === 3 || /^[.;:"“]$/u.test(b.at(-4)!)) && PARTY_NOUNS.has(b.at(-2)!) && /^\p{Lu}/u.test(before.at(-2)!.text) && tokens[to + 1]?.text === ',') {
     // "The Guarantor, XYZ Parent Inc., hereby guarantees": a sentence's defined role, then the name in apposition to it.
     roles.push([b.at(-2)!]);
@@ -384,9 +404,9 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   // ("GSA’s Senior Procurement Executive will …" under "Senior Procurement Executive:": the name owns the role, it is not it.)
   const opensSentence = (!!after && /^\p{Ll}/u.test(after.text) && !/^(?:a|an|the|as|its|and|acting|having|with|whose|residing|located|c\/o|by)$/u.test(lower(after))) || /['’]s$/u.test(tokens[to]!.text);
   // A label's value is a name line ("Acme LLC, a Delaware corporation"), not a paragraph that happens to open on a name.
-  const labelled = from === 0 && previous && !opensSentence && (/:\s*$/u.test(previous) || QUOTED_LINE.test(previous));
+  const labelled = from === 0 && previous && !opensSentence && labelsNextLine(previous);
   if (labelled && tokens.filter(isWord).length <= MAX_LABELLED_LINE_WORDS) {
-    const words: string[] = previous.replace(/:\s*$/u, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const words: string[] = previous.replace(/:\s*$/u, '').replace(/^\s*(?:by\s+)?its\s+/iu, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     // "Office of the Chief Economist:": what the label names is the noun before its first "of" (an office), not the role
     // after it.
     const of = words.indexOf('of');

@@ -92,14 +92,14 @@ export function termClosing(tokens: Token[], v: { start: number; end: number }, 
   if (!words || words.length > 5) return null;
   const head = words.at(-1)!.toLowerCase();
   // `(the "severance period")`: a term in lower case still names a duration by its own head.
-  if (kind === 'duration' && LABEL_HEADS.duration!.test(head)) return pascal(words.flatMap((w) => w.split('-')));
+  if (kind === 'duration' && LABEL_HEADS.duration!.test(head)) return pascal(words);
   if (!/^\p{Lu}/u.test(words[0]!)) return null;
   // `the twelve (12) month period following the Termination Date (the "Forward Bonus")`: the period of what the term names.
-  if (kind === 'duration' && i > first && /^period$/iu.test(tokens[first]?.text ?? '') && !LABEL_HEADS.date!.test(head)) return `${pascal(words.flatMap((w) => w.split('-')))}Period`;
+  if (kind === 'duration' && i > first && /^period$/iu.test(tokens[first]?.text ?? '') && !LABEL_HEADS.date!.test(head)) return `${pascal(words)}Period`;
   // The end of a period: only when the date closes it ("through", "until") right before the term. The date is the
   // period's end, named so with its type ("through December 31, 2015 (the "Non-Competition Period")" → `NonCompetitionPeriodEndDate`).
   const k = firstAtOrAfter(tokens, v.start) - 1;
-  if (kind === 'date' && i === first && head === 'period' && /^(?:through|until|thru)$/iu.test(tokens[k]?.text ?? '')) return `${pascal(words.flatMap((w) => w.split('-')))}EndDate`;
+  if (kind === 'date' && i === first && head === 'period' && /^(?:through|until|thru)$/iu.test(tokens[k]?.text ?? '')) return `${pascal(words)}EndDate`;
   return null;
 }
 
@@ -159,7 +159,7 @@ function definedTermBefore(tokens: Token[], close: number, kind: string): string
   if (k < 0 || !words.length || words.length > 5 || !words.every((w) => /^\p{Lu}[\p{L}\p{N}-]*$/u.test(w))) return null;
   const head = words.at(-1)!.toLowerCase();
   const fits = LABEL_HEADS[kind]?.test(head) || (kind === 'duration' && DEFINED_DURATION_HEADS.test(head));
-  return fits ? pascal(words.flatMap((w) => w.split('-'))) : null;
+  return fits ? pascal(words) : null;
 }
 
 /** The words of a defined term right after a value: `… (the "Premises")` → ["Premises"]; `afterComma`: `…, (the "Premises")` too. */

@@ -31,9 +31,13 @@ export const DOCUMENTS = new Set(['agreement', 'lease', 'sublease', 'amendment',
 
 export const FUNCTION_WORDS = new Set(['no', 'each', 'every', 'a', 'an', 'the', 'of', 'to', 'in', 'for', 'and', 'or', 'its', 'his', 'her', 'their', 'any', 'such', 'this', 'that', 'total', 'sum', 'excess', 'up', 'at', 'least', 'not', 'more', 'than', 'less', 'by', 'with', 'on', 'from', 'as', 'per', 'upon', 'into', 'under', 'within']);
 
-/** `["Widget", "Corp."]` → `WidgetCorp`: words joined in Pascal case, their punctuation left out. */
+/** `["Widget", "Corp."]` → `WidgetCorp`, `["non-member", "manager"]` → `NonMemberManager`: words joined in Pascal case, their punctuation left out. */
 export const pascal = (words: readonly string[]): string =>
-  words.map((w) => w.replace(/[^\p{L}\p{N}]/gu, '')).map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('');
+  words
+    .flatMap((w) => w.split('-'))
+    .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ''))
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())
+    .join('');
 
 function lowerWords(tokens: readonly Token[]): string[] {
   return tokens.filter((t) => /[\p{L}\p{N}]/u.test(t.text)).map((t) => t.text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''));
