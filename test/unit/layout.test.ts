@@ -1293,6 +1293,17 @@ describe('layout: a figure in brackets under a number in words', () => {
     assert.deepEqual(paragraphs(fromPdf.nodes).map((p) => p.leaf.text), ['It may be cured within ninety (90) days of the notice.']);
   });
 
+  test('a text file: a line opening on an initial ("J. Servodidio") is a name, not an item or a lettered heading; "B." after "A." is one', async () => {
+    const text = ['A. Scope', '', 'The scope is this.', '', 'B. Term', '', 'The term is that.', '', 'J. Servodidio', '', 'Executive Vice President', '', 'K. Moreau signs for the Company.', '', 'X. Republic Airways shall deliver a guaranty.', ''].join('\n');
+    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
+    const headings = [...walk(structure.nodes)].flatMap((n) => ('type' in n && n.type === 'section' && n.heading ? [n.heading.text] : []));
+    assert.deepEqual(headings, ['A. Scope', 'B. Term']);
+    const texts = [...walk(structure.nodes)].flatMap((n) => ('type' in n && n.type === 'paragraph' ? [n.leaf.text] : []));
+    assert.ok(texts.includes('J. Servodidio') && texts.includes('K. Moreau signs for the Company.'), JSON.stringify(texts));
+    // "X." may be a numeral: it stays a marker.
+    assert.deepEqual(lists(structure.nodes).flatMap((l) => (l as Extract<StructureNode, { type: 'list' }>).items.map((i) => i.marker?.text)), ['X.']);
+  });
+
   test('a text file: a marker-like initial wrapped under a full line continues the sentence; items after "and" or a stop stay items', async () => {
     const text = [
       'This Agreement is made between Open Text Corporation, a Canadian corporation, and Gordon',

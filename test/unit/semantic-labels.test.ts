@@ -947,6 +947,7 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Dana Whitfield, Chief Financial Officer of the Company, signed the notice.\n'), [['ChiefFinancialOfficerName', 'Dana Whitfield']]);
     // Without the comma a title under a signature names the signer, as before.
     assert.deepEqual(await labelsOf('Gary Lindqvist Interim Chief Executive Officer Accepted and Agreed:\n'), [['SignatoryName', 'Gary Lindqvist']]);
+    assert.deepEqual(await labelsOf('J. Lindqvist\n\nExecutive Vice President - Human Resources\n'), [['SignatoryName', 'J. Lindqvist']]);
     assert.deepEqual(await labelsOf('By its non-member manager,\n\nBRIGHTWATER MANAGER, LLC,\n\nA Rhode Island limited liability company\n'), [['NonMemberManagerName', 'BRIGHTWATER MANAGER, LLC']]);
     assert.deepEqual(await labelsOf('By its non-member manager, BRIGHTWATER MANAGER, LLC, A Rhode Island limited liability company\n'), [['NonMemberManagerName', 'BRIGHTWATER MANAGER, LLC']]);
     assert.deepEqual(await labelsOf('The Borrower and its general partner, Brightwater Manager, LLC, agree to the terms.\n'), [['GeneralPartnerName', 'Brightwater Manager, LLC']]);

@@ -122,6 +122,7 @@ const LIST_MARKER = /^(?:[-*•‣◦▪●–]|\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6}
 export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
   const sections = new SectionTree();
   let list: List | null = null;
+  let lastCapital = '';
   groups.forEach((lines, g) => {
     if (!Array.isArray(lines)) {
       sections.container.push(lines);
@@ -130,7 +131,10 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
     }
     let i = 0;
     const hasBody = lines.length > 1 || g + 1 < groups.length;
-    const heading = hasBody ? headingKind(lines[0]!, lines.length > 1 ? lines[1] : (groups[g + 1] as string[] | undefined)?.[0]) : null;
+    const first = normalizeSpace(lines[0]!);
+    const lettered = /^[A-Z]\.(?=\s)/u.exec(first)?.[0];
+    const heading = hasBody && !(lettered && isInitial(lettered, first, lastCapital)) ? headingKind(lines[0]!, lines.length > 1 ? lines[1] : (groups[g + 1] as string[] | undefined)?.[0]) : null;
+    if (heading && lettered) lastCapital = lettered[0]!;
     if (heading) {
       sections.openSection(headingRank(heading), leafOf(normalizeSpace(lines[0]!)), true, { titleOnly: heading.kind === 'caps' });
       list = null;
@@ -140,8 +144,10 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
       let end = i + 1;
       while (end < lines.length && !opensItem(lines, end)) end++;
       const text = normalizeSpace(lines.slice(i, end).join(' '));
-      const marker = LIST_MARKER.exec(text);
+      const found = LIST_MARKER.exec(text);
+      const marker = found && !isInitial(found[0], text, lastCapital) ? found : null;
       if (marker) {
+        if (/^[A-Z]\.$/u.test(marker[0])) lastCapital = marker[0][0]!;
         const style = markerStyle(marker[0]);
         if (!list || list.style !== style) {
           list = newList(style);
@@ -157,6 +163,17 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
     }
   });
   return sections.finish();
+}
+
+/**
+ * "J. Servodidio Executive Vice President": a capital and a stop opening a line before a capitalised word is a name's
+ * initial, not an item, unless it is the letter that comes next in the text's lettered items ("A." opens a list; "I.", "V." and "X." are numerals too).
+ */
+function isInitial(marker: string, text: string, lastCapital: string): boolean {
+  const letter = /^([A-Z])\.$/u.exec(marker)?.[1];
+  if (!letter || /^[AIVX]$/u.test(letter)) return false;
+  const next = lastCapital !== '' && letter.charCodeAt(0) === lastCapital.charCodeAt(0) + 1;
+  return !next && /^[A-Z]\.\s+\p{Lu}\p{Ll}+\b/u.test(text);
 }
 
 const never = (): boolean => false;
