@@ -951,6 +951,8 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('By its non-member manager,\n\nBRIGHTWATER MANAGER, LLC,\n\nA Rhode Island limited liability company\n'), [['NonMemberManagerName', 'BRIGHTWATER MANAGER, LLC']]);
     assert.deepEqual(await labelsOf('By its non-member manager, BRIGHTWATER MANAGER, LLC, A Rhode Island limited liability company\n'), [['NonMemberManagerName', 'BRIGHTWATER MANAGER, LLC']]);
     assert.deepEqual(await labelsOf('The Borrower and its general partner, Brightwater Manager, LLC, agree to the terms.\n'), [['GeneralPartnerName', 'Brightwater Manager, LLC']]);
+    // A role the sentence gives ends at the lower-case word after it ("a Lender pursuant to", not a role "lender pursuant").
+    assert.deepEqual(await labelsOf('Harbor Bank has agreed to become a Lender pursuant to a Joinder Agreement.\n'), [['LenderName', 'Harbor Bank']]);
   });
 });
 

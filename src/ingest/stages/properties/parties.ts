@@ -150,6 +150,8 @@ function rolesFrom(tokens: Token[], start: number): string[][] {
     if (/^(?:a|an|the|its|as|each|solely|individually|sole|joint)$/u.test(w) || QUOTE.test(w) || (w === 'capacity' && lower(tokens[i + 1]) === 'as' && !current.length)) continue;
     // "its general partner Witness:": a label of the next line is not the role's; nor a capitalised word after lower-case role words.
     if (current.length && (tokens[i + 1]?.text === ':' || (isCapitalised(tokens[i]) && previous && !isCapitalised(previous)))) break;
+    // "a Lender pursuant to …", "as Agent hereunder": a lower-case word after capitalised role words, no role's own word, ends it.
+    if (current.length && capitalised && isCapitalised(previous) && /^\p{Ll}/u.test(tokens[i]!.text) && !/^(?:and|or)$/u.test(w) && !PARTY_NOUNS.has(w) && !TITLE_WORDS.has(w)) break;
     if (w === ',' && /^(?:a|an|and)$/u.test(lower(tokens[i + 1]))) break;
     if (w === 'and' || w === ',' || w === '/') {
       // "the Premises as provided above, Tenant shall …": what follows a phrase that is no role is no list of roles.
