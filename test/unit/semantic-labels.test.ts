@@ -954,5 +954,12 @@ describe('found labels: values named by what their context says', () => {
     // A role the sentence gives ends at the lower-case word after it ("a Lender pursuant to", not a role "lender pursuant").
     assert.deepEqual(await labelsOf('Harbor Bank has agreed to become a Lender pursuant to a Joinder Agreement.\n'), [['LenderName', 'Harbor Bank']]);
   });
+  test('a period that runs from a notice is not the notice\'s; a defined term after a modifier is the object of its deadline', async () => {
+    assert.deepEqual(await labelsOf('Tenant shall, within 30 days after notice from Landlord, provide a substitute Letter of Credit.\n'), [['LetterOfCreditDeadline', '30 days']]);
+    assert.deepEqual(await labelsOf('If the repairs are not made within thirty days of such notice, Landlord may make them.\n'), []);
+    assert.deepEqual(await labelsOf('Landlord may terminate this Lease by not less than thirty (30) days written notice to Tenant.\n'), [['TerminationNoticePeriod', 'thirty (30) days']]);
+    assert.deepEqual(await labelsOf('The Director may resign subject to two months of notice.\n'), [['NoticePeriod', 'two months']]);
+    assert.deepEqual(await labelsOf('Within seven (7) days of the request, I will provide documentation satisfactory to the Company.\n'), [['DocumentationDeadline', 'seven (7) days']]);
+  });
 });
 

@@ -69,7 +69,9 @@ function periodName(near: string[], next: string[]): string | null {
     const verb = next[i] === 'to' ? next[i + 1] : next[i];
     if (verb) for (const [re, name] of PERIOD_EVENTS) if (re.test(verb) && !NOTICE.has(name)) return name;
   }
-  const notice = next.slice(0, 3).some((w) => /^notice$/u.test(w));
+  // "ten days' written notice", "two months of notice" are the notice; "within 30 days after notice from Landlord, provide …",
+  // "within thirty days of such notice" run from one: the period is for what is done in it.
+  const notice = next.slice(0, 3).some((w, k) => w === 'notice' && !next.slice(0, k).some((x, j) => /^(?:after|following|from|upon|receipt)$/u.test(x) || (x === 'of' && j < k - 1)));
   // "does not cure the failure within thirty (30) days after written notice": the purpose before it first; a verb
   // governing "within" may stand further back ("will be paid to the Employee's bank account within 30 days").
   const reach = near[0] === 'within' ? 12 : 6;
@@ -238,6 +240,17 @@ function verbAfterAsides(tokens: Token[], end: number): string | undefined {
  * Business Days of demand, pay to …` → `PaymentDeadline`: a period opening its clause is governed by the verb after the
  * phrase it opens (past the comma or bracket that closes that phrase); a verb that carries no event passes to its object.
  */
+/** The capitalised words of a term from `i` ("Letter of Credit"), joined by "of"; none when `i` starts none. */
+function capitalisedTerm(raw: readonly string[], i: number): string[] {
+  const out: string[] = [];
+  for (let k = i; k < raw.length && out.length < 5; k++) {
+    if (/^\p{Lu}\p{Ll}+$/u.test(raw[k]!)) out.push(raw[k]!);
+    else if (raw[k] === 'of' && out.length && /^\p{Lu}\p{Ll}+$/u.test(raw[k + 1] ?? '')) out.push('of');
+    else break;
+  }
+  return out;
+}
+
 function verbAfterPeriod(tokens: Token[], end: number): string | null {
   let i = firstAtOrAfter(tokens, end);
   const first = i;
@@ -246,8 +259,9 @@ function verbAfterPeriod(tokens: Token[], end: number): string | null {
     i++;
   }
   if (!/^[,)]$/u.test(tokens[i]?.text ?? '')) return null;
-  const words: string[] = [];
-  for (i++; i < tokens.length && words.length < 10 && !/^[.;,:()]$/u.test(tokens[i]!.text); i++) words.push(tokens[i]!.text.toLowerCase());
+  const raw: string[] = [];
+  for (i++; i < tokens.length && raw.length < 10 && !/^[.;,:()]$/u.test(tokens[i]!.text); i++) raw.push(tokens[i]!.text);
+  const words = raw.map((w) => w.toLowerCase());
   const m = words.slice(0, 5).findIndex((w) => /^(?:shall|will|must|may)$/u.test(w));
   let v = m >= 0 ? m + 1 : 0;
   if (/ly$/u.test(words[v] ?? '') && words[v]!.length > 4) v++;
@@ -259,8 +273,12 @@ function verbAfterPeriod(tokens: Token[], end: number): string | null {
     // "shall furnish to Landlord a statement": the party it goes to is no object.
     let o = v + 1;
     if (/^(?:to|for|with)$/u.test(words[o] ?? '') && isRoleNoun(words[o + 1] ?? '')) o += 2;
-    const object = words.slice(o, o + 3).find((w) => !NOT_SUBJECTS.has(w));
-    return object && /^\p{L}{4,}$/u.test(object) && !/(?:ly|ed|ing)$/u.test(object) ? `${pascal([object])}${suffix}` : null;
+    while (o < words.length && o < v + 4 && NOT_SUBJECTS.has(words[o]!)) o++;
+    // "provide a substitute Letter of Credit": a defined term after a modifier is the object.
+    const term = /^\p{Ll}/u.test(raw[o] ?? '') ? capitalisedTerm(raw, o + 1) : [];
+    if (term.length) return `${pascal(term)}${suffix}`;
+    const object = words[o];
+    return object && !NOT_SUBJECTS.has(object) && /^\p{L}{4,}$/u.test(object) && !/(?:ly|ed|ing)$/u.test(object) ? `${pascal([object])}${suffix}` : null;
   }
   const noun = nounOfVerb(verb);
   return noun ? `${pascal([noun])}${suffix}` : null;
