@@ -961,5 +961,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Director may resign subject to two months of notice.\n'), [['NoticePeriod', 'two months']]);
     assert.deepEqual(await labelsOf('Within seven (7) days of the request, I will provide documentation satisfactory to the Company.\n'), [['DocumentationDeadline', 'seven (7) days']]);
   });
+  test('a limit "with" which a cover is written is that cover\'s limit, named by its words as written', async () => {
+    assert.deepEqual(await labelsOf('Contractor shall carry a Crime policy with a limit of no less than $5,000,000 per occurrence.\n'), [['CrimePolicyLimit', '$5,000,000']]);
+    assert.deepEqual(await labelsOf('Employers Liability insurance with limits not less than $1,000,000 per accident.\n'), [['EmployersLiabilityInsuranceLimits', '$1,000,000']]);
+    assert.deepEqual(await labelsOf('Excess Liability/Umbrella coverage with a limit of no less than $9,000,000 per occurrence.\n'), [['ExcessLiabilityUmbrellaCoverageLimit', '$9,000,000']]);
+    // What stands before "with" must be the cover: a verb or a bracket closing an aside names nothing new.
+    assert.deepEqual(await labelsOf('covering all vehicles that Company owns, hires or leases with a limit of no less than $1,000,000.\n'), [['Limit', '$1,000,000']]);
+  });
 });
 

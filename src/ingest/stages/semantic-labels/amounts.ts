@@ -16,6 +16,30 @@ const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distr
 const RATE_HEADS = new Set(['rate', 'percentage', 'interest', 'margin', 'spread', 'discount', 'increase', 'threshold', 'ratio', 'yield']);
 
 /** "a base salary of $410,000", "an interest rate equal to 5%", "a payment of $450": the noun phrase the value is of. */
+/**
+ * `Crime policy with a limit of no less than $5,000,000`, `Employers Liability insurance with limits not less than`: the limit
+ * of the cover it is said of, by its words as written (as "in an amount of" names the insurance's amount).
+ */
+function coverLimitName(tokens: Token[], start: number): string | null {
+  const word = (k: number): string => tokens[k]?.text.toLowerCase() ?? '';
+  let i = firstAtOrAfter(tokens, start) - 1;
+  while (i >= 0 && /^(?:no|not|less|than|at|least)$/u.test(word(i))) i--;
+  if (word(i) === 'of') i--;
+  const head = word(i);
+  if (!/^limits?$/u.test(head)) return null;
+  i--;
+  if (/^(?:a|an)$/u.test(word(i))) i--;
+  if (word(i) !== 'with') return null;
+  const words: string[] = [];
+  for (i--; i >= 0 && words.length < 4; i--) {
+    const t = tokens[i]!.text;
+    // ("Excess" and "Total" open covers' names: only articles and prepositions end them.)
+    if (!/^\p{L}{3,}(?:\/\p{L}{3,})?$/u.test(t) || /^(?:the|and|its|his|her|their|any|such|this|that|for|with|from|under|per)$/iu.test(t)) break;
+    words.unshift(...t.split('/'));
+  }
+  return words.length && /^(?:coverage|insurance|policy|liability|bond)$/iu.test(words.at(-1)!) ? pascal([...words, head]) : null;
+}
+
 function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   const heads = kind === 'money' ? AMOUNT_HEADS : RATE_HEADS;
   // "payments of more than $5,000,000", "a fee not to exceed $500", "a bonus of up to 50%": the comparison between the noun and its value is passed over.
@@ -201,7 +225,7 @@ function gradeName(tokens: Token[], start: number): string | null {
 export function amountLabel({ tokens, value: v, near, floor }: ValueContext): string | null {
   const kind = v.kind === 'money' ? 'money' : 'percent';
   return (
-    (kind === 'money' ? parValueName(tokens, v) ?? limitName(near) : shareName(after(tokens, v.end, 8))) ??
+    (kind === 'money' ? parValueName(tokens, v) ?? limitName(near) ?? coverLimitName(tokens, v.start) : shareName(after(tokens, v.end, 8))) ??
     amountOf(amountName(near, kind), wordsBefore(tokens, v.start, floor, 24)) ??
     definitionName(tokens, v.start, kind) ??
     (kind === 'money' ? rateName(after(tokens, v.end, 3)) : null)
