@@ -933,6 +933,8 @@ describe('found labels: values named by what their context says', () => {
   test('a plan is named by its own words, not "The Program" or part of another name; an office\'s label names no role; a title after "Attention:" is no name; a dated statement is no agreement', async () => {
     assert.deepEqual(await labelsOf('The Company maintains a share repurchase program authorized by the Board of Directors (the “Program”). The Program does not obligate the Company to acquire any amount of its common stock.\n'), []);
     assert.deepEqual(await labelsOf('The Department will use The DHS Strategic Plan to set its priorities.\n'), [['PlanName', 'DHS Strategic Plan']]);
+    assert.deepEqual(await labelsOf('Agencies will expand the Federal Risk and Authorization Management Program (FedRAMP).\n'), [['PlanName', 'Federal Risk and Authorization Management Program']]);
+    assert.deepEqual(await labelsOf('The goals follow the Department of State and USAID Joint Strategic Plan.\n'), [['PlanName', 'Department of State and USAID Joint Strategic Plan']]);
     assert.deepEqual(await labelsOf('If you wish to decline your Award, you should promptly notify Apple Inc.’s Stock Plan Group of your decision.\n'), []);
     assert.deepEqual(await labelsOf('Office of the Chief Economist:\n\nDOS Lead Agency\n'), []);
     assert.deepEqual(await labelsOf('Administrative Agent:\n\nAcme Bank, N.A.\n'), [['AdministrativeAgentName', 'Acme Bank, N.A.']]);

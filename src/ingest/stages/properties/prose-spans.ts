@@ -44,11 +44,12 @@ const COUNT_WORDS = new RegExp(String.raw`(?<![\p{L}\p{N}-])${NUMBER_WORD}(?:[\s
 const TITLE_WORD = String.raw`(?:Chief|Senior|Executive|Vice|President|Managing|Director|Officer|Financial|Operating|Technology|Accounting|Legal|Marketing|Commercial|Information|General|Counsel|Secretary|Treasurer|Controller|Chairman|Manager|Assistant|Deputy|Principal|Partner|Associate|Head|Interim|Global|Corporate|Human|Resources|Regional|Group|of|and|&)`;
 const TITLE = new RegExp(String.raw`(?<![\p{L}])(?:${TITLE_WORD}\s){0,5}(?:President|Director|Officer|Counsel|Secretary|Treasurer|Controller|Chairman|Manager|Partner|Head)(?![\p{L}])|(?<![\p{L}])(?:president|director|officer|manager)(?![\p{L}])`, 'gu');
 /**
- * A plan's name: capitalised words before "Plan" or "Program", a year first or not. A determiner that
+ * A plan's name: capitalised words before "Plan" or "Program" ("and", "of" and "for" between them: "Federal Risk and
+ * Authorization Management Program"), a year first or not. A determiner that
  * opens a sentence is none of it ("The Program does not …" names no plan); a capitalised word after it
  * makes it part of another name ("Stock Plan Group", "American Rescue Plan Act").
  */
-const PLAN = /(?<![\p{L}\p{N}])(?!(?:The|This|That|These|Those|Such|Our|Its|Their|Each|Any|Every)\s)(?:(?:19|20)\d{2}\s)?(?:[\p{Lu}][\p{L}'’&-]*\s){1,6}(?:Plan|Program)(?![\p{L}]|\s+[\p{Lu}][\p{Ll}])/gu;
+const PLAN = /(?<![\p{L}\p{N}])(?!(?:The|This|That|These|Those|Such|Our|Its|Their|Each|Any|Every)\s)(?:(?:19|20)\d{2}\s)?(?:[\p{Lu}][\p{L}'’&-]*\s(?:(?:and|of|for)\s(?=\p{Lu}))?){1,6}(?:Plan|Program)(?![\p{L}]|\s+[\p{Lu}][\p{Ll}])/gu;
 
 function all(re: RegExp, text: string): ValueSpan[] {
   return [...text.matchAll(re)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
