@@ -136,6 +136,12 @@ test('organisations need a legal suffix and a name, not a description or a role'
   has('BANK OF AMERICA, N.A., as Administrative Agent', 'Org', 'BANK OF AMERICA, N.A');
   has('By: ARAMARK SPORTS AND ENTERTAINMENT SERVICES, LLC, its General Partner', 'Org', 'ARAMARK SPORTS AND ENTERTAINMENT SERVICES, LLC');
   has('NCT MASTER TENANT II LLC, a Delaware limited liability company', 'Org', 'NCT MASTER TENANT II LLC');
+  // A house number opening a firm's name, where a name stands; a street it names is no address there.
+  has('between 123 Main Street Associates LLC, a New York limited liability company, and', 'Org', '123 Main Street Associates LLC');
+  hasNo('between 123 Main Street Associates LLC, a New York limited liability company, and', 'Address');
+  has('1700 Broadway Holdings LLC, as Borrower', 'Org', '1700 Broadway Holdings LLC');
+  has('In 2019 Apple Inc. announced it', 'Org', 'Apple Inc.');
+  has('Pay 5 Acme Corp. shares', 'Org', 'Acme Corp.');
   assert.deepEqual(tags('LEASE AGREEMENT BETWEEN ACME HOLDINGS LLC AND FOO CORP.').filter(([t]) => t === 'Org'), [['Org', 'ACME HOLDINGS LLC'], ['Org', 'FOO CORP']]);
   has('THIS AGREEMENT AND PLAN OF MERGER BETWEEN ACME INC.', 'Org', 'ACME INC');
 });

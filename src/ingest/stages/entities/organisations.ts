@@ -10,7 +10,12 @@ const WORD_SUFFIXES = String.raw`(?:Incorporated|Corporation|Limited|INCORPORATE
 const SUFFIX = String.raw`(?:${DOTTED_SUFFIXES}|(?:${BARE_SUFFIXES})${WORD_END}|${WORD_SUFFIXES}${WORD_END})`;
 const NAME_WORD = String.raw`(?:(?:\p{Lu}\.){1,4}|\p{Lu}[\p{L}\p{N}'’&-]{0,30}|&)`;
 const CONNECTOR = String.raw`(?:of|and|for|the|de|la|du|der|van|von)`;
-const ORGANISATION = regex('gu', WORD_START, '(?<name>', NAME_WORD, String.raw`(?:\s(?:${CONNECTOR}\s)?`, NAME_WORD, '){0,5})', String.raw`,?\s`, SUFFIX);
+/**
+ * "1700 Broadway Holdings LLC": a house number opening a firm's name, where a name stands (a line's start, after a comma or
+ * "between"/"and"); not a year ("In 2019 Apple Inc.") nor a count ("Pay 5 Acme Corp. shares").
+ */
+const NUMBER_FIRST = String.raw`(?:(?<=^\s*|[,(:;]\s|(?:between|and|among|BETWEEN|AND|AMONG)\s)(?!(?:19|20)\d\d\s)\d{1,6}\s(?=\p{Lu}))?`;
+const ORGANISATION = regex('gu', WORD_START, '(?<name>', NUMBER_FIRST, NAME_WORD, String.raw`(?:\s(?:${CONNECTOR}\s)?`, NAME_WORD, '){0,5})', String.raw`,?\s`, SUFFIX);
 
 const SUFFIX_CUE = regex('u', SUFFIX);
 

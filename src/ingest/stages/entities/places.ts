@@ -80,8 +80,11 @@ export function findStates(text: string): Candidate[] {
   ];
 }
 
+/** "123 Main Street Associates LLC": capitalised words and a firm's suffix after a street make it a firm's name. */
+const FIRM_AFTER = /^\s(?:\p{Lu}[\p{L}'’&-]*\s){0,3}(?:LLC|L\.L\.C\.|LLP|LP|L\.P\.|Inc\.?|Corp\.?|Ltd\.?|Associates|Partners|Holdings|Company|Corporation)(?![\p{L}\p{N}])/u;
+
 /** A house number, street and suffix; with a weak suffix or a route only when city and state follow. */
 export function findAddresses(text: string): Candidate[] {
   if (!/\d/u.test(text)) return [];
-  return matchesOf(text, ADDRESS, 'Address', { accept: (m) => Boolean(m.groups?.tail ?? m.groups?.strong) });
+  return matchesOf(text, ADDRESS, 'Address', { accept: (m) => Boolean(m.groups?.tail ?? m.groups?.strong) && !(m.groups?.tail === undefined && FIRM_AFTER.test(text.slice(m.index + m[0].length))) });
 }
