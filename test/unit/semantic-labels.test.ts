@@ -592,7 +592,9 @@ describe('found labels: values named by what their context says', () => {
   test('a capitalised term the sentence says the value is; the subject of the event a date belongs to', async () => {
     assert.deepEqual(await labelsOf('The Rent Commencement Date shall be March 1, 2027.\n'), [['RentCommencementDate', 'March 1, 2027']]);
     assert.deepEqual(await labelsOf('As used herein, the Monthly Base Rent will equal $12,500.\n'), [['MonthlyBaseRent', '$12,500']]);
-    assert.deepEqual(await labelsOf('Rent is $4,000 per month.\n'), []);
+    // A sentence's first word is no capitalised term; an amount's noun it still is ("Rent is $4,000": the rent).
+    assert.deepEqual(await labelsOf('Rent is $4,000 per month.\n'), [['Rent', '$4,000']]);
+    assert.deepEqual(await labelsOf('Tenant is $4,000 short.\n'), []);
     // In lower case after its determiner; a one-word term by the document it is of.
     assert.deepEqual(await labelsOf('The warranty period shall be twelve (12) months from delivery.\n'), [['WarrantyPeriod', 'twelve (12) months']]);
     assert.deepEqual(await labelsOf('The initial term of this Agreement shall be three (3) years.\n'), [['InitialTerm', 'three (3) years']]);
@@ -969,6 +971,18 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Excess Liability/Umbrella coverage with a limit of no less than $9,000,000 per occurrence.\n'), [['ExcessLiabilityUmbrellaCoverageLimit', '$9,000,000']]);
     // What stands before "with" must be the cover: a verb or a bracket closing an aside names nothing new.
     assert.deepEqual(await labelsOf('covering all vehicles that Company owns, hires or leases with a limit of no less than $1,000,000.\n'), [['Limit', '$1,000,000']]);
+  });
+  test('common phrasings: an amount the subject is, how long a term lasts, what goes on for a period, an incorporation, renewal terms', async () => {
+    assert.deepEqual(await labelsOf('The purchase price for the Shares is $5,000,000.\n'), [['PurchasePrice', '$5,000,000']]);
+    assert.deepEqual(await labelsOf("As of June 25, 2022, the Company's quarterly cash dividend was $0.23 per share.\n").then((l) => l.filter(([n]) => !/Date$/.test(n))), [['QuarterlyCashDividendAmount', '$0.23']]);
+    // A modal ends the noun phrase: the subject before it is no part of the amount's name.
+    assert.deepEqual(await labelsOf('The Buyer shall deposit $100,000 into escrow.\n'), [['Deposit', '$100,000']]);
+    assert.deepEqual(await labelsOf('The non-compete period shall last for two (2) years after termination.\n'), [['NonCompetePeriod', 'two (2) years']]);
+    assert.deepEqual(await labelsOf('Tenant shall pay rent for ten (10) years.\n'), [['PaymentPeriod', 'ten (10) years']]);
+    assert.deepEqual(await labelsOf('Tenant shall pay the rent within ten (10) days.\n'), [['PaymentDeadline', 'ten (10) days']]);
+    assert.deepEqual(await labelsOf('The Company was incorporated in Delaware on May 5, 2010.\n'), [['IncorporationDate', 'May 5, 2010']]);
+    // The figure of a duration is no count of its own ("one (1) year terms" had named "one (1)" YearTerms).
+    assert.deepEqual(await labelsOf('This Agreement will automatically renew for successive one (1) year terms.\n'), [['RenewalTerm', 'one (1) year']]);
   });
 });
 

@@ -68,6 +68,8 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   let last: FoundValue | undefined;
   for (const v of values) {
     if (out.some((o) => o.start < v.end && v.start < o.end)) continue;
+    // "one (1) year terms": a count inside a duration, a date or an amount is that value's figure, not a count of its own.
+    if (v.kind === 'count' && values.some((o) => o.kind !== 'count' && o.start < v.end && v.start < o.end)) continue;
     // "will terminate as of 11:59 p.m. on February 28, 2013": a date written on after its time reads past the time.
     const onTime = v.kind === 'date' && last?.kind === 'time' && /^\s*(?:on|,)?\s*$/u.test(text.slice(last.end, v.start));
     const near = onTime ? [...before(tokens, v.start, last!.end, 2), ...before(tokens, last!.start, lastFloor, 12)] : before(tokens, v.start, floor, 12);

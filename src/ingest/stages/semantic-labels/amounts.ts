@@ -47,7 +47,9 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   if (comparison) near = near.slice(comparison);
   // "hereby increases its Commitment to $75,000,000": what a change brings to the value is an amount of it.
   const changed = near[0] === 'to' && near.slice(2, 5).some((w) => /^(?:increase[sd]?|decrease[sd]?|reduce[sd]?|raise[sd]?|adjust(?:s|ed)?)$/u.test(w));
-  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : near[0] === 'be' && near[1] === 'shall' ? 2 : near[0] && (heads.has(near[0]) || (comparison > 0 && heads.has(singularNoun(near[0], 1))) || AMOUNT_OF.has(near[0])) ? 0 : -1;
+  // "The purchase price for the Shares is $5,000,000", "the fee shall be": the subject the value is.
+  const copula = /^(?:is|was|are|were|equals)$/u.test(near[0] ?? '') ? 1 : near[0] === 'be' && /^(?:shall|will)$/u.test(near[1] ?? '') ? 2 : 0;
+  const link = near[0] === 'of' || changed ? 1 : near[0] === 'to' && near[1] === 'equal' ? 2 : copula || (near[0] && (heads.has(near[0]) || (comparison > 0 && heads.has(singularNoun(near[0], 1))) || AMOUNT_OF.has(near[0])) ? 0 : -1);
   if (link < 0) return null;
   let at = link;
   // "shall be equal to $2.70": the verb before "equal to".
@@ -57,13 +59,14 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   const inAmount = kind === 'money' && near[at] === 'amount' && /^(?:the|an)$/u.test(near[at + 1] ?? '') && near[at + 2] === 'in';
   if (inAmount) at += 3;
   // "the purchase price for the Assets shall be …": the subject's head, past what it is for.
-  if (at >= 2 && near[at - 1] === 'shall') {
+  if (copula || (at >= 2 && near[at - 1] === 'shall')) {
     const of = near.slice(at, at + 4).findIndex((w) => /^(?:for|of|under)$/u.test(w));
     if (of > 0) at += of + 1;
   }
   const words: string[] = [];
   for (const w of near.slice(at, at + 3)) {
-    if (FUNCTION_WORDS.has(w) || /\d/u.test(w)) break;
+    // "The Buyer shall deposit $100,000": a modal ends the noun phrase (the subject before it is someone else's).
+    if (FUNCTION_WORDS.has(w) || /\d/u.test(w) || /^(?:shall|will|may|must|should|would|can|could)$/u.test(w)) break;
     words.unshift(w);
   }
   const head = words.at(-1);

@@ -23,6 +23,7 @@ export const DATE_EVENTS: [RegExp, string][] = [
   [/^appoint/u, 'Appointment'],
   [/^grant/u, 'Grant'],
   [/^deliver/u, 'Delivery'],
+  [/^incorporat(?:ed|ion)$/u, 'Incorporation'],
   [/^settle/u, 'Settlement'],
   [/^(?:begin|beginning|start|starting)$/u, 'Start'],
   // "records" is mostly the noun ("permanent analog records by December 31, 2024"): only "record", "recorded", "recording" are the event.

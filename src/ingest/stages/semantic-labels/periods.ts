@@ -56,6 +56,11 @@ function periodName(near: string[], next: string[]): string | null {
   if (period > 0 && next.slice(0, period).every((w) => /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !/^(?:day|days|week|weeks|month|months|year|years|calendar|business|consecutive)$/u.test(w))) {
     return `${pascal(next.slice(0, period))}Period`;
   }
+  // "shall automatically renew for successive one (1) year terms": the terms a renewal or an extension runs for.
+  if (/^terms?$/u.test(next[0] ?? '')) {
+    const verb = near.slice(0, 6).find((w) => /^(?:renew|extend)/u.test(w));
+    if (verb) return /^renew/u.test(verb) ? 'RenewalTerm' : 'ExtensionTerm';
+  }
   // "the Base Rent payable for the 12-month period", "payable during the last six months of the term": a period something
   // spans is no deadline of what happens in it.
   if (next[0] === 'period' && near[0] === 'the' && /^(?:for|during|over|throughout)$/u.test(near[1] ?? '')) return null;
@@ -76,10 +81,13 @@ function periodName(near: string[], next: string[]): string | null {
   // governing "within" may stand further back ("will be paid to the Employee's bank account within 30 days").
   const reach = near[0] === 'within' ? 12 : 6;
   const terminate = near.slice(0, Math.max(8, reach)).some((w) => /^terminat/u.test(w));
+  // "shall pay rent for ten (10) years", "payable over a period of twelve (12) months": how long something goes on is its
+  // period, not a deadline for it.
+  const lasting = /^(?:for|over)$/u.test(near[0] ?? '') || (near[0] === 'of' && near[1] === 'period' && /^(?:for|over)$/u.test(near[3] ?? ''));
   for (const [k, w] of near.slice(0, reach).entries()) {
     // "severance pay of 12 (twelve) months' salary": pay as a noun says what is paid, not by when.
     if (w === 'pay' && near[k - 1] === 'of') continue;
-    for (const [re, name] of PERIOD_EVENTS) if (re.test(w) && !NOTICE.has(name)) return name;
+    for (const [re, name] of PERIOD_EVENTS) if (re.test(w) && !NOTICE.has(name)) return lasting ? name.replace(/Deadline$/u, 'Period') : name;
   }
   const governed = governingVerbPeriod(near);
   if (governed) return governed;

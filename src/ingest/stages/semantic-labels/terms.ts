@@ -113,8 +113,10 @@ export function termBefore(tokens: Token[], start: number, kind: string): string
   for (let steps = 0; i >= 0 && steps < 5; steps++, i--) {
     const w = tokens[i]!.text.toLowerCase();
     if (/^(?:is|be|means|mean|equals|equal|occur|occurs|was)$/u.test(w)) linked = true;
+    // "The non-compete period shall last for two (2) years": how long a term lasts is its length.
+    else if (kind === 'duration' && /^(?:last|lasts|continue|continues|run|runs|remain|remains)$/u.test(w) && tokens[i + 1]?.text.toLowerCase() === 'for') linked = true;
     // "is hereby accelerated to", "shall be extended to": a term moved to the value is the value.
-    else if (!/^(?:on|shall|will|to|of|as|the|each|at|by|hereby|deemed|have|been|accelerated|extended|postponed|deferred|changed|moved|advanced|delayed)$/u.test(w)) break;
+    else if (!/^(?:on|shall|will|to|of|as|the|each|at|by|for|hereby|deemed|have|been|accelerated|extended|postponed|deferred|changed|moved|advanced|delayed)$/u.test(w)) break;
   }
   if (!linked || i < 0) return null;
   // `"Outside Date" means June 30, 2027`, `"Fiscal Year" shall mean each twelve (12) month period`: the term defined as the value.
@@ -144,7 +146,7 @@ export function termBefore(tokens: Token[], start: number, kind: string): string
 function lowerTermAt(tokens: Token[], end: number): string[] {
   const words: string[] = [];
   let k = end;
-  for (; k >= 0 && words.length < 3 && /^\p{Ll}+$/u.test(tokens[k]!.text) && !FUNCTION_WORDS.has(tokens[k]!.text); k--) words.unshift(tokens[k]!.text);
+  for (; k >= 0 && words.length < 3 && /^\p{Ll}+(?:-\p{Ll}+)*$/u.test(tokens[k]!.text) && !FUNCTION_WORDS.has(tokens[k]!.text); k--) words.unshift(tokens[k]!.text);
   return words.length && /^(?:the|this|such)$/iu.test(tokens[k]?.text ?? '') ? words : [];
 }
 
