@@ -984,5 +984,13 @@ describe('found labels: values named by what their context says', () => {
     // The figure of a duration is no count of its own ("one (1) year terms" had named "one (1)" YearTerms).
     assert.deepEqual(await labelsOf('This Agreement will automatically renew for successive one (1) year terms.\n'), [['RenewalTerm', 'one (1) year']]);
   });
+  test('an event a clause holds on a date, where a party\'s notices are sent, an area in square feet', async () => {
+    assert.deepEqual(await labelsOf('The Company shall hold its annual meeting on May 15, 2024.\n'), [['AnnualMeetingDate', 'May 15, 2024']]);
+    assert.deepEqual(await labelsOf('Management will host a conference call with investors on Thursday, November 4, 2010.\n'), [['ConferenceCallDate', 'November 4, 2010']]);
+    assert.deepEqual(await labelsOf('The Company shall hold its shares on May 15, 2024.\n'), []);
+    assert.deepEqual(await labelsOf('Notices to the Company shall be sent to 100 Main Street, Boston, Massachusetts 02110.\n'), [['CompanyAddress', '100 Main Street, Boston, Massachusetts 02110']]);
+    assert.deepEqual(await labelsOf('The Premises consist of approximately 10,000 rentable square feet.\n'), [['RentableSquareFeet', '10,000']]);
+    assert.deepEqual(await labelsOf('The Building contains 16,159 square feet.\n'), [['SquareFeet', '16,159']]);
+  });
 });
 

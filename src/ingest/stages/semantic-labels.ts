@@ -16,12 +16,14 @@ import { valueSpans } from './properties/prose-spans.js';
 import { tokenize } from './properties/tokens.js';
 import type { ValueKind } from './properties/label-kind.js';
 import { amountLabel, countLabel } from './semantic-labels/amounts.js';
-import { ACT_YEAR_CUE, COUNT_NOUN_CUE, GRADE_CUE, HYPHEN_CUE, MONTH_CUE, PARTY_CUE, PLAN_CUE, TIME_CUE } from './semantic-labels/cues.js';
+import { ACT_YEAR_CUE, AREA_CUE, COUNT_NOUN_CUE, GRADE_CUE, HYPHEN_CUE, MONTH_CUE, PARTY_CUE, PLAN_CUE, TIME_CUE } from './semantic-labels/cues.js';
 import { actYear, dateLabel, timeLabel } from './semantic-labels/dates.js';
 import { addressName, partyName } from './semantic-labels/parties.js';
 import { durationLabel } from './semantic-labels/periods.js';
 import { labelBefore, termAfter, termAfterWords, termBefore, termClosing } from './semantic-labels/terms.js';
 import { DOCUMENTS, before, pascal, type FoundValue, type ValueContext } from './semantic-labels/words.js';
+
+const WEEKDAY_BEFORE = /(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),?\s+$/u;
 
 /** The rules that name a value of each kind once no term or label of its own names it. */
 const BY_KIND: Partial<Record<ValueKind, (context: ValueContext) => string | null>> = {
@@ -55,7 +57,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   if (types.has('Percent')) kinds.push('percent');
   if (TIME_CUE.test(text)) kinds.push('time');
   if (PLAN_CUE.test(text)) kinds.push('plan');
-  if (GRADE_CUE.test(text) || COUNT_NOUN_CUE.test(text)) kinds.push('count');
+  if (GRADE_CUE.test(text) || COUNT_NOUN_CUE.test(text) || AREA_CUE.test(text)) kinds.push('count');
   if (types.has('Address')) kinds.push('address');
   if (ACT_YEAR_CUE.test(text)) kinds.push('year');
   if (!kinds.length) return [];
@@ -72,7 +74,9 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
     if (v.kind === 'count' && values.some((o) => o.kind !== 'count' && o.start < v.end && v.start < o.end)) continue;
     // "will terminate as of 11:59 p.m. on February 28, 2013": a date written on after its time reads past the time.
     const onTime = v.kind === 'date' && last?.kind === 'time' && /^\s*(?:on|,)?\s*$/u.test(text.slice(last.end, v.start));
-    const near = onTime ? [...before(tokens, v.start, last!.end, 2), ...before(tokens, last!.start, lastFloor, 12)] : before(tokens, v.start, floor, 12);
+    // "on Thursday, November 4, 2010": the clause's words run on before the day of the week.
+    const start = v.kind === 'date' ? v.start - (WEEKDAY_BEFORE.exec(text.slice(Math.max(0, v.start - 12), v.start))?.[0].length ?? 0) : v.start;
+    const near = onTime ? [...before(tokens, start, last!.end, 2), ...before(tokens, last!.start, lastFloor, 12)] : before(tokens, start, floor, 12);
     lastFloor = floor;
     // "as of 9:00 a.m. on December 9, 2013 (the "Effective Time")": a time written on its date is named by the term after the date.
     const onDate = v.kind === 'time' ? values.find((d) => d.kind === 'date' && d.start >= v.end && /^\s*(?:on|,)?\s*$/u.test(text.slice(v.end, d.start))) : undefined;

@@ -235,7 +235,14 @@ export function amountLabel({ tokens, value: v, near, floor }: ValueContext): st
   );
 }
 
-/** A count's name: a rank ("Work Level 5") or what it counts ("twenty five (25) vacation days"). */
+/** A count's name: a rank ("Work Level 5"), an area ("10,000 rentable square feet") or what it counts ("twenty five (25) vacation days"). */
 export function countLabel({ tokens, value: v }: ValueContext): string | null {
-  return gradeName(tokens, v.start) ?? countName(after(tokens, v.end, 3));
+  const next = after(tokens, v.end, 3);
+  return gradeName(tokens, v.start) ?? areaName(next) ?? countName(next);
+}
+
+/** `16,159 rentable square feet` → `RentableSquareFeet`, `2,000 square feet` → `SquareFeet`: an area by its measure. */
+function areaName(next: string[]): string | null {
+  const k = /^(?:rentable|usable|gross|leasable)$/u.test(next[0] ?? '') ? 1 : 0;
+  return next[k] === 'square' && /^f(?:ee|oo)t$/u.test(next[k + 1] ?? '') ? `${k ? pascal([next[0]!]) : ''}SquareFeet` : null;
 }

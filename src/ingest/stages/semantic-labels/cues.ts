@@ -19,3 +19,6 @@ export const GRADE_CUE = /\b(?:Level|Grade|Tier|Band|Step)\s+\d/u;
 
 /** A count in words and figure of a thing named by two words after it: "twenty five (25) vacation days". */
 export const COUNT_NOUN_CUE = /\(\d[\d,]*\)\s+\p{Ll}{3,}\s+\p{Ll}{3,}s\b/u;
+
+/** An area in square feet: "approximately 10,000 rentable square feet". */
+export const AREA_CUE = /\d\s+(?:(?:rentable|usable|gross|leasable)\s+)?square\s+f(?:ee|oo)t/iu;

@@ -243,6 +243,29 @@ function scheduledName(near: string[], type: 'Date' | 'Time'): string | null {
   return `${pascal(head)}${type}`;
 }
 
+/** Events one holds: "shall hold its annual meeting on", "will host a conference call on". */
+const HELD_EVENTS = /^(?:meeting|meetings|call|hearing|conference|auction|session|election|vote|presentation|webcast|inspection|closing|ceremony)$/u;
+
+/** `The Company shall hold its annual meeting on May 15, 2024` → `AnnualMeetingDate`: the event a clause holds then. */
+function heldEventName(near: string[], type: 'Date' | 'Time'): string | null {
+  if (near[0] !== 'on' && near[0] !== 'at') return null;
+  let words: string[] = [];
+  let k = 1;
+  const noun = (): void => {
+    for (; k < 10 && near[k] && !FUNCTION_WORDS.has(near[k]!) && /^\p{L}{3,}$/u.test(near[k]!); k++) words.unshift(near[k]!);
+  };
+  noun();
+  // "host a conference call with investors on": who it is held with is passed over.
+  if (near[k] === 'with') {
+    words = [];
+    k++;
+    noun();
+  }
+  while (k < 12 && near[k] && /^(?:a|an|the|its|their|his|her)$/u.test(near[k]!)) k++;
+  if (!/^(?:hold|holds|held|host|hosts|hosted|conduct|conducts|conducted|convene|convenes|convened)$/u.test(near[k] ?? '')) return null;
+  return words.length && HELD_EVENTS.test(words.at(-1)!) ? `${pascal(words)}${type}` : null;
+}
+
 /** A date's name: the document, period, event or deadline its clause makes it the date of. */
 export function dateLabel({ text, tokens, value: v, near, floor, previous, title }: ValueContext): string | null {
   return (
@@ -251,6 +274,7 @@ export function dateLabel({ text, tokens, value: v, near, floor, previous, title
     // "for the six months ended June 30, 2012": the end of the reported period.
     (previous?.kind === 'duration' && /^\s+ended\s+$/u.test(text.slice(previous.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(previous.start, previous.end)) ? 'ReportingPeriodEndDate' : null) ??
     dateName(near, title) ??
+    heldEventName(near, 'Date') ??
     occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ??
     scheduledName(near, 'Date') ??
     enteredDate(tokens, v.end) ??

@@ -17,7 +17,7 @@ export function addressName(tokens: Token[], v: { start: number; end: number }, 
   }
   const term = termAfterWords(tokens, end);
   if (term && /^\p{Lu}/u.test(term[0]!) && term.length <= 3) return `${pascal(term)}Address`;
-  const whose = whoseAddress(tokens, v.start) ?? noticeTo(tokens, v.start);
+  const whose = whoseAddress(tokens, v.start) ?? noticeTo(tokens, v.start) ?? noticesSentTo(tokens, v.start);
   if (whose) return whose;
   // "with a notice address of …", "its mailing address is …": the kind of address the text gives.
   if (/^(?:of|is|at)$/u.test(near[0] ?? '') && near[1] === 'address' && /^(?:notice|mailing|billing|business|registered|home|residence|email|delivery)$/u.test(near[2] ?? '')) return `${pascal([near[2]!])}Address`;
@@ -50,6 +50,15 @@ function noticeTo(tokens: Token[], start: number): string | null {
     return tokens.slice(j, end).some((t) => /^[.;]$/u.test(t.text)) ? null : `${pascal(words)}Address`;
   }
   return null;
+}
+
+/** `Notices to the Company shall be sent to 100 Main Street, …` → `CompanyAddress`: where a party's notices go. */
+function noticesSentTo(tokens: Token[], start: number): string | null {
+  const end = firstAtOrAfter(tokens, start);
+  const words = tokens.slice(Math.max(0, end - 12), end).map((t) => t.text);
+  const text = words.join(' ');
+  const m = /(?:^|\s)(?:[Nn]otices?|[Cc]ommunications)\s(?:to|for)\s(?:the\s)?((?:\p{Lu}\p{Ll}+\s){1,3})(?:shall|will|must|may|should)\s(?:be\s)?(?:sent|delivered|given|addressed|mailed)\s(?:to|at)$/u.exec(text);
+  return m ? `${pascal(m[1]!.trim().split(/\s+/u))}Address` : null;
 }
 
 /** `… (the "Bank"), whose address is …` → `BankAddress`: the defined term the relative clause is said of. */
