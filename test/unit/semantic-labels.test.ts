@@ -992,5 +992,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Premises consist of approximately 10,000 rentable square feet.\n'), [['RentableSquareFeet', '10,000']]);
     assert.deepEqual(await labelsOf('The Building contains 16,159 square feet.\n'), [['SquareFeet', '16,159']]);
   });
+  test('a proportionate share, a price per share the subject is, the shares an option or a warrant is to purchase', async () => {
+    assert.deepEqual(await labelsOf("Tenant's Proportionate Share is 12.5%.\n"), [['ProportionateShare', '12.5%']]);
+    assert.deepEqual(await labelsOf('The exercise price per share is $12.50.\n'), [['ExercisePrice', '$12.50']]);
+    assert.deepEqual(await labelsOf('The Company shall grant the Executive an option to purchase 100,000 shares of Common Stock.\n'), [['OptionShares', '100,000']]);
+    assert.deepEqual(await labelsOf('The Holder may exercise warrants to purchase 25,000 shares at any time.\n'), [['WarrantShares', '25,000']]);
+    assert.deepEqual(await labelsOf('The Company may purchase 25,000 shares at any time.\n'), []);
+  });
 });
 

@@ -16,7 +16,7 @@ import { valueSpans } from './properties/prose-spans.js';
 import { tokenize } from './properties/tokens.js';
 import type { ValueKind } from './properties/label-kind.js';
 import { amountLabel, countLabel } from './semantic-labels/amounts.js';
-import { ACT_YEAR_CUE, AREA_CUE, COUNT_NOUN_CUE, GRADE_CUE, HYPHEN_CUE, MONTH_CUE, PARTY_CUE, PLAN_CUE, TIME_CUE } from './semantic-labels/cues.js';
+import { ACT_YEAR_CUE, AREA_CUE, COUNT_NOUN_CUE, GRADE_CUE, HYPHEN_CUE, MONTH_CUE, PARTY_CUE, PLAN_CUE, SHARES_CUE, TIME_CUE } from './semantic-labels/cues.js';
 import { actYear, dateLabel, timeLabel } from './semantic-labels/dates.js';
 import { addressName, partyName } from './semantic-labels/parties.js';
 import { durationLabel } from './semantic-labels/periods.js';
@@ -57,7 +57,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   if (types.has('Percent')) kinds.push('percent');
   if (TIME_CUE.test(text)) kinds.push('time');
   if (PLAN_CUE.test(text)) kinds.push('plan');
-  if (GRADE_CUE.test(text) || COUNT_NOUN_CUE.test(text) || AREA_CUE.test(text)) kinds.push('count');
+  if (GRADE_CUE.test(text) || COUNT_NOUN_CUE.test(text) || AREA_CUE.test(text) || SHARES_CUE.test(text)) kinds.push('count');
   if (types.has('Address')) kinds.push('address');
   if (ACT_YEAR_CUE.test(text)) kinds.push('year');
   if (!kinds.length) return [];

@@ -4,7 +4,7 @@
  */
 import type { Token } from '../properties/tokens.js';
 import { infinitive, nounOfVerb } from '../properties/nominal.js';
-import { FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, singularNoun, wordsBefore, type ValueContext } from './words.js';
+import { FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, singular, singularNoun, wordsBefore, type ValueContext } from './words.js';
 
 /** Nouns that name an amount themselves ("base salary", "purchase price"). */
 const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine', 'royalty', 'abatement', 'expense', 'installment']);
@@ -58,6 +58,8 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   // "in the amount of", an amount of it.
   const inAmount = kind === 'money' && near[at] === 'amount' && /^(?:the|an)$/u.test(near[at + 1] ?? '') && near[at + 2] === 'in';
   if (inAmount) at += 3;
+  // "The exercise price per share is $12.50": the unit a price is per is no word of its name.
+  if (copula && near[at + 1] === 'per') at += 2;
   // "the purchase price for the Assets shall be …": the subject's head, past what it is for.
   if (copula || (at >= 2 && near[at - 1] === 'shall')) {
     const of = near.slice(at, at + 4).findIndex((w) => /^(?:for|of|under)$/u.test(w));
@@ -236,9 +238,14 @@ export function amountLabel({ tokens, value: v, near, floor }: ValueContext): st
 }
 
 /** A count's name: a rank ("Work Level 5"), an area ("10,000 rentable square feet") or what it counts ("twenty five (25) vacation days"). */
-export function countLabel({ tokens, value: v }: ValueContext): string | null {
+export function countLabel({ tokens, value: v, near }: ValueContext): string | null {
   const next = after(tokens, v.end, 3);
-  return gradeName(tokens, v.start) ?? areaName(next) ?? countName(next);
+  return gradeName(tokens, v.start) ?? areaName(next) ?? sharesName(near, next) ?? countName(next);
+}
+
+/** `an option to purchase 100,000 shares` → `OptionShares`, `a warrant to purchase 1,591,333 shares` → `WarrantShares`. */
+function sharesName(near: string[], next: string[]): string | null {
+  return near[0] === 'purchase' && near[1] === 'to' && /^(?:options?|warrants?|rights?)$/u.test(near[2] ?? '') && /^shares$/u.test(next[0] ?? '') ? `${pascal(singular([near[2]!]))}Shares` : null;
 }
 
 /** `16,159 rentable square feet` → `RentableSquareFeet`, `2,000 square feet` → `SquareFeet`: an area by its measure. */

@@ -22,3 +22,6 @@ export const COUNT_NOUN_CUE = /\(\d[\d,]*\)\s+\p{Ll}{3,}\s+\p{Ll}{3,}s\b/u;
 
 /** An area in square feet: "approximately 10,000 rentable square feet". */
 export const AREA_CUE = /\d\s+(?:(?:rentable|usable|gross|leasable)\s+)?square\s+f(?:ee|oo)t/iu;
+
+/** Shares an option or a warrant is to purchase: "an option to purchase 100,000 shares". */
+export const SHARES_CUE = /\bto\s+purchase\s+\d[\d,]*\s+shares\b/iu;

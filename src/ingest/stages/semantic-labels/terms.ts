@@ -11,7 +11,7 @@ const LABEL_HEADS: Record<string, RegExp> = {
   date: /^(?:date|day)$/u,
   duration: /^(?:period|term|deadline|notice)$/u,
   money: /^(?:amount|price|rent|fee|salary|deposit|premium|payment|value|cost)$/u,
-  percent: /^(?:rate|percentage|percent|interest)$/u,
+  percent: /^(?:rate|percentage|percent|interest|share)$/u,
   party: /^(?:name|party|company|landlord|tenant|lender|borrower|agent|buyer|seller|purchaser|guarantor|employee|employer|trustee)$/u,
   time: /^time$/u,
   plan: /^(?:plan|program)$/u,
