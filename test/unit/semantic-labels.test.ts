@@ -802,7 +802,7 @@ describe('found labels: values named by what their context says', () => {
   });
 
   test('a rank given by its number is named by its own name ("Work Level 5"), a bare "Level 3" not', async () => {
-    assert.deepEqual(await labelsOf('The Employee starts on June 1, 2026 at Salary Grade 12 of the Company scale.\n'), [['SalaryGrade', '12']]);
+    assert.deepEqual(await labelsOf('The Employee starts on June 1, 2026 at Salary Grade 12 of the Company scale.\n'), [['EmploymentStartDate', 'June 1, 2026'], ['SalaryGrade', '12']]);
     assert.deepEqual(await labelsOf('Parking is provided at Level 3 of the garage.\n'), []);
   });
 
@@ -998,6 +998,20 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Company shall grant the Executive an option to purchase 100,000 shares of Common Stock.\n'), [['OptionShares', '100,000']]);
     assert.deepEqual(await labelsOf('The Holder may exercise warrants to purchase 25,000 shares at any time.\n'), [['WarrantShares', '25,000']]);
     assert.deepEqual(await labelsOf('The Company may purchase 25,000 shares at any time.\n'), []);
+  });
+  test("a period's or a document's start and end, a covenant not to compete, a period restated, a bound on how long", async () => {
+    assert.deepEqual(await labelsOf('The Performance Period begins on January 1, 2024 and ends on December 31, 2026.\n'), [
+      ['PerformancePeriodStartDate', 'January 1, 2024'],
+      ['PerformancePeriodEndDate', 'December 31, 2026'],
+    ]);
+    assert.deepEqual(await labelsOf('The Lease shall begin on May 1, 2024.\n'), [['LeaseStartDate', 'May 1, 2024']]);
+    assert.deepEqual(await labelsOf('The Initial Term shall end on April 30, 2029.\n'), [['InitialTermEndDate', 'April 30, 2029']]);
+    assert.deepEqual(await labelsOf('The term of this Lease shall commence on October 15, 2018.\n'), [['CommencementDate', 'October 15, 2018']]);
+    assert.deepEqual(await labelsOf('At the end of December 31, 2024 the rate resets.\n'), []);
+    assert.deepEqual(await labelsOf('Employee agrees not to compete with the Company for a period of two (2) years after the Separation Date.\n'), [['NonCompetitionPeriod', 'two (2) years']]);
+    assert.deepEqual(await labelsOf('The Restricted Period means the period of eighteen (18) months following termination.\n'), [['RestrictedPeriod', 'eighteen (18) months']]);
+    assert.deepEqual(await labelsOf('The Company will pay COBRA premiums for up to eighteen (18) months.\n'), [['PaymentPeriod', 'eighteen (18) months']]);
+    assert.deepEqual(await labelsOf('The Lender agrees to make loans in an aggregate amount not to exceed $10,000,000.\n'), [['LoanAmount', '$10,000,000']]);
   });
 });
 

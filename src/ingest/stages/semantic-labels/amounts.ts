@@ -131,7 +131,7 @@ const AMOUNT_SUBJECTS = new Set(['prepayment', 'loan', 'borrowing', 'advance', '
 function amountOf(name: string | null, words: readonly string[]): string | null {
   if (!name || !MEASURE_ONLY.test(name)) return name;
   const lower = words.map((w) => w.toLowerCase());
-  const at = lower.findIndex((w) => AMOUNT_SUBJECTS.has(w));
+  const at = lower.findIndex((w) => AMOUNT_SUBJECTS.has(w) || AMOUNT_SUBJECTS.has(singularNoun(w, 4)));
   if (at < 0) return name;
   const noun = singularNoun(lower[at]!, 4);
   return `${pascal([noun])}Amount`;

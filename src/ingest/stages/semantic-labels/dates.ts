@@ -25,7 +25,9 @@ export const DATE_EVENTS: [RegExp, string][] = [
   [/^deliver/u, 'Delivery'],
   [/^incorporat(?:ed|ion)$/u, 'Incorporation'],
   [/^settle/u, 'Settlement'],
-  [/^(?:begin|beginning|start|starting)$/u, 'Start'],
+  [/^(?:begin|begins|began|beginning|start|starts|started|starting)$/u, 'Start'],
+  // ("ended" is the adjective of reported periods: "the Three Months Ended June 25, 2022", named by periodEndDate.)
+  [/^(?:end|ends)$/u, 'End'],
   // "records" is mostly the noun ("permanent analog records by December 31, 2024"): only "record", "recorded", "recording" are the event.
   [/^record(?:ed|ing)?$/u, 'Recording'],
   [/^enact(?:s|ed|ing|ment)?$/u, 'Enactment'],
@@ -152,6 +154,8 @@ function dateName(near: string[], title?: string): string | null {
     if (w === 'due' && near.slice(i + 1, i + 4).some((x) => SECURITIES.test(x))) return 'MaturityDate';
     // "terminates his employment due to Retirement or Disability prior to …": a cause is not the event the date is of.
     const cause = near.slice(i + 1, i + 5).findIndex((x, k, a) => x === 'to' && (a[k + 1] === 'due' || (a[k + 1] === 'owing')));
+    // "at the end of": "end" names an event only as a verb ("shall end on").
+    if (w === 'end' && !/^(?:shall|will|would|to|may)$/u.test(near[i + 1] ?? '')) continue;
     for (const [re, noun] of DATE_EVENTS) {
       if (!re.test(w) || cause >= 0) continue;
       // "my commission expires": the noun the event is of.
@@ -171,6 +175,20 @@ function dateName(near: string[], title?: string): string | null {
       if (noun === 'Commencement' || noun === 'Start') {
         if (modal && subject.slice(0, 3).includes('rent')) return 'RentCommencementDate';
         if (subject.includes('employment') && !subject.includes('termination')) return 'EmploymentStartDate';
+        // "The Employee starts on": an employee's start is the employment's.
+        if (noun === 'Start' && /^(?:employee|executive)$/u.test(subject.find((x) => !/^(?:shall|will|the)$/u.test(x)) ?? '')) return 'EmploymentStartDate';
+      }
+      // "The Performance Period begins on … and ends on …", "The Lease shall begin on": the start or end of the period, term or
+      // document that is the subject.
+      if (noun === 'Start' || noun === 'End' || noun === 'Commencement') {
+        const at = /^(?:shall|will|would|may)$/u.test(of ?? '') ? i + 2 : i + 1;
+        const head = near[at];
+        // (A document's commencement is the Commencement Date itself: "The Lease shall commence on" names no LeaseCommencementDate.)
+        if (head && (/^(?:period|term|year|quarter)$/u.test(head) || (DOCUMENTS.has(head) && head !== 'agreement' && noun !== 'Commencement'))) {
+          const words = [head];
+          for (let k = at + 1; k < at + 3 && near[k] && !FUNCTION_WORDS.has(near[k]!); k++) words.unshift(near[k]!);
+          if (/^(?:the|this|each|such)$/u.test(near[at + words.length] ?? '') && (words.length > 1 || head !== 'term')) return `${pascal(words)}${noun}Date`;
+        }
       }
       return `${prefix}${noun}Date`;
     }
@@ -267,12 +285,23 @@ function heldEventName(near: string[], type: 'Date' | 'Time'): string | null {
 }
 
 /** A date's name: the document, period, event or deadline its clause makes it the date of. */
-export function dateLabel({ text, tokens, value: v, near, floor, previous, title }: ValueContext): string | null {
+export function dateLabel(context: ValueContext): string | null {
+  const name = dateEventLabel(context);
+  // "The Performance Period begins on January 1, 2024 and ends on December 31, 2026": the end of what the start was of.
+  const { text, value: v, previous, named } = context;
+  const start = named.at(-1);
+  if (name === 'EndDate' && previous?.kind === 'date' && start?.end === previous.end && /StartDate$/u.test(start.name) && /^\s*and\s+(?:shall\s+|will\s+)?ends?\s+on\s*$/u.test(text.slice(previous.end, v.start))) {
+    return start.name.replace(/StartDate$/u, 'EndDate');
+  }
+  return name;
+}
+
+function dateEventLabel({ text, tokens, value: v, near, floor, previous, title }: ValueContext): string | null {
   return (
     documentDate(tokens, v.start) ??
     periodEndDate(near) ??
     // "for the six months ended June 30, 2012": the end of the reported period.
-    (previous?.kind === 'duration' && /^\s+ended\s+$/u.test(text.slice(previous.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(previous.start, previous.end)) ? 'ReportingPeriodEndDate' : null) ??
+    (previous?.kind === 'duration' && /^\s+ended\s+$/iu.test(text.slice(previous.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(previous.start, previous.end)) ? 'ReportingPeriodEndDate' : null) ??
     dateName(near, title) ??
     heldEventName(near, 'Date') ??
     occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ??

@@ -17,6 +17,9 @@ const PERIOD_EVENTS: [RegExp, string][] = [
   [/^review(?:s|ed|ing)?$/u, 'ReviewPeriod'],
   [/^(?:object|objects|objected|objection)$/u, 'ObjectionPeriod'],
   [/^surviv/u, 'SurvivalPeriod'],
+  // "agrees not to compete with the Company for a period of two (2) years".
+  [/^compet(?:e|es|ing)$/u, 'NonCompetitionPeriod'],
+  [/^solicit(?:s|ing)?$/u, 'NonSolicitationPeriod'],
   [/^(?:pay|pays|paid|payment|payable|remit)$/u, 'PaymentDeadline'],
   [/^(?:reimburs(?:e|es|ed|ing|ement))$/u, 'ReimbursementDeadline'],
   [/^(?:repay|repays|repaid|repayment)$/u, 'RepaymentDeadline'],
@@ -83,8 +86,11 @@ function periodName(near: string[], next: string[]): string | null {
   const terminate = near.slice(0, Math.max(8, reach)).some((w) => /^terminat/u.test(w));
   // "shall pay rent for ten (10) years", "payable over a period of twelve (12) months": how long something goes on is its
   // period, not a deadline for it.
-  const lasting = /^(?:for|over)$/u.test(near[0] ?? '') || (near[0] === 'of' && near[1] === 'period' && /^(?:for|over)$/u.test(near[3] ?? ''));
-  for (const [k, w] of near.slice(0, reach).entries()) {
+  const bound = near[0] === 'to' && near[1] === 'up' ? 2 : 0; // "for up to eighteen (18) months"
+  const lasting = /^(?:for|over)$/u.test(near[bound] ?? '') || (near[0] === 'of' && near[1] === 'period' && /^(?:for|over)$/u.test(near[3] ?? ''));
+  // "not to compete with the Company for a period of two (2) years": past "for a period of" to the verb.
+  const over = near[0] === 'of' && near[1] === 'period' && near[3] === 'for' ? 4 : 0;
+  for (const [k, w] of near.slice(0, reach + over).entries()) {
     // "severance pay of 12 (twelve) months' salary": pay as a noun says what is paid, not by when.
     if (w === 'pay' && near[k - 1] === 'of') continue;
     for (const [re, name] of PERIOD_EVENTS) if (re.test(w) && !NOTICE.has(name)) return lasting ? name.replace(/Deadline$/u, 'Period') : name;

@@ -115,6 +115,8 @@ export function termBefore(tokens: Token[], start: number, kind: string): string
     if (/^(?:is|be|means|mean|equals|equal|occur|occurs|was)$/u.test(w)) linked = true;
     // "The non-compete period shall last for two (2) years": how long a term lasts is its length.
     else if (kind === 'duration' && /^(?:last|lasts|continue|continues|run|runs|remain|remains)$/u.test(w) && tokens[i + 1]?.text.toLowerCase() === 'for') linked = true;
+    // "The Restricted Period means the period of eighteen (18) months": "the period of" only restates the kind.
+    else if (kind === 'duration' && w === 'period' && tokens[i + 1]?.text.toLowerCase() === 'of') continue;
     // "is hereby accelerated to", "shall be extended to": a term moved to the value is the value.
     else if (!/^(?:on|shall|will|to|of|as|the|each|at|by|for|hereby|deemed|have|been|accelerated|extended|postponed|deferred|changed|moved|advanced|delayed)$/u.test(w)) break;
   }
