@@ -1013,5 +1013,14 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Company will pay COBRA premiums for up to eighteen (18) months.\n'), [['PaymentPeriod', 'eighteen (18) months']]);
     assert.deepEqual(await labelsOf('The Lender agrees to make loans in an aggregate amount not to exceed $10,000,000.\n'), [['LoanAmount', '$10,000,000']]);
   });
+  test('the role a sentence says its subject is, the address of the party a clause opens on, what an amount is paid as', async () => {
+    assert.deepEqual(await labelsOf('The Seller is XYZ Holdings, Inc., a Nevada corporation.\n'), [['SellerName', 'XYZ Holdings, Inc.']]);
+    assert.deepEqual(await labelsOf('The Landlord shall be ABC Realty LLC.\n'), [['LandlordName', 'ABC Realty LLC']]);
+    assert.deepEqual(await labelsOf('Notice to the Seller is Acme Corp.\n'), []);
+    assert.deepEqual(await labelsOf("The Company's principal executive offices are located at 500 Oak Avenue, Austin, Texas 78701.\n"), [['CompanyAddress', '500 Oak Avenue, Austin, Texas 78701']]);
+    assert.deepEqual(await labelsOf('The Employee resides at 12 Elm Street, Springfield, Illinois 62701.\n'), [['EmployeeAddress', '12 Elm Street, Springfield, Illinois 62701']]);
+    assert.deepEqual(await labelsOf('Tenant shall deposit with Landlord the sum of $15,000 as a security deposit.\n'), [['SecurityDeposit', '$15,000']]);
+    assert.deepEqual(await labelsOf('Tenant shall pay $500 as a result of the breach.\n'), []);
+  });
 });
 

@@ -396,6 +396,11 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   } else if (b.at(-1) === ',' && b.at(-3) === 'the' && (b.length === 3 || /^[.;:"“]$/u.test(b.at(-4)!)) && PARTY_NOUNS.has(b.at(-2)!) && /^\p{Lu}/u.test(before.at(-2)!.text) && tokens[to + 1]?.text === ',') {
     // "The Guarantor, XYZ Parent Inc., hereby guarantees": a sentence's defined role, then the name in apposition to it.
     roles.push([b.at(-2)!]);
+  } else if (/^(?:is|shall be|will be)$/u.test(b.at(-1) === 'be' ? `${b.at(-2)} be` : b.at(-1) ?? '') && PARTY_NOUNS.has(b.at(b.at(-1) === 'be' ? -3 : -2) ?? '')) {
+    // "The Seller is XYZ Holdings, Inc.": the role a sentence's subject is, when it opens the sentence.
+    const r = b.at(-1) === 'be' ? -3 : -2;
+    const opens = b.at(r - 1) === 'the' && (b.length === -r + 1 || /^[.;:"“]$/u.test(b.at(r - 2) ?? ''));
+    if (opens && /^\p{Lu}/u.test(before.at(r)!.text)) roles.push([b.at(r)!]);
   } else if ((b.at(-1) === ',' && b.at(-2) === 'i' && (b.length === 2 || /^[.;:,"“]$/u.test(b.at(-3)!))) || b.at(-1) === 'appeared' || (b.at(-1) === 'by' && from === 1)) {
     // "I, Timothy D. Cook, certify": the pronoun opening a sentence, not "Part I, Item 1".
     roles.push(['signatory']);

@@ -231,6 +231,7 @@ export function amountLabel({ tokens, value: v, near, floor }: ValueContext): st
   const kind = v.kind === 'money' ? 'money' : 'percent';
   return (
     (kind === 'money' ? parValueName(tokens, v) ?? limitName(near) ?? coverLimitName(tokens, v.start) : shareName(after(tokens, v.end, 8))) ??
+    (kind === 'money' ? asAmountName(after(tokens, v.end, 5)) : null) ??
     amountOf(amountName(near, kind), wordsBefore(tokens, v.start, floor, 24)) ??
     definitionName(tokens, v.start, kind) ??
     (kind === 'money' ? rateName(after(tokens, v.end, 3)) : null)
@@ -241,6 +242,18 @@ export function amountLabel({ tokens, value: v, near, floor }: ValueContext): st
 export function countLabel({ tokens, value: v, near }: ValueContext): string | null {
   const next = after(tokens, v.end, 3);
   return gradeName(tokens, v.start) ?? areaName(next) ?? sharesName(near, next) ?? countName(next);
+}
+
+/** `the sum of $15,000 as a security deposit` → `SecurityDeposit`: what the text says the amount is paid as. */
+function asAmountName(next: string[]): string | null {
+  if (next[0] !== 'as' || !/^(?:a|an|the)$/u.test(next[1] ?? '')) return null;
+  const words: string[] = [];
+  for (const w of next.slice(2, 5)) {
+    if (FUNCTION_WORDS.has(w) || !/^\p{L}{3,}$/u.test(w)) break;
+    words.push(w);
+  }
+  const head = words.at(-1);
+  return head && (AMOUNT_HEADS.has(head) || AMOUNT_OF.has(head)) ? (AMOUNT_HEADS.has(head) ? pascal(words) : `${pascal(words)}Amount`) : null;
 }
 
 /** `an option to purchase 100,000 shares` → `OptionShares`, `a warrant to purchase 1,591,333 shares` → `WarrantShares`. */

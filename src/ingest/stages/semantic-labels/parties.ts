@@ -1,4 +1,5 @@
 /** Parties named by their role (`CompanyName`, `ManagingMemberName`) and addresses by whose or what they are (`EmployeeAddress`). */
+import { PARTY_NOUNS } from '../properties/label-kind.js';
 import type { Token } from '../properties/tokens.js';
 import { termAfterWords } from './terms.js';
 import { firstAtOrAfter, pascal, singular } from './words.js';
@@ -25,6 +26,12 @@ export function addressName(tokens: Token[], v: { start: number; end: number }, 
   if (at < 0 || at > 8 || !/^(?:at|is|in|of)$/u.test(near[0] ?? '')) return null;
   const place = near.slice(at + 1, at + 3).find((w) => /^(?:premises|property|building|facility|site)$/u.test(w));
   if (place) return `${pascal([place])}Address`;
+  // "The Company's principal executive offices are located at …", "The Employee resides at …": the party the clause opens on.
+  const opener = near.length - 2;
+  const role = near[opener] ?? '';
+  if (opener > at && opener <= at + 6 && near[opener + 1] === 'the' && (PARTY_NOUNS.has(role) || (/s$/u.test(role) && PARTY_NOUNS.has(role.slice(0, -1))))) {
+    return `${pascal([PARTY_NOUNS.has(role) ? role : role.slice(0, -1)])}Address`;
+  }
   // The party just before, in the same sentence, not further than a few words back.
   let party: { end: number; name: string } | undefined;
   for (let k = named.length - 1; k >= 0 && !party; k--) if (named[k]!.name.endsWith('Name') && named[k]!.end <= v.start) party = named[k];
