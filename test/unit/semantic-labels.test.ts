@@ -1022,5 +1022,15 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Tenant shall deposit with Landlord the sum of $15,000 as a security deposit.\n'), [['SecurityDeposit', '$15,000']]);
     assert.deepEqual(await labelsOf('Tenant shall pay $500 as a result of the breach.\n'), []);
   });
+  test('percentages: a change a subject undergoes, the share a contribution or a match is, what it is paid as, the amount it sets', async () => {
+    assert.deepEqual(await labelsOf('Base Rent shall increase by three percent (3%) annually.\n'), [['BaseRentIncreasePercentage', 'three percent (3%)']]);
+    assert.deepEqual(await labelsOf("The Company shall contribute 6% of the Employee's salary to the plan.\n"), [['ContributionPercentage', '6%']]);
+    assert.deepEqual(await labelsOf('The Company will match 50% of employee contributions.\n'), [['MatchPercentage', '50%']]);
+    assert.deepEqual(await labelsOf('Tenant shall pay 4.5% of gross sales as percentage rent.\n'), [['PercentageRent', '4.5%']]);
+    assert.deepEqual(await labelsOf('A 10% holdback will apply.\n'), [['HoldbackPercentage', '10%']]);
+    // Whose costs a party pays a share of says nothing of what the share is; a change of a thing that is no amount names nothing.
+    assert.deepEqual(await labelsOf('Tenant shall pay 4.5% of the costs.\n'), []);
+    assert.deepEqual(await labelsOf('Traffic increased by 5% over the prior year.\n'), []);
+  });
 });
 

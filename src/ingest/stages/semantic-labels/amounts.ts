@@ -153,6 +153,10 @@ function shareName(next: string[]): string | null {
     const noun = next[security]!.replace(/s$/u, '');
     return `${pascal([noun])}InterestRate`;
   }
+  // "a 10% holdback", "a 5% commission": the amount a percentage sets, named before its noun.
+  if (AMOUNT_HEADS.has(next[0] ?? '') || AMOUNT_OF.has(next[0] ?? '') || /^(?:holdback|retainage|markup|discount|increase|escalation)$/u.test(next[0] ?? '')) {
+    return `${pascal([next[0]!])}Percentage`;
+  }
   if (next[0] !== 'of' || !/^(?:the|such|its|his|her|their|each)$/u.test(next[1] ?? '')) return null;
   const modal = next.slice(3, 6).findIndex((w) => /^(?:shall|will|may)$/u.test(w));
   if (modal < 0) return null;
@@ -231,7 +235,8 @@ export function amountLabel({ tokens, value: v, near, floor }: ValueContext): st
   const kind = v.kind === 'money' ? 'money' : 'percent';
   return (
     (kind === 'money' ? parValueName(tokens, v) ?? limitName(near) ?? coverLimitName(tokens, v.start) : shareName(after(tokens, v.end, 8))) ??
-    (kind === 'money' ? asAmountName(after(tokens, v.end, 5)) : null) ??
+    asAmountName(after(tokens, v.end, 8), kind) ??
+    (kind === 'percent' ? changeName(near) ?? paidShareName(near) : null) ??
     amountOf(amountName(near, kind), wordsBefore(tokens, v.start, floor, 24)) ??
     definitionName(tokens, v.start, kind) ??
     (kind === 'money' ? rateName(after(tokens, v.end, 3)) : null)
@@ -244,16 +249,47 @@ export function countLabel({ tokens, value: v, near }: ValueContext): string | n
   return gradeName(tokens, v.start) ?? areaName(next) ?? sharesName(near, next) ?? countName(next);
 }
 
-/** `the sum of $15,000 as a security deposit` → `SecurityDeposit`: what the text says the amount is paid as. */
-function asAmountName(next: string[]): string | null {
-  if (next[0] !== 'as' || !/^(?:a|an|the)$/u.test(next[1] ?? '')) return null;
+/**
+ * `the sum of $15,000 as a security deposit` → `SecurityDeposit`, `4.5% of gross sales as percentage rent` → `PercentageRent`:
+ * what the text says the amount is paid as.
+ */
+function asAmountName(next: string[], kind: 'money' | 'percent'): string | null {
+  // A percentage is "of" a base first: "4.5% of gross sales as …".
+  let k = kind === 'percent' && next[0] === 'of' ? next.indexOf('as') : 0;
+  if (k < 0 || next[k] !== 'as') return null;
+  k++;
+  if (/^(?:a|an|the)$/u.test(next[k] ?? '')) k++;
+  else if (kind === 'money') return null;
   const words: string[] = [];
-  for (const w of next.slice(2, 5)) {
+  for (const w of next.slice(k, k + 3)) {
     if (FUNCTION_WORDS.has(w) || !/^\p{L}{3,}$/u.test(w)) break;
     words.push(w);
   }
   const head = words.at(-1);
   return head && (AMOUNT_HEADS.has(head) || AMOUNT_OF.has(head)) ? (AMOUNT_HEADS.has(head) ? pascal(words) : `${pascal(words)}Amount`) : null;
+}
+
+/** `Base Rent shall increase by three percent (3%) annually` → `BaseRentIncreasePercentage`: the change a subject undergoes. */
+function changeName(near: string[]): string | null {
+  const m = near[0] === 'by' ? /^(?:(increase)[sd]?|(decrease)[sd]?|(escalat)(?:e|es|ed)|(adjust)(?:s|ed)?)$/u.exec(near[1] ?? '') : null;
+  if (!m) return null;
+  const change = { increase: 'Increase', decrease: 'Decrease', escalat: 'Escalation', adjust: 'Adjustment' }[(m[1] ?? m[2] ?? m[3] ?? m[4])!]!;
+  let k = 2;
+  if (/^(?:shall|will|may|to|be)$/u.test(near[k] ?? '')) k++;
+  if (near[k] === 'be') k++;
+  const subject: string[] = [];
+  for (; k < near.length && subject.length < 3 && !FUNCTION_WORDS.has(near[k]!) && /^\p{L}{3,}$/u.test(near[k]!); k++) subject.unshift(near[k]!);
+  const head = subject.at(-1);
+  return head && (AMOUNT_HEADS.has(head) || AMOUNT_OF.has(head) || RATE_HEADS.has(head)) ? `${pascal(subject)}${change}Percentage` : null;
+}
+
+/** `The Company shall contribute 6% of the Employee's salary` → `ContributionPercentage`: the share a payment verb pays. */
+function paidShareName(near: string[]): string | null {
+  if (!/^(?:shall|will|must|agrees|to)$/u.test(near[1] ?? '')) return null;
+  const verb = infinitive(near[0] ?? '');
+  const noun = verb === 'contribute' ? 'contribution' : verb === 'match' ? 'match' : nounOfVerb(verb);
+  // (A share one pays is no named amount: "Tenant shall pay 4.5% of the costs" says whose costs, not what the share is.)
+  return noun && noun !== 'payment' && (AMOUNT_OF.has(noun) || AMOUNT_HEADS.has(noun) || noun === 'match') ? `${pascal([noun])}Percentage` : null;
 }
 
 /** `an option to purchase 100,000 shares` → `OptionShares`, `a warrant to purchase 1,591,333 shares` → `WarrantShares`. */
