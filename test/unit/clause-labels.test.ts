@@ -23,6 +23,9 @@ describe('clause labels: headings', () => {
     assert.equal(runInHeading('License Fee. In consideration of the license granted, Licensee shall pay the fee below.'), 'License Fee');
     assert.equal(runInHeading('Hyperlipidemia: Currently takes no statin; lipids to be rechecked in the morning.'), 'Hyperlipidemia');
     assert.equal(runInHeading("7.1 Tenant's Insurance. Tenant shall obtain and keep in full force the following coverages:"), "Tenant's Insurance");
+    // A dash after the clause's number is no word of its heading; a dash after words does not end a heading ("Abdomen - Normal …").
+    assert.equal(runInHeading('ARTICLE 5 - TERM The term of this Agreement shall be three (3) years.'), 'TERM');
+    assert.equal(runInHeading('Abdomen - Normal bowel sounds, abdomen soft and nontender.'), null);
     // Of several in a row, the last is the clause's own.
     assert.equal(runInHeading("7. INSURANCE. 7.1 Tenant's Insurance. Tenant shall obtain and keep in full force the following coverages:"), "Tenant's Insurance");
     assert.equal(runInHeading('Section 14.3 Claims. Shipper shall file any claim within nine months of delivery.'), 'Claims');

@@ -105,7 +105,9 @@ export function runInHeading(text: string): string | null {
   let rest = text.trim();
   let found: string | null = null;
   for (let round = 0; round < 3; round++) {
-    rest = unnumbered(rest);
+    // "ARTICLE 5 - TERM The term …": the dash after a number is no word of the heading.
+    const numbered = unnumbered(rest);
+    rest = numbered === rest ? rest : numbered.replace(/^[-–—]\s+/u, '');
     const words = rest.slice(0, RUN_IN_CHARS).split(/\s+/);
     // The words cut at the window's end are not the text's: the text goes on after them.
     if (rest.length > RUN_IN_CHARS) words.push('…');
