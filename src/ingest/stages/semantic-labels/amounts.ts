@@ -4,7 +4,7 @@
  */
 import type { Token } from '../properties/tokens.js';
 import { infinitive, nounOfVerb } from '../properties/nominal.js';
-import { FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, singular, singularNoun, wordsBefore, type ValueContext } from './words.js';
+import { FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, phraseBefore, singular, singularNoun, wordsBefore, type ValueContext } from './words.js';
 
 /** Nouns that name an amount themselves ("base salary", "purchase price"). */
 const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine', 'royalty', 'abatement', 'expense', 'installment']);
@@ -277,8 +277,7 @@ function changeName(near: string[]): string | null {
   let k = 2;
   if (/^(?:shall|will|may|to|be)$/u.test(near[k] ?? '')) k++;
   if (near[k] === 'be') k++;
-  const subject: string[] = [];
-  for (; k < near.length && subject.length < 3 && !FUNCTION_WORDS.has(near[k]!) && /^\p{L}{3,}$/u.test(near[k]!); k++) subject.unshift(near[k]!);
+  const subject = phraseBefore(near, k, 3);
   const head = subject.at(-1);
   return head && (AMOUNT_HEADS.has(head) || AMOUNT_OF.has(head) || RATE_HEADS.has(head)) ? `${pascal(subject)}${change}Percentage` : null;
 }

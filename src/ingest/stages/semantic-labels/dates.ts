@@ -4,7 +4,7 @@
  */
 import type { Token } from '../properties/tokens.js';
 import { NOT_SUBJECTS, clauseVerbPeriod, governingVerbPeriod } from './periods.js';
-import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, wordsBefore, type ValueContext } from './words.js';
+import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, phraseBefore, wordsBefore, type ValueContext } from './words.js';
 
 /** Verbs and nouns of the events dates belong to, to the noun a label names them by. */
 export const DATE_EVENTS: [RegExp, string][] = [
@@ -185,8 +185,7 @@ function dateName(near: string[], title?: string): string | null {
         const head = near[at];
         // (A document's commencement is the Commencement Date itself: "The Lease shall commence on" names no LeaseCommencementDate.)
         if (head && (/^(?:period|term|year|quarter)$/u.test(head) || (DOCUMENTS.has(head) && head !== 'agreement' && noun !== 'Commencement'))) {
-          const words = [head];
-          for (let k = at + 1; k < at + 3 && near[k] && !FUNCTION_WORDS.has(near[k]!); k++) words.unshift(near[k]!);
+          const words = [...phraseBefore(near, at + 1, 2), head];
           if (/^(?:the|this|each|such)$/u.test(near[at + words.length] ?? '') && (words.length > 1 || head !== 'term')) return `${pascal(words)}${noun}Date`;
         }
       }
@@ -267,17 +266,12 @@ const HELD_EVENTS = /^(?:meeting|meetings|call|hearing|conference|auction|sessio
 /** `The Company shall hold its annual meeting on May 15, 2024` → `AnnualMeetingDate`: the event a clause holds then. */
 function heldEventName(near: string[], type: 'Date' | 'Time'): string | null {
   if (near[0] !== 'on' && near[0] !== 'at') return null;
-  let words: string[] = [];
-  let k = 1;
-  const noun = (): void => {
-    for (; k < 10 && near[k] && !FUNCTION_WORDS.has(near[k]!) && /^\p{L}{3,}$/u.test(near[k]!); k++) words.unshift(near[k]!);
-  };
-  noun();
+  let words = phraseBefore(near, 1, 4);
+  let k = 1 + words.length;
   // "host a conference call with investors on": who it is held with is passed over.
   if (near[k] === 'with') {
-    words = [];
-    k++;
-    noun();
+    words = phraseBefore(near, k + 1, 4);
+    k += 1 + words.length;
   }
   while (k < 12 && near[k] && /^(?:a|an|the|its|their|his|her)$/u.test(near[k]!)) k++;
   if (!/^(?:hold|holds|held|host|hosts|hosted|conduct|conducts|conducted|convene|convenes|convened)$/u.test(near[k] ?? '')) return null;

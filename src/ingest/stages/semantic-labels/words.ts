@@ -88,6 +88,16 @@ export function after(tokens: Token[], end: number, max = 4): string[] {
   return lowerWords(out);
 }
 
+/**
+ * The content words of `near` (a clause's words nearest first) from index `from`, at most `max`, in reading order: the noun
+ * phrase the clause has just before that point ("shall hold its annual meeting on" from 1 → annual meeting).
+ */
+export function phraseBefore(near: readonly string[], from: number, max: number): string[] {
+  const words: string[] = [];
+  for (let k = from; k < near.length && words.length < max && !FUNCTION_WORDS.has(near[k]!) && /^\p{L}{3,}$/u.test(near[k]!); k++) words.unshift(near[k]!);
+  return words;
+}
+
 /** A plural noun in the singular when longer than `longerThan` ("payments" → "payment"); "bonus", "address", "status" stay. */
 export function singularNoun(word: string, longerThan: number): string {
   return word.length > longerThan && /[^su]s$/u.test(word) ? word.slice(0, -1) : word;
