@@ -10,7 +10,7 @@ import { FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, phraseBefore
 const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine', 'royalty', 'abatement', 'expense', 'installment']);
 
 /** Nouns of things an amount measures: named with "Amount" ("a payment of $450" → `PaymentAmount`). */
-const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'advance', 'credit', 'reimbursement', 'severance', 'settlement', 'dividend', 'deductible', 'note', 'notes', 'facility']);
+const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'advance', 'credit', 'reimbursement', 'severance', 'settlement', 'dividend', 'deductible', 'note', 'notes', 'facility', 'match']);
 
 /** Nouns that name a rate ("an interest rate of 5%"). */
 const RATE_HEADS = new Set(['rate', 'percentage', 'interest', 'margin', 'spread', 'discount', 'increase', 'threshold', 'ratio', 'yield']);
@@ -285,10 +285,9 @@ function changeName(near: string[]): string | null {
 /** `The Company shall contribute 6% of the Employee's salary` → `ContributionPercentage`: the share a payment verb pays. */
 function paidShareName(near: string[]): string | null {
   if (!/^(?:shall|will|must|agrees|to)$/u.test(near[1] ?? '')) return null;
-  const verb = infinitive(near[0] ?? '');
-  const noun = verb === 'contribute' ? 'contribution' : verb === 'match' ? 'match' : nounOfVerb(verb);
+  const noun = nounOfVerb(infinitive(near[0] ?? ''));
   // (A share one pays is no named amount: "Tenant shall pay 4.5% of the costs" says whose costs, not what the share is.)
-  return noun && noun !== 'payment' && (AMOUNT_OF.has(noun) || AMOUNT_HEADS.has(noun) || noun === 'match') ? `${pascal([noun])}Percentage` : null;
+  return noun && noun !== 'payment' && (AMOUNT_OF.has(noun) || AMOUNT_HEADS.has(noun)) ? `${pascal([noun])}Percentage` : null;
 }
 
 /** `an option to purchase 100,000 shares` → `OptionShares`, `a warrant to purchase 1,591,333 shares` → `WarrantShares`. */
