@@ -224,6 +224,17 @@ function predicateAt(tokens: Token[], i: number): boolean {
   return !!t && /^\p{Ll}/u.test(t.text) && !/^(?:a|an|and|or|having|with|whose|residing|located|incorporated|organized|duly|individually|each|both|together|jointly|c\/o)$/u.test(lower(t));
 }
 
+/**
+ * "The Seller is XYZ Holdings, Inc.", "The Landlord shall be …": the role a sentence that opens on it says its subject is
+ * (`b`: the lower-case words before the name, `before` as written).
+ */
+function subjectRole(b: readonly string[], before: readonly Token[]): string | null {
+  const r = b.at(-1) === 'is' ? -2 : b.at(-1) === 'be' && /^(?:shall|will)$/u.test(b.at(-2) ?? '') ? -3 : 0;
+  const role = r ? b.at(r) : undefined;
+  if (!role || !PARTY_NOUNS.has(role) || b.at(r - 1) !== 'the' || !/^\p{Lu}/u.test(before.at(r)!.text)) return null;
+  return b.length === 1 - r || /^[.;:"“]$/u.test(b.at(r - 2) ?? '') ? role : null;
+}
+
 /** Title-case words of a job title from token `i`, up to its "of" ("Executive Vice Chairman of the Board"), ending in a title's head. */
 function titleAt(tokens: Token[], i: number): string[] | null {
   const words: string[] = [];
@@ -396,11 +407,8 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   } else if (b.at(-1) === ',' && b.at(-3) === 'the' && (b.length === 3 || /^[.;:"“]$/u.test(b.at(-4)!)) && PARTY_NOUNS.has(b.at(-2)!) && /^\p{Lu}/u.test(before.at(-2)!.text) && tokens[to + 1]?.text === ',') {
     // "The Guarantor, XYZ Parent Inc., hereby guarantees": a sentence's defined role, then the name in apposition to it.
     roles.push([b.at(-2)!]);
-  } else if (/^(?:is|shall be|will be)$/u.test(b.at(-1) === 'be' ? `${b.at(-2)} be` : b.at(-1) ?? '') && PARTY_NOUNS.has(b.at(b.at(-1) === 'be' ? -3 : -2) ?? '')) {
-    // "The Seller is XYZ Holdings, Inc.": the role a sentence's subject is, when it opens the sentence.
-    const r = b.at(-1) === 'be' ? -3 : -2;
-    const opens = b.at(r - 1) === 'the' && (b.length === -r + 1 || /^[.;:"“]$/u.test(b.at(r - 2) ?? ''));
-    if (opens && /^\p{Lu}/u.test(before.at(r)!.text)) roles.push([b.at(r)!]);
+  } else if (subjectRole(b, before)) {
+    roles.push([subjectRole(b, before)!]);
   } else if ((b.at(-1) === ',' && b.at(-2) === 'i' && (b.length === 2 || /^[.;:,"“]$/u.test(b.at(-3)!))) || b.at(-1) === 'appeared' || (b.at(-1) === 'by' && from === 1)) {
     // "I, Timothy D. Cook, certify": the pronoun opening a sentence, not "Part I, Item 1".
     roles.push(['signatory']);
