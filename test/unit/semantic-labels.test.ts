@@ -1032,5 +1032,20 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Tenant shall pay 4.5% of the costs.\n'), []);
     assert.deepEqual(await labelsOf('Traffic increased by 5% over the prior year.\n'), []);
   });
+
+  test('deadlines set by "on or before", "by", "before" and a must; cut-off times of what is received', async () => {
+    // "on or before" is a deadline even where the verb names an event of its own ("deliver" → a delivery date).
+    assert.deepEqual(await labelsOf('The Seller shall deliver the audited statements on or before April 15, 2023.\n'), [['DeliveryDeadline', 'April 15, 2023']]);
+    assert.deepEqual(await labelsOf('The application must be filed by May 1, 2022.\n'), [['FilingDeadline', 'May 1, 2022']]);
+    assert.deepEqual(await labelsOf('Bids must be submitted by 5:00 p.m. on Friday.\n'), [['SubmissionDeadline', '5:00 p.m.']]);
+    assert.deepEqual(await labelsOf('The inspection schedule will be provided by 3:00 PM.\n'), [['InspectionScheduleDeadline', '3:00 PM']]);
+    assert.deepEqual(await labelsOf('Orders received after 2:00 p.m. ship the next day.\n'), [['OrderCutoffTime', '2:00 p.m.']]);
+    assert.deepEqual(await labelsOf('Payments of principal and/or interest received after 12:00 noon Eastern time are considered received on the next Business Day.\n'), [['PaymentCutoffTime', '12:00 noon Eastern time']]);
+    assert.deepEqual(await labelsOf('Wire transfers will be given credit the day received only if received before 3:00 p.m., Central Standard Time.\n'), [['WireTransferCutoffTime', '3:00 p.m., Central Standard Time']]);
+    assert.deepEqual(await labelsOf('Funds received after 3:00 p.m. shall be credited on the next business day.\n'), [['FundsCutoffTime', '3:00 p.m.']]);
+    // What one may do "prior to" a date, or an event "before" it with no obligation, sets no deadline.
+    assert.deepEqual(await labelsOf('Landlord may terminate this Lease prior to June 1, 2024.\n'), [['TerminationDate', 'June 1, 2024']]);
+    assert.deepEqual(await labelsOf('The parties met before June 1, 2024.\n'), []);
+  });
 });
 

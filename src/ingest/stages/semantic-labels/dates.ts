@@ -4,7 +4,7 @@
  */
 import type { Token } from '../properties/tokens.js';
 import { NOT_SUBJECTS, clauseVerbPeriod, governingVerbPeriod } from './periods.js';
-import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, phraseBefore, wordsBefore, type ValueContext } from './words.js';
+import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, phraseBefore, singular, wordsBefore, type ValueContext } from './words.js';
 
 /** Verbs and nouns of the events dates belong to, to the noun a label names them by. */
 export const DATE_EVENTS: [RegExp, string][] = [
@@ -227,14 +227,28 @@ export function actYear(tokens: Token[], start: number): string | null {
 }
 
 /**
+ * How many words before a date or time set it as a deadline: "on or before", "no later than", "not later than", and "by",
+ * "before" and "prior to", which set one only where a modal verb governs them (`deadlineDate`).
+ */
+function deadlineCue(near: string[]): { words: number; strict: boolean } | null {
+  if (near[0] === 'before' && near[1] === 'or' && near[2] === 'on') return { words: 3, strict: true };
+  if (near[0] === 'than' && near[1] === 'later' && /^(?:no|not)$/u.test(near[2] ?? '')) return { words: 3, strict: true };
+  if (near[0] === 'by' || near[0] === 'before') return { words: 1, strict: false };
+  if (near[0] === 'to' && near[1] === 'prior') return { words: 2, strict: false };
+  return null;
+}
+
+/**
  * `Landlord shall complete the Landlord Work on or before May 1, 2027` → `WorkDeadline`, `the Buyer shall deliver the
- * notice no later than …` → `NoticeDeadline`: a date set by "on or before", "no later than" or "not later than" is the
- * deadline of what its clause's verb does, named as a period "within" would be; a date is a deadline either way.
+ * notice no later than …` → `NoticeDeadline`, `Bids must be submitted by 5:00 p.m.` → `SubmissionDeadline`: a date or time
+ * set by a deadline's words is the deadline of what its clause's verb must do, named as a period "within" would be. Where
+ * the verb is one that may be done ("may terminate … prior to"), the date is no deadline.
  */
 function deadlineDate(near: string[]): string | null {
-  const cue = near[0] === 'before' && near[1] === 'or' && near[2] === 'on' ? 3 : near[0] === 'than' && near[1] === 'later' && /^(?:no|not)$/u.test(near[2] ?? '') ? 3 : 0;
+  const cue = deadlineCue(near);
   if (!cue) return null;
-  return governingVerbPeriod(['within', ...near.slice(cue)])?.replace(/Period$/u, 'Deadline') ?? null;
+  const name = governingVerbPeriod(['within', ...near.slice(cue.words)]);
+  return name?.endsWith('Deadline') || (cue.strict && name) ? name.replace(/Period$/u, 'Deadline') : null;
 }
 
 /** "payments received after 12:00 noon", "no later than 5:00 p.m.": a time is a deadline or a cut-off. */
@@ -296,18 +310,45 @@ function dateEventLabel({ text, tokens, value: v, near, floor, previous, title }
     periodEndDate(near) ??
     // "for the six months ended June 30, 2012": the end of the reported period.
     (previous?.kind === 'duration' && /^\s+ended\s+$/iu.test(text.slice(previous.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(previous.start, previous.end)) ? 'ReportingPeriodEndDate' : null) ??
+    // "shall deliver the statements on or before April 15": what must be done by then is its deadline, not its date.
+    (deadlineCue(near) ? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? deadlineDate(near) : null) ??
     dateName(near, title) ??
     heldEventName(near, 'Date') ??
     occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ??
     scheduledName(near, 'Date') ??
     enteredDate(tokens, v.end) ??
     openingDate(near, after(tokens, v.end, 20)) ??
-    preambleDate(tokens, v.start, near) ??
-    deadlineDate(near)
+    preambleDate(tokens, v.start, near)
   );
 }
 
 /** A time's name: a deadline or cut-off ("no later than 5:00 p.m."), or the verb of its clause. */
 export function timeLabel({ tokens, value: v, near, floor }: ValueContext): string | null {
-  return timeName(near) ?? clauseVerbPeriod(tokens, v.start, floor, v);
+  return timeName(near) ?? cutoffTime(near, wordsBefore(tokens, v.start, floor, 30)) ?? deadlineDate(near) ?? clauseVerbPeriod(tokens, v.start, floor, v);
+}
+
+const content = (w: string | undefined): w is string => w !== undefined && /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !NOT_SUBJECTS.has(w);
+
+/**
+ * `Payments of principal received after 12:00 noon are considered received the next Business Day` → `PaymentCutoffTime`,
+ * `Wire transfers will be given credit the day received only if received before 3:00 p.m.` → `WireTransferCutoffTime`: the
+ * time of day by which a thing must be received to count that day is its cut-off, named by the thing received (the noun
+ * before "received", the head of an "of" phrase, or else the sentence's subject).
+ */
+function cutoffTime(near: string[], sentence: string[]): string | null {
+  if (!/^(?:after|before)$/u.test(near[0] ?? '') || near[1] !== 'received') return null;
+  let k = 2;
+  while (content(near[k]) || (/^(?:and|or)$/u.test(near[k] ?? '') && content(near[k + 1]) && k > 2)) k++;
+  let head = near[k] === 'of' && k > 2 ? phraseBefore(near, k + 1, 2) : phraseBefore(near, 2, 3);
+  if (head.some((w) => /^(?:and|or)$/u.test(w))) head = head.slice(head.findLastIndex((w) => /^(?:and|or)$/u.test(w)) + 1);
+  if (!head.length) {
+    // The sentence's subject: its opening words up to its verb.
+    const words = [...sentence].reverse().map((w) => w.toLowerCase());
+    let i = /^(?:the|all|any|each)$/u.test(words[0] ?? '') ? 1 : 0;
+    const subject: string[] = [];
+    for (; i < words.length && subject.length < 4 && content(words[i]) && !/^(?:will|shall|must|may|are|is|be|received)$/u.test(words[i]!); i++) subject.push(words[i]!);
+    if (!subject.length || subject.length > 3 || !/^(?:will|shall|must|may|are|is)$/u.test(words[i] ?? '')) return null;
+    head = subject;
+  }
+  return head.length ? `${pascal(singular(head))}CutoffTime` : null;
 }

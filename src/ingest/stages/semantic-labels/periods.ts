@@ -139,7 +139,8 @@ export function governingVerbPeriod(near: string[]): string | null {
     // nearer verb's, which has no modal of its own; the one before "and", with its own complement, governs
     // something else. (Verbs side by side share it: "to approve or reject the plans within 15 days".)
     if (/^(?:and|or)$/u.test(near[i]!) && i > by && isVerb(near[i - 1]!) && !isVerb(near[i + 1] ?? '')) return null;
-    if (NOT_SUBJECTS.has(near[i]!)) continue;
+    // ("provided that" is no verb; "will be provided" is.)
+    if (NOT_SUBJECTS.has(near[i]!) && !(near[i] === 'provided' && PASSIVE.test(near[i + 1] ?? ''))) continue;
     let m = i + 1;
     if ((/ly$/u.test(near[m] ?? '') && near[m]!.length > 4) || near[m] === 'not') m++;
     const passive = PASSIVE.test(near[m] ?? '');

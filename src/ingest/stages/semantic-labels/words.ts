@@ -98,9 +98,12 @@ export function phraseBefore(near: readonly string[], from: number, max: number)
   return words;
 }
 
-/** A plural noun in the singular when longer than `longerThan` ("payments" → "payment"); "bonus", "address", "status" stay. */
+/** Nouns whose plural is the thing itself ("funds received", "the Goods", "net proceeds"): no singular names them. */
+const PLURAL_NOUNS = new Set(['funds', 'goods', 'proceeds', 'earnings', 'damages', 'savings', 'premises', 'arrears', 'minutes']);
+
+/** A plural noun in the singular when longer than `longerThan` ("payments" → "payment"); "bonus", "address", "status" and "funds" stay. */
 export function singularNoun(word: string, longerThan: number): string {
-  return word.length > longerThan && /[^su]s$/u.test(word) ? word.slice(0, -1) : word;
+  return word.length > longerThan && /[^su]s$/u.test(word) && !PLURAL_NOUNS.has(word.toLowerCase()) ? word.slice(0, -1) : word;
 }
 
 /** A noun phrase with its head in the singular: "as Joint Lead Arrangers" → `JointLeadArranger`. */
