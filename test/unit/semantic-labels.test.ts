@@ -1047,5 +1047,19 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Landlord may terminate this Lease prior to June 1, 2024.\n'), [['TerminationDate', 'June 1, 2024']]);
     assert.deepEqual(await labelsOf('The parties met before June 1, 2024.\n'), []);
   });
+
+  test('the end of what commences, the event that takes effect, an approval, a payment falling due, rent payable from a date', async () => {
+    // Was `CommencementDate`: the date "and end on" is the end of what the clause says commences.
+    assert.deepEqual(await labelsOf('The first Lease Year shall commence on the Commencement Date and end on December 31, 2025.\n'), [['LeaseYearEndDate', 'December 31, 2025']]);
+    assert.deepEqual(await labelsOf('The Term shall commence on the Effective Date and end on June 30, 2030.\n'), [['EndDate', 'June 30, 2030']]);
+    assert.deepEqual(await labelsOf("Executive's employment terminated effective as of April 30, 2022.\n"), [['TerminationDate', 'April 30, 2022']]);
+    assert.deepEqual(await labelsOf('The resignation of the Chair shall become effective on March 1, 2024.\n'), [['ResignationDate', 'March 1, 2024']]);
+    assert.deepEqual(await labelsOf('This Amendment shall be effective as of March 1, 2024.\n'), [['AmendmentEffectiveDate', 'March 1, 2024']]);
+    assert.deepEqual(await labelsOf('The Board approved the Plan on February 2, 2021.\n'), [['ApprovalDate', 'February 2, 2021']]);
+    assert.deepEqual(await labelsOf('The first payment shall be due on August 1, 2024.\n'), [['PaymentDueDate', 'August 1, 2024']]);
+    assert.deepEqual(await labelsOf('Rent shall be payable commencing July 1, 2024.\n'), [['RentCommencementDate', 'July 1, 2024']]);
+    // A security due on a date matures then.
+    assert.deepEqual(await labelsOf('The Notes due on March 1, 2030 bear interest at 5%.\n').then((l) => l.filter(([n]) => n.endsWith('Date'))), [['MaturityDate', 'March 1, 2030']]);
+  });
 });
 

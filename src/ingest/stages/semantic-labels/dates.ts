@@ -22,6 +22,7 @@ export const DATE_EVENTS: [RegExp, string][] = [
   [/^retire/u, 'Retirement'],
   [/^appoint/u, 'Appointment'],
   [/^grant/u, 'Grant'],
+  [/^approv(?:e|es|ed|al)$/u, 'Approval'],
   [/^deliver/u, 'Delivery'],
   [/^incorporat(?:ed|ion)$/u, 'Incorporation'],
   [/^settle/u, 'Settlement'],
@@ -32,6 +33,9 @@ export const DATE_EVENTS: [RegExp, string][] = [
   [/^record(?:ed|ing)?$/u, 'Recording'],
   [/^enact(?:s|ed|ing|ment)?$/u, 'Enactment'],
 ];
+
+/** What falls due on a date: a payment and its kinds. */
+const PAYMENTS = /^(?:payments?|rent|invoices?|premiums?|installments?|instalments?|fees?|interest|amounts?|balance|dividends?|distributions?)$/u;
 
 /** "dated", "entered into as of", "made as of", "accepted and agreed on": the date of the document that says it. */
 const DOCUMENT_DATED = /^(?:dated|entered|made|executed|agreed)$/u;
@@ -152,6 +156,28 @@ function dateName(near: string[], title?: string): string | null {
     // Date") is that date's, and a verb between it and this date ("continue") says this one is of something else.
     if (i >= 2 && near[i - 1] === 'date' && near.slice(0, i - 1).some((x) => /^(?:continue|continues|continuing|remain|remains|last|lasts|until|through)$/u.test(x))) return null;
     if (w === 'due' && near.slice(i + 1, i + 4).some((x) => SECURITIES.test(x))) return 'MaturityDate';
+    // "The first payment shall be due on", "Rent is due on": the date a payment falls due.
+    if (w === 'due' && i <= 1) {
+      let k = i + 1;
+      while (/^(?:be|is|are|shall|will|become|becomes|and|payable)$/u.test(near[k] ?? '')) k++;
+      if (k > i + 1 && PAYMENTS.test(near[k] ?? '')) return `${pascal(singular([near[k]!]))}DueDate`;
+    }
+    // "The first Lease Year shall commence on the Commencement Date and end on December 31": the end of what commences.
+    if (w === 'end' && near[i + 1] === 'and' && near.slice(0, i).every((x) => /^(?:on|the|next|following)$/u.test(x))) {
+      const start = near.slice(i + 2, i + 9).findIndex((x) => /^(?:commence|begin|start)$/u.test(x));
+      if (start < 0) return 'EndDate';
+      const at = i + 2 + start + (/^(?:shall|will|would|may)$/u.test(near[i + 3 + start] ?? '') ? 2 : 1);
+      const head = near[at];
+      const words = head ? [...phraseBefore(near, at + 1, 2).filter((x) => !/^(?:first|last|initial|final|second|third)$/u.test(x)), head] : [];
+      return head && /^(?:period|term|year|quarter)$/u.test(head) && words.length > 1 ? `${pascal(words)}EndDate` : 'EndDate';
+    }
+    // "Executive's employment terminated effective as of", "the appointment of Kevin Smith as Chief Operating Officer
+    // effective June 4": the event that takes effect then is what the date is of.
+    if (w === 'effective') {
+      const event = near.slice(i + 1, i + 12).find((x) => /^(?:terminated|resigned|retired|appointed|termination|resignation|retirement|appointment)$/u.test(x));
+      const noun = event && DATE_EVENTS.find(([re]) => re.test(event))?.[1];
+      if (noun) return `${noun}Date`;
+    }
     // "terminates his employment due to Retirement or Disability prior to …": a cause is not the event the date is of.
     const cause = near.slice(i + 1, i + 5).findIndex((x, k, a) => x === 'to' && (a[k + 1] === 'due' || (a[k + 1] === 'owing')));
     // "at the end of": "end" names an event only as a verb ("shall end on").
@@ -174,6 +200,8 @@ function dateName(near: string[], title?: string): string | null {
       }
       if (noun === 'Commencement' || noun === 'Start') {
         if (modal && subject.slice(0, 3).includes('rent')) return 'RentCommencementDate';
+        // "Rent shall be payable commencing July 1".
+        if (/^(?:payable|due)$/u.test(of ?? '') && subject.slice(1, 4).includes('rent')) return 'RentCommencementDate';
         if (subject.includes('employment') && !subject.includes('termination')) return 'EmploymentStartDate';
         // "The Employee starts on": an employee's start is the employment's.
         if (noun === 'Start' && /^(?:employee|executive)$/u.test(subject.find((x) => !/^(?:shall|will|the)$/u.test(x)) ?? '')) return 'EmploymentStartDate';
