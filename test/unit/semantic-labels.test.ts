@@ -1061,5 +1061,16 @@ describe('found labels: values named by what their context says', () => {
     // A security due on a date matures then.
     assert.deepEqual(await labelsOf('The Notes due on March 1, 2030 bear interest at 5%.\n').then((l) => l.filter(([n]) => n.endsWith('Date'))), [['MaturityDate', 'March 1, 2030']]);
   });
+
+  test('a period the clause names before "of"; a time that measures an amount is no period', async () => {
+    // Was `PaymentDeadline`, from "to pay" after it.
+    assert.deepEqual(await labelsOf('Licensee shall have a grace period of fifteen (15) days to pay any late amount.\n'), [['GracePeriod', 'fifteen (15) days']]);
+    assert.deepEqual(await labelsOf('Buyer shall have a due diligence period of 45 days after the Effective Date.\n'), [['DueDiligencePeriod', '45 days']]);
+    assert.deepEqual(await labelsOf('The parties shall negotiate during an exclusivity period of 90 days.\n'), [['ExclusivityPeriod', '90 days']]);
+    // How long or which a period is names nothing ("an additional period of", "a weighted-average period of").
+    assert.deepEqual(await labelsOf('The cost is expected to be recognized over a weighted-average period of 2.7 years.\n'), []);
+    // Was `PaymentDeadline`: six months of salary is an amount, not a time to pay by.
+    assert.deepEqual(await labelsOf('The Employee will receive severance pay equal to six (6) months of base salary.\n'), []);
+  });
 });
 

@@ -5,7 +5,7 @@
 import type { Token } from '../properties/tokens.js';
 import { DOING_VERBS, LIGHT_VERBS, infinitive, nounOfVerb } from '../properties/nominal.js';
 import { isRoleNoun } from '../properties/label-kind.js';
-import { DOCUMENTS, FUNCTION_WORDS, after, firstAtOrAfter, pascal, singular, type ValueContext } from './words.js';
+import { DOCUMENTS, FUNCTION_WORDS, after, firstAtOrAfter, pascal, phraseBefore, singular, type ValueContext } from './words.js';
 
 /** What a period is for: the word before (or, for notice, after) it, to its label. */
 // What one may do within it is a period (`CurePeriod`: "ten days to cure"); what one must have done by its end, a deadline
@@ -33,6 +33,9 @@ const PERIOD_EVENTS: [RegExp, string][] = [
 
 const NOTICE = new Set(['NoticePeriod', 'NotificationPeriod']);
 
+/** Words that say how long or which a period is, not what it is for ("an additional period of", "the same period of"). */
+const GENERIC_PERIODS = /^(?:additional|further|reasonable|longer|shorter|like|same|similar|certain|initial|consecutive|subsequent|whole|entire|minimum|maximum|limited|extended|new|second|first|third|following|applicable|specified|stated|continuous|total|aggregate|average|weighted|weightedaverage|remaining|one|two|three)$/u;
+
 /** Verbs that move a time by a period ("shall be delayed by one (1) day"), to the noun of that period. */
 const MOVED_BY: Readonly<Record<string, string>> = { delayed: 'Delay', extended: 'Extension', postponed: 'Postponement', deferred: 'Deferral' };
 
@@ -48,6 +51,13 @@ function periodName(near: string[], next: string[]): string | null {
     }
     if (k > 1 && words.length >= 2 && /^(?:time|period|term|duration|delay)$/u.test(words.at(-1)!)) return `${pascal(words)}Limit`;
   }
+  // "a grace period of fifteen (15) days", "a due diligence period of 45 days": the period the clause names before it.
+  if (near[0] === 'of' && near[1] === 'period') {
+    const words = phraseBefore(near, 2, 3);
+    if (words.length && /^(?:a|an|the|such|any|this|its)$/u.test(near[2 + words.length] ?? '') && !words.some((w) => GENERIC_PERIODS.test(w))) return `${pascal(words)}Period`;
+  }
+  // "severance pay equal to six (6) months of base salary": a time that measures an amount is no period of its own.
+  if (near[0] === 'to' && near[1] === 'equal') return null;
   // "The dates shall be delayed by one (1) day for each day …": how far a time is moved.
   if (near[0] === 'by' && MOVED_BY[near[1] ?? '']) return `${MOVED_BY[near[1]!]}Period`;
   // "an initial term of approximately twelve (12) years", "for a fixed term of ten (10) years": how long the term is.
