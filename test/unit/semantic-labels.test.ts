@@ -1072,5 +1072,14 @@ describe('found labels: values named by what their context says', () => {
     // Was `PaymentDeadline`: six months of salary is an amount, not a time to pay by.
     assert.deepEqual(await labelsOf('The Employee will receive severance pay equal to six (6) months of base salary.\n'), []);
   });
+
+  test('a cap on what a subject owes or spends, past "of" and the words that only measure it', async () => {
+    assert.deepEqual(await labelsOf('The maximum aggregate liability of Supplier shall not exceed $1,000,000.\n'), [['SupplierLiabilityLimit', '$1,000,000']]);
+    assert.deepEqual(await labelsOf('In no event shall the total liability of either party exceed $5,000,000.\n'), [['LiabilityLimit', '$5,000,000']]);
+    assert.deepEqual(await labelsOf('A report is due if the total cost of their equipment exceeds $250,000 in a year.\n'), [['EquipmentCostLimit', '$250,000']]);
+    // A party is no amount; an amount a subject must exceed is no cap.
+    assert.deepEqual(await labelsOf('Tenant shall not exceed $5,000 in charges.\n'), []);
+    assert.deepEqual(await labelsOf('The fees shall exceed $500.\n'), []);
+  });
 });
 

@@ -171,19 +171,47 @@ function shareName(next: string[]): string | null {
  */
 function limitName(near: string[]): string | null {
   let k = near[0] === 'to' && near[1] === 'limited' ? 2 : near[0] === 'exceed' && near[1] === 'not' ? 2 : 0;
-  if (!k) return null;
-  if (near[k] === 'be') k++;
-  if (!/^(?:shall|will|must|is|are|may|to|can)$/u.test(near[k] ?? '')) return null;
-  const words: string[] = [];
-  for (const w of near.slice(k + 1, k + 4)) {
-    if (FUNCTION_WORDS.has(w) || /\d/u.test(w) || /^(?:such|aggregate)$/u.test(w)) break;
-    words.unshift(w);
+  // "if the total cost of their foreign property exceeds C$100,000", "In no event shall the total liability of either party
+  // exceed": the subject just before the verb, with no modal between.
+  const bare = !k && (near[0] === 'exceeds' || near[0] === 'exceed');
+  if (bare) k = 1;
+  else if (!k) return null;
+  else {
+    if (near[k] === 'be') k++;
+    if (!/^(?:shall|will|must|is|are|may|to|can)$/u.test(near[k] ?? '')) return null;
+    k++;
   }
+  const ENDS = /^(?:such|aggregate|maximum|total|their|its|his|her|either|any|each|all)$/u;
+  const phrase = (from: number): string[] => {
+    const out: string[] = [];
+    for (const w of near.slice(from, from + 3)) {
+      if (FUNCTION_WORDS.has(w) || /\d/u.test(w) || ENDS.test(w)) break;
+      out.unshift(w);
+    }
+    return out;
+  };
+  // "the liability of Supplier", "the total cost of their foreign property": the head before "of", and what it is of where
+  // that is named by its own words (not "of either party", "of any Person").
+  const ofAt = near.slice(k, k + 5).indexOf('of');
+  let of: string[] = [];
+  let words: string[];
+  let at: number;
+  if (ofAt > 0) {
+    const object = near.slice(k, k + ofAt);
+    of = /^(?:either|any|each|all|the|a|an|such)$/u.test(object.at(-1)!) ? [] : phrase(k);
+    words = phrase(k + ofAt + 1);
+    at = k + ofAt + 1 + words.length;
+  } else {
+    words = phrase(k);
+    at = k + words.length;
+  }
+  // Where the verb has no modal, the sentence says the subject is one: "if the cost … exceeds", "shall the liability … exceed".
+  if (bare && !/^(?:the|if|shall|will|aggregate|total|maximum|their|its)$/u.test(near[at] ?? '')) return null;
   const head = words.at(-1);
   // A subject that is a noun of what is owed or spent: not a party ("Tenant shall not exceed …" caps nothing it names).
   if (!head || !/^(?:liability|liabilities|costs?|expenses?|fees?|payments?|amounts?|obligations?|indemnification|investment|investments|damages|losses|claims|compensation|borrowings?|indebtedness|contributions?|distributions?|charges?)$/u.test(head)) return null;
   const one = singularNoun(head, 4);
-  return `${pascal([...words.slice(0, -1), one])}Limit`;
+  return `${pascal([...of, ...words.slice(0, -1), one])}Limit`;
 }
 
 /** `the common stock, par value $0.01 per share`, `Common Stock, $0.001 par value`: the par value of the class of stock named before it. */
