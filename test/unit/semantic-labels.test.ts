@@ -1081,5 +1081,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Tenant shall not exceed $5,000 in charges.\n'), []);
     assert.deepEqual(await labelsOf('The fees shall exceed $500.\n'), []);
   });
+
+  test('how many equal parts an amount is paid in is no part of its name', async () => {
+    // Was `ThreeEqualInstallments`.
+    assert.deepEqual(await labelsOf('The Purchase Price shall be paid in three equal installments of $100,000 each.\n'), [['Installments', '$100,000']]);
+    assert.deepEqual(await labelsOf('Rent is payable in twelve equal monthly installments of $5,000.\n'), [['MonthlyInstallments', '$5,000']]);
+  });
 });
 

@@ -69,6 +69,8 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   for (const w of near.slice(at, at + 3)) {
     // "The Buyer shall deposit $100,000": a modal ends the noun phrase (the subject before it is someone else's).
     if (FUNCTION_WORDS.has(w) || /\d/u.test(w) || /^(?:shall|will|may|must|should|would|can|could)$/u.test(w)) break;
+    // "in three equal installments of $100,000": how many, and that they are equal, is no part of what they are.
+    if (/^(?:equal|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|consecutive|successive)$/u.test(w)) break;
     words.unshift(w);
   }
   const head = words.at(-1);
