@@ -1087,5 +1087,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Purchase Price shall be paid in three equal installments of $100,000 each.\n'), [['Installments', '$100,000']]);
     assert.deepEqual(await labelsOf('Rent is payable in twelve equal monthly installments of $5,000.\n'), [['MonthlyInstallments', '$5,000']]);
   });
+
+  test('of two defined terms, the one that ends in a role names the party', async () => {
+    // Was `NsaReitName`: a short name of its own is no role.
+    assert.deepEqual(await labelsOf('NATIONAL STORAGE AFFILIATES TRUST, a Maryland real estate investment trust ("NSA REIT" or the "Parent Guarantor"), and the Lenders agree.\n'), [['ParentGuarantorName', 'NATIONAL STORAGE AFFILIATES TRUST']]);
+    assert.deepEqual(await labelsOf('Blue Heron Partners LP ("BHP Fund" or the "Investor") agrees.\n'), [['InvestorName', 'Blue Heron Partners LP']]);
+  });
 });
 

@@ -211,7 +211,8 @@ function definedTermAt(tokens: Token[], open: number, name?: readonly Token[]): 
     if (inner.length && inner.length <= 3 && inner.every(isCapitalised) && !abbreviation && isRoleNoun(words.at(-1)!)) terms.push(words);
   }
   // `("Acme" or the "Company")`, `("CML," and together with Comstock, "Obligor")`: the first term that is a role, not a short name.
-  const role = terms.find((t) => !isAlias(t, name)) ?? terms[0];
+  // ("NSA REIT" or the "Parent Guarantor"): a term that ends in a role noun before one that is a name of its own.
+  const role = terms.find((t) => !isAlias(t, name) && isRoleNoun(t.at(-1)!)) ?? terms.find((t) => !isAlias(t, name)) ?? terms[0];
   return role ? { role, close: i } : null;
 }
 
