@@ -489,7 +489,7 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Landlord shall complete the Landlord Work within ninety (90) days.\n'), [['WorkDeadline', 'ninety (90) days']]);
     assert.deepEqual(await labelsOf('Parent shall make such documents available to Buyer not later than 30 days after signing.\n'), [['DocumentsDeadline', '30 days']]);
     // A date "on or before", "no later than" what the clause's verb does is its deadline.
-    assert.deepEqual(await labelsOf('Landlord shall complete the Landlord Work on or before May 1, 2027.\n'), [['WorkDeadline', 'May 1, 2027']]);
+    assert.deepEqual(await labelsOf('Landlord shall complete the Landlord Work on or before May 1, 2027.\n'), [['LandlordWorkDeadline', 'May 1, 2027']]);
     assert.deepEqual(await labelsOf('The Company shall deliver the audited financial statements not later than March 31, 2028.\n'), [['DeliveryDeadline', 'March 31, 2028']]);
     // The period a duration measures, by its own name after it.
     assert.deepEqual(await labelsOf('Interest accrues over a three-month Interest Period from the draw.\n'), [['InterestPeriod', 'three-month']]);
@@ -1092,6 +1092,13 @@ describe('found labels: values named by what their context says', () => {
     // Was `NsaReitName`: a short name of its own is no role.
     assert.deepEqual(await labelsOf('NATIONAL STORAGE AFFILIATES TRUST, a Maryland real estate investment trust ("NSA REIT" or the "Parent Guarantor"), and the Lenders agree.\n'), [['ParentGuarantorName', 'NATIONAL STORAGE AFFILIATES TRUST']]);
     assert.deepEqual(await labelsOf('Blue Heron Partners LP ("BHP Fund" or the "Investor") agrees.\n'), [['InvestorName', 'Blue Heron Partners LP']]);
+  });
+
+  test('a defined term a clause must reach or do by a date names the deadline whole', async () => {
+    assert.deepEqual(await labelsOf('Landlord shall achieve Substantial Completion on or before March 1, 2025.\n'), [['SubstantialCompletionDeadline', 'March 1, 2025']]);
+    assert.deepEqual(await labelsOf('Tenant shall obtain the Certificate of Occupancy no later than June 1, 2024.\n'), [['CertificateOfOccupancyDeadline', 'June 1, 2024']]);
+    // A verb that is an event of its own names it.
+    assert.deepEqual(await labelsOf('The Buyer shall pay the Purchase Price no later than June 1, 2024.\n'), [['PaymentDeadline', 'June 1, 2024']]);
   });
 });
 

@@ -3,6 +3,7 @@
  * "Credit Agreement dated as of" → `AgreementDate`, "no later than" → a deadline, "scheduled for" → `ConferenceCallTime`.
  */
 import type { Token } from '../properties/tokens.js';
+import { DOING_VERBS, LIGHT_VERBS, infinitive } from '../properties/nominal.js';
 import { NOT_SUBJECTS, clauseVerbPeriod, governingVerbPeriod } from './periods.js';
 import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, phraseBefore, singular, wordsBefore, type ValueContext } from './words.js';
 
@@ -272,11 +273,34 @@ function deadlineCue(near: string[]): { words: number; strict: boolean } | null 
  * set by a deadline's words is the deadline of what its clause's verb must do, named as a period "within" would be. Where
  * the verb is one that may be done ("may terminate … prior to"), the date is no deadline.
  */
-function deadlineDate(near: string[]): string | null {
+function deadlineDate(near: string[], tokens?: Token[], start?: number): string | null {
   const cue = deadlineCue(near);
   if (!cue) return null;
+  const term = cue.strict && tokens && start !== undefined ? termDeadline(tokens, start, cue.words) : null;
+  if (term) return term;
   const name = governingVerbPeriod(['within', ...near.slice(cue.words)]);
   return name?.endsWith('Deadline') || (cue.strict && name) ? name.replace(/Period$/u, 'Deadline') : null;
+}
+
+/**
+ * `achieve Substantial Completion on or before March 1, 2025` → `SubstantialCompletionDeadline`, `obtain the Certificate of
+ * Occupancy no later than` → `CertificateOfOccupancyDeadline`: a defined term just before a deadline's words, done by a verb,
+ * is what must be reached by then, named whole.
+ */
+function termDeadline(tokens: Token[], start: number, cueWords: number): string | null {
+  let i = firstAtOrAfter(tokens, start) - 1 - cueWords;
+  const words: string[] = [];
+  for (; i >= 0 && words.length < 6; i--) {
+    const t = tokens[i]!.text;
+    if (/^\p{Lu}\p{Ll}+$/u.test(t) || (t === 'of' && /^\p{Lu}\p{Ll}+$/u.test(tokens[i - 1]?.text ?? '') && words.length)) words.unshift(t);
+    else break;
+  }
+  if (words.length < 2 || words[0] === 'of') return null;
+  const before = tokens[i]?.text.toLowerCase() === 'the' ? tokens[i - 1]?.text.toLowerCase() : tokens[i]?.text.toLowerCase();
+  // The verb that reaches it: one of attaining or of doing ("complete", "obtain"). A verb that is an event of its own names the
+  // deadline by its noun ("pay the Purchase Price no later than" → PaymentDeadline).
+  if (!before || !/^\p{Ll}+$/u.test(before) || !(/^(?:achieve|achieves|attain|attains|reach|reaches|cause|causes)$/u.test(before) || DOING_VERBS.has(infinitive(before)) || LIGHT_VERBS.has(infinitive(before)))) return null;
+  return `${pascal(words.flatMap((w) => w.split('-')))}Deadline`;
 }
 
 /** "payments received after 12:00 noon", "no later than 5:00 p.m.": a time is a deadline or a cut-off. */
@@ -339,7 +363,7 @@ function dateEventLabel({ text, tokens, value: v, near, floor, previous, title }
     // "for the six months ended June 30, 2012": the end of the reported period.
     (previous?.kind === 'duration' && /^\s+ended\s+$/iu.test(text.slice(previous.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(previous.start, previous.end)) ? 'ReportingPeriodEndDate' : null) ??
     // "shall deliver the statements on or before April 15": what must be done by then is its deadline, not its date.
-    (deadlineCue(near) ? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? deadlineDate(near) : null) ??
+    (deadlineCue(near) ? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? deadlineDate(near, tokens, v.start) : null) ??
     dateName(near, title) ??
     heldEventName(near, 'Date') ??
     occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ??
@@ -352,7 +376,7 @@ function dateEventLabel({ text, tokens, value: v, near, floor, previous, title }
 
 /** A time's name: a deadline or cut-off ("no later than 5:00 p.m."), or the verb of its clause. */
 export function timeLabel({ tokens, value: v, near, floor }: ValueContext): string | null {
-  return timeName(near) ?? cutoffTime(near, wordsBefore(tokens, v.start, floor, 30)) ?? deadlineDate(near) ?? clauseVerbPeriod(tokens, v.start, floor, v);
+  return timeName(near) ?? cutoffTime(near, wordsBefore(tokens, v.start, floor, 30)) ?? deadlineDate(near, tokens, v.start) ?? clauseVerbPeriod(tokens, v.start, floor, v);
 }
 
 const content = (w: string | undefined): w is string => w !== undefined && /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !NOT_SUBJECTS.has(w);
