@@ -36,6 +36,9 @@ export const MAX_LABELS_PER_DOCUMENT = 1000;
 // An XML NCName as DGML writes it: a letter or "_" first, then letters, digits, marks, ".", "-", "_".
 const NAME = /^[\p{L}_][\p{L}\p{Nd}\p{M}._-]*$/u;
 
+/** The suffix of a blank field's label cell's name (`<docset:YearofManufacture-cell>Year of Manufacture: </docset:…>`), as Docugami's DGML writes it. */
+export const BLANK_FIELD_SUFFIX = '-cell';
+
 /** Whether `name` can be a found label's name (an XML NCName of at most MAX_LABEL_NAME_LENGTH characters). */
 export function isLabelName(name: string): boolean {
   return name.length > 0 && name.length <= MAX_LABEL_NAME_LENGTH && NAME.test(name);
@@ -55,7 +58,8 @@ function valueLabels(structure: Pick<StructureModel, 'nodes'>): LabelSummaryEntr
     for (const span of spans) {
       if (span.tag.kind !== 'label') continue;
       const name = span.tag.name;
-      if (typeof name !== 'string' || !isLabelName(name)) continue;
+      // A blank field's label cell (`YearofManufacture-cell`) marks where a value would be; it is no value of the docset's schema.
+      if (typeof name !== 'string' || !isLabelName(name) || name.endsWith(BLANK_FIELD_SUFFIX)) continue;
       const seen = byName.get(name);
       if (seen) {
         seen.occurrences++;

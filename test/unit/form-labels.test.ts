@@ -97,9 +97,33 @@ describe('form values named by their labels', () => {
         [cell('Registration:'), cell(''), cell('Engines:'), cell('1 Reciprocating.')],
       ]),
     ];
-    assert.deepEqual(named(nodes), ['AircraftMake=Cirrus Design Corp.', 'DateTime=11/28/2007, 1800 UTC', 'Seats=2', 'Last90Days=38', 'Engines=1 Reciprocating']);
+    // A blank field's label cell is named itself, `-cell`, as Docugami's DGML names one.
+    assert.deepEqual(named(nodes), ['AircraftMake=Cirrus Design Corp.', 'DateTime=11/28/2007, 1800 UTC', 'Seats=2', 'Last90Days=38', 'Registration-cell=Registration:', 'Engines=1 Reciprocating']);
     // A form the table stage found by its geometry: its roles say which cells are labels, colons or not.
     assert.deepEqual(named([table([[cell('Operator', 'label'), cell('On file', 'value')]], 'form')]), ['Operator=On file']);
+  });
+
+  test("a blank field's label cell is named with -cell, as in Docugami's DGML of the NTSB reports; a row label over a table's figures is not", async () => {
+    // The two reference reports: Docugami names 49 blank fields' label cells `…-cell`; Quire names most of them the same.
+    let total = 0;
+    let same = 0;
+    for (const base of ['20071210X01921', '20071204X01896']) {
+      const dir = path.join(CORPUS, 'reference-dgml');
+      const theirs = new Set([...fs.readFileSync(path.join(dir, `${base}.xml`), 'utf8').matchAll(/<docset:([\w.-]+-cell)\b/g)].map((m) => m[1]!.toLowerCase()));
+      const ours = new Set([...(await dgmlOf(path.join(dir, `${base}.pdf`))).xml.matchAll(/<docset:([\w.-]+-cell)\b/g)].map((m) => m[1]!.toLowerCase()));
+      total += theirs.size;
+      same += [...theirs].filter((n) => ours.has(n)).length;
+    }
+    assert.ok(total >= 40, `${total} blank fields in the reference`);
+    assert.ok(same / total >= 0.85, `${same} of ${total}`);
+    console.log(`# reference blank-field names reproduced: ${same} of ${total}`);
+    const { xml } = await dgmlOf(path.join(CORPUS, 'reference-dgml/20071210X01921.pdf'));
+    assert.match(xml, /<docset:YearofManufacture-cell>Year of Manufacture:<\/docset:YearofManufacture-cell>/);
+    // A label alone in a row of a table of figures heads the rows under it; a label repeated beside itself is no field.
+    assert.deepEqual(named([table([[cell('Net sales:'), cell(''), cell(''), cell('')], [cell('Products'), cell('$ 81,797'), cell('$ 82,959'), cell('')]])]), []);
+    assert.deepEqual(named([table([[cell('Owner:'), cell('Owner:')]])]), []);
+    // A form's label with nothing after it in its row, and one beside another label.
+    assert.deepEqual(named([table([[cell('Seat Occupied:', 'label')], [cell('Flight Time:'), cell('Seats:'), cell('2')]], 'form')]), ['SeatOccupied-cell=Seat Occupied:', 'FlightTime-cell=Flight Time:', 'Seats=2']);
   });
 
   test('no field: a header row, a row label over several figures, two phrases run together, a defined term, a sentence run on, a label of many words', () => {

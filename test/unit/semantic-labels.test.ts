@@ -66,7 +66,11 @@ describe('found labels: the summary of a structure', () => {
         type: 'table',
         source: 'form',
         boxes: [],
-        rows: [{ boxes: [], cells: [{ leaf: leaf('Tenant'), colspan: 1, rowspan: 1, role: 'label', boxes: [] }, { leaf: leaf('[TenantName:Acme Corp]'), colspan: 1, rowspan: 1, role: 'value', boxes: [] }] }],
+        rows: [
+          { boxes: [], cells: [{ leaf: leaf('Tenant'), colspan: 1, rowspan: 1, role: 'label', boxes: [] }, { leaf: leaf('[TenantName:Acme Corp]'), colspan: 1, rowspan: 1, role: 'value', boxes: [] }] },
+          // A blank field's label cell marks where a value would be: no value of the docset's schema.
+          { boxes: [], cells: [{ leaf: leaf('[Guarantor-cell:Guarantor:]'), colspan: 1, rowspan: 1, role: 'label', boxes: [] }] },
+        ],
       },
     ]);
     assert.deepEqual(

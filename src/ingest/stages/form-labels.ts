@@ -7,6 +7,7 @@
  * as it does a role's.
  */
 import type { Leaf, Span, StructureNode, Table, TableCell } from '../../document/structure.js';
+import { BLANK_FIELD_SUFFIX } from '../../document/label-summary.js';
 import { sectionName } from '../../document/writers/dgml.js';
 import { trimValue } from './properties/found.js';
 import { isLabel } from './tables/form.js';
@@ -65,8 +66,22 @@ function tagTable(table: Table): void {
     if (!row.cells.some((c) => c.role) && !isFieldRow(row.cells)) continue;
     row.cells.forEach((cell, i) => {
       const label = labelOf(cell);
+      if (!label) return;
       const value = row.cells[i + 1];
-      if (!label || !value || labelOf(value) !== null) return;
+      // A blank field ("Year of Manufacture:" | "", or the row's last cell, or another label next): the label cell itself is
+      // named, `<docset:YearofManufacture-cell>`, as Docugami's DGML names a field with no value.
+      if (!value || labelOf(value) !== null || !/[\p{L}\p{N}]/u.test(value.leaf.text)) {
+        const range = trimValue(cell.leaf.text, 0, cell.leaf.text.length);
+        // A field, not a row label over a table's figures ("Net sales:" over "Products | 12,345"): in a form the table stage
+        // found, beside another label in its row, or alone in a row of two cells. A name with a colon ("ACME INC.:" over a
+        // signature line) is a party, not a field.
+        const repeated = row.cells.some((c, j) => j !== i && c.leaf.text.trim() === cell.leaf.text.trim());
+        const field = !repeated && (row.cells.some((c) => c.role) || row.cells.some((c, j) => j !== i && labelOf(c) !== null) || row.cells.length <= 2);
+        const named = cell.leaf.spans?.some((s) => s.tag.kind === 'entity' && (s.tag.type === 'Org' || s.tag.type === 'Person'));
+        const free = range && field && !named && !cell.leaf.spans?.some((s) => s.tag.kind !== 'entity' && s.start < range.end && range.start < s.end);
+        if (range && free) addNames(cell.leaf, [{ start: range.start, end: cell.leaf.text.trimEnd().length, tag: { kind: 'label', name: `${sectionName(label)}${BLANK_FIELD_SUFFIX}` } }]);
+        return;
+      }
       const range = valueRange(value.leaf);
       if (!range) return;
       addNames(value.leaf, [{ ...range, tag: { kind: 'label', name: sectionName(label) } }]);
