@@ -75,8 +75,7 @@ function tagTable(table: Table): void {
         // A field, not a row label over a table's figures ("Net sales:" over "Products | 12,345"): in a form the table stage
         // found, beside another label in its row, or alone in a row of two cells. A name with a colon ("ACME INC.:" over a
         // signature line) is a party, not a field.
-        const repeated = row.cells.some((c, j) => j !== i && c.leaf.text.trim() === cell.leaf.text.trim());
-        const field = !repeated && (row.cells.some((c) => c.role) || row.cells.some((c, j) => j !== i && labelOf(c) !== null) || row.cells.length <= 2);
+        const field = row.cells.some((c) => c.role) || row.cells.some((c, j) => j !== i && labelOf(c) !== null) || row.cells.length <= 2;
         const named = cell.leaf.spans?.some((s) => s.tag.kind === 'entity' && (s.tag.type === 'Org' || s.tag.type === 'Person'));
         const free = range && field && !named && !cell.leaf.spans?.some((s) => s.tag.kind !== 'entity' && s.start < range.end && range.start < s.end);
         if (range && free) addNames(cell.leaf, [{ start: range.start, end: cell.leaf.text.trimEnd().length, tag: { kind: 'label', name: `${sectionName(label)}${BLANK_FIELD_SUFFIX}` } }]);
