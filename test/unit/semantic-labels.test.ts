@@ -1104,5 +1104,17 @@ describe('found labels: values named by what their context says', () => {
     // A verb that is an event of its own names it.
     assert.deepEqual(await labelsOf('The Buyer shall pay the Purchase Price no later than June 1, 2024.\n'), [['PaymentDeadline', 'June 1, 2024']]);
   });
+
+  test('what a company reports: a dividend\'s payment and record dates, income, a benefit, a rate on something', async () => {
+    assert.deepEqual(await labelsOf('The Company declared a cash dividend of $0.24 per share, payable on August 17, 2023 to shareholders of record as of August 14, 2023.\n'), [
+      ['CashDividendAmount', '$0.24'],
+      ['PaymentDate', 'August 17, 2023'],
+      // Was `RecordingDate`: "of record" is who holds, not a recording.
+      ['RecordDate', 'August 14, 2023'],
+    ]);
+    assert.deepEqual(await labelsOf('Net income was $19.9 billion for the quarter.\n'), [['NetIncome', '$19.9 billion']]);
+    assert.deepEqual(await labelsOf('The Company had an unrecognized tax benefit of $18.0 billion.\n'), [['UnrecognizedTaxBenefit', '$18.0 billion']]);
+    assert.deepEqual(await labelsOf('The average interest rate on commercial paper was 5.0%.\n'), [['AverageInterestRate', '5.0%']]);
+  });
 });
 

@@ -7,7 +7,9 @@ import { infinitive, nounOfVerb } from '../properties/nominal.js';
 import { FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, phraseBefore, singular, singularNoun, wordsBefore, type ValueContext } from './words.js';
 
 /** Nouns that name an amount themselves ("base salary", "purchase price"). */
-const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine', 'royalty', 'abatement', 'expense', 'installment']);
+const AMOUNT_HEADS = new Set(['salary', 'price', 'rent', 'fee', 'deposit', 'premium', 'bonus', 'amount', 'compensation', 'allowance', 'cap', 'limit', 'value', 'cost', 'charge', 'commission', 'penalty', 'retainer', 'wage', 'fine', 'royalty', 'abatement', 'expense', 'installment',
+  // What a company reports ("Net income was $19.9 billion", "an unrecognized tax benefit of $18.0 billion").
+  'income', 'revenue', 'revenues', 'sales', 'earnings', 'profit', 'benefit']);
 
 /** Nouns of things an amount measures: named with "Amount" ("a payment of $450" → `PaymentAmount`). */
 const AMOUNT_OF = new Set(['payment', 'loan', 'commitment', 'investment', 'distribution', 'contribution', 'award', 'grant', 'advance', 'credit', 'reimbursement', 'severance', 'settlement', 'dividend', 'deductible', 'note', 'notes', 'facility', 'match']);
@@ -62,7 +64,8 @@ function amountName(near: string[], kind: 'money' | 'percent'): string | null {
   if (copula && near[at + 1] === 'per') at += 2;
   // "the purchase price for the Assets shall be …": the subject's head, past what it is for.
   if (copula || (at >= 2 && near[at - 1] === 'shall')) {
-    const of = near.slice(at, at + 4).findIndex((w) => /^(?:for|of|under)$/u.test(w));
+    // ("the weighted-average interest rate on commercial paper was 5.0%": past what a rate is on.)
+    const of = near.slice(at, at + 4).findIndex((w) => /^(?:for|of|under|on)$/u.test(w));
     if (of > 0) at += of + 1;
   }
   const words: string[] = [];

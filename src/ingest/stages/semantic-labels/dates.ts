@@ -24,6 +24,8 @@ export const DATE_EVENTS: [RegExp, string][] = [
   [/^appoint/u, 'Appointment'],
   [/^grant/u, 'Grant'],
   [/^approv(?:e|es|ed|al)$/u, 'Approval'],
+  // "a cash dividend … payable on August 17, 2023": the date it is paid.
+  [/^(?:payable|paid)$/u, 'Payment'],
   [/^deliver/u, 'Delivery'],
   [/^incorporat(?:ed|ion)$/u, 'Incorporation'],
   [/^settle/u, 'Settlement'],
@@ -183,6 +185,8 @@ function dateName(near: string[], title?: string): string | null {
     const cause = near.slice(i + 1, i + 5).findIndex((x, k, a) => x === 'to' && (a[k + 1] === 'due' || (a[k + 1] === 'owing')));
     // "at the end of": "end" names an event only as a verb ("shall end on").
     if (w === 'end' && !/^(?:shall|will|would|to|may)$/u.test(near[i + 1] ?? '')) continue;
+    // "to shareholders of record as of August 14": who holds on that date is paid; it is the record date.
+    if (w === 'record' && near[i + 1] === 'of') return 'RecordDate';
     for (const [re, noun] of DATE_EVENTS) {
       if (!re.test(w) || cause >= 0) continue;
       // "my commission expires": the noun the event is of.
