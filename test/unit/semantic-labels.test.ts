@@ -1116,5 +1116,12 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Company had an unrecognized tax benefit of $18.0 billion.\n'), [['UnrecognizedTaxBenefit', '$18.0 billion']]);
     assert.deepEqual(await labelsOf('The average interest rate on commercial paper was 5.0%.\n'), [['AverageInterestRate', '5.0%']]);
   });
+
+  test('a period that runs from one date to another: its start and its end', async () => {
+    assert.deepEqual(await labelsOf('The policy period is from June 1, 2024 to June 1, 2025.\n'), [['PolicyPeriodStartDate', 'June 1, 2024'], ['PolicyPeriodEndDate', 'June 1, 2025']]);
+    assert.deepEqual(await labelsOf('The Lease Term shall run from March 1, 2024 through February 28, 2029.\n'), [['LeaseTermStartDate', 'March 1, 2024'], ['LeaseTermEndDate', 'February 28, 2029']]);
+    // A change over a span is no period's.
+    assert.deepEqual(await labelsOf('Sales increased from June 1, 2024 to June 1, 2025.\n'), []);
+  });
 });
 

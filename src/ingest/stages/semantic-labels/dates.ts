@@ -357,7 +357,26 @@ export function dateLabel(context: ValueContext): string | null {
   if (name === 'EndDate' && previous?.kind === 'date' && start?.end === previous.end && /StartDate$/u.test(start.name) && /^\s*and\s+(?:shall\s+|will\s+)?ends?\s+on\s*$/u.test(text.slice(previous.end, v.start))) {
     return start.name.replace(/StartDate$/u, 'EndDate');
   }
-  return name;
+  // "The policy period is from June 1, 2024 to June 1, 2025": the second date of a span ends what the first starts.
+  if (!name && previous?.kind === 'date' && start?.end === previous.end && /StartDate$/u.test(start.name) && /^\s*(?:to|through|until|thru)\s+$/iu.test(text.slice(previous.end, v.start))) {
+    return start.name.replace(/StartDate$/u, 'EndDate');
+  }
+  return name ?? spanStart(context.near);
+}
+
+/**
+ * `The policy period is from June 1, 2024 to …`, `the Term shall run from …`: the first date of a period's span is its start,
+ * named by the period (a noun phrase ending in period, term or year) its sentence is about.
+ */
+function spanStart(near: string[]): string | null {
+  if (near[0] !== 'from') return null;
+  let k = 1;
+  while (/^(?:is|are|was|shall|will|be|run|runs|extend|extends|extending|running|last|lasts|commencing|beginning)$/u.test(near[k] ?? '')) k++;
+  if (k === 1) return null;
+  const head = near[k];
+  if (!head || !/^(?:period|term|year|quarter|coverage)$/u.test(head)) return null;
+  const words = [...phraseBefore(near, k + 1, 2), head];
+  return /^(?:the|this|each|such|its|our)$/u.test(near[k + words.length] ?? '') && (words.length > 1 || head !== 'term') ? `${pascal(words)}StartDate` : null;
 }
 
 function dateEventLabel({ text, tokens, value: v, near, floor, previous, title }: ValueContext): string | null {
