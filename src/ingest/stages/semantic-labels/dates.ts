@@ -272,8 +272,8 @@ function deadlineCue(near: string[]): { words: number; strict: boolean } | null 
 }
 
 /**
- * `Landlord shall complete the Landlord Work on or before May 1, 2027` → `WorkDeadline`, `the Buyer shall deliver the
- * notice no later than …` → `NoticeDeadline`, `Bids must be submitted by 5:00 p.m.` → `SubmissionDeadline`: a date or time
+ * `Tenant shall remove its equipment no later than June 30` → `RemovalDeadline`, `the Buyer shall deliver the notice no
+ * later than …` → `NoticeDeadline`, `Bids must be submitted by 5:00 p.m.` → `SubmissionDeadline`: a date or time
  * set by a deadline's words is the deadline of what its clause's verb must do, named as a period "within" would be. Where
  * the verb is one that may be done ("may terminate … prior to"), the date is no deadline.
  */
@@ -402,7 +402,7 @@ export function timeLabel({ tokens, value: v, near, floor }: ValueContext): stri
   return timeName(near) ?? cutoffTime(near, wordsBefore(tokens, v.start, floor, 30)) ?? deadlineDate(near, tokens, v.start) ?? clauseVerbPeriod(tokens, v.start, floor, v);
 }
 
-const content = (w: string | undefined): w is string => w !== undefined && /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !NOT_SUBJECTS.has(w);
+const isContentWord = (w: string | undefined): w is string => w !== undefined && /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !NOT_SUBJECTS.has(w);
 
 /**
  * `Payments of principal received after 12:00 noon are considered received the next Business Day` → `PaymentCutoffTime`,
@@ -413,7 +413,7 @@ const content = (w: string | undefined): w is string => w !== undefined && /^\p{
 function cutoffTime(near: string[], sentence: string[]): string | null {
   if (!/^(?:after|before)$/u.test(near[0] ?? '') || near[1] !== 'received') return null;
   let k = 2;
-  while (content(near[k]) || (/^(?:and|or)$/u.test(near[k] ?? '') && content(near[k + 1]) && k > 2)) k++;
+  while (isContentWord(near[k]) || (/^(?:and|or)$/u.test(near[k] ?? '') && isContentWord(near[k + 1]) && k > 2)) k++;
   let head = near[k] === 'of' && k > 2 ? phraseBefore(near, k + 1, 2) : phraseBefore(near, 2, 3);
   if (head.some((w) => /^(?:and|or)$/u.test(w))) head = head.slice(head.findLastIndex((w) => /^(?:and|or)$/u.test(w)) + 1);
   if (!head.length) {
@@ -421,7 +421,7 @@ function cutoffTime(near: string[], sentence: string[]): string | null {
     const words = [...sentence].reverse().map((w) => w.toLowerCase());
     let i = /^(?:the|all|any|each)$/u.test(words[0] ?? '') ? 1 : 0;
     const subject: string[] = [];
-    for (; i < words.length && subject.length < 4 && content(words[i]) && !/^(?:will|shall|must|may|are|is|be|received)$/u.test(words[i]!); i++) subject.push(words[i]!);
+    for (; i < words.length && subject.length < 4 && isContentWord(words[i]) && !/^(?:will|shall|must|may|are|is|be|received)$/u.test(words[i]!); i++) subject.push(words[i]!);
     if (!subject.length || subject.length > 3 || !/^(?:will|shall|must|may|are|is)$/u.test(words[i] ?? '')) return null;
     head = subject;
   }
