@@ -1123,5 +1123,13 @@ describe('found labels: values named by what their context says', () => {
     // A change over a span is no period's.
     assert.deepEqual(await labelsOf('Sales increased from June 1, 2024 to June 1, 2025.\n'), []);
   });
+
+  test('a plural role defined after a list of names is the role of each', async () => {
+    assert.deepEqual(await labelsOf('Acme Holdings LLC and Beta Partners LP (together, the "Purchasers") shall pay.\n'), [['PurchaserName', 'Acme Holdings LLC'], ['PurchaserName', 'Beta Partners LP']]);
+    assert.deepEqual(await labelsOf('Acme Holdings LLC ("Acme") and Beta Partners LP ("Beta" and, together with Acme, the "Borrowers") shall pay.\n'), [['BorrowerName', 'Acme Holdings LLC'], ['BorrowerName', 'Beta Partners LP']]);
+    assert.deepEqual(await labelsOf('This Agreement is made by Orbit Labs LLC ("Orbit"), and Nova Devices Corporation ("Nova") (collectively, the "Parties").\n'), [['PartyName', 'Orbit Labs LLC'], ['PartyName', 'Nova Devices Corporation']]);
+    // A name with a role of its own keeps it.
+    assert.deepEqual(await labelsOf('Acme Corp. ("Buyer") and Beta LLC and Gamma LLC (together, the "Sellers") agree.\n'), [['BuyerName', 'Acme Corp.'], ['SellerName', 'Beta LLC'], ['SellerName', 'Gamma LLC']]);
+  });
 });
 

@@ -594,6 +594,48 @@ function giveTermsToClauseOpeners(tokens: Token[], found: (PartyMention & { from
   });
 }
 
+/**
+ * `Guidant LLC ("Guidant"), and Boston Scientific Corporation ("BSC") (collectively, the "Parties")`, `JWMW LTD., and WILDCAT
+ * PROPERTIES L.P., ("SELLERS")`: a plural role defined after a list of names is the role of each name in the list (the
+ * names joined by commas and "and", each with its own short name in brackets), in the singular.
+ */
+function shareCollectiveTerms(tokens: Token[], found: (PartyMention & { from: number; last: number })[]): void {
+  tokens.forEach((t, p) => {
+    if (t.text !== '(') return;
+    const term = definedTermAt(tokens, p);
+    const head = term?.role.at(-1);
+    if (!term || !head || !/[^s]s$/u.test(head)) return;
+    const one = head.endsWith('ies') ? `${head.slice(0, -3)}y` : head.slice(0, -1);
+    // ("the Parties": each is a party to the agreement, though "party" alone is no role a name is known by.)
+    if (!isRoleNoun(one) && one !== 'party') return;
+    const role = [...term.role.slice(0, -1), one];
+    const members: (PartyMention & { from: number; last: number })[] = [];
+    let k = p - 1;
+    while (k >= 0 && members.length < 8) {
+      const w = lower(tokens[k]);
+      if (w === ',' || w === 'and' || w === '&') {
+        k--;
+        continue;
+      }
+      // A member's own short name in brackets ("Guidant").
+      if (w === ')') {
+        let d = k;
+        while (d >= 0 && tokens[d]!.text !== '(' && k - d < 12) d--;
+        if (tokens[d]?.text !== '(') break;
+        k = d - 1;
+        continue;
+      }
+      const member = found.find((m) => m.last === k || (m.last < k && tokens.slice(m.last + 1, k + 1).every((x) => !isWord(x) && x.text !== ',' && x.text !== ')')));
+      if (!member) break;
+      members.push(member);
+      k = member.from - 1;
+    }
+    // A list: two names at least, the role given to those that have none of their own.
+    if (members.length < 2) return;
+    for (const m of members) if (!m.roles.some((r) => !isAlias(r, tokens.slice(m.from, m.last + 1)))) m.roles.push(role);
+  });
+}
+
 /** The first index whose token passes `past`, for a test that fails up to some token and passes from it on (tokens are in text order). */
 function firstIndex(tokens: readonly Token[], past: (t: Token) => boolean): number {
   let lo = 0;
@@ -659,6 +701,7 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     found.push({ start: tokens[from]!.start, end: nameEnd(tokens, from, last), roles, ...(together[0] ? { together: together[0] } : {}), ...(facts.incorporated && !roles.length ? { incorporated: true as const } : {}), from, last });
   }
   giveTermsToClauseOpeners(tokens, found);
+  shareCollectiveTerms(tokens, found);
   // A name inside a longer one is a piece of it, unless only it has a role.
   const out = found
     .filter((m) => !found.some((o) => o !== m && o.start <= m.start && o.end >= m.end && (o.roles.length > 0 || m.roles.length === 0)))
