@@ -1131,5 +1131,11 @@ describe('found labels: values named by what their context says', () => {
     // A name with a role of its own keeps it.
     assert.deepEqual(await labelsOf('Acme Corp. ("Buyer") and Beta LLC and Gamma LLC (together, the "Sellers") agree.\n'), [['BuyerName', 'Acme Corp.'], ['SellerName', 'Beta LLC'], ['SellerName', 'Gamma LLC']]);
   });
+
+  test("whose employment it is, is the employee", async () => {
+    assert.deepEqual(await labelsOf("Jane Smith's employment with the Company will terminate on June 1, 2024.\n"), [['EmployeeName', 'Jane Smith'], ['TerminationDate', 'June 1, 2024']]);
+    // A firm's "employment practices" are no employee's.
+    assert.deepEqual(await labelsOf("Acme Corp.'s employment practices are fair.\n"), []);
+  });
 });
 

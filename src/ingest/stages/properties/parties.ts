@@ -292,6 +292,8 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
     if (steps === 0) break;
     i++;
   }
+  // "Jane Smith's employment with the Company": whose employment it is, is the employee.
+  if (!roles.length && /\p{L}['’]s$/u.test(tokens[to]!.text) && lower(tokens[to + 1]) === 'employment' && !name.some(isSuffix)) roles.push(['employee']);
   // `(as successor to RMK Acquisition Corporation) (the "U.S. Borrower")`: a note of its history is passed over.
   if (lower(tokens[i]) === '(' && ((lower(tokens[i + 1]) === 'as' && /^(?:successor|assignee|formerly)$/u.test(lower(tokens[i + 2]))) || /^(?:formerly|f\/k\/a|d\/b\/a|successor)$/u.test(lower(tokens[i + 1])))) {
     while (i < tokens.length && tokens[i]!.text !== ')') i++;
