@@ -1137,5 +1137,10 @@ describe('found labels: values named by what their context says', () => {
     // A firm's "employment practices" are no employee's.
     assert.deepEqual(await labelsOf("Acme Corp.'s employment practices are fair.\n"), []);
   });
+
+  test("a party's role in capitals right after its firm's name (a signature block run together)", async () => {
+    assert.deepEqual(await labelsOf('Blue River Holdings LLC LANDLORD\n'), [['LandlordName', 'Blue River Holdings LLC']]);
+    assert.deepEqual(await labelsOf('Siga Technologies, Inc. TENANT S:\\Corvallis\n'), [['TenantName', 'Siga Technologies, Inc.']]);
+  });
 });
 
