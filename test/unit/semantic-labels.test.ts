@@ -1142,5 +1142,13 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Blue River Holdings LLC LANDLORD\n'), [['LandlordName', 'Blue River Holdings LLC']]);
     assert.deepEqual(await labelsOf('Siga Technologies, Inc. TENANT S:\\Corvallis\n'), [['TenantName', 'Siga Technologies, Inc.']]);
   });
+
+  test("a signature block's role on a line of its own: in capitals under the name, or a capitalised \"Its\" line", async () => {
+    // The role alone on its line is read as a heading; it still names the firm above it.
+    assert.deepEqual(await labelsOf('Harbor Point Holdings, LLC\n\nLANDLORD\n\nBy: ____________\n'), [['LandlordName', 'Harbor Point Holdings, LLC']]);
+    assert.deepEqual(await labelsOf('By: Blue Heron Partners, Inc.,\n\na Delaware corporation,\n\nIts Sole General Partner\n'), [['GeneralPartnerName', 'Blue Heron Partners, Inc.']]);
+    // A capitalised sentence after a line that ends one is no role of it.
+    assert.deepEqual(await labelsOf('The notice was sent to Blue Heron Partners, Inc.\n\nAs Tenant knows, rent is due.\n'), []);
+  });
 });
 

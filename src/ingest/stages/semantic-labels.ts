@@ -105,9 +105,10 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
 
 /** Adds label spans to every body leaf of running text (not table cells: a form's values are named by their labels). */
 export function tagSemanticLabels(nodes: StructureNode[]): void {
-  const { body, titles, previous } = collectProse(nodes);
+  const { body, titles, previous, following } = collectProse(nodes);
   body.forEach((leaf, i) => {
-    const found = labelSpans(leaf, previous[i], continuation([leaf.text, body[i + 1]?.text, body[i + 2]?.text], 0) ?? titleLine(leaf.text, body[i + 1]?.text), titles[i]);
+    const next = continuation([leaf.text, body[i + 1]?.text, body[i + 2]?.text], 0) ?? titleLine(leaf.text, body[i + 1]?.text) ?? roleLine(following[i]);
+    const found = labelSpans(leaf, previous[i], next, titles[i]);
     if (!found.length) return;
     const existing = leaf.spans ?? [];
     const added = found
@@ -127,20 +128,33 @@ function titleLine(text: string, next: string | undefined): string | undefined {
   return words.length >= 2 && words.length <= 4 && !/[.,;:]$/u.test(text.trim()) ? next : undefined;
 }
 
+/** A party's role in capitals alone on the line under its name, often set as a heading (`Siga Technologies, Inc.` / `TENANT`). */
+const ROLE_LINE = /^\s*(?:TENANT|LANDLORD|BORROWER|LENDER|GUARANTOR|BUYER|SELLER|PURCHASER|LICENSEE|LICENSOR|SUBTENANT|SUBLANDLORD)S?:?\s*$/u;
+
+function roleLine(next: string | undefined): string | undefined {
+  return next !== undefined && ROLE_LINE.test(next) ? next.replace(/[:\s]+$/u, '').trim() : undefined;
+}
+
 const AS_ROLE = /^,?\s*(?:as|AS)\s+(?:(?:the|an?|its|THE|AN?|ITS)\s+)?\p{L}/u;
 
 /**
  * The body leaves of running text, each with the heading of the section it is in (a title: "SUPPLEMENTAL INDENTURE")
  * and the text just before it, a heading's too (`LANDLORD:` set as a heading over the name).
  */
-function collectProse(nodes: StructureNode[]): { body: Leaf[]; titles: (string | undefined)[]; previous: (string | undefined)[] } {
+function collectProse(nodes: StructureNode[]): { body: Leaf[]; titles: (string | undefined)[]; previous: (string | undefined)[]; following: (string | undefined)[] } {
   const body: Leaf[] = [];
   const titles: (string | undefined)[] = [];
   const previous: (string | undefined)[] = [];
+  // The text right after each body leaf, a heading's too; set when that text is met.
+  const following: (string | undefined)[] = [];
   let last: string | undefined;
+  const meet = (text: string | undefined) => {
+    if (following.length < body.length) following.push(text);
+  };
   const walk = (list: readonly StructureNode[], title: string | undefined) => {
     for (const n of list) {
       if (n.type === 'paragraph') {
+        meet(n.leaf.text);
         if (n.role === 'body') {
           body.push(n.leaf);
           titles.push(title);
@@ -151,6 +165,7 @@ function collectProse(nodes: StructureNode[]): { body: Leaf[]; titles: (string |
         // A name set alone on its line over its role (`SANNE TRUSTEE SERVICES LIMITED` / `as trustee of …`) is read as the
         // sentence's first line: the role names it.
         const first = n.children[0];
+        meet(n.heading?.text);
         if (n.heading && first?.type === 'paragraph' && first.role === 'body' && AS_ROLE.test(first.leaf.text)) {
           body.push(n.heading);
           titles.push(title);
@@ -159,9 +174,13 @@ function collectProse(nodes: StructureNode[]): { body: Leaf[]; titles: (string |
         last = n.heading?.text ?? last;
         walk(n.children, n.heading?.text ?? title);
       } else if (n.type === 'list') for (const item of n.items) walk(item.children, title);
-      else last = undefined;
+      else {
+        meet(undefined);
+        last = undefined;
+      }
     }
   };
   walk(nodes, undefined);
-  return { body, titles, previous };
+  while (following.length < body.length) following.push(undefined);
+  return { body, titles, previous, following };
 }

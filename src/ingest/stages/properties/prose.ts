@@ -97,7 +97,9 @@ function roleMatch(role: readonly string[], roles: readonly string[][] | undefin
 
 /** The next leaf goes on with this one's sentence: no full stop here, a lower-case word or a bracket there. */
 export function continues(text: string, next: string): boolean {
-  return !/[.!?;]["”')]*$/u.test(text) && /^(?:[\p{Ll}(]|as\s|its\s)/u.test(next);
+  if (/[.!?;]["”')]*$/u.test(text)) return false;
+  // A signature block's role line is often capitalised: `Texas HCP G.P., Inc.,` / `a Delaware corporation,` / `Its Sole General Partner`.
+  return /^[\p{Ll}(]/u.test(next) || (/,$/u.test(text.trimEnd()) && /^(?:Its|ITS|As|AS)\s+(?:(?:the|an?|THE|AN?)\s+)?\p{Lu}/u.test(next));
 }
 
 /** How many following lines a sentence is read over for a name's role (`X,` / `a Texas limited liability company,` / `its general partner`). */
