@@ -87,6 +87,9 @@ describe('form values named by their labels', () => {
     const { xml } = await dgmlOf(path.join(CORPUS, 'office/NDA simple layout.docx'));
     assert.match(xml, /<docset:Name>(?:<dgc:Person>)?Jean Paoli(?:<\/dgc:Person>)?<\/docset:Name>/);
     assert.match(xml, /<docset:Title>CEO<\/docset:Title>/);
+    // The signature table's row of parties ("DOCUGAMI INC.:" | "Caleb Divine:"): a person's name heads a column, it is no blank field.
+    assert.doesNotMatch(xml, /CalebDivine-cell/);
+    assert.match(xml, /<docset:Title-cell>Title:<\/docset:Title-cell>/);
   });
 
   test('fields in rows of label, value, label, value; the punctuation closing a value left out, an abbreviation kept', () => {

@@ -60,10 +60,15 @@ function addNames(leaf: Leaf, names: readonly Span[]): void {
   if (names.length) leaf.spans = [...names, ...(leaf.spans ?? [])].sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
+const isParty = (cell: TableCell) => cell.leaf.spans?.some((s) => s.tag.kind === 'entity' && (s.tag.type === 'Org' || s.tag.type === 'Person')) ?? false;
+
 function tagTable(table: Table): void {
   for (const row of table.rows) {
     // The table stage marks a form found by its geometry; other tables are read by their colons, row by row.
     if (!row.cells.some((c) => c.role) && !isFieldRow(row.cells)) continue;
+    // A signature table's row of parties ("DOCUGAMI INC.:" | "Caleb Divine:"): where one label is a party's name, the
+    // others beside it are parties too (a person's name the entity pass did not know), not blank fields.
+    const parties = row.cells.some((c) => labelOf(c) !== null && isParty(c));
     row.cells.forEach((cell, i) => {
       const label = labelOf(cell);
       if (!label) return;
@@ -76,8 +81,7 @@ function tagTable(table: Table): void {
         // found, beside another label in its row, or alone in a row of two cells. A name with a colon ("ACME INC.:" over a
         // signature line) is a party, not a field.
         const field = row.cells.some((c) => c.role) || row.cells.some((c, j) => j !== i && labelOf(c) !== null) || row.cells.length <= 2;
-        const named = cell.leaf.spans?.some((s) => s.tag.kind === 'entity' && (s.tag.type === 'Org' || s.tag.type === 'Person'));
-        const free = range && field && !named && !cell.leaf.spans?.some((s) => s.tag.kind !== 'entity' && s.start < range.end && range.start < s.end);
+        const free = range && field && !parties && !cell.leaf.spans?.some((s) => s.tag.kind !== 'entity' && s.start < range.end && range.start < s.end);
         if (range && free) addNames(cell.leaf, [{ start: range.start, end: cell.leaf.text.trimEnd().length, tag: { kind: 'label', name: `${sectionName(label)}${BLANK_FIELD_SUFFIX}` } }]);
         return;
       }
