@@ -9,16 +9,16 @@
 export type DomainName = 'contract' | 'lease' | 'finance' | 'insurance' | 'aviation' | 'safety' | 'clinical';
 
 /** Each kind's words (lower case, whole words), from general knowledge of such documents. */
-const CUES: Record<DomainName, RegExp> = {
-  contract: /\b(?:shall|hereby|hereof|herein|hereto|hereunder|thereof|thereto|whereas|landlord|tenant|lessee|lessor|licensee|licensor|covenants?|indemnify|agreement|lease)\b/gu,
+const CUES: Record<DomainName, readonly string[]> = {
+  contract: ['shall', 'hereby', 'hereof', 'herein', 'hereto', 'hereunder', 'thereof', 'thereto', 'whereas', 'landlord', 'tenant', 'lessee', 'lessor', 'licensee', 'licensor', 'covenant', 'covenants', 'indemnify', 'agreement', 'lease'],
   // A lease among contracts: its parties and rent (a lease's "Condemnation" is no name of an award agreement's clause).
   // Not "premises": insurance says it as often ("at all described premises").
-  lease: /\b(?:landlord|tenants?|lessee|lessor|sublessee|sublessor|subtenant|leases?|sublease|rent|rents)\b/gu,
-  finance: /\b(?:securities|shares|stock|fiscal|quarter|quarterly|revenues?|income|million|billion|earnings|dividends?|notes|interest|principal|issuer|investors?|maturity|debt|loans?|lenders?|borrower)\b/gu,
-  insurance: /\b(?:insured|insurer|insurance|policy|policies|coverages?|premiums?|deductibles?|endorsements?|underwriting|claims?|coinsurance)\b/gu,
-  aviation: /\b(?:aircraft|airplane|pilot|flight|runway|airport|faa|ntsb|takeoff|landing|helicopter|cockpit)\b/gu,
-  safety: /\b(?:hazards?|hazardous|exposure|inhalation|ingestion|toxic|toxicity|flammable|chemical|mixture|vapou?rs?|respiratory|decomposition|spill)\b/gu,
-  clinical: /\b(?:patients?|mg|doses?|dosing|clinical|investigator|diagnosis|adverse|placebo|pharmacokinetics?|subjects|physician|medications?|symptoms|therapy|insulin|treatment)\b/gu,
+  lease: ['landlord', 'tenant', 'tenants', 'lessee', 'lessor', 'sublessee', 'sublessor', 'subtenant', 'lease', 'leases', 'sublease', 'rent', 'rents'],
+  finance: ['securities', 'shares', 'stock', 'fiscal', 'quarter', 'quarterly', 'revenue', 'revenues', 'income', 'million', 'billion', 'earnings', 'dividend', 'dividends', 'notes', 'interest', 'principal', 'issuer', 'investor', 'investors', 'maturity', 'debt', 'loan', 'loans', 'lender', 'lenders', 'borrower'],
+  insurance: ['insured', 'insurer', 'insurance', 'policy', 'policies', 'coverage', 'coverages', 'premium', 'premiums', 'deductible', 'deductibles', 'endorsement', 'endorsements', 'underwriting', 'claim', 'claims', 'coinsurance'],
+  aviation: ['aircraft', 'airplane', 'pilot', 'flight', 'runway', 'airport', 'faa', 'ntsb', 'takeoff', 'landing', 'helicopter', 'cockpit'],
+  safety: ['hazard', 'hazards', 'hazardous', 'exposure', 'inhalation', 'ingestion', 'toxic', 'toxicity', 'flammable', 'chemical', 'mixture', 'vapor', 'vapors', 'vapour', 'vapours', 'respiratory', 'decomposition', 'spill'],
+  clinical: ['patient', 'patients', 'mg', 'dose', 'doses', 'dosing', 'clinical', 'investigator', 'diagnosis', 'adverse', 'placebo', 'pharmacokinetic', 'pharmacokinetics', 'subjects', 'physician', 'medication', 'medications', 'symptoms', 'therapy', 'insulin', 'treatment'],
 };
 
 export const DOMAINS = Object.keys(CUES) as DomainName[];
@@ -29,10 +29,37 @@ export const DOMAINS = Object.keys(CUES) as DomainName[];
  */
 export const MIN_DOCUMENT_WORDS = 300;
 
-/** A text's words, and how many of them are each kind's (in DOMAINS order). */
+/** Each cue word's kinds, by index in DOMAINS (a word may be several kinds': "lease" is a contract's and a lease's). */
+const KINDS_OF_WORD = new Map<string, number[]>();
+DOMAINS.forEach((d, k) => {
+  for (const w of CUES[d]) KINDS_OF_WORD.set(w, [...(KINDS_OF_WORD.get(w) ?? []), k]);
+});
+
+/** Runs of ASCII word characters: a cue counts where a whole run is the word, as `\bword\b` would match it ("tenant's" holds "tenant"). */
+const ASCII_WORD = /[a-z0-9_]+/g;
+
+/** A text's words, and how many of them are each kind's (in DOMAINS order): one pass over its words. */
 function kindCounts(text: string): { words: number; counts: number[] } {
   const lower = text.toLowerCase();
-  return { words: lower.split(/\s+/u).filter(Boolean).length, counts: DOMAINS.map((d) => (lower.match(CUES[d]) ?? []).length) };
+  const counts = DOMAINS.map(() => 0);
+  for (const m of lower.matchAll(ASCII_WORD)) {
+    const kinds = KINDS_OF_WORD.get(m[0]);
+    if (kinds) for (const k of kinds) counts[k]!++;
+  }
+  return { words: wordCount(lower), counts };
+}
+
+/** How many runs of non-space characters a text has (`text.split(/\s+/).filter(Boolean).length`, without the array). */
+function wordCount(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x2028 || c === 0x2029 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000;
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
 }
 
 /** Per 1,000 words: how often each kind's words occur in a text. */
