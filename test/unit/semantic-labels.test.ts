@@ -1077,6 +1077,18 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Employee will receive severance pay equal to six (6) months of base salary.\n'), []);
   });
 
+  test('"within a period of", "for an additional period of", and a cap set on a "within" read as the plain words', async () => {
+    assert.deepEqual(await labelsOf('The Landlord shall restore the Premises within a period of 180 days.\n'), [['RestorationDeadline', '180 days']]);
+    assert.deepEqual(await labelsOf('Tenant may cure the default within a maximum period of thirty (30) days.\n'), [['CurePeriod', 'thirty (30) days']]);
+    assert.deepEqual(await labelsOf('The Term shall be extended for an additional period of five (5) years.\n'), [['ExtensionPeriod', 'five (5) years']]);
+    assert.deepEqual(await labelsOf('The agreement will remain in effect for an initial period of three (3) years.\n'), [['AgreementTerm', 'three (3) years']]);
+    // "not to exceed" caps the "within" before it, past a comma or right after "a period".
+    assert.deepEqual(await labelsOf('The bonus shall be paid to you within a reasonable time following the audit, not to exceed sixty (60) days.\n'), [['PaymentDeadline', 'sixty (60) days']]);
+    assert.deepEqual(await labelsOf('The Landlord shall restore the Premises within a period not to exceed 180 days.\n'), [['RestorationDeadline', '180 days']]);
+    // A cap with no "within" before it stays unnamed.
+    assert.deepEqual(await labelsOf('The bonus is discretionary, not to exceed sixty (60) days of salary.\n'), []);
+  });
+
   test('a cap on what a subject owes or spends, past "of" and the words that only measure it', async () => {
     assert.deepEqual(await labelsOf('The maximum aggregate liability of Supplier shall not exceed $1,000,000.\n'), [['SupplierLiabilityLimit', '$1,000,000']]);
     assert.deepEqual(await labelsOf('In no event shall the total liability of either party exceed $5,000,000.\n'), [['LiabilityLimit', '$5,000,000']]);

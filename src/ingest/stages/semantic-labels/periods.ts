@@ -5,7 +5,7 @@
 import type { Token } from '../properties/tokens.js';
 import { DOING_VERBS, LIGHT_VERBS, infinitive, nounOfVerb } from '../properties/nominal.js';
 import { isRoleNoun } from '../properties/label-kind.js';
-import { DOCUMENTS, FUNCTION_WORDS, after, firstAtOrAfter, pascal, phraseBefore, singular, type ValueContext } from './words.js';
+import { DOCUMENTS, FUNCTION_WORDS, after, before, firstAtOrAfter, pascal, phraseBefore, singular, type ValueContext } from './words.js';
 
 /** What a period is for: the word before (or, for notice, after) it, to its label. */
 // What one may do within it is a period (`CurePeriod`: "ten days to cure"); what one must have done by its end, a deadline
@@ -309,8 +309,36 @@ function verbAfterPeriod(tokens: Token[], end: number): string | null {
   return noun ? `${pascal([noun])}${suffix}` : null;
 }
 
+/**
+ * The words before a period as the rules read them: "within a period of", "within a maximum period of" as "within"; "for an
+ * additional period of" as "for a period of" (how long or which a period is says nothing of what it is for); and a cap set
+ * on a "within" ("within a reasonable time following termination, not to exceed sixty (60) days", "within a period not to
+ * exceed 180 days") as that "within".
+ */
+function plainPeriodWords(near: string[], tokens: Token[], start: number, floor: number): string[] {
+  if (near[0] === 'of' && near[1] === 'period') {
+    let k = 2;
+    while (GENERIC_PERIODS.test(near[k] ?? '')) k++;
+    if (!/^(?:a|an|the)$/u.test(near[k] ?? '')) return near;
+    if (near[k + 1] === 'within') return near.slice(k + 1);
+    if (k > 2 && /^(?:for|over)$/u.test(near[k + 1] ?? '')) return ['of', 'period', 'a', ...near.slice(k + 1)];
+    return near;
+  }
+  if (near[0] !== 'exceed' || near[1] !== 'to' || near[2] !== 'not') return near;
+  // "within a period not to exceed": the cap is the within's.
+  if (/^(?:period|time)$/u.test(near[3] ?? '') && /^(?:a|the)$/u.test(near[4] ?? '') && near[5] === 'within') return near.slice(5);
+  if (near.length !== 3) return near;
+  // "within a reasonable time following …, not to exceed": past the comma to a "within" a few words back.
+  const comma = firstAtOrAfter(tokens, start) - 4;
+  if (tokens[comma]?.text !== ',') return near;
+  const back = before(tokens, tokens[comma]!.start, floor, 12);
+  const within = back.indexOf('within');
+  return within > 0 && back.slice(0, within).some((w) => w === 'time' || w === 'period') ? back.slice(within) : near;
+}
+
 /** A period's name: the document it lasts, what it is for, or the verb of its clause. */
-export function durationLabel({ tokens, value: v, near, floor }: ValueContext): string | null {
+export function durationLabel({ tokens, value: v, near: words, floor }: ValueContext): string | null {
+  const near = plainPeriodWords(words, tokens, v.start, floor);
   return (
     documentTerm(near) ??
     periodName(near, after(tokens, v.end, 12)) ??
