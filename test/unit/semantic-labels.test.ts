@@ -1080,13 +1080,22 @@ describe('found labels: values named by what their context says', () => {
   test('"within a period of", "for an additional period of", and a cap set on a "within" read as the plain words', async () => {
     assert.deepEqual(await labelsOf('The Landlord shall restore the Premises within a period of 180 days.\n'), [['RestorationDeadline', '180 days']]);
     assert.deepEqual(await labelsOf('Tenant may cure the default within a maximum period of thirty (30) days.\n'), [['CurePeriod', 'thirty (30) days']]);
-    assert.deepEqual(await labelsOf('The Term shall be extended for an additional period of five (5) years.\n'), [['ExtensionPeriod', 'five (5) years']]);
+    assert.deepEqual(await labelsOf('The Term shall be extended for an additional period of five (5) years.\n'), [['TermExtensionPeriod', 'five (5) years']]);
     assert.deepEqual(await labelsOf('The agreement will remain in effect for an initial period of three (3) years.\n'), [['AgreementTerm', 'three (3) years']]);
     // "not to exceed" caps the "within" before it, past a comma or right after "a period".
     assert.deepEqual(await labelsOf('The bonus shall be paid to you within a reasonable time following the audit, not to exceed sixty (60) days.\n'), [['PaymentDeadline', 'sixty (60) days']]);
     assert.deepEqual(await labelsOf('The Landlord shall restore the Premises within a period not to exceed 180 days.\n'), [['RestorationDeadline', '180 days']]);
     // A cap with no "within" before it stays unnamed.
     assert.deepEqual(await labelsOf('The bonus is discretionary, not to exceed sixty (60) days of salary.\n'), []);
+  });
+
+  test('a date or period a thing is extended to or by is named by the thing', async () => {
+    assert.deepEqual(await labelsOf('The Bank agrees to extend its Commitment as to the Term Loan to March 31, 2026.\n'), [['CommitmentExtensionDate', 'March 31, 2026']]);
+    assert.deepEqual(await labelsOf('Tenant may extend the Term for a period of five (5) years.\n'), [['TermExtensionPeriod', 'five (5) years']]);
+    assert.deepEqual(await labelsOf('The Term of the Sublease shall be extended for an additional period of two (2) years.\n'), [['TermExtensionPeriod', 'two (2) years']]);
+    assert.deepEqual(await labelsOf('The Lease Term is hereby extended to December 31, 2030.\n'), [['LeaseTermExtensionDate', 'December 31, 2030']]);
+    // What is extended must be said: a pronoun names nothing.
+    assert.deepEqual(await labelsOf('The parties agree to extend it to June 1, 2024.\n'), []);
   });
 
   test('a cap on what a subject owes or spends, past "of" and the words that only measure it', async () => {

@@ -4,7 +4,7 @@
  */
 import type { Token } from '../properties/tokens.js';
 import { DOING_VERBS, LIGHT_VERBS, infinitive } from '../properties/nominal.js';
-import { NOT_SUBJECTS, clauseVerbPeriod, governingVerbPeriod } from './periods.js';
+import { NOT_SUBJECTS, clauseVerbPeriod, extensionName, governingVerbPeriod } from './periods.js';
 import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, phraseBefore, singular, wordsBefore, type ValueContext } from './words.js';
 
 /** Verbs and nouns of the events dates belong to, to the noun a label names them by. */
@@ -387,6 +387,7 @@ function dateEventLabel({ text, tokens, value: v, near, floor, previous, title }
     (previous?.kind === 'duration' && /^\s+ended\s+$/iu.test(text.slice(previous.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(previous.start, previous.end)) ? 'ReportingPeriodEndDate' : null) ??
     // "shall deliver the statements on or before April 15": what must be done by then is its deadline, not its date.
     (deadlineCue(near) ? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? deadlineDate(near, tokens, v.start) : null) ??
+    (near[0] === 'to' ? extensionName(near, 'Date') : null) ??
     dateName(near, title) ??
     heldEventName(near, 'Date') ??
     occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ??

@@ -81,6 +81,9 @@ function periodName(near: string[], next: string[]): string | null {
   // "such failure continues for ten (10) days after written notice": how long a default may go on after notice is its cure period.
   const goesOn = near[0] === 'for' && /^continu(?:e|es|ed|ing)$/u.test(near[1] === 'shall' || near[1] === 'to' ? near[2] ?? '' : near[1] ?? '');
   if (goesOn && near.slice(1, 6).some((w) => /^(?:failure|breach|default|violation|event)$/u.test(w)) && next.slice(0, 8).some((w) => NOTICE_FORMS.test(w))) return 'CurePeriod';
+  // "shall be extended for an additional period of five (5) years": what is extended.
+  const extended = near[0] === 'for' ? extensionName(near, 'Period') : near[0] === 'of' && near[1] === 'period' && near[3] === 'for' ? extensionName(near.slice(3), 'Period') : null;
+  if (extended) return extended;
   // "ten (10) days to cure", "forty-five (45) days within which to consider", "a seven (7) day revocation period".
   for (let i = 0; i < next.length; i++) {
     if (next[i] !== 'to' && !(next[i + 1] === 'period' && i === 0)) continue;
@@ -307,6 +310,43 @@ function verbAfterPeriod(tokens: Token[], end: number): string | null {
   }
   const noun = nounOfVerb(verb);
   return noun ? `${pascal([noun])}${suffix}` : null;
+}
+
+const EXTEND = /^(?:extend|extends|extended|extending)$/u;
+
+/**
+ * `Lender agrees to extend its Commitment as to the Revolving Line to November 29, 2013` → `CommitmentExtensionDate`, `The
+ * Term shall be extended for an additional period of five (5) years` → `TermExtensionPeriod`, `the Maturity Date is hereby
+ * extended to` → `ExtendedMaturityDate`: a date or period a thing is extended to or by is named by the thing (the verb's
+ * object, or a passive's subject). `near` opens on the preposition before the value ("to", "for").
+ */
+export function extensionName(near: readonly string[], type: 'Date' | 'Period'): string | null {
+  const k = near.slice(1, 9).findIndex((w) => EXTEND.test(w)) + 1;
+  if (k < 1) return null;
+  let words: string[];
+  const object = near.slice(1, k).reverse();
+  if (near[k] !== 'extended' && object.length) {
+    // Active: the object after the verb, past its determiner, up to a preposition ("its Commitment as to …", "the Term of the Lease").
+    let i = 0;
+    while (/^(?:its|the|this|such|their|his|her|our|each)$/u.test(object[i] ?? '')) i++;
+    words = [];
+    for (; i < object.length && words.length < 2 && /^\p{L}{3,}$/u.test(object[i]!) && !FUNCTION_WORDS.has(object[i]!) && !NOT_SUBJECTS.has(object[i]!); i++) words.push(object[i]!);
+    // What comes between the object and the preposition is at most a short "as to …" or "of …" phrase.
+    if (!words.length || (i < object.length && !/^(?:as|of|under|hereunder|thereunder)$/u.test(object[i]!))) return null;
+  } else if (near[k] === 'extended' && k === 1) {
+    // Passive: the subject before "is / shall be (hereby) extended".
+    let j = k + 1;
+    while (/^(?:is|are|be|been|being|shall|will|hereby|automatically|further|was)$/u.test(near[j] ?? '')) j++;
+    if (j === k + 1) return null;
+    // "The Term of the Lease shall be extended": the head before what it is of.
+    if (near[j + 2] === 'of' && /^(?:the|this)$/u.test(near[j + 1] ?? '')) j += 3;
+    words = phraseBefore(near, j, 2);
+    // (The words read before a value stop at twelve: the determiner may be past them.)
+    const determiner = near[j + words.length];
+    if (!words.length || (determiner !== undefined && !/^(?:the|this|such|its|each)$/u.test(determiner))) return null;
+  } else return null;
+  if (words.some((w) => NOT_SUBJECTS.has(w))) return null;
+  return words.at(-1) === 'date' && type === 'Date' ? `Extended${pascal(words)}` : `${pascal(words)}Extension${type}`;
 }
 
 /**
