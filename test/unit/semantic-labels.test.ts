@@ -1024,7 +1024,8 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf("The Company's principal executive offices are located at 500 Oak Avenue, Austin, Texas 78701.\n"), [['CompanyAddress', '500 Oak Avenue, Austin, Texas 78701']]);
     assert.deepEqual(await labelsOf('The Employee resides at 12 Elm Street, Springfield, Illinois 62701.\n'), [['EmployeeAddress', '12 Elm Street, Springfield, Illinois 62701']]);
     assert.deepEqual(await labelsOf('Tenant shall deposit with Landlord the sum of $15,000 as a security deposit.\n'), [['SecurityDeposit', '$15,000']]);
-    assert.deepEqual(await labelsOf('Tenant shall pay $500 as a result of the breach.\n'), []);
+    // "as a result" says why, not what the sum is paid as: the verb names it.
+    assert.deepEqual(await labelsOf('Tenant shall pay $500 as a result of the breach.\n'), [['PaymentAmount', '$500']]);
   });
   test('percentages: a change a subject undergoes, the share a contribution or a match is, what it is paid as, the amount it sets', async () => {
     assert.deepEqual(await labelsOf('Base Rent shall increase by three percent (3%) annually.\n'), [['BaseRentIncreasePercentage', 'three percent (3%)']]);
@@ -1096,6 +1097,15 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The Lease Term is hereby extended to December 31, 2030.\n'), [['LeaseTermExtensionDate', 'December 31, 2030']]);
     // What is extended must be said: a pronoun names nothing.
     assert.deepEqual(await labelsOf('The parties agree to extend it to June 1, 2024.\n'), []);
+  });
+
+  test('a sum a verb of handing over governs is the amount of what it does', async () => {
+    assert.deepEqual(await labelsOf('The Lender will lend the Borrower up to $70,000.\n'), [['LoanAmount', '$70,000']]);
+    assert.deepEqual(await labelsOf('The Buyer shall pay the Seller $10,000 at Closing.\n'), [['PaymentAmount', '$10,000']]);
+    assert.deepEqual(await labelsOf('Tenant shall pay to Landlord the sum of $5,000 upon execution.\n'), [['PaymentAmount', '$5,000']]);
+    // A sum by the month is a rate, and a past payment reported is no term of the contract.
+    assert.deepEqual(await labelsOf('Tenant shall pay Landlord $500 per month.\n'), []);
+    assert.deepEqual(await labelsOf('The Company paid $5,000 to the consultant.\n'), []);
   });
 
   test('a cap on what a subject owes or spends, past "of" and the words that only measure it', async () => {

@@ -272,8 +272,47 @@ export function amountLabel({ tokens, value: v, near, floor }: ValueContext): st
     (kind === 'percent' ? changeName(near) ?? paidShareName(near) : null) ??
     amountOf(amountName(near, kind), wordsBefore(tokens, v.start, floor, 24)) ??
     definitionName(tokens, v.start, kind) ??
-    (kind === 'money' ? rateName(after(tokens, v.end, 3)) : null)
+    (kind === 'money' ? rateName(after(tokens, v.end, 3)) ?? transferName(tokens, v, floor) : null)
   );
+}
+
+/** Verbs that hand over a sum, to the noun of what the sum is. */
+const TRANSFERS: Readonly<Record<string, string>> = {
+  pay: 'Payment', lend: 'Loan', loan: 'Loan', contribute: 'Contribution', invest: 'Investment', deposit: 'Deposit', advance: 'Advance',
+  reimburse: 'Reimbursement', refund: 'Refund', donate: 'Donation',
+};
+
+/**
+ * `Ching-Sang Hong will lend the "INC", up to $70,000` → `LoanAmount`, `The Buyer shall pay the Seller $10,000 at Closing` →
+ * `PaymentAmount`: a sum a verb of handing over governs, past the one it goes to, is the amount of what the verb does. Only
+ * under a modal ("shall", "will", "agrees to"), and not a sum paid by the month or the year (a rate, no single amount).
+ */
+function transferName(tokens: Token[], v: { start: number; end: number }, floor: number): string | null {
+  const next = after(tokens, v.end, 2);
+  if (/^(?:per|a|an|each|every|annually|monthly|quarterly|yearly|weekly)$/u.test(next[0] ?? '')) return null;
+  const words: string[] = [];
+  for (let i = firstAtOrAfter(tokens, v.start) - 1; i >= 0 && words.length < 12; i--) {
+    const t = tokens[i]!;
+    if (t.end <= floor || /^[.;:()]$/u.test(t.text)) break;
+    if (!/^[,"“”'‘’]$/u.test(t.text)) words.push(t.text);
+  }
+  let k = 0;
+  // "up to", "the sum of", "a total of".
+  if (words[k] === 'to' && words[k + 1] === 'up') k += 2;
+  if (words[k] === 'of' && /^(?:sum|total)$/u.test(words[k + 1] ?? '')) k += /^(?:a|the)$/u.test(words[k + 2] ?? '') ? 3 : 2;
+  // The one it goes to: a pronoun, or a name or defined term of a few capitalised words ("to Landlord", "the "INC"").
+  if (/^(?:you|him|her|it|them|us|me)$/u.test(words[k] ?? '')) k++;
+  else {
+    let n = 0;
+    while (n < 3 && /^\p{Lu}/u.test(words[k + n] ?? '')) n++;
+    if (n && /^(?:the|to)$/u.test(words[k + n] ?? '')) n++;
+    if (n && words[k + n] === 'to' && /^\p{Ll}/u.test(words[k + n + 1] ?? '') && TRANSFERS[words[k + n + 1]!]) n++;
+    k += n;
+  }
+  const verb = words[k]?.toLowerCase();
+  const noun = verb ? TRANSFERS[infinitive(verb)] ?? TRANSFERS[verb] : undefined;
+  if (!noun || !/^(?:shall|will|must|to|hereby)$/u.test(words[k + 1]?.toLowerCase() ?? '')) return null;
+  return `${noun}Amount`;
 }
 
 /** A count's name: a rank ("Work Level 5"), an area ("10,000 rentable square feet") or what it counts ("twenty five (25) vacation days"). */
