@@ -1099,6 +1099,13 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The parties agree to extend it to June 1, 2024.\n'), []);
   });
 
+  test('a deadline opening its clause is what the clause after it reaches or does by then', async () => {
+    assert.deepEqual(await labelsOf('If on or before March 1, 2025, Tenant does not obtain the Building Permit, Tenant may terminate.\n'), [['BuildingPermitDeadline', 'March 1, 2025']]);
+    assert.deepEqual(await labelsOf('If on or prior to June 30, 2024, Landlord achieves Substantial Completion, the Rent shall begin.\n'), [['SubstantialCompletionDeadline', 'June 30, 2024']]);
+    // No defined term reached or done: nothing is named.
+    assert.deepEqual(await labelsOf('If on or before March 1, 2025, the weather is bad, Tenant may terminate.\n'), []);
+  });
+
   test('a sum a verb of handing over governs is the amount of what it does', async () => {
     assert.deepEqual(await labelsOf('The Lender will lend the Borrower up to $70,000.\n'), [['LoanAmount', '$70,000']]);
     assert.deepEqual(await labelsOf('The Buyer shall pay the Seller $10,000 at Closing.\n'), [['PaymentAmount', '$10,000']]);

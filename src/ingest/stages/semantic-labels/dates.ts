@@ -267,6 +267,7 @@ function deadlineCue(near: string[]): { words: number; strict: boolean } | null 
   if (near[0] === 'before' && near[1] === 'or' && near[2] === 'on') return { words: 3, strict: true };
   if (near[0] === 'than' && near[1] === 'later' && /^(?:no|not)$/u.test(near[2] ?? '')) return { words: 3, strict: true };
   if (near[0] === 'by' || near[0] === 'before') return { words: 1, strict: false };
+  if (near[0] === 'to' && near[1] === 'prior' && near[2] === 'or' && near[3] === 'on') return { words: 4, strict: true };
   if (near[0] === 'to' && near[1] === 'prior') return { words: 2, strict: false };
   return null;
 }
@@ -284,6 +285,31 @@ function deadlineDate(near: string[], tokens?: Token[], start?: number): string 
   if (term) return term;
   const name = governingVerbPeriod(['within', ...near.slice(cue.words)]);
   return name?.endsWith('Deadline') || (cue.strict && name) ? name.replace(/Period$/u, 'Deadline') : null;
+}
+
+/**
+ * `If on or prior to September 1, 2014, Landlord achieves Milestone 1, …` → `Milestone1Deadline`: a deadline opening its clause
+ * is what the clause after it reaches or does by then, a defined term after a verb of attaining or doing.
+ */
+function openingDeadline(near: string[], tokens: Token[], end: number): string | null {
+  const cue = deadlineCue(near);
+  if (!cue?.strict || !near.slice(cue.words).every((w) => /^(?:if|unless|when|where|and|that|provided)$/u.test(w))) return null;
+  let i = firstAtOrAfter(tokens, end);
+  if (tokens[i]?.text === ',') i++;
+  // The subject: a few capitalised words ("Landlord", "the Company").
+  if (/^(?:the|The)$/u.test(tokens[i]?.text ?? '')) i++;
+  const subject = i;
+  while (i < subject + 4 && /^\p{Lu}/u.test(tokens[i]?.text ?? '')) i++;
+  if (i === subject) return null;
+  while (/^(?:does|do|did|has|have|shall|will|not|fails|fail|to)$/u.test(tokens[i]?.text ?? '')) i++;
+  const verb = tokens[i]?.text.toLowerCase();
+  if (!verb || !(/^(?:achieve|achieves|attain|attains|reach|reaches)$/u.test(verb) || DOING_VERBS.has(infinitive(verb)) || LIGHT_VERBS.has(infinitive(verb)))) return null;
+  i++;
+  if (/^(?:the|a|an)$/u.test(tokens[i]?.text ?? '')) i++;
+  const words: string[] = [];
+  for (; words.length < 5 && /^(?:\p{Lu}\p{Ll}+|\d+|of)$/u.test(tokens[i]?.text ?? ''); i++) words.push(tokens[i]!.text);
+  while (words.at(-1) === 'of') words.pop();
+  return words.length && /^\p{Lu}/u.test(words[0]!) ? `${pascal(words)}Deadline` : null;
 }
 
 /**
@@ -386,7 +412,7 @@ function dateEventLabel({ text, tokens, value: v, near, floor, previous, title }
     // "for the six months ended June 30, 2012": the end of the reported period.
     (previous?.kind === 'duration' && /^\s+ended\s+$/iu.test(text.slice(previous.end, v.start)) && /(?:months|years|weeks|quarters)$/iu.test(text.slice(previous.start, previous.end)) ? 'ReportingPeriodEndDate' : null) ??
     // "shall deliver the statements on or before April 15": what must be done by then is its deadline, not its date.
-    (deadlineCue(near) ? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? deadlineDate(near, tokens, v.start) : null) ??
+    (deadlineCue(near) ? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? deadlineDate(near, tokens, v.start) ?? openingDeadline(near, tokens, v.end) : null) ??
     (near[0] === 'to' ? extensionName(near, 'Date') : null) ??
     dateName(near, title) ??
     heldEventName(near, 'Date') ??
