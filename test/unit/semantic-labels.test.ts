@@ -1106,6 +1106,13 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('If on or before March 1, 2025, the weather is bad, Tenant may terminate.\n'), []);
   });
 
+  test("the share of a cost a party bears is named by the cost", async () => {
+    assert.deepEqual(await labelsOf('The costs of the appraisal shall be borne 50% by Landlord and 50% by Tenant.\n'), [['CostPercentage', '50%']]);
+    assert.deepEqual(await labelsOf('Transfer taxes will be shared 50% by each party.\n'), [['TransferTaxPercentage', '50%']]);
+    // A share paid in the past, or of no cost, is none.
+    assert.deepEqual(await labelsOf('The votes were shared 50% by each party.\n'), []);
+  });
+
   test('a sum a verb of handing over governs is the amount of what it does', async () => {
     assert.deepEqual(await labelsOf('The Lender will lend the Borrower up to $70,000.\n'), [['LoanAmount', '$70,000']]);
     assert.deepEqual(await labelsOf('The Buyer shall pay the Seller $10,000 at Closing.\n'), [['PaymentAmount', '$10,000']]);

@@ -269,7 +269,7 @@ export function amountLabel({ tokens, value: v, near, floor }: ValueContext): st
   return (
     (kind === 'money' ? parValueName(tokens, v) ?? limitName(near) ?? coverLimitName(tokens, v.start) : shareName(after(tokens, v.end, 8))) ??
     asAmountName(after(tokens, v.end, 8), kind) ??
-    (kind === 'percent' ? changeName(near) ?? paidShareName(near) : null) ??
+    (kind === 'percent' ? changeName(near) ?? paidShareName(near) ?? borneShareName(near) : null) ??
     amountOf(amountName(near, kind), wordsBefore(tokens, v.start, floor, 24)) ??
     definitionName(tokens, v.start, kind) ??
     (kind === 'money' ? rateName(after(tokens, v.end, 3)) ?? transferName(tokens, v, floor) : null)
@@ -360,6 +360,25 @@ function paidShareName(near: string[]): string | null {
   const noun = nounOfVerb(infinitive(near[0] ?? ''));
   // (A share one pays is no named amount: "Tenant shall pay 4.5% of the costs" says whose costs, not what the share is.)
   return noun && noun !== 'payment' && (AMOUNT_OF.has(noun) || AMOUNT_HEADS.has(noun)) ? `${pascal([noun])}Percentage` : null;
+}
+
+/**
+ * `The Accounting Firm's engagement fees shall be borne fifty percent (50%) by Purchaser` → `EngagementFeePercentage`: the
+ * share of a cost a party bears, named by the cost (the subject of "borne" or "shared").
+ */
+function borneShareName(near: string[]): string | null {
+  if (!/^(?:borne|shared|paid)$/u.test(near[0] ?? '')) return null;
+  let k = 1;
+  while (/^(?:be|shall|will|initially|equally|jointly|solely)$/u.test(near[k] ?? '')) k++;
+  const verb = near.slice(1, k);
+  if (!verb.includes('be') || !verb.some((w) => w === 'shall' || w === 'will')) return null;
+  // "The costs of the appraisal shall be borne": the head before what it is of.
+  if (/^(?:the|an?)$/u.test(near[k + 1] ?? '') && near[k + 2] === 'of') k += 3;
+  // The cost and one word of what kind ("engagement fees"): a word further back may be whose ("the Accounting Firm's").
+  const subject = phraseBefore(near, k, 2);
+  const head = subject.at(-1);
+  if (!head || !(AMOUNT_HEADS.has(singularNoun(head, 3)) || AMOUNT_OF.has(singularNoun(head, 3)) || /^(?:costs?|expenses?|fees?|charges?|tax|taxes)$/u.test(head))) return null;
+  return `${pascal([...subject.slice(0, -1), head === 'taxes' ? 'tax' : singularNoun(head, 3)])}Percentage`;
 }
 
 /** `an option to purchase 100,000 shares` → `OptionShares`, `a warrant to purchase 1,591,333 shares` → `WarrantShares`. */
