@@ -117,6 +117,11 @@ test('percentages and durations, in digits, words or both', () => {
   has('every five or six years to realign', 'TimeDuration', 'five or six years');
   has('each lasting for 1 to 1.5 hours.', 'TimeDuration', '1 to 1.5 hours');
   has('and fifty (50%) percent of any fees', 'Percent', 'fifty (50%) percent');
+  // A whole number of units and a part of one.
+  has('shall be paid within two and one-half (2 ½) months following', 'TimeDuration', 'two and one-half (2 ½) months');
+  has('within one and one-half (1-1/2) years after', 'TimeDuration', 'one and one-half (1-1/2) years');
+  has('for two and a half years', 'TimeDuration', 'two and a half years');
+  has('within 2½ months of', 'TimeDuration', '2½ months');
   hasNo('renewed for successive one-year terms', 'TimeDuration');
   hasNo('a pilot 45 years old, Months 1 – 12', 'TimeDuration');
 });

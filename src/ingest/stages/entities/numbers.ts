@@ -32,8 +32,15 @@ const UNIT = String.raw`(?:(?:full|consecutive|calendar|business|working)\s){0,2
 const NOT_AGE = String.raw`(?!\s(?:old|of\sage)${WORD_END})`;
 /** "1 to 1.5 hours", "five or six years". */
 const RANGE = String.raw`\s(?:to|or)\s`;
+/** "two and one-half", "one and a half": a whole number of units and a part of one. */
+const AND_A_PART = String.raw`(?:\sand\s(?:one|a)[ -](?:half|quarter|third)|\sand\s(?:two|three)[ -](?:thirds|quarters))`;
+/** The figure in brackets after such words: "(2 ½)", "(2.5)", "(1-1/2)", "(1½)". */
+const FIGURE_WITH_PART = String.raw`\d{1,3}(?:\.\d{1,3}|[ -]?(?:[½¼¾⅓⅔]|[123]\/[234]))`;
 const DURATION = [
   regex('giu', NUMBER_WORDS, String.raw`\s\(${INTEGER}\)\s`, UNIT, NOT_AGE),
+  // "two and one-half (2 ½) months", "one and one-half years", "2½ months".
+  regex('giu', NUMBER_WORDS, AND_A_PART, String.raw`(?:\s\(${FIGURE_WITH_PART}\))?\s`, UNIT, NOT_AGE),
+  regex('giu', String.raw`(?<![\p{L}\p{N}.,])\d{1,3}\s?[½¼¾]\s`, UNIT, NOT_AGE),
   // "twenty-one days (21)": the figure after the unit.
   regex('giu', NUMBER_WORDS, String.raw`\s`, UNIT, String.raw`\s\(${INTEGER}\)`),
   // "5 (five) years": the figure first, its words after.
