@@ -122,6 +122,10 @@ test('percentages and durations, in digits, words or both', () => {
   has('within one and one-half (1-1/2) years after', 'TimeDuration', 'one and one-half (1-1/2) years');
   has('for two and a half years', 'TimeDuration', 'two and a half years');
   has('within 2½ months of', 'TimeDuration', '2½ months');
+  // A duration and a smaller one after it are one; two of the same unit are two.
+  has('an initial term of twelve (12) years and six months commencing', 'TimeDuration', 'twelve (12) years and six months');
+  has('for 2 years, 6 months', 'TimeDuration', '2 years, 6 months');
+  assert.deepEqual(tags('within 30 days and 60 days').filter(([t]) => t === 'TimeDuration'), [['TimeDuration', '30 days'], ['TimeDuration', '60 days']]);
   hasNo('renewed for successive one-year terms', 'TimeDuration');
   hasNo('a pilot 45 years old, Months 1 – 12', 'TimeDuration');
 });

@@ -66,5 +66,37 @@ export function findPercents(text: string): Candidate[] {
 
 export function findDurations(text: string): Candidate[] {
   if (!DURATION_CUE.test(text)) return [];
-  return DURATION.flatMap((re) => matchesOf(text, re, 'TimeDuration'));
+  return joinParts(text, DURATION.flatMap((re) => matchesOf(text, re, 'TimeDuration')));
+}
+
+const UNIT_RANK = ['minute', 'hour', 'day', 'week', 'month', 'year'];
+
+/** The rank of a duration's unit (years highest), from its last unit word. */
+function unitRank(text: string): number {
+  const unit = /(minute|hour|day|week|month|year)s?\b(?:\s+period)?\s*(?:\(\d+\))?\s*$/iu.exec(text)?.[1]?.toLowerCase();
+  return unit ? UNIT_RANK.indexOf(unit) : -1;
+}
+
+/**
+ * "twelve (12) years and six months", "2 years, 6 months": a duration and a smaller one after "and" or a comma are one; the
+ * joined span is added to the parts (the entity pass keeps the longest).
+ */
+function joinParts(text: string, found: Candidate[]): Candidate[] {
+  const byStart = [...found].sort((a, b) => a.start - b.start || b.end - a.end);
+  const joined: Candidate[] = [];
+  let last: Candidate | undefined;
+  for (const c of byStart) {
+    if (last && c.start < last.end) continue;
+    if (last && /^(?:\s+and\s+|,\s*)$/u.test(text.slice(last.end, c.start))) {
+      const big = unitRank(text.slice(last.start, last.end));
+      const small = unitRank(text.slice(c.start, c.end));
+      if (big > small && small >= 0) {
+        last = { start: last.start, end: c.end, type: last.type };
+        joined.push(last);
+        continue;
+      }
+    }
+    last = c;
+  }
+  return joined.length ? [...found, ...joined] : found;
 }
