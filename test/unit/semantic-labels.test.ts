@@ -1099,6 +1099,16 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('The parties agree to extend it to June 1, 2024.\n'), []);
   });
 
+  test('a date that comes back each month or quarter, a term "each" value is, and a making that dates no document', async () => {
+    assert.deepEqual(await labelsOf('Sublessee shall pay in advance on or before the 1st day of each month.\n'), [['MonthlyPaymentDate', '1st day of each month']]);
+    assert.deepEqual(await labelsOf('Rent is payable on the first day of each calendar month.\n'), [['MonthlyPaymentDate', 'first day of each calendar month']]);
+    assert.deepEqual(await labelsOf('Tenant shall have the option to extend the Lease Term for two additional periods of 60 months each (each an "Extension Term").\n'), [['ExtensionTerm', '60 months']]);
+    assert.deepEqual(await labelsOf('Awards will be made as of January 1, 2020 (each a "Grant Date").\n'), [['GrantDate', 'January 1, 2020']]);
+    // Was AgreementDate: what "will be made" is no document.
+    assert.deepEqual(await labelsOf('Awards will be made as of March 1, 2021.\n'), []);
+    assert.deepEqual(await labelsOf('This Agreement is made and entered into as of January 1, 2018 by and between Acme Corp. and Beta LLC.\n').then((l) => l.filter(([n]) => n.endsWith('Date'))), [['AgreementDate', 'January 1, 2018']]);
+  });
+
   test('a deadline opening its clause is what the clause after it reaches or does by then', async () => {
     assert.deepEqual(await labelsOf('If on or before March 1, 2025, Tenant does not obtain the Building Permit, Tenant may terminate.\n'), [['BuildingPermitDeadline', 'March 1, 2025']]);
     assert.deepEqual(await labelsOf('If on or prior to June 30, 2024, Landlord achieves Substantial Completion, the Rent shall begin.\n'), [['SubstantialCompletionDeadline', 'June 30, 2024']]);

@@ -233,6 +233,8 @@ function dateName(near: string[], title?: string): string | null {
       const document = near.slice(i + 1, i + 6).find((x) => DOCUMENTS.has(x)) ?? (forAt >= 0 ? near.slice(i + 2 + forAt, i + 5 + forAt).find((x) => DOCUMENTS.has(x)) : undefined) ?? (titled && DOCUMENTS.has(titled) ? titled : undefined);
       // "the Statement of Values dated …": a thing of something, and no document, is dated; it is no agreement.
       if (!document && near[i + 2] === 'of') return null;
+      // "Awards will be made as of January 1": what "will be made" is no document being made.
+      if (!document && w !== 'dated' && near[i + 1] === 'be') return null;
       return `${pascal([document ?? 'agreement'])}Date`;
     }
   }
@@ -375,7 +377,23 @@ function heldEventName(near: string[], type: 'Date' | 'Time'): string | null {
 }
 
 /** A date's name: the document, period, event or deadline its clause makes it the date of. */
+/** "the 1st day of each month", "January 1 of each year": how often a date comes back, as its name's first word. */
+const RECURS = /\b(?:each|every)\s+(?:(?:calendar|fiscal)\s+)?(month|quarter|year)$/iu;
+const FREQUENCY: Readonly<Record<string, string>> = { month: 'Monthly', quarter: 'Quarterly', year: 'Annual' };
+
 export function dateLabel(context: ValueContext): string | null {
+  // "on or before the 1st day of each month": the article opens the date, the words before it are the clause's.
+  if (context.near[0] === 'the') context = { ...context, near: context.near.slice(1) };
+  const name = onceDateLabel(context);
+  const recurs = RECURS.exec(context.text.slice(context.value.start, context.value.end));
+  if (!name || !recurs) return name;
+  // "shall pay … on or before the 1st day of each month": a deadline that comes back each month is the day it falls due.
+  const frequency = FREQUENCY[recurs[1]!.toLowerCase()]!;
+  const dated = name.replace(/Deadline$/u, 'Date');
+  return dated.startsWith(frequency) || !dated.endsWith('Date') ? dated : `${frequency}${dated}`;
+}
+
+function onceDateLabel(context: ValueContext): string | null {
   const name = dateEventLabel(context);
   // "The Performance Period begins on January 1, 2024 and ends on December 31, 2026": the end of what the start was of.
   const { text, value: v, previous, named } = context;

@@ -176,6 +176,9 @@ export function termAfterWords(tokens: Token[], end: number, afterComma = true):
 /** The words of a quoted term at `i`, an article before it passed over (`the "Cure Period"` → ["Cure", "Period"]), or null. */
 function quotedTerm(tokens: Token[], i: number): string[] | null {
   if (/^(?:the|this|each|a)$/iu.test(tokens[i]?.text ?? '')) i++;
+  // "(each a "Grant Date")", "(each, an "Advance")": the term of each of several.
+  if (/^(?:each|every)$/iu.test(tokens[i - 1]?.text ?? '') && tokens[i]?.text === ',') i++;
+  if (/^(?:each|every)$/iu.test(tokens[i - 1]?.text ?? '') && /^(?:a|an)$/iu.test(tokens[i]?.text ?? '')) i++;
   if (!/^["“]$/u.test(tokens[i]?.text ?? '')) return null;
   const words: string[] = [];
   for (i++; i < tokens.length && words.length < 6 && !/^["”]$/u.test(tokens[i]!.text); i++) {
