@@ -28,7 +28,7 @@ async function valueOf(text: string, label: string, knowledge = noKnowledge()) {
 
 describe('label kinds', () => {
   test('the head word names the kind; the other words say which one', () => {
-    assert.deepEqual(labelKind('Effective Date'), { kind: 'date', others: [], qualifiers: ['effective'], role: [], head: 'date' });
+    assert.deepEqual(labelKind('Effective Date'), { kind: 'date', others: ['duration'], qualifiers: ['effective'], role: [], head: 'date' });
     assert.equal(labelKind('Cure Period').kind, 'duration');
     assert.deepEqual(labelKind('Termination Notice Period').qualifiers, ['termination', 'notice']);
     assert.equal(labelKind('Annual Salary').kind, 'money');
@@ -124,6 +124,9 @@ describe('values from prose', () => {
     assert.equal((await valueOf(CONTRACT, 'Payment Deadline')).best?.value, 'forty-five (45) days');
     assert.equal((await valueOf(CONTRACT, 'Termination Notice Period')).best?.value, 'sixty (60) days');
     assert.equal((await valueOf(CONTRACT, 'Cure Period')).best?.value, 'ten (10) business days');
+    // A date the text gives as a time after an event: "ten years after the Grant Date".
+    assert.equal((await valueOf('The SAR shall continue in effect until the date ten years after the Grant Date.\n', 'SAR Expiration Date')).best?.value, 'ten years');
+    assert.equal((await valueOf('Such reduction shall become effective thirty days after the date of notice.\n', 'Reduction Effective Date')).best?.value, 'thirty days');
   });
 
   test('each value keeps its evidence: how it was found, the words that named it, page and box', async () => {

@@ -29,6 +29,7 @@ const HEAD_WORDS: Record<string, ValueKind> = {
 /** Head words whose values are often of another kind too. */
 const ALSO: Record<string, ValueKind[]> = {
   deadline: ['time', 'date'],
+  date: ['duration'],
   period: ['date'],
   limit: ['duration', 'count'],
   cap: ['duration', 'count'],
