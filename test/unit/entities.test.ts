@@ -122,6 +122,10 @@ test('percentages and durations, in digits, words or both', () => {
   has('within one and one-half (1-1/2) years after', 'TimeDuration', 'one and one-half (1-1/2) years');
   has('for two and a half years', 'TimeDuration', 'two and a half years');
   has('within 2½ months of', 'TimeDuration', '2½ months');
+  // A year of a kind, after a number in words; after a figure it may be the year's name.
+  has('in one (1) tax year of the Executive', 'TimeDuration', 'one (1) tax year');
+  has('for two fiscal years after', 'TimeDuration', 'two fiscal years');
+  hasNo('during the 2020 fiscal year', 'TimeDuration');
   // A duration and a smaller one after it are one; two of the same unit are two.
   has('an initial term of twelve (12) years and six months commencing', 'TimeDuration', 'twelve (12) years and six months');
   has('for 2 years, 6 months', 'TimeDuration', '2 years, 6 months');

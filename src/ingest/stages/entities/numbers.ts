@@ -28,6 +28,8 @@ const PERCENT = [
 ];
 
 const UNIT = String.raw`(?:(?:full|consecutive|calendar|business|working)\s){0,2}(?:days?|weeks?|months?|years?|hours?|minutes?)${WORD_END}(?:\speriod${WORD_END})?`;
+/** After a number in words, a year may be of a kind ("one (1) tax year", "two fiscal years", "three (3) Lease Years"); after a figure it may be a year's name ("the 2020 fiscal year"). */
+const WORDED_UNIT = String.raw`(?:(?:tax|fiscal|holiday|lease|plan|contract|academic|school)\s(?:years?)${WORD_END}|${UNIT})`;
 /** Ages ("45 years old") are not durations. */
 const NOT_AGE = String.raw`(?!\s(?:old|of\sage)${WORD_END})`;
 /** "1 to 1.5 hours", "five or six years". */
@@ -37,7 +39,7 @@ const AND_A_PART = String.raw`(?:\sand\s(?:one|a)[ -](?:half|quarter|third)|\san
 /** The figure in brackets after such words: "(2 ½)", "(2.5)", "(1-1/2)", "(1½)". */
 const FIGURE_WITH_PART = String.raw`\d{1,3}(?:\.\d{1,3}|[ -]?(?:[½¼¾⅓⅔]|[123]\/[234]))`;
 const DURATION = [
-  regex('giu', NUMBER_WORDS, String.raw`\s\(${INTEGER}\)\s`, UNIT, NOT_AGE),
+  regex('giu', NUMBER_WORDS, String.raw`\s\(${INTEGER}\)\s`, WORDED_UNIT, NOT_AGE),
   // "two and one-half (2 ½) months", "one and one-half years", "2½ months".
   regex('giu', NUMBER_WORDS, AND_A_PART, String.raw`(?:\s\(${FIGURE_WITH_PART}\))?\s`, UNIT, NOT_AGE),
   regex('giu', String.raw`(?<![\p{L}\p{N}.,])\d{1,3}\s?[½¼¾]\s`, UNIT, NOT_AGE),
@@ -46,7 +48,7 @@ const DURATION = [
   // "5 (five) years": the figure first, its words after.
   regex('giu', NUMERAL, String.raw`\s\(`, NUMBER_WORDS, String.raw`\)\s`, UNIT, NOT_AGE),
   regex('giu', NUMERAL, `(?:${RANGE}`, NUMERAL, String.raw`)?\s`, UNIT, NOT_AGE),
-  regex('giu', NUMBER_WORDS, `(?:${RANGE}`, NUMBER_WORDS, String.raw`)?\s`, UNIT, NOT_AGE),
+  regex('giu', NUMBER_WORDS, `(?:${RANGE}`, NUMBER_WORDS, String.raw`)?\s`, WORDED_UNIT, NOT_AGE),
 ];
 
 /** Cheap tests that rule most leaves out before the full patterns run. */
