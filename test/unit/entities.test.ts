@@ -193,6 +193,8 @@ test('US states: full names in context; "Washington" alone is not a state', () =
 test('addresses, phones and e-mails', () => {
   has('located at 1564 E Broadway Rd, Tempe, Arizona 85282.', 'Address', '1564 E Broadway Rd, Tempe, Arizona 85282');
   has('whose address is 150 Lake Street South, Suite 221, Kirkland, Washington 98033, and', 'Address', '150 Lake Street South, Suite 221, Kirkland, Washington 98033');
+  // A bank's mail code between the street and the city.
+  has('whose address is 201 N. Central Ave, 21st Floor, AZ1-1178, Phoenix, AZ 85004, and', 'Address', '201 N. Central Ave, 21st Floor, AZ1-1178, Phoenix, AZ 85004');
   has('whose address is 1201 Rt 300, Newburgh NY 12550.', 'Address', '1201 Rt 300, Newburgh NY 12550');
   has('delivered to 10 Downing Street by hand', 'Address', '10 Downing Street');
   // The city on the street's line without a comma, a floor given by its ordinal: the whole address.

@@ -1104,6 +1104,9 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Rent is payable on the first day of each calendar month.\n'), [['MonthlyPaymentDate', 'first day of each calendar month']]);
     assert.deepEqual(await labelsOf('Tenant shall have the option to extend the Lease Term for two additional periods of 60 months each (each an "Extension Term").\n'), [['ExtensionTerm', '60 months']]);
     assert.deepEqual(await labelsOf('Awards will be made as of January 1, 2020 (each a "Grant Date").\n'), [['GrantDate', 'January 1, 2020']]);
+    // A day of a period, or after an event its term names.
+    assert.deepEqual(await labelsOf('The Option shall expire on the 90th day following the Termination Date.\n'), [['ExpirationDate', '90th day following the Termination Date']]);
+    assert.deepEqual(await labelsOf('The Effective Date will be the eighth day after Mr. Garrison signs it.\n').then((l) => l.filter(([n]) => n.endsWith('Date'))), []);
     // Was AgreementDate: what "will be made" is no document.
     assert.deepEqual(await labelsOf('Awards will be made as of March 1, 2021.\n'), []);
     assert.deepEqual(await labelsOf('This Agreement is made and entered into as of January 1, 2018 by and between Acme Corp. and Beta LLC.\n').then((l) => l.filter(([n]) => n.endsWith('Date'))), [['AgreementDate', 'January 1, 2018']]);

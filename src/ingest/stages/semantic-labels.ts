@@ -51,7 +51,7 @@ export function labelSpans(leaf: Leaf, previous?: string, next?: string, title?:
   const types = new Set(spans.map((x) => (x.tag.kind === 'entity' ? x.tag.type : '')));
   const kinds: ValueKind[] = [];
   if (PARTY_CUE.test(next === undefined ? text : `${text} ${next}`) || (previous !== undefined && labelsNextLine(previous))) kinds.push('party');
-  if (types.has('Date') || MONTH_CUE.test(text) || /_\s+day\s+of|\bday\s+of\s+(?:each|every)\b/iu.test(text)) kinds.push('date');
+  if (types.has('Date') || MONTH_CUE.test(text) || /_\s+day\s+of|\bday\s+(?:of\s+(?:each|every|the)|following|after)\b/iu.test(text)) kinds.push('date');
   if (types.has('TimeDuration') || HYPHEN_CUE.test(text)) kinds.push('duration');
   if (types.has('Money')) kinds.push('money');
   if (types.has('Percent')) kinds.push('percent');

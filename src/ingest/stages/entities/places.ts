@@ -62,6 +62,8 @@ const STRONG_SUFFIX = String.raw`(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Boulev
 const WEAK_SUFFIX = String.raw`(?:Court|Ct\.?|Place|Pl\.?|Way|Terrace|Circle|Cir\.?|Trail|Square|Plaza|Row|Alley|Crescent|Pike|Turnpike|Expressway|Freeway)`;
 const ROUTE = String.raw`(?:Route|Rt\.?|Rte\.?|Highway|Hwy\.?|State\sRoute|County\sRoad)\s\d{1,4}${WORD_END}`;
 const UNIT = String.raw`(?:,?\s(?:(?:Suite|Ste\.|Unit|Apt\.|Floor|Room|#)\s?[\p{L}\p{N}-]{1,6}|\d{1,3}(?:st|nd|rd|th)\sFloor)${WORD_END})`;
+/** A bank's mail code between the street and the city: "AZ1-1178", "Mail Code: NY1-0001", "MAC N9303-110". */
+const MAIL_CODE = String.raw`(?:,\s(?:(?:Mail\s(?:Code|Stop)|MAC)[:\s]\s?)?[A-Z]{1,4}\d{0,4}-\d{2,6}(?:-\d{1,6})?${WORD_END})`;
 const CITY = String.raw`\p{Lu}[\p{L}'’.-]{1,25}(?:\s\p{Lu}[\p{L}'’.-]{1,25}){0,2}`;
 const ADDRESS = regex(
   'gu',
@@ -69,6 +71,7 @@ const ADDRESS = regex(
   String.raw`\s(?:${DIRECTION}\s)?(?:(?:${STREET_WORD}\s){1,3}(?:(?<strong>${STRONG_SUFFIX})|${WEAK_SUFFIX})(?:\s${DIRECTION})?|${ROUTE})`,
   WORD_END,
   `${UNIT}?`,
+  `${MAIL_CODE}?`,
   // The city after a comma, or on the same line after the street ("19300 International Boulevard Seattle, WA 98188"): a state follows either way.
   String.raw`(?<tail>,?\s${CITY}(?:,\s|\s)${STATE}${WORD_END}(?:,?\s${ZIP})?)?`,
 );

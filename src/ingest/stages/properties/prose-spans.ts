@@ -36,13 +36,19 @@ const DAY_MONTH = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${MONTH}\s(?:[12]\d|
 /** "the 1^st day of May, 2015" (a superscript written with a caret), "the _ day of _______, 20__" (a form's blank date): a date the entity pass does not read whole. */
 const DAY_OF = new RegExp(String.raw`(?<![\p{L}\p{N}_])(?:(?:[12]\d|3[01]|0?[1-9])\^(?:st|nd|rd|th)|_+)\s+day\s+of\s+(?:${MONTH}|_+),?\s+(?:(?:19|20)(?:\d\d|_+)|_{2,})`, 'gu');
 /**
- * A date that comes back: "1st day of each month", "first day of each calendar month", "the fifteenth (15th) day of every
+ * A day of a period or after an event ("the 1^st day of the current calendar quarter", "the 90^th day following the Date of
+ * Termination"), or one that comes back: "1st day of each month", "first day of each calendar month", "the fifteenth (15th) day of every
  * quarter", "last business day of each calendar quarter". ("June 30 of each year" is "June 30": the words after it say it recurs.)
  */
 const ORDINAL_DAY = String.raw`(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|fifteenth|twentieth|last|(?:[12]\d|3[01]|0?[1-9])\^?(?:st|nd|rd|th))(?:\s\((?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\))?`;
 const RECURRING = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${ORDINAL_DAY}\s(?:(?:business|calendar)\s)?day\sof\s(?:each|every)\s(?:(?:calendar|fiscal)\s)?(?:month|quarter|year))(?![\p{L}])`,
+  String.raw`(?<![\p{L}\p{N}])(?:${ORDINAL_DAY}\s(?:(?:business|calendar)\s)?day\sof\s(?:each|every|the\s(?:current|next|following|preceding|then[\s-]current))\s(?:(?:calendar|fiscal)\s)?(?:month|quarter|year))(?![\p{L}])`,
   'giu',
+);
+/** After an event its defined term names: "the 90^th day following the Date of Termination", "the fifth day after the Closing". */
+const DAY_AFTER = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:${ORDINAL_DAY}|\d{2,3}\^?(?:st|nd|rd|th))\s(?:(?:business|calendar)\s)?day\s(?:following|after)\sthe\s\p{Lu}\p{Ll}+(?:\s(?:of\s)?\p{Lu}\p{Ll}+){0,3}(?![\p{L}])`,
+  'gu',
 );
 const NUMBER_WORD = String.raw`(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|\d{1,3})`;
 const HYPHEN_DURATION = new RegExp(String.raw`(?<![\p{L}\p{N}-])(?:${NUMBER_WORD}(?:-${NUMBER_WORD})?)-(?:day|week|month|year|hour)(?![\p{L}])`, 'giu');
@@ -114,7 +120,7 @@ export function valueSpans(kind: ValueKind, text: string, spans: readonly Span[]
   const entities = ENTITY_KINDS[kind] ? entitySpansOf(text, spans, ENTITY_KINDS[kind]!) : [];
   switch (kind) {
     case 'date':
-      return [...entities, ...all(DAY_MONTH, text), ...all(DAY_OF, text), ...all(RECURRING, text)];
+      return [...entities, ...all(DAY_MONTH, text), ...all(DAY_OF, text), ...all(RECURRING, text), ...all(DAY_AFTER, text)];
     case 'duration':
       return joinedDurations(text, [...entities, ...all(HYPHEN_DURATION, text)].map((s) => withoutPeriod(text, s)));
     case 'money':
