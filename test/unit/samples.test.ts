@@ -10,6 +10,10 @@ import { SAMPLE_CATALOG, findSampleSet, renderSampleDocument, sampleTruth, type 
 import { crc32, writeZip as zip } from '../../src/ingest/readers/write/zip.js';
 import { expandZip, readDocument } from '../../src/ingest/readers/index.js';
 import { leaves, normalizeSpace, type StructureNode } from '../../src/document/structure.js';
+import { analyzeDocument } from '../../src/ingest/pipeline.js';
+import { extractProperties } from '../../src/ingest/stages/properties.js';
+import { LEARN_FROM_CONFIDENCE } from '../../src/ingest/jobs/extract.js';
+import type { DocsetKnowledge } from '../../src/document/properties.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -129,5 +133,28 @@ describe('sample catalogue', () => {
       ],
     );
     assert.ok(zip([{ name: 'x.txt', data: 'x' }]).equals(zip([{ name: 'x.txt', data: 'x' }])), 'no timestamps: same input, same bytes');
+  });
+
+  test("every suggested property's value is extracted from every document, each learning from the ones before as the extract job does", async () => {
+    const wrong: string[] = [];
+    for (const set of SAMPLE_CATALOG) {
+      const truth = sampleTruth(set.id)!;
+      const defs = set.suggestedProperties.map((label, i) => ({ id: `p${i}`, label, labelId: label.replace(/[^A-Za-z0-9]/g, '') }));
+      const knowledge: DocsetKnowledge = { byProperty: new Map() };
+      for (const d of set.generate()) {
+        const { structure } = await analyzeDocument(await readDocument(renderSampleDocument(d), d.format), { ocrBudgetMs: 0 });
+        const found = extractProperties(structure, defs, knowledge);
+        for (const [i, label] of set.suggestedProperties.entries()) {
+          const want = truth.get(d.fileName)![label];
+          const best = found[i]!.best;
+          if (normalizeSpace(best?.value ?? '').toLowerCase() !== normalizeSpace(want ?? '').toLowerCase()) wrong.push(`${set.id}/${d.fileName} ${label}: ${JSON.stringify(best?.value)}, expected ${JSON.stringify(want)}`);
+          if (best && best.confidence >= LEARN_FROM_CONFIDENCE) {
+            knowledge.byProperty.set(`p${i}`, [...(knowledge.byProperty.get(`p${i}`) ?? []), { value: best.value, source: 'extracted', evidence: best.evidence }]);
+          }
+        }
+      }
+    }
+    // (The "Receiving Party" of a mutual NDA was its disclosing party while a role sharing only "Party" counted.)
+    assert.deepEqual(wrong, []);
   });
 });

@@ -88,6 +88,8 @@ function roleMatch(role: readonly string[], roles: readonly string[][] | undefin
   if (!role.length || !roles?.length) return 0;
   let best = 0;
   for (const r of roles) {
+    // "Receiving Party" against a "Disclosing Party": a role that shares only the label's head noun is another role.
+    if (role.length > 1 && role.slice(0, -1).every((q) => bestRelated(q, r) === 0)) continue;
     const covered = role.reduce((s, q) => s + bestRelated(q, r), 0) / role.length;
     const extra = r.filter((w) => !role.some((q) => bestRelated(q, [w]) > 0)).length;
     best = Math.max(best, covered * (extra ? 0.85 : 1));
