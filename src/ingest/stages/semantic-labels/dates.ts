@@ -394,6 +394,9 @@ export function dateLabel(context: ValueContext): string | null {
 }
 
 function onceDateLabel(context: ValueContext): string | null {
+  // "to a maturity date earlier than the 91st day after …": a bound the event's date must keep to is not that date.
+  const { near } = context;
+  if (near[0] === 'than' && /^(?:earlier|later|sooner)$/u.test(near[1] ?? '') && !/^(?:no|not)$/u.test(near[2] ?? '')) return null;
   const name = dateEventLabel(context);
   // "The Performance Period begins on January 1, 2024 and ends on December 31, 2026": the end of what the start was of.
   const { text, value: v, previous, named } = context;
