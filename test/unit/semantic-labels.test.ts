@@ -1107,6 +1107,8 @@ describe('found labels: values named by what their context says', () => {
     // A day of a period, or after an event its term names.
     assert.deepEqual(await labelsOf('The Option shall expire on the 90th day following the Termination Date.\n'), [['ExpirationDate', '90th day following the Termination Date']]);
     assert.deepEqual(await labelsOf('The Effective Date will be the eighth day after Mr. Garrison signs it.\n').then((l) => l.filter(([n]) => n.endsWith('Date'))), []);
+    // A bound the date must keep to is not the date: only the notes' due date is their maturity.
+    assert.deepEqual(await labelsOf('"2020 Notes" means the Senior Notes due April 1, 2020 or any refinancing thereof to a maturity date earlier than the 91st day after the Stated Termination Date.\n').then((l) => l.filter(([n]) => n.endsWith('Date'))), [['MaturityDate', 'April 1, 2020']]);
     // Was AgreementDate: what "will be made" is no document.
     assert.deepEqual(await labelsOf('Awards will be made as of March 1, 2021.\n'), []);
     assert.deepEqual(await labelsOf('This Agreement is made and entered into as of January 1, 2018 by and between Acme Corp. and Beta LLC.\n').then((l) => l.filter(([n]) => n.endsWith('Date'))), [['AgreementDate', 'January 1, 2018']]);
