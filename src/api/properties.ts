@@ -36,7 +36,7 @@ const valueFields = {
   evidence: Type.Union(
     [
       Type.Object({
-        method: Type.String({ description: '`form-cell`, `label-line`, `section`, `defined-term`, `prose` (the role its sentence gives it, or the label\'s words around it), `learned`, `typed`' }),
+        method: Type.String({ description: '`form-cell`, `label-line`, `section`, `defined-term`, `prose` (the role its sentence gives it, or the label\'s words around it), `found-label` (the name the document\'s DGML gives the value, GET …/docsets/{id}/labels), `learned`, `typed`' }),
         cue: Type.Union([Type.String(), Type.Null()], { description: 'The words that named the value: the label beside it, its defined term or role, the label\'s words around it' }),
         text: Type.Union([Type.String(), Type.Null()], { description: 'The sentence or line the value stands in' }),
       }),

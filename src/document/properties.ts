@@ -31,7 +31,7 @@ export interface ValueAnchor {
  * the same way (step 4 of the issue: documents of one docset share a layout). Opaque to storage.
  */
 export interface Evidence {
-  kind: 'form-cell' | 'label-line' | 'section' | 'typed' | 'defined-term' | 'prose' | 'learned';
+  kind: 'form-cell' | 'label-line' | 'section' | 'typed' | 'defined-term' | 'prose' | 'found-label' | 'learned';
   /** The label text as it appears in the document ("Accident Number:"), normalised. */
   labelText?: string;
   /** Page and position of the value, for position-based learning. */

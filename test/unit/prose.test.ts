@@ -113,6 +113,12 @@ describe('values from prose', () => {
     'Either party may terminate this Agreement upon sixty (60) days\' prior written notice, and the Consultant shall have ten (10) business days to cure any breach. ' +
     'This Agreement shall terminate on December 31, 2027 unless renewed.\n';
 
+  test('a party whose role shares only the label\'s head noun has another role', async () => {
+    const text = 'This Agreement is entered into by and between Oakhollow Aerospace LLC, a limited liability company with offices at 3475 Maple Avenue, Albany, NY 12293 (the "Disclosing Party"), and Harborview Analytics Corp., a limited liability company with offices at 1711 Industrial Parkway, Albany, NY 12225 (the "Receiving Party").\n\nEach party shall hold the other party\'s Confidential Information in strict confidence.\n\nDisclosing Party\n\nReceiving Party\n';
+    assert.equal((await valueOf(text, 'Receiving Party')).best?.value, 'Harborview Analytics Corp.');
+    assert.equal((await valueOf(text, 'Disclosing Party')).best?.value, 'Oakhollow Aerospace LLC');
+  });
+
   test('the party whose role the label names, by its defined term', async () => {
     assert.equal((await valueOf(CONTRACT, 'Company Name')).best?.value, 'Quarry Lane Software, Inc.');
     assert.equal((await valueOf(CONTRACT, 'Consultant')).best?.value, 'Northgate Analytics LLC');
@@ -127,6 +133,16 @@ describe('values from prose', () => {
     // A date the text gives as a time after an event: "ten years after the Grant Date".
     assert.equal((await valueOf('The SAR shall continue in effect until the date ten years after the Grant Date.\n', 'SAR Expiration Date')).best?.value, 'ten years');
     assert.equal((await valueOf('Such reduction shall become effective thirty days after the date of notice.\n', 'Reduction Effective Date')).best?.value, 'thirty days');
+  });
+
+  test('a value the DGML already names with the property\'s label is found there, surer where the prose finder agrees', async () => {
+    const text = '"2020 Notes" means the Borrower\'s Senior Notes due April 1, 2020 or any refinancing thereof to a maturity date earlier than the 91st day after the Stated Termination Date.\n';
+    const r = await valueOf(text, 'Maturity Date');
+    assert.equal(r.best?.value, 'April 1, 2020');
+    // The later date is a bound on the maturity date ("earlier than"), no maturity date itself.
+    assert.ok(!r.candidates.some((c) => c.value === '91st day after the Stated Termination Date' && c.confidence >= r.best!.confidence));
+    // A party's found name ends in "Name"; a property may say the role alone.
+    assert.equal((await valueOf('Blue Heron Partners, Inc., its general partner, shall sign.\n', 'General Partner')).best?.value, 'Blue Heron Partners, Inc.');
   });
 
   test('each value keeps its evidence: how it was found, the words that named it, page and box', async () => {

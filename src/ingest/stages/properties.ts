@@ -8,6 +8,7 @@ import { rankCandidates } from './properties/ranking.js';
 import { sectionFindings } from './properties/sections.js';
 import { proseCandidates } from './properties/prose.js';
 import { definedTermCandidates } from './properties/typed.js';
+import { foundLabelCandidates } from './properties/found-labels.js';
 import { DocView } from '../../document/view.js';
 
 /**
@@ -29,7 +30,7 @@ const MAX_OTHERS = 5;
 /** How far below a labelled find a guess stays. */
 const OUTRANKED = 0.06;
 /** Finds that rest on a value's kind and the words around it, not on a label beside it: a blank copy of the label outweighs them. */
-const GUESSES: ReadonlySet<Evidence['kind']> = new Set(['typed', 'prose']);
+const GUESSES: ReadonlySet<Evidence['kind']> = new Set(['typed', 'prose', 'found-label']);
 
 /**
  * Finds each property's value in one document's structure. Deterministic, no network. Evidence, in
@@ -43,7 +44,7 @@ export function extractProperties(structure: StructureModel, properties: Propert
     const learned = learnedFor(knowledge, def.id);
     const query = makeQuery(def, learned?.aliases ?? []);
     const labelled = [formCellFindings(view, query), labelLineFindings(view, query), sectionFindings(view, query)];
-    let found = [...labelled.flatMap((f) => f.candidates), ...definedTermCandidates(view, query), ...proseCandidates(view, query)];
+    let found = [...labelled.flatMap((f) => f.candidates), ...definedTermCandidates(view, query), ...foundLabelCandidates(view, query), ...proseCandidates(view, query)];
     if (learned) found = applyLearning(view, found, learned);
     // The property's own label beside a value outranks any guess from the words around another one
     // ("Agreement number: AG-1" over the "1" of "Agreement 1.").

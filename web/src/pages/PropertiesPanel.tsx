@@ -133,6 +133,7 @@ const METHODS: Record<string, string> = {
   section: 'a section headed by the label',
   'defined-term': 'a defined term in quotes',
   prose: 'its role in the sentence',
+  'found-label': 'the name Quire found for it in the text',
   learned: 'what the docset learned',
   typed: 'its type',
 };

@@ -24,7 +24,10 @@ export function rankCandidates(found: readonly Candidate[]): Candidate[] {
     const best = sorted[0]!;
     // Only labelled finds agree: a typed value repeated is not more likely to be this property's.
     const places = new Set(sorted.filter((c) => c.evidence.kind !== 'typed' && c.evidence.kind !== 'prose').map((c) => c.anchor?.leaf)).size;
-    const doubt = (1 - best.confidence) * AGREEMENT ** Math.max(0, places - 1);
+    // The name the DGML gives a value and the prose finder's reading of the same words are two readings: where both say
+    // it, the value is surer than either alone ("Senior Notes due April 1, 2020" named MaturityDate, and near "maturity date").
+    const readings = sorted.some((c) => c.evidence.kind === 'found-label') && sorted.some((c) => c.evidence.kind === 'prose') ? 1 : 0;
+    const doubt = (1 - best.confidence) * AGREEMENT ** Math.max(0, places - 1 + readings);
     return { ...best, confidence: Math.min(0.99, 1 - doubt) };
   });
   merged.sort((a, b) => b.confidence - a.confidence);
