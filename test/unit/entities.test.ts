@@ -136,6 +136,11 @@ test('percentages and durations, in digits, words or both', () => {
 
 test('organisations need a legal suffix and a name, not a description or a role', () => {
   has('Disclosing Party: Widget Corp., a Delaware corporation', 'Org', 'Widget Corp.');
+  // A signer's title before a name in capitals is no word of it; a series number after the suffix is.
+  has('Title: Director GLOBAL PAYMENTS ACQUISITION CORPORATION 2, a Luxembourg company', 'Org', 'GLOBAL PAYMENTS ACQUISITION CORPORATION 2');
+  has('By: Texas HCP G.P., Inc., a Delaware corporation', 'Org', 'Texas HCP G.P., Inc.');
+  // A name runs through no other firm's suffix.
+  assert.deepEqual(tags('between Blue River Holdings LLC and Acme Corp., as Tenant').filter(([t]) => t === 'Org'), [['Org', 'Blue River Holdings LLC'], ['Org', 'Acme Corp']]);
   has("Tenant's Broker. CW of Arizona, LLC.", 'Org', 'CW of Arizona, LLC');
   has('AAPL The Nasdaq Stock Market LLC', 'Org', 'Nasdaq Stock Market LLC');
   has('that the Quarterly Report of Apple Inc. on Form 10-Q', 'Org', 'Apple Inc.');

@@ -8,16 +8,23 @@ const BARE_SUFFIXES = String.raw`Inc|Corp|Ltd|LLC|LLP|PLLC|LP|PLC|plc|GmbH|INC|C
 /** Also ordinary words: not a suffix when a capitalised word follows ("Limited Warranty"). */
 const WORD_SUFFIXES = String.raw`(?:Incorporated|Corporation|Limited|INCORPORATED|CORPORATION|LIMITED)(?!\s\p{Lu}\p{Ll})`;
 const SUFFIX = String.raw`(?:${DOTTED_SUFFIXES}|(?:${BARE_SUFFIXES})${WORD_END}|${WORD_SUFFIXES}${WORD_END})`;
-const NAME_WORD = String.raw`(?:(?:\p{Lu}\.){1,4}|\p{Lu}[\p{L}\p{N}'’&-]{0,30}|&)`;
+/** A name runs through no other firm's suffix: "Blue River Holdings LLC and Acme Corp." is two firms. */
+const NOT_SUFFIX = String.raw`(?!(?:${BARE_SUFFIXES}),?(?:\s|$))`;
+const NAME_WORD = String.raw`(?:(?:\p{Lu}\.){1,4}|${NOT_SUFFIX}\p{Lu}[\p{L}\p{N}'’&-]{0,30}|&)`;
 const CONNECTOR = String.raw`(?:of|and|for|the|de|la|du|der|van|von)`;
 /**
  * "1700 Broadway Holdings LLC": a house number opening a firm's name, where a name stands (a line's start, after a comma or
  * "between"/"and"); not a year ("In 2019 Apple Inc.") nor a count ("Pay 5 Acme Corp. shares").
  */
 const NUMBER_FIRST = String.raw`(?:(?<=^\s*|[,(:;]\s|(?:between|and|among|BETWEEN|AND|AMONG)\s)(?!(?:19|20)\d\d\s)\d{1,6}\s(?=\p{Lu}))?`;
-const ORGANISATION = regex('gu', WORD_START, '(?<name>', NUMBER_FIRST, NAME_WORD, String.raw`(?:\s(?:${CONNECTOR}\s)?`, NAME_WORD, '){0,5})', String.raw`,?\s`, SUFFIX);
+/** "GLOBAL PAYMENTS ACQUISITION CORPORATION 2, a Luxembourg …": a series number after the suffix is the name's. */
+const SERIES = String.raw`(?:\s\d{1,2}(?=[,;)]|\s*$))?`;
+const ORGANISATION = regex('gu', WORD_START, '(?<name>', NUMBER_FIRST, NAME_WORD, String.raw`(?:\s(?:${CONNECTOR}\s)?`, NAME_WORD, '){0,5})', String.raw`,?\s`, SUFFIX, SERIES);
 
 const SUFFIX_CUE = regex('u', SUFFIX);
+
+/** A word in capitals (letters all upper case; digits and "&" pass). */
+const isCapitalised = (w: string): boolean => !/\p{Ll}/u.test(w);
 
 const STATE_NAMES = new Set(US_STATES.map((s) => s.toLowerCase()));
 /** "Co." only after an ampersand ("Smith & Co."), where it cannot be an abbreviation of something else. */
@@ -30,8 +37,13 @@ export function findOrganisations(text: string): Candidate[] {
     const name = m.groups?.name ?? '';
     if (CO_WITHOUT_AMPERSAND.test(m[0])) continue;
     const words = name.split(' ');
-    const first = nameStart(words, { capitals: true });
+    let first = nameStart(words, { capitals: true });
     if (first < 0) continue;
+    // "Director GLOBAL PAYMENTS ACQUISITION CORPORATION": a name written in capitals does not open on words that are not
+    // (a signer's title before it).
+    const caps = words.findIndex((w, i) => i >= first && isCapitalised(w));
+    const suffixInCapitals = isCapitalised(m[0].slice(name.length));
+    if (suffixInCapitals && caps > first && words.slice(caps).filter((w) => /\p{L}/u.test(w)).length >= 2 && words.slice(caps).every(isCapitalised) && words.slice(first, caps).every((w) => /^\p{Lu}\p{Ll}+$/u.test(w))) first = caps;
     const kept = words.slice(first).join(' ');
     // "a Washington Corporation" describes where a company is incorporated, it does not name it.
     if (STATE_NAMES.has(kept.toLowerCase())) continue;
