@@ -139,6 +139,9 @@ test('organisations need a legal suffix and a name, not a description or a role'
   // A signer's title before a name in capitals is no word of it; a series number after the suffix is.
   has('Title: Director GLOBAL PAYMENTS ACQUISITION CORPORATION 2, a Luxembourg company', 'Org', 'GLOBAL PAYMENTS ACQUISITION CORPORATION 2');
   has('By: Texas HCP G.P., Inc., a Delaware corporation', 'Org', 'Texas HCP G.P., Inc.');
+  // A suffix in capitals keeps its full stop, as "Inc." does.
+  const caps = 'sold by JWMW LTD., and others';
+  assert.deepEqual(entitySpans(caps, []).filter((x) => typeOf(x) === 'Org').map((x) => caps.slice(x.start, x.end)), ['JWMW LTD.']);
   // A name runs through no other firm's suffix.
   assert.deepEqual(tags('between Blue River Holdings LLC and Acme Corp., as Tenant').filter(([t]) => t === 'Org'), [['Org', 'Blue River Holdings LLC'], ['Org', 'Acme Corp']]);
   has("Tenant's Broker. CW of Arizona, LLC.", 'Org', 'CW of Arizona, LLC');

@@ -1192,6 +1192,10 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Acme Corp. ("Buyer") and Beta LLC and Gamma LLC (together, the "Sellers") agree.\n'), [['BuyerName', 'Acme Corp.'], ['SellerName', 'Beta LLC'], ['SellerName', 'Gamma LLC']]);
   });
 
+  test('a plural role after a list of firms in capitals, their suffixes with full stops', async () => {
+    assert.deepEqual(await labelsOf('ACME HOLDINGS LTD., BETA CORP., and GAMMA L.P. (collectively, the "SELLERS") agree.\n'), [['SellerName', 'ACME HOLDINGS LTD.'], ['SellerName', 'BETA CORP.'], ['SellerName', 'GAMMA L.P.']]);
+  });
+
   test("whose employment it is, is the employee", async () => {
     assert.deepEqual(await labelsOf("Jane Smith's employment with the Company will terminate on June 1, 2024.\n"), [['EmployeeName', 'Jane Smith'], ['TerminationDate', 'June 1, 2024']]);
     // A firm's "employment practices" are no employee's.

@@ -23,8 +23,8 @@ function tokenEnd(text: string, at: number): number | null {
 
 const OPENING = /^[(["'“‘«{]*$/u;
 const CLOSING = /^[)\]"'”’».,;:!?}]*$/u;
-/** A full stop that is part of the value: an initial or an abbreviation ("N.A.", "Inc.", "Jr."). */
-const ABBREVIATION_DOT = /(?:(?:^|[\s.])\p{L}|\b(?:Inc|Corp|Ltd|Co|Jr|Sr|Bros|No|St|Ave|Blvd|Rd|Dr|Mr|Mrs|Ms|U\.S|p\.m|a\.m|P\.M|A\.M))\.$/u;
+/** A full stop that is part of the value: an initial or an abbreviation ("N.A.", "Inc.", "Jr."), in capitals too ("JWMW LTD."). */
+const ABBREVIATION_DOT = /(?:(?:^|[\s.])\p{L}|\b(?:Inc|Corp|Ltd|Co|Jr|Sr|Bros|No|St|Ave|Blvd|Rd|Dr|Mr|Mrs|Ms|U\.S|p\.m|a\.m|P\.M|A\.M|INC|CORP|LTD|CO|JR|SR))\.$/u;
 
 /** `[start, end)` without the punctuation around it: quotes, a comma or full stop after it, brackets it does not close. */
 export function cleanEdges(text: string, start: number, end: number): { start: number; end: number } | null {
