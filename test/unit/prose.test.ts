@@ -72,6 +72,11 @@ describe('word forms', () => {
     assert.equal(relatedWords('employer', 'employee'), 0);
     assert.equal(relatedWords('lessor', 'lessee'), 0);
     assert.equal(relatedWords('notary', 'note'), 0);
+    // A form of a synonym is a synonym: "commencing" for a Start Date, "ending" for an End Date.
+    assert.ok(relatedWords('commencing', 'start') >= 0.8);
+    assert.ok(relatedWords('beginning', 'start') >= 0.8);
+    assert.ok(relatedWords('ending', 'end') >= 0.8);
+    assert.equal(relatedWords('commencing', 'end'), 0);
   });
 });
 

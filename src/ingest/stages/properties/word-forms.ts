@@ -17,7 +17,7 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['seller', 'vendor', 'sell', 'sale'],
   ['pay', 'paid', 'payment', 'payable', 'remit', 'remittance'],
   ['signatory', 'signed', 'signature', 'sign', 'undersigned'],
-  ['termination', 'terminate', 'expire', 'expiration', 'end'],
+  ['termination', 'terminate', 'expire', 'expiration', 'end', 'ending'],
   ['commencement', 'commence', 'begin', 'start'],
   ['notice', 'notify', 'notification'],
   ['amendment', 'amend', 'amended'],
@@ -37,6 +37,23 @@ SYNONYM_GROUPS.forEach((group, i) => {
   for (const w of group) SYNONYMS.set(w, (SYNONYMS.get(w) ?? new Set()).add(i));
 });
 
+/** A word's synonym groups: its own, or those of a group word it is a form of ("commencing" is "commence"'s). */
+const GROUPS_OF = new Map<string, ReadonlySet<number> | null>();
+function groupsOf(word: string): ReadonlySet<number> | null {
+  let groups = GROUPS_OF.get(word);
+  if (groups !== undefined) return groups;
+  groups = SYNONYMS.get(word) ?? null;
+  if (!groups && word.length >= 4) {
+    for (const [w, g] of SYNONYMS) {
+      if (w.length < 4 || !isDerivation(word, w)) continue;
+      groups = new Set([...(groups ?? []), ...g]);
+    }
+  }
+  if (GROUPS_OF.size > 10_000) GROUPS_OF.clear();
+  GROUPS_OF.set(word, groups);
+  return groups;
+}
+
 /** Agent-noun endings: the doer (-er, -or) and the one done to (-ee). */
 const DOER = /(?:er|or)$/u;
 const DONE_TO = /ee$/u;
@@ -54,14 +71,19 @@ function sharedPrefix(a: string, b: string): number {
 export function relatedWords(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length < 3 || b.length < 3) return 0;
+  if (isDerivation(a, b)) return 0.9;
+  const ga = groupsOf(a);
+  const gb = groupsOf(b);
+  if (ga && gb) for (const g of ga) if (gb.has(g)) return 0.8;
+  return 0;
+}
+
+/** One word a derivation of the other: a long shared beginning, and not the two sides of an agent noun ("lessor"/"lessee"). */
+function isDerivation(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   const shared = sharedPrefix(short, long);
   const opposite = (DOER.test(a) && DONE_TO.test(b)) || (DONE_TO.test(a) && DOER.test(b));
-  if (!opposite && short.length >= 4 && (shared === short.length || (shared >= 4 && shared >= 0.6 * short.length))) return 0.9;
-  const ga = SYNONYMS.get(a);
-  const gb = SYNONYMS.get(b);
-  if (ga && gb) for (const g of ga) if (gb.has(g)) return 0.8;
-  return 0;
+  return !opposite && short.length >= 4 && (shared === short.length || (shared >= 4 && shared >= 0.6 * short.length));
 }
 
 /** The best form of `word` among `words`, as `relatedWords` scores it. */
