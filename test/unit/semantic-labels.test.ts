@@ -1192,6 +1192,13 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('Acme Corp. ("Buyer") and Beta LLC and Gamma LLC (together, the "Sellers") agree.\n'), [['BuyerName', 'Acme Corp.'], ['SellerName', 'Beta LLC'], ['SellerName', 'Gamma LLC']]);
   });
 
+  test("the time of an event its date just named, with the time's zone", async () => {
+    assert.deepEqual(await labelsOf('The Closing shall take place on March 1, 2024 at 10:00 a.m. Eastern Time.\n'), [['ClosingDate', 'March 1, 2024'], ['ClosingTime', '10:00 a.m. Eastern Time']]);
+    assert.deepEqual(await labelsOf('The Company will host a conference call on November 4, 2010 at 3:00 p.m. EDT to discuss earnings.\n'), [['ConferenceCallDate', 'November 4, 2010'], ['ConferenceCallTime', '3:00 p.m. EDT']]);
+    // A time after a date no event names is not named by it.
+    assert.deepEqual(await labelsOf('We met on March 1, 2024 at 10:00 a.m.\n'), []);
+  });
+
   test('a plural role after a list of firms in capitals, their suffixes with full stops', async () => {
     assert.deepEqual(await labelsOf('ACME HOLDINGS LTD., BETA CORP., and GAMMA L.P. (collectively, the "SELLERS") agree.\n'), [['SellerName', 'ACME HOLDINGS LTD.'], ['SellerName', 'BETA CORP.'], ['SellerName', 'GAMMA L.P.']]);
   });

@@ -446,8 +446,15 @@ function dateEventLabel({ text, tokens, value: v, near, floor, previous, title }
 }
 
 /** A time's name: a deadline or cut-off ("no later than 5:00 p.m."), or the verb of its clause. */
-export function timeLabel({ tokens, value: v, near, floor }: ValueContext): string | null {
-  return timeName(near) ?? cutoffTime(near, wordsBefore(tokens, v.start, floor, 30)) ?? deadlineDate(near, tokens, v.start) ?? clauseVerbPeriod(tokens, v.start, floor, v);
+export function timeLabel({ text, tokens, value: v, near, floor, previous, named }: ValueContext): string | null {
+  return timeName(near) ?? cutoffTime(near, wordsBefore(tokens, v.start, floor, 30)) ?? deadlineDate(near, tokens, v.start) ?? clauseVerbPeriod(tokens, v.start, floor, v) ?? timeOfDate(text, v, previous, named);
+}
+
+/** `will host a conference call on August 8, 2018 at 2:00 p.m. Pacific` → `ConferenceCallTime`: the time of the event its date just named. */
+function timeOfDate(text: string, v: { start: number }, previous: ValueContext['previous'], named: ValueContext['named']): string | null {
+  const date = named.at(-1);
+  if (previous?.kind !== 'date' || !date || date.end !== previous.end || !/^[\p{L}\p{N}]+Date$/u.test(date.name) || date.name === 'AgreementDate') return null;
+  return /^,?\s+at\s+$/u.test(text.slice(previous.end, v.start)) ? date.name.replace(/Date$/u, 'Time') : null;
 }
 
 const isContentWord = (w: string | undefined): w is string => w !== undefined && /^\p{L}{3,}$/u.test(w) && !FUNCTION_WORDS.has(w) && !NOT_SUBJECTS.has(w);
