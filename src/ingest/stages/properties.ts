@@ -30,7 +30,7 @@ const MAX_OTHERS = 5;
 /** How far below a labelled find a guess stays. */
 const OUTRANKED = 0.06;
 /** Finds that rest on a value's kind and the words around it, not on a label beside it: a blank copy of the label outweighs them. */
-const GUESSES: ReadonlySet<Evidence['kind']> = new Set(['typed', 'prose', 'found-label']);
+const GUESSES: ReadonlySet<Evidence['kind']> = new Set(['typed', 'prose']);
 
 /**
  * Finds each property's value in one document's structure. Deterministic, no network. Evidence, in
