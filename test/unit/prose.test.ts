@@ -124,6 +124,13 @@ describe('values from prose', () => {
     assert.equal((await valueOf(text, 'Disclosing Party')).best?.value, 'Oakhollow Aerospace LLC');
   });
 
+  test("a signature block's verbs are no party's name", async () => {
+    // Was "SIGNED" at 0.99: the role on the line above read the verb under it as the guarantor.
+    const r = await valueOf('In the presence of ELIZABETH LORD ) /s/ Elizabeth Lord\n\nGUARANTOR\n\nSIGNED by PERNILLE NORAAS )\n', 'Guarantor Name');
+    assert.notEqual(r.best?.value, 'SIGNED');
+    assert.ok(![r.best, ...r.candidates].some((c) => c?.value === 'SIGNED'));
+  });
+
   test('the party whose role the label names, by its defined term', async () => {
     assert.equal((await valueOf(CONTRACT, 'Company Name')).best?.value, 'Quarry Lane Software, Inc.');
     assert.equal((await valueOf(CONTRACT, 'Consultant')).best?.value, 'Northgate Analytics LLC');

@@ -11,6 +11,8 @@ export const NOT_NAME_WORDS = new Set(
     'party', 'parties', 'landlord', 'tenant', 'licensor', 'licensee', 'buyer', 'seller', 'borrower', 'lender', 'company', 'client', 'customer', 'contractor', 'vendor', 'recipient', 'guarantor',
     'broker', 'employer', 'employee', 'consultant', 'purchaser', 'subtenant', 'sublandlord', 'signature', 'name', 'title',
     'date', 'witness', 'executed', 'accepted', 'agreed', 'approved', 'disclosing', 'receiving',
+    // a signature block's verbs: "SIGNED by …", "SEALED AND DELIVERED", "Witnessed by"
+    'signed', 'sealed', 'delivered', 'witnessed', 'attested', 'acknowledged', 'dated',
     // documents that name their parties: "the Quarterly Report of Apple Inc."
     'report', 'agreement', 'lease', 'certificate', 'exhibit', 'schedule', 'form', 'section', 'article', 'amendment',
     'statement', 'statements', 'plan', 'policy', 'notice', 'order', 'rider', 'addendum', 'memorandum',
