@@ -131,6 +131,14 @@ describe('values from prose', () => {
     assert.ok(![r.best, ...r.candidates].some((c) => c?.value === 'SIGNED'));
   });
 
+  test("a person's office is no firm's", async () => {
+    // Was the firm at 0.97, from "Chairman of the Board" before it: the chairman is a person the entity pass did not know.
+    const r = await valueOf('To Employee: Chairman of the Board Salvatore Emma, Jr. Arrhythmia Research Technology, Inc.\n', 'Board Chairman Name');
+    assert.notEqual(r.best?.value, 'Arrhythmia Research Technology, Inc.');
+    // A firm may well be a manager or a general partner.
+    assert.equal((await valueOf('By: Blue Heron Partners, LLC, its general partner\n', 'General Partner Name')).best?.value, 'Blue Heron Partners, LLC');
+  });
+
   test('the party whose role the label names, by its defined term', async () => {
     assert.equal((await valueOf(CONTRACT, 'Company Name')).best?.value, 'Quarry Lane Software, Inc.');
     assert.equal((await valueOf(CONTRACT, 'Consultant')).best?.value, 'Northgate Analytics LLC');

@@ -22,6 +22,11 @@ export const FEATURES = ['bias', 'role', 'roleOther', 'before', 'near', 'after',
 export type Feature = (typeof FEATURES)[number];
 export type Features = Record<Feature, number>;
 
+/** Offices only a person holds (a firm may be a manager, a member or a partner, never a chairman). */
+const PERSONAL_OFFICES = new Set(['chairman', 'chairperson', 'chairwoman', 'president', 'ceo', 'cfo', 'coo', 'officer', 'secretary', 'treasurer', 'controller', 'counsel']);
+/** A firm's name: it ends in a legal suffix. */
+const FIRM_NAME = /\b(?:Inc|Corp|Co|Ltd|LLC|L\.L\.C|LP|L\.P|LLP|PLC|N\.A|GmbH|Company|Corporation|Limited|Incorporated)\.?$/iu;
+
 /** How many words on each side of a value its sentence may lend it. */
 const BEFORE_WORDS = 20;
 const AFTER_WORDS = 12;
@@ -149,6 +154,7 @@ export interface ScoredSpan {
 export function proseSpans(view: DocView, kind: LabelKind, learnedRoles: readonly string[][] = []): ScoredSpan[] {
   const kinds = [...(kind.kind ? [kind.kind] : []), ...kind.others];
   if (!kinds.length) return [];
+  const personal = kind.kind === 'party' && kind.role.some((w) => PERSONAL_OFFICES.has(w));
   const out: ScoredSpan[] = [];
   let previousTokens: Token[] = [];
   let previousText: string | undefined;
@@ -167,6 +173,8 @@ export function proseSpans(view: DocView, kind: LabelKind, learnedRoles: readonl
     const spans = kinds.flatMap((k, i) => valueSpans(k, text, info.leaf.spans ?? [], previousText, next).map((span) => ({ span, other: i > 0 || !kind.kind })));
     for (const { span, other } of spans) {
       if (span.end <= span.start) continue;
+      // "Chairman of the Board … Arrhythmia Research Technology, Inc.": a person's office is no firm's.
+      if (personal && FIRM_NAME.test(text.slice(span.start, span.end))) continue;
       // The words between two values of one kind are the later one's: "commencing on X and ending on Y".
       const peers = spans.filter((p) => p.other === other && (p.span.end <= span.start || p.span.start >= span.end));
       const after0 = Math.max(-1, ...peers.filter((p) => p.span.end <= span.start).map((p) => p.span.end));
