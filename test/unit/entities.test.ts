@@ -136,6 +136,10 @@ test('percentages and durations, in digits, words or both', () => {
 
 test('organisations need a legal suffix and a name, not a description or a role', () => {
   has('Disclosing Party: Widget Corp., a Delaware corporation', 'Org', 'Widget Corp.');
+  // A generation after two or three capitalised words is a person's name; a firm's series is not.
+  has('Chairman of the Board Salvatore Emma, Jr. of Acme', 'Person', 'Salvatore Emma, Jr');
+  has('signed by John Smith III on behalf of', 'Person', 'John Smith III');
+  hasNo('Acme Holdings II LLC', 'Person');
   // A signer's title before a name in capitals is no word of it; a series number after the suffix is.
   has('Title: Director GLOBAL PAYMENTS ACQUISITION CORPORATION 2, a Luxembourg company', 'Org', 'GLOBAL PAYMENTS ACQUISITION CORPORATION 2');
   has('By: Texas HCP G.P., Inc., a Delaware corporation', 'Org', 'Texas HCP G.P., Inc.');

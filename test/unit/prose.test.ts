@@ -135,6 +135,8 @@ describe('values from prose', () => {
     // Was the firm at 0.97, from "Chairman of the Board" before it: the chairman is a person the entity pass did not know.
     const r = await valueOf('To Employee: Chairman of the Board Salvatore Emma, Jr. Arrhythmia Research Technology, Inc.\n', 'Board Chairman Name');
     assert.notEqual(r.best?.value, 'Arrhythmia Research Technology, Inc.');
+    // The person under the office, known by the generation after the name.
+    assert.equal((await valueOf('To Employee:\n\nChairman of the Board Salvatore Emma, Jr.\n\nArrhythmia Research Technology, Inc.\n', 'Board Chairman Name')).best?.value, 'Salvatore Emma, Jr.');
     // A firm may well be a manager or a general partner.
     assert.equal((await valueOf('By: Blue Heron Partners, LLC, its general partner\n', 'General Partner Name')).best?.value, 'Blue Heron Partners, LLC');
   });

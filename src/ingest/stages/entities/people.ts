@@ -4,7 +4,7 @@
  * "Jane Doe, an individual".
  */
 import { type Candidate, regex, WORD_END } from './candidate.js';
-import { nameStart, NOT_PERSON_WORDS } from './names.js';
+import { nameStart, NOT_NAME_WORDS, NOT_PERSON_WORDS } from './names.js';
 
 const NAME_PART = String.raw`(?:\p{Lu}[\p{Ll}'’-]{1,30}|\p{Lu}{2,30}|\p{Lu}\.)`;
 const FULL_NAME = String.raw`${NAME_PART}(?:\s${NAME_PART}){1,3}${WORD_END}`;
@@ -42,6 +42,30 @@ export function findPeople(text: string, previous: string | undefined): Candidat
   if (previous !== undefined && NAME_LABEL.test(previous) && WHOLE_NAME.test(text)) {
     const person = personAt(0, text);
     if (person) out.push(person);
+  }
+  if (GENERATION_CUE.test(text)) out.push(...generational(text));
+  return out;
+}
+
+/** "Salvatore Emma, Jr.", "John Smith III": a generation after two or three capitalised words is a person's. */
+const GENERATION = /,?\s(?:Jr\.|Sr\.|JR\.|SR\.|II|III|IV)(?![\p{L}\p{N}])/gu;
+const GENERATION_CUE = /\s(?:Jr|Sr|JR|SR)\.|\s(?:II|III|IV)(?![\p{L}\p{N}])/u;
+
+function generational(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(GENERATION)) {
+    // The capitalised words before it, back to a word no name has ("Chairman of the Board Salvatore Emma, Jr.").
+    const words = [...text.slice(0, m.index).matchAll(/\S+/gu)];
+    const kept: RegExpExecArray[] = [];
+    for (let i = words.length - 1; i >= 0 && kept.length < 3; i--) {
+      const w = words[i]![0];
+      const plain = w.replace(/[^\p{L}]/gu, '').toLowerCase();
+      if (!/^\p{Lu}[\p{Ll}'’-]+$|^\p{Lu}\.$/u.test(w) || NOT_PERSON_WORDS.has(plain) || NOT_NAME_WORDS.has(plain)) break;
+      kept.unshift(words[i]! as RegExpExecArray);
+    }
+    // A firm's "Holdings II" is no person: two words at least, and the one before the first not a name's.
+    if (kept.length < 2) continue;
+    out.push({ start: kept[0]!.index, end: m.index + m[0].length, type: 'Person' });
   }
   return out;
 }

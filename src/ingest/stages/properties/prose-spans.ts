@@ -109,7 +109,7 @@ function entitySpansOf(text: string, spans: readonly Span[], types: readonly Ent
       // Keep a closing bracket that closes one inside the value: "thirty (30) days", "($20,000.00)".
       if (trail && text[end] === ')' && text.slice(s.start + lead, end).includes('(')) end++;
       // An abbreviation's dot stays: "Inc.", "N.A.".
-      if (trail && text[end] === '.' && /(?:\b\p{L}|Inc|Corp|Ltd|Co|INC|CORP|LTD|CO)$/u.test(text.slice(s.start, end))) end++;
+      if (trail && text[end] === '.' && /(?:\b\p{L}|Inc|Corp|Ltd|Co|INC|CORP|LTD|CO|Jr|Sr|JR|SR)$/u.test(text.slice(s.start, end))) end++;
       return { start: s.start + lead, end };
     })
     .filter((s) => s.end > s.start);
