@@ -124,6 +124,12 @@ describe('values from prose', () => {
     assert.equal((await valueOf(text, 'Disclosing Party')).best?.value, 'Oakhollow Aerospace LLC');
   });
 
+  test('an address whose city line stands under its street line is read whole, over both lines', async () => {
+    const r = await valueOf('If intended for Sublandlord, to:\nAlkermes, Inc.\n\n852 Winter Street\n\nWaltham, Massachusetts 02451-1420\n', 'Sublandlord Address');
+    assert.equal(r.best?.value, '852 Winter Street Waltham, Massachusetts 02451-1420');
+    assert.equal(r.best?.anchor?.lastLeaf, r.best!.anchor!.leaf + 1);
+  });
+
   test("a signature block's verbs are no party's name", async () => {
     // Was "SIGNED" at 0.99: the role on the line above read the verb under it as the guarantor.
     const r = await valueOf('In the presence of ELIZABETH LORD ) /s/ Elizabeth Lord\n\nGUARANTOR\n\nSIGNED by PERNILLE NORAAS )\n', 'Guarantor Name');

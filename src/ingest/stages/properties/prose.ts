@@ -16,6 +16,7 @@ import type { PropertyQuery } from './query.js';
 import { tokenize, type Token } from './tokens.js';
 import type { DocView, LeafInfo } from '../../../document/view.js';
 import { bestRelated } from './word-forms.js';
+import { US_STATES } from '../entities/places.js';
 import WEIGHTS from './prose-weights.json' with { type: 'json' };
 
 export const FEATURES = ['bias', 'role', 'roleOther', 'before', 'near', 'after', 'first', 'only', 'noQualifier', 'unnamed', 'otherKind', 'head', 'otherEvent'] as const;
@@ -242,5 +243,23 @@ export function proseCandidates(view: DocView, query: PropertyQuery): Candidate[
     .map((s) => ({ s, confidence: proseConfidence(s.features, kind) }))
     .sort((a, b) => b.confidence - a.confidence)
     .slice(0, MAX_PROSE);
-  return scored.map(({ s, confidence }) => candidateAt(view, s.info.index, s.span, confidence, { kind: 'prose', ...(s.cue ? { labelText: s.cue } : {}) }));
+  return scored.map(({ s, confidence }) => {
+    const evidence = { kind: 'prose' as const, ...(s.cue ? { labelText: s.cue } : {}) };
+    const city = kind.kind === 'address' ? cityLineAfter(view, s.info, s.span) : null;
+    return city
+      ? candidateAt(view, s.info.index, { start: s.span.start, end: city.end }, confidence, evidence, { lastLeaf: city.leaf, value: `${s.info.leaf.text.slice(s.span.start, s.span.end)} ${city.text}` })
+      : candidateAt(view, s.info.index, s.span, confidence, evidence);
+  });
+}
+
+/** A line that is only a city, a state and a postal code: "Waltham, Massachusetts 02451-1420", "Seattle, WA 98188". */
+const CITY_LINE = new RegExp(String.raw`^\p{Lu}[\p{L}.'’ -]{1,40},\s*(?:${US_STATES.join('|')}|[A-Z]{2})\s+\d{5}(?:-\d{4})?$`, 'u');
+
+/** `852 Winter Street` / `Waltham, Massachusetts 02451-1420`: an address that ends its line goes on with a city line after it. */
+function cityLineAfter(view: DocView, info: LeafInfo, span: ValueSpan): { leaf: number; end: number; text: string } | null {
+  if (info.leaf.text.slice(span.end).trim()) return null;
+  const next = view.leaves[info.index + 1];
+  const text = next?.leaf.text.trim();
+  if (!next || !text || !CITY_LINE.test(text) || /\b\d{5}\b/u.test(info.leaf.text.slice(span.start, span.end))) return null;
+  return { leaf: next.index, end: next.leaf.text.indexOf(text) + text.length, text };
 }
