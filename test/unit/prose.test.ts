@@ -124,6 +124,10 @@ describe('values from prose', () => {
     assert.equal((await valueOf(text, 'Disclosing Party')).best?.value, 'Oakhollow Aerospace LLC');
   });
 
+  test('a year named with its kind is read whole', async () => {
+    assert.equal((await valueOf('The Severance Payment will be paid as soon as possible in calendar year 2018 following the release.\n', 'Payment Year')).best?.value, 'calendar year 2018');
+  });
+
   test('an address whose city line stands under its street line is read whole, over both lines', async () => {
     const r = await valueOf('If intended for Sublandlord, to:\nAlkermes, Inc.\n\n852 Winter Street\n\nWaltham, Massachusetts 02451-1420\n', 'Sublandlord Address');
     assert.equal(r.best?.value, '852 Winter Street Waltham, Massachusetts 02451-1420');

@@ -30,7 +30,8 @@ const ENTITY_KINDS: Partial<Record<ValueKind, EntityType[]>> = {
 
 /** "3:00 p.m., New York City time", "12:00 noon Eastern time", "5:00 pm Mountain Time", "3:00 p.m. Company's local time", "2:00 p.m. Pacific", "3:00 p.m. EDT". */
 const TIME = /(?<![\p{L}\p{N}:])(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:a\.m\.|p\.m\.|am|pm|a\.m|p\.m|A\.M\.|P\.M\.|AM|PM)|(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?noon)?|noon|midnight)(?:,?\s\(?(?:(?:\p{Lu}[\p{L}'’]*\s){1,3}|(?:the\s)?\p{Lu}[\p{L}]*['’]s\s)?(?:local|prevailing|standard)?\s?(?:[Tt]ime|TIME)\)?|\s(?:E[SD]T|C[SD]T|M[SD]T|P[SD]T|UTC|GMT|Eastern|Central|Mountain|Pacific))?(?![\p{L}\p{N}])/gu;
-const YEAR = /(?<![\p{L}\p{N}$.,])(?:19|20)\d{2}(?![\p{N}])/gu;
+/** "2018", and a year named with its kind: "calendar year 2018", "fiscal year 2023". */
+const YEAR = /(?<![\p{L}\p{N}$.,])(?:(?:[Cc]alendar|[Ff]iscal|[Tt]ax|[Pp]lan)\s+[Yy]ear\s+)?(?:19|20)\d{2}(?![\p{N}])/gu;
 const MONTH = String.raw`(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)`;
 const DAY_MONTH = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${MONTH}\s(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?(?![\p{N}])(?!,?\s(?:19|20)\d\d)|(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\s(?:day\sof\s)?${MONTH}(?!,?\s(?:19|20)\d\d))`, 'gu');
 /** "the 1^st day of May, 2015" (a superscript written with a caret), "the _ day of _______, 20__" (a form's blank date): a date the entity pass does not read whole. */
