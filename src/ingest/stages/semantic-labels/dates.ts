@@ -376,11 +376,11 @@ function heldEventName(near: string[], type: 'Date' | 'Time'): string | null {
   return words.length && HELD_EVENTS.test(words.at(-1)!) ? `${pascal(words)}${type}` : null;
 }
 
-/** A date's name: the document, period, event or deadline its clause makes it the date of. */
-/** "the 1st day of each month", "January 1 of each year": how often a date comes back, as its name's first word. */
+/** "the 1st day of each month", "the last day of every calendar quarter": how often a date comes back, as its name's first word. */
 const RECURS = /\b(?:each|every)\s+(?:(?:calendar|fiscal)\s+)?(month|quarter|year)$/iu;
 const FREQUENCY: Readonly<Record<string, string>> = { month: 'Monthly', quarter: 'Quarterly', year: 'Annual' };
 
+/** A date's name: the document, period, event or deadline its clause makes it the date of, with how often it comes back. */
 export function dateLabel(context: ValueContext): string | null {
   // "on or before the 1st day of each month": the article opens the date, the words before it are the clause's.
   if (context.near[0] === 'the') context = { ...context, near: context.near.slice(1) };
