@@ -63,7 +63,7 @@ function generational(text: string): Candidate[] {
       if (!/^\p{Lu}[\p{Ll}'’-]+$|^\p{Lu}\.$/u.test(w) || NOT_PERSON_WORDS.has(plain) || NOT_NAME_WORDS.has(plain)) break;
       kept.unshift(words[i]! as RegExpExecArray);
     }
-    // A firm's "Holdings II" is no person: two words at least, and the one before the first not a name's.
+    // Two words at least: a lone "Smith III" may be anything's, and a firm's "Holdings II" stops at its word no person has.
     if (kept.length < 2) continue;
     out.push({ start: kept[0]!.index, end: m.index + m[0].length, type: 'Person' });
   }

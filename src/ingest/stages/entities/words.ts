@@ -26,6 +26,9 @@ const CLOSING = /^[)\]"'”’».,;:!?}]*$/u;
 /** A full stop that is part of the value: an initial or an abbreviation ("N.A.", "Inc.", "Jr."), in capitals too ("JWMW LTD."). */
 const ABBREVIATION_DOT = /(?:(?:^|[\s.])\p{L}|\b(?:Inc|Corp|Ltd|Co|Jr|Sr|Bros|No|St|Ave|Blvd|Rd|Dr|Mr|Mrs|Ms|U\.S|p\.m|a\.m|P\.M|A\.M|INC|CORP|LTD|CO|JR|SR))\.$/u;
 
+/** Whether a text that ends in a full stop ends in an abbreviation or an initial, whose stop is the value's ("Acme Inc."). */
+export const endsInAbbreviation = (text: string): boolean => ABBREVIATION_DOT.test(text);
+
 /** `[start, end)` without the punctuation around it: quotes, a comma or full stop after it, brackets it does not close. */
 export function cleanEdges(text: string, start: number, end: number): { start: number; end: number } | null {
   let s = start;
@@ -36,7 +39,7 @@ export function cleanEdges(text: string, start: number, end: number): { start: n
     if (e <= s || last === undefined) break;
     if (/[\s"'”’»,;:!?\]}]/u.test(last)) e--;
     else if (last === ')' && !text.slice(s, e - 1).includes('(')) e--;
-    else if (last === '.' && !ABBREVIATION_DOT.test(text.slice(s, e))) e--;
+    else if (last === '.' && !endsInAbbreviation(text.slice(s, e))) e--;
     else break;
   }
   // A value in brackets of its own (`("Widget Corp.")`, "due ($13,000.00) for"): the brackets are the sentence's.

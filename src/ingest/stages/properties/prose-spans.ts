@@ -7,6 +7,7 @@
 import type { EntityType, Span } from '../../../document/structure.js';
 import type { ValueKind } from './label-kind.js';
 import { findParties } from './parties.js';
+import { endsInAbbreviation } from '../entities/words.js';
 
 export interface ValueSpan {
   start: number;
@@ -110,7 +111,7 @@ function entitySpansOf(text: string, spans: readonly Span[], types: readonly Ent
       // Keep a closing bracket that closes one inside the value: "thirty (30) days", "($20,000.00)".
       if (trail && text[end] === ')' && text.slice(s.start + lead, end).includes('(')) end++;
       // An abbreviation's dot stays: "Inc.", "N.A.".
-      if (trail && text[end] === '.' && /(?:\b\p{L}|Inc|Corp|Ltd|Co|INC|CORP|LTD|CO|Jr|Sr|JR|SR)$/u.test(text.slice(s.start, end))) end++;
+      if (trail && text[end] === '.' && endsInAbbreviation(text.slice(s.start, end + 1))) end++;
       return { start: s.start + lead, end };
     })
     .filter((s) => s.end > s.start);
