@@ -183,6 +183,39 @@ describe('form values named by their labels', () => {
     assert.match(daltech, /<docset:Email>(?:<dgc:Email>)?carter@daltech\.com/);
   });
 
+  test('fields set one per line, each label over its value (a form as text extraction lays it out): the value is named by its label, neither line is a heading or a clause', async () => {
+    const text =
+      'Vessel and Owner Information\n\n   Vessel Make:\n\n   Beneteau Group Ltd.\n\n      Hull Number:\n\n    BX2207K\n\n   Vessel Type:\n\n   Sailboat\n\n' +
+      '      Year Built:\n\n   Engine Count:\n\n   Two\n\n   Registered Owner:\n\n   Rated Output:\n\n   Notes:\n\n   The hull was inspected in March and again in May.\n\n' +
+      'Tenant By:\n\nACKNOWLEDGMENTS\n\nThe signatures above were witnessed by the undersigned notary public.\n';
+    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
+    const found = [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).filter((s) => s.tag.kind === 'label').map((s) => `${(s.tag as { name: string }).name}=${l.text.slice(s.start, s.end)}`));
+    for (const f of ['VesselMake=Beneteau Group Ltd.', 'HullNumber=BX2207K', 'VesselType=Sailboat', 'EngineCount=Two']) assert.ok(found.includes(f), `${f} in ${found.join(', ')}`);
+    // A label over the next label is a blank field; no name goes to a label line, nor to a sentence under "Notes:".
+    assert.ok(!found.some((f) => /^(?:YearBuilt|RegisteredOwner\w*|Notes)=/.test(f)), found.join(', '));
+    const headings: string[] = [];
+    const clauses: string[] = [];
+    const walk = (nodes: StructureNode[]): void => {
+      for (const n of nodes) {
+        if (n.type === 'section') {
+          headings.push(n.heading.text);
+          walk(n.children);
+        } else if (n.type === 'paragraph' && n.clause) clauses.push(n.clause);
+      }
+    };
+    walk(structure.nodes);
+    // "BX2207K" under its label is a value, not a heading; "ACKNOWLEDGMENTS" under a signature's "By:" still heads its text.
+    assert.deepEqual(headings, ['ACKNOWLEDGMENTS']);
+    assert.ok(!clauses.some((c) => /Beneteau|BX2207K|Sailboat|VesselMake|HullNumber/.test(c)), clauses.join(', '));
+    // A title in capitals under a label is a column's head or a heading, not the label's value.
+    const heads = await analyzeDocument(await readDocument(Buffer.from('COVERAGE EXTENSION:\n\nLIMITS OF INSURANCE\n\nThe limits below apply to each building.\n', 'utf8'), 'txt'), { ocrBudgetMs: 0 });
+    const titles: string[] = [];
+    const sections = (nodes: StructureNode[]): void => nodes.forEach((n) => n.type === 'section' && (titles.push(n.heading.text), sections(n.children)));
+    sections(heads.structure.nodes);
+    assert.ok(titles.includes('LIMITS OF INSURANCE'), titles.join(', '));
+    assert.ok(![...leaves(heads.structure.nodes)].some((l) => l.spans?.some((s) => s.tag.kind === 'label')));
+  });
+
   test('a value a property or another name already holds keeps it; a property over a found name replaces it', () => {
     const held = cell('Jean Paoli');
     held.leaf.spans = [{ start: 0, end: 10, tag: { kind: 'property', labelId: 'SignerName' } }];

@@ -18,6 +18,7 @@ import { HEADING_NUMBER, sectionName } from '../../document/writers/dgml.js';
 import { documentKinds } from './clause-domains.js';
 import { topicName } from './clause-topics.js';
 import { nounOfVerb } from './properties/nominal.js';
+import { loneLabel, stackedValue } from './form-labels.js';
 
 /** Small words a heading may hold in lower case ("Grant of License and Reservation of Ownership"). */
 const CONNECTORS = new Set(['of', 'and', 'the', 'to', 'for', 'or', 'in', 'on', 'with', 'by', 'a', 'an', 'from', 'at', 'upon', 'under', 'as', 'per', 'vs', '&', '-', '–', '—', '/']);
@@ -338,7 +339,7 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
     return first === undefined ? undefined : kindsAround(first, last ?? first);
   };
   const walk = (nodes: readonly StructureNode[], named: boolean): void => {
-    for (const n of nodes) {
+    for (const [i, n] of nodes.entries()) {
       if (n.type === 'section') {
         // A section's only paragraph is its named body already, unless it opens on a heading of its own
         // (`7. INSURANCE.` over `7.1 Tenant's Insurance. Tenant shall …`).
@@ -353,6 +354,9 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
       }
       if (n.type === 'paragraph' && isFurniture(n.role)) continue;
       if (named) continue;
+      // A form's field set one per line ("Aircraft Make:" over "Cirrus Design Corp."): the label names its value
+      // (form-labels.ts); neither line is a clause's title.
+      if (stackedValue(nodes[i - 1], n) || stackedValue(n, nodes[i + 1]) || (loneLabel(n) && loneLabel(nodes[i + 1]))) continue;
       let name: string | null;
       if (n.type === 'list' && n.items.length > 1) {
         // Each item is a clause of its own; the list is named by what it is about, never by its first item's heading.
@@ -375,7 +379,8 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
     // A short document that is one section is that clause as a whole, heading and body: named by its heading around both.
     // A number alone ("Section 8.1") says where the clause is, not what it is.
     const numberOnly = !/\p{L}/u.test(only.heading.text.replace(/^\s*(?:section|article)\s+\d+(?:\.\d+)*[a-z]?\b/iu, '').replace(HEADING_NUMBER, ''));
-    const name = isGenericHeading(only.heading.text) || numberOnly ? null : sectionName(only.heading.text);
+    // A firm's name over its signature block ("DOCUGAMI INC.:") says whose the block is, not what it is.
+    const name = isGenericHeading(only.heading.text) || numberOnly || ORGANISATION.test(only.heading.text) ? null : sectionName(only.heading.text);
     const words = [...leaves([only])].reduce((n, leaf) => n + leaf.text.split(/\s+/).length, 0);
     if (name && name !== 'Section' && words <= MAX_CLAUSE_WORDS) model.clause = name;
     return;

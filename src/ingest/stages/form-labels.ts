@@ -7,6 +7,7 @@
  * as it does a role's.
  */
 import type { Leaf, Span, StructureNode, Table, TableCell } from '../../document/structure.js';
+import { loneLabelWords, mayBeStackedValue } from '../../document/form-fields.js';
 import { BLANK_FIELD_SUFFIX } from '../../document/label-summary.js';
 import { sectionName } from '../../document/writers/dgml.js';
 import { trimValue } from './properties/found.js';
@@ -201,8 +202,47 @@ function tagFieldLine(leaf: Leaf): void {
   addNames(leaf, added);
 }
 
+/** A paragraph that is a form's label alone on its line ("Aircraft Make:"): its words, or null. */
+export function loneLabel(n: StructureNode | undefined): string | null {
+  return n?.type === 'paragraph' && n.role === 'body' ? loneLabelWords(n.leaf.text) : null;
+}
+
+/** The value paragraph under a lone label, or null: a short line that is neither a label nor a sentence nor a title in capitals. */
+export function stackedValue(label: StructureNode | undefined, n: StructureNode | undefined): Leaf | null {
+  if (!loneLabel(label) || n?.type !== 'paragraph' || n.role !== 'body' || !mayBeStackedValue(n.leaf.text)) return null;
+  const text = n.leaf.text.trim();
+  // A sentence under a label ("Notes:" over "See attached.") is text, not a field's value.
+  if (/\s/u.test(text) && /[.!?]$/u.test(text) && !n.leaf.spans?.some((s) => s.tag.kind === 'entity' && s.end >= text.length - 1)) return null;
+  return n.leaf;
+}
+
+/**
+ * A form's fields set one per line, each label over its value ("Aircraft Make:" / "Cirrus Design Corp.", as text
+ * extraction lays out a form's columns): the value is named by its label, as in a key/value table.
+ */
+function tagStackedFields(nodes: readonly StructureNode[]): void {
+  nodes.forEach((n, i) => {
+    const value = stackedValue(n, nodes[i + 1]);
+    if (!value) return;
+    const range = valueRange(value);
+    if (!range) return;
+    // A value of plain words ("Airplane", "No") is a field's only among other fields (a form); a label alone over a line
+    // ("Office of the Chief Economist:" over "DOS Lead Agency") names it only where the value is one by itself: a
+    // figure, an entity, or words the label says the kind of.
+    const words = value.text.slice(range.start, range.end);
+    const form = nodes.slice(Math.max(0, i - FORM_WINDOW), i + FORM_WINDOW + 1).filter((m) => loneLabel(m) !== null).length >= MIN_FORM_LABELS;
+    const label = loneLabel(n)!;
+    if (!form && !/\p{N}/u.test(words) && !value.spans?.some((s) => s.tag.kind === 'entity') && !KIND_WORDS.test(label)) return;
+    addNames(value, [{ ...range, tag: { kind: 'label', name: sectionName(label) } }]);
+  });
+}
+/** Labels alone on their lines, this many among the nodes this near a field, make a form. */
+const FORM_WINDOW = 4;
+const MIN_FORM_LABELS = 3;
+
 /** Names the value cells of every key/value table by their labels, records by their columns' headers, and the values of lines of fields. */
 export function tagFormValues(nodes: readonly StructureNode[]): void {
+  tagStackedFields(nodes);
   for (const n of nodes) {
     if (n.type === 'table') {
       tagTable(n);

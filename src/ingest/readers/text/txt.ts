@@ -1,4 +1,5 @@
 import { normalizeSpace, wordsOf, type List, type ListStyle, type StructureNode, type Table } from '../../../document/structure.js';
+import { loneLabelWords, mayBeStackedValue } from '../../../document/form-fields.js';
 import { parseMarker, repeatsNumberInWords } from '../../../document/markers.js';
 import { SectionTree, headingLabel, headingRank, leafOf, newList, paragraphOf, type Block } from '../blocks.js';
 import { htmlStructure } from '../html/html.js';
@@ -133,7 +134,10 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
     const hasBody = lines.length > 1 || g + 1 < groups.length;
     const first = normalizeSpace(lines[0]!);
     const lettered = /^[A-Z]\.(?=\s)/u.exec(first)?.[0];
-    const heading = hasBody && !(lettered && isInitial(lettered, first, lastCapital)) ? headingKind(lines[0]!, lines.length > 1 ? lines[1] : (groups[g + 1] as string[] | undefined)?.[0]) : null;
+    // A line under a form's label alone on its line ("Registration:" over "N141CD") is the field's value, not a heading.
+    const previous = groups[g - 1];
+    const underLabel = Array.isArray(previous) && previous.length === 1 && loneLabelWords(previous[0]!) !== null && mayBeStackedValue(lines[0]!);
+    const heading = hasBody && !underLabel && !(lettered && isInitial(lettered, first, lastCapital)) ? headingKind(lines[0]!, lines.length > 1 ? lines[1] : (groups[g + 1] as string[] | undefined)?.[0]) : null;
     if (heading && lettered) lastCapital = lettered[0]!;
     if (heading) {
       sections.openSection(headingRank(heading), leafOf(normalizeSpace(lines[0]!)), true, { titleOnly: heading.kind === 'caps' });

@@ -422,7 +422,9 @@ function rolesAround(tokens: Token[], from: number, to: number, previous: string
   // ("GSA’s Senior Procurement Executive will …" under "Senior Procurement Executive:": the name owns the role, it is not it.)
   const opensSentence = (!!after && /^\p{Ll}/u.test(after.text) && !/^(?:a|an|the|as|its|and|acting|having|with|whose|residing|located|c\/o|by)$/u.test(lower(after))) || /['’]s$/u.test(tokens[to]!.text);
   // A label's value is a name line ("Acme LLC, a Delaware corporation"), not a paragraph that happens to open on a name.
-  const labelled = from === 0 && previous && !opensSentence && labelsNextLine(previous);
+  // A line that is itself a label ("Registered Owner:" over "Rated Power:", a form's blank field) holds no name.
+  const labelLine = after?.text === ':' && tokens.length <= to + 2;
+  const labelled = from === 0 && previous && !opensSentence && !labelLine && labelsNextLine(previous);
   if (labelled && tokens.filter(isWord).length <= MAX_LABELLED_LINE_WORDS) {
     const words: string[] = previous.replace(/:\s*$/u, '').replace(/^\s*(?:by\s+)?its\s+/iu, '').replace(/["“”]/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     // "Office of the Chief Economist:": what the label names is the noun before its first "of" (an office), not the role
