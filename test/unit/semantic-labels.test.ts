@@ -1221,5 +1221,10 @@ describe('found labels: values named by what their context says', () => {
     // A capitalised sentence after a line that ends one is no role of it.
     assert.deepEqual(await labelsOf('The notice was sent to Blue Heron Partners, Inc.\n\nAs Tenant knows, rent is due.\n'), []);
   });
+  test('a trade name: where the firm does business is a place, not a party; a jurisdiction in brackets is part of a name; a firm\'s stop ends no line of a sentence', async () => {
+    assert.deepEqual(await labelsOf('Kestrel Foods, Inc. doing business in Oregon as Kestrel Market as Tenant\n'), [['TenantName', 'Kestrel Market']]);
+    assert.deepEqual(await labelsOf('Morgan Stanley (Asia) Limited shall act as Agent.\n'), [['AgentName', 'Morgan Stanley (Asia) Limited']]);
+    assert.deepEqual(await labelsOf('BLUE HERON HOLDINGS, LLC\n\ndoing business as Heron Marine (NV) Inc.\n\nas Landlord\n'), [['LandlordName', 'Heron Marine (NV) Inc.']]);
+  });
 });
 

@@ -19,7 +19,9 @@ const CONNECTOR = String.raw`(?:of|and|for|the|de|la|du|der|van|von)`;
 const NUMBER_FIRST = String.raw`(?:(?<=^\s*|[,(:;]\s|(?:between|and|among|BETWEEN|AND|AMONG)\s)(?!(?:19|20)\d\d\s)\d{1,6}\s(?=\p{Lu}))?`;
 /** "GLOBAL PAYMENTS ACQUISITION CORPORATION 2, a Luxembourg …": a series number after the suffix is the name's. */
 const SERIES = String.raw`(?:\s\d{1,2}(?=[,;)]|\s*$))?`;
-const ORGANISATION = regex('gu', WORD_START, '(?<name>', NUMBER_FIRST, NAME_WORD, String.raw`(?:\s(?:${CONNECTOR}\s)?`, NAME_WORD, '){0,5})', String.raw`,?\s`, SUFFIX, SERIES);
+/** "US Group (DE) Inc.", "Morgan Stanley (Asia) Limited": a place or jurisdiction in brackets before the suffix is the name's. */
+const BRACKETED = String.raw`(?:\s\(\p{Lu}[\p{L}.]{1,20}\))?`;
+const ORGANISATION = regex('gu', WORD_START, '(?<name>', NUMBER_FIRST, NAME_WORD, String.raw`(?:\s(?:${CONNECTOR}\s)?`, NAME_WORD, '){0,5}', BRACKETED, ')', String.raw`,?\s`, SUFFIX, SERIES);
 
 const SUFFIX_CUE = regex('u', SUFFIX);
 

@@ -564,6 +564,8 @@ function isAlias(role: readonly string[], name?: readonly Token[]): boolean {
 const ROLE_STOPS = new Set(['sole', 'joint']);
 /** Words after which a name is a place, not a party: "the laws of Canada", "the State of Texas". */
 const PLACE_BEFORE = /^(?:laws|state|commonwealth|province|republic|kingdom|county|city)$/u;
+/** Words before "in" and a place: where a party does business, was formed or sits. */
+const PLACE_VERBS = /^(?:business|organized|organised|incorporated|formed|located|domiciled|resident|headquartered|situated|qualified|registered)$/u;
 
 /** What stands before a party's former name: "(f/k/a Quinpario Acquisition Corp.)", "(formerly Cobalt Holdings LLC)". */
 const FORMERLY = /^(?:f\/k\/a\/?|fka|formerly)$/u;
@@ -681,6 +683,8 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     // A name after "the laws of" or "the State of" is a place, and so is "the State of Delaware" itself.
     if (lower(tokens[from - 1]) === 'of' && PLACE_BEFORE.test(lower(tokens[from - 2]))) continue;
     if (PLACE_BEFORE.test(lower(tokens[from])) && lower(tokens[from + 1]) === 'of') continue;
+    // "doing business in Florida as …", "organized in Delaware": where a party does business or was formed is a place.
+    if (lower(tokens[from - 1]) === 'in' && PLACE_VERBS.test(lower(tokens[from - 2]))) continue;
     // "the Premises", "the Lease Term", "the Letter of Credit": a capitalised term after a lower-case "the", with no
     // company's suffix, is a thing the contract defines, not a party.
     // "MagicSoft, Inc. a Washington Corporation (“Company”)": the kind of entity it is, not another party.

@@ -17,6 +17,7 @@ import { tokenize, type Token } from './tokens.js';
 import type { DocView, LeafInfo } from '../../../document/view.js';
 import { bestRelated } from './word-forms.js';
 import { US_STATES } from '../entities/places.js';
+import { endsInAbbreviation } from '../entities/words.js';
 import WEIGHTS from './prose-weights.json' with { type: 'json' };
 
 export const FEATURES = ['bias', 'role', 'roleOther', 'before', 'near', 'after', 'first', 'only', 'noQualifier', 'unnamed', 'otherKind', 'head', 'otherEvent'] as const;
@@ -105,7 +106,8 @@ function roleMatch(role: readonly string[], roles: readonly string[][] | undefin
 
 /** The next leaf goes on with this one's sentence: no full stop here, a lower-case word or a bracket there. */
 export function continues(text: string, next: string): boolean {
-  if (/[.!?;]["”')]*$/u.test(text)) return false;
+  // A full stop that is a firm's ("US Group (DE) Inc.") ends no sentence: `… Inc.` / `as Tenant` goes on.
+  if (/[.!?;]["”')]*$/u.test(text) && !(/\.$/u.test(text) && endsInAbbreviation(text) && /^\p{Ll}/u.test(next))) return false;
   // A signature block's role line is often capitalised: `Texas HCP G.P., Inc.,` / `a Delaware corporation,` / `Its Sole General Partner`.
   return /^[\p{Ll}(]/u.test(next) || (/,$/u.test(text.trimEnd()) && /^(?:Its|ITS|As|AS)\s+(?:(?:the|an?|THE|AN?)\s+)?\p{Lu}/u.test(next));
 }
