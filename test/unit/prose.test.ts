@@ -190,6 +190,11 @@ describe('values from prose', () => {
     const text = 'Funds must be received by 2:30 p.m., Chicago time on the Closing Date. The Executive will receive an annual base salary of U.S. $410,000, payable monthly.\n';
     assert.equal((await valueOf(text, 'Funding Cutoff Time')).best?.value, '2:30 p.m., Chicago time');
     assert.equal((await valueOf(text, 'Annual Salary')).best?.value, 'U.S. $410,000');
+    // A term in brackets after "TIME on DATE" names the hour for a time's label, the date for a date's.
+    const closing = 'The merger shall become effective at 4:30 p.m. on March 3, 2021 (the "Closing Time") as set out below.\n';
+    assert.equal((await valueOf(closing, 'Closing Time')).best?.value, '4:30 p.m.');
+    const opening = 'The store shall open to the public at 10:00 a.m. on June 1, 2022 (the "Opening Date").\n';
+    assert.equal((await valueOf(opening, 'Opening Date')).best?.value, 'June 1, 2022');
   });
 
   test('nothing is named where the text gives no value of the kind', async () => {

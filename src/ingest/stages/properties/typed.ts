@@ -3,6 +3,8 @@ import type { Candidate } from '../../../document/properties.js';
 import { candidateAt, trimValue } from './found.js';
 import { labelWords, matchLabel } from './labels.js';
 import { EXACT_LABEL_SCORE, type PropertyQuery } from './query.js';
+import { labelKind } from './label-kind.js';
+import { valueSpans } from './prose-spans.js';
 import type { DocView, LeafInfo } from '../../../document/view.js';
 
 /** Entity spans of the expected types in a leaf. */
@@ -87,6 +89,12 @@ function clauseOpener(info: LeafInfo, spans: readonly Span[], open: number, type
   return namePart(info, { start, end: open }, types);
 }
 
+/** The time of day set just before a date ("9:00 a.m. on December 9, 2013"), or null. */
+function timeBefore(text: string, spans: readonly Span[], dateStart: number): Range | null {
+  const time = valueSpans('time', text, spans).find((t) => t.end <= dateStart && /^,?\s+(?:on\s+)?$/u.test(text.slice(t.end, dateStart)));
+  return time ? trimValue(text, time.start, time.end) : null;
+}
+
 /**
  * Defined terms in quotes: the value the document names with the property's label, as in
  * `entered into as of November 4, 2023 ("Effective Date")` or `"Effective Date" means …`.
@@ -106,7 +114,9 @@ export function definedTermCandidates(view: DocView, query: PropertyQuery): Cand
       if (inBrackets) {
         const spans = (info.leaf.spans ?? []).filter((s) => s.tag.kind === 'entity' && (!query.types.length || query.types.includes(s.tag.type)));
         const adjacent = spans.find((s) => s.end <= open && /^[\s,]*$/.test(text.slice(s.end, open)));
-        const range = adjacent ? trimValue(text, adjacent.start, adjacent.end) : query.types.length ? clauseOpener(info, spans, open, query.types) : null;
+        // "as of 9:00 a.m. on December 9, 2013 (the "Effective Time")": a time's term names the hour before the date.
+        const hour = adjacent && labelKind(query.def.label).kind === 'time' ? timeBefore(text, spans, adjacent.start) : null;
+        const range = hour ?? (adjacent ? trimValue(text, adjacent.start, adjacent.end) : query.types.length ? clauseOpener(info, spans, open, query.types) : null);
         if (range) out.push(candidateAt(view, info.index, range, (adjacent ? IN_BRACKETS : CLAUSE_OPENER) * score, evidence));
         continue;
       }
