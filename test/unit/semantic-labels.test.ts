@@ -1010,6 +1010,8 @@ describe('found labels: values named by what their context says', () => {
     ]);
     assert.deepEqual(await labelsOf('The Lease shall begin on May 1, 2024.\n'), [['LeaseStartDate', 'May 1, 2024']]);
     assert.deepEqual(await labelsOf('The Initial Term shall end on April 30, 2029.\n'), [['InitialTermEndDate', 'April 30, 2029']]);
+    // The subject placed by a phrase between it and its verb, far back from the date.
+    assert.deepEqual(await labelsOf('The first Fiscal Year during the term of this Agreement shall commence on the Closing Date and end on the next following June 30.\n'), [['FiscalYearEndDate', 'June 30']]);
     assert.deepEqual(await labelsOf('The term of this Lease shall commence on October 15, 2018.\n'), [['CommencementDate', 'October 15, 2018']]);
     assert.deepEqual(await labelsOf('At the end of December 31, 2024 the rate resets.\n'), []);
     assert.deepEqual(await labelsOf('Employee agrees not to compete with the Company for a period of two (2) years after the Separation Date.\n'), [['NonCompetitionPeriod', 'two (2) years']]);

@@ -5,7 +5,7 @@
 import type { Token } from '../properties/tokens.js';
 import { DOING_VERBS, LIGHT_VERBS, infinitive } from '../properties/nominal.js';
 import { NOT_SUBJECTS, clauseVerbPeriod, extensionName, governingVerbPeriod } from './periods.js';
-import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, firstAtOrAfter, pascal, phraseBefore, singular, wordsBefore, type ValueContext } from './words.js';
+import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, before, firstAtOrAfter, pascal, phraseBefore, singular, wordsBefore, type ValueContext } from './words.js';
 
 /** Verbs and nouns of the events dates belong to, to the noun a label names them by. */
 export const DATE_EVENTS: [RegExp, string][] = [
@@ -115,6 +115,9 @@ function openingDate(near: string[], next: string[]): string | null {
 const GRANTED = /^(?:awards?|options?|units?|shares?|stock|rsus?|psus?|sars?|licen[cs]es?|rights?|warrants?|equity)$/iu;
 
 /** `for the reporting period ended March 31, 2012`, `the fiscal year ending December 31`: the end date of the period named before. */
+/** Nouns of a span of time whose start or end a date is: "the Performance Period", "the first Lease Year". */
+const PERIOD_HEADS = /^(?:period|term|year|quarter)$/u;
+
 function periodEndDate(near: string[]): string | null {
   // The periods a company reports on: "for the reporting period ended", "the fiscal year ended", "the three months ended".
   return /^(?:ended|ending)$/u.test(near[0] ?? '') && /^(?:period|year|quarter|months|weeks)$/u.test(near[1] ?? '') ? 'ReportingPeriodEndDate' : null;
@@ -148,7 +151,8 @@ function occurrenceDate(words: readonly string[]): string | null {
   return head.at(-1)!.toLowerCase() === 'date' ? pascal(head) : `${pascal(head)}Date`;
 }
 
-function dateName(near: string[], title?: string): string | null {
+/** `wider`: the words before the date further back than `near` (it starts with them), for a subject far from its verb. */
+function dateName(near: string[], title?: string, wider: () => string[] = () => near): string | null {
   // "has hereto set her hand this 13th day of May", "signed into law October 17, 1986".
   if (/^hands?$/u.test(near[1] ?? '') && /^(?:his|her|their|its|my|our)$/u.test(near[2] ?? '') && /^sets?$/u.test(near[3] ?? '')) return 'SignatureDate';
   if (near[0] === 'law' && near[1] === 'into' && /^signed$/u.test(near[2] ?? '')) return 'EnactmentDate';
@@ -169,10 +173,14 @@ function dateName(near: string[], title?: string): string | null {
     if (w === 'end' && near[i + 1] === 'and' && near.slice(0, i).every((x) => /^(?:on|the|next|following)$/u.test(x))) {
       const start = near.slice(i + 2, i + 9).findIndex((x) => /^(?:commence|begin|start)$/u.test(x));
       if (start < 0) return 'EndDate';
-      const at = i + 2 + start + (/^(?:shall|will|would|may)$/u.test(near[i + 3 + start] ?? '') ? 2 : 1);
+      near = wider();
+      let at = i + 2 + start + (/^(?:shall|will|would|may)$/u.test(near[i + 3 + start] ?? '') ? 2 : 1);
+      // "the first Lease Year during the term of this Lease shall commence": the subject is before the phrase that places it.
+      const placed = near.slice(at, at + 7).findIndex((x) => /^(?:during|under|throughout|within)$/u.test(x));
+      if (!PERIOD_HEADS.test(near[at] ?? '') && placed > 0 && PERIOD_HEADS.test(near[at + placed + 1] ?? '')) at += placed + 1;
       const head = near[at];
       const words = head ? [...phraseBefore(near, at + 1, 2).filter((x) => !/^(?:first|last|initial|final|second|third)$/u.test(x)), head] : [];
-      return head && /^(?:period|term|year|quarter)$/u.test(head) && words.length > 1 ? `${pascal(words)}EndDate` : 'EndDate';
+      return head && PERIOD_HEADS.test(head) && words.length > 1 ? `${pascal(words)}EndDate` : 'EndDate';
     }
     // "Executive's employment terminated effective as of", "the appointment of Kevin Smith as Chief Operating Officer
     // effective June 4": the event that takes effect then is what the date is of.
@@ -435,7 +443,7 @@ function dateEventLabel({ text, tokens, value: v, near, floor, previous, title }
     // "shall deliver the statements on or before April 15": what must be done by then is its deadline, not its date.
     (deadlineCue(near) ? occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ?? deadlineDate(near, tokens, v.start) ?? openingDeadline(near, tokens, v.end) : null) ??
     (near[0] === 'to' ? extensionName(near, 'Date') : null) ??
-    dateName(near, title) ??
+    dateName(near, title, () => before(tokens, v.start, floor, 20)) ??
     heldEventName(near, 'Date') ??
     occurrenceDate(wordsBefore(tokens, v.start, floor, 20)) ??
     scheduledName(near, 'Date') ??
