@@ -216,6 +216,10 @@ export function stackedValue(label: StructureNode | undefined, n: StructureNode 
   return n.leaf;
 }
 
+/** Labels alone on their lines, this many among the nodes this near a field, make a form. */
+const FORM_WINDOW = 4;
+const MIN_FORM_LABELS = 3;
+
 /**
  * A form's fields set one per line, each label over its value ("Aircraft Make:" / "Cirrus Design Corp.", as text
  * extraction lays out a form's columns): the value is named by its label, as in a key/value table.
@@ -236,9 +240,6 @@ function tagStackedFields(nodes: readonly StructureNode[]): void {
     addNames(value, [{ ...range, tag: { kind: 'label', name: sectionName(label) } }]);
   });
 }
-/** Labels alone on their lines, this many among the nodes this near a field, make a form. */
-const FORM_WINDOW = 4;
-const MIN_FORM_LABELS = 3;
 
 /** Names the value cells of every key/value table by their labels, records by their columns' headers, and the values of lines of fields. */
 export function tagFormValues(nodes: readonly StructureNode[]): void {

@@ -114,10 +114,10 @@ function openingDate(near: string[], next: string[]): string | null {
 /** What a grant date is the date of: an equity award, an option, a licence or a right. */
 const GRANTED = /^(?:awards?|options?|units?|shares?|stock|rsus?|psus?|sars?|licen[cs]es?|rights?|warrants?|equity)$/iu;
 
-/** `for the reporting period ended March 31, 2012`, `the fiscal year ending December 31`: the end date of the period named before. */
 /** Nouns of a span of time whose start or end a date is: "the Performance Period", "the first Lease Year". */
 const PERIOD_HEADS = /^(?:period|term|year|quarter)$/u;
 
+/** `for the reporting period ended March 31, 2012`, `the fiscal year ending December 31`: the end date of the period named before. */
 function periodEndDate(near: string[]): string | null {
   // The periods a company reports on: "for the reporting period ended", "the fiscal year ended", "the three months ended".
   return /^(?:ended|ending)$/u.test(near[0] ?? '') && /^(?:period|year|quarter|months|weeks)$/u.test(near[1] ?? '') ? 'ReportingPeriodEndDate' : null;
@@ -173,13 +173,14 @@ function dateName(near: string[], title?: string, wider: () => string[] = () => 
     if (w === 'end' && near[i + 1] === 'and' && near.slice(0, i).every((x) => /^(?:on|the|next|following)$/u.test(x))) {
       const start = near.slice(i + 2, i + 9).findIndex((x) => /^(?:commence|begin|start)$/u.test(x));
       if (start < 0) return 'EndDate';
-      near = wider();
-      let at = i + 2 + start + (/^(?:shall|will|would|may)$/u.test(near[i + 3 + start] ?? '') ? 2 : 1);
+      // The subject may stand further back than `near` reaches.
+      const wide = wider();
+      let at = i + 2 + start + (/^(?:shall|will|would|may)$/u.test(wide[i + 3 + start] ?? '') ? 2 : 1);
       // "the first Lease Year during the term of this Lease shall commence": the subject is before the phrase that places it.
-      const placed = near.slice(at, at + 7).findIndex((x) => /^(?:during|under|throughout|within)$/u.test(x));
-      if (!PERIOD_HEADS.test(near[at] ?? '') && placed > 0 && PERIOD_HEADS.test(near[at + placed + 1] ?? '')) at += placed + 1;
-      const head = near[at];
-      const words = head ? [...phraseBefore(near, at + 1, 2).filter((x) => !/^(?:first|last|initial|final|second|third)$/u.test(x)), head] : [];
+      const placed = wide.slice(at, at + 7).findIndex((x) => /^(?:during|under|throughout|within)$/u.test(x));
+      if (!PERIOD_HEADS.test(wide[at] ?? '') && placed > 0 && PERIOD_HEADS.test(wide[at + placed + 1] ?? '')) at += placed + 1;
+      const head = wide[at];
+      const words = head ? [...phraseBefore(wide, at + 1, 2).filter((x) => !/^(?:first|last|initial|final|second|third)$/u.test(x)), head] : [];
       return head && PERIOD_HEADS.test(head) && words.length > 1 ? `${pascal(words)}EndDate` : 'EndDate';
     }
     // "Executive's employment terminated effective as of", "the appointment of Kevin Smith as Chief Operating Officer
