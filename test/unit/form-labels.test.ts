@@ -216,6 +216,15 @@ describe('form values named by their labels', () => {
     assert.ok(![...leaves(heads.structure.nodes)].some((l) => l.spans?.some((s) => s.tag.kind === 'label')));
   });
 
+  test("a form's number or an address in capitals is no heading in text; a title in capitals still is", async () => {
+    const text = 'NUCLEAR HAZARD EXCLUSION\n\nXK 00 21 09 08\n\nThis endorsement changes the policy.\n\n1200 ELM ST, DALLAS, TX 75201\n\nOffice building of four floors\n';
+    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
+    const titles: string[] = [];
+    const sections = (nodes: StructureNode[]): void => nodes.forEach((n) => n.type === 'section' && (titles.push(n.heading.text), sections(n.children)));
+    sections(structure.nodes);
+    assert.deepEqual(titles, ['NUCLEAR HAZARD EXCLUSION']);
+  });
+
   test('a value a property or another name already holds keeps it; a property over a found name replaces it', () => {
     const held = cell('Jean Paoli');
     held.leaf.spans = [{ start: 0, end: 10, tag: { kind: 'property', labelId: 'SignerName' } }];

@@ -110,6 +110,8 @@ function paragraphsOf(lines: readonly string[], width: number | null): string[][
   return out;
 }
 
+/** A line ending in a ZIP code: an address's last line. */
+const US_ZIP_END = /\b[A-Z]{2},?\s+\d{5}(?:-\d{4})?$/u;
 const HEADING_MAX_WORDS = 12;
 const HEADING_MAX_CHARS = 100;
 const LIST_MARKER = /^(?:[-*•‣◦▪●–]|\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)])(?=\s)/i;
@@ -219,7 +221,9 @@ function headingKind(line: string, next?: string): { kind: string; depth: number
     return { kind: label.kind, depth: label.depth };
   }
   const letters = text.replace(/[^\p{L}]/gu, '');
-  if (letters.length >= 2 && !/\p{Ll}/u.test(letters) && !/[.;,]$/.test(text) && !LIST_MARKER.test(text)) return { kind: 'caps', depth: 1 };
+  // A code or an address in capitals ("CG D1 42 02 19", a form's number; "… HOUSTON, TX, 77042") names nothing below it.
+  const code = text.replace(/[^\p{N}]/gu, '').length > letters.length || US_ZIP_END.test(text);
+  if (letters.length >= 2 && !code && !/\p{Ll}/u.test(letters) && !/[.;,]$/.test(text) && !LIST_MARKER.test(text)) return { kind: 'caps', depth: 1 };
   return null;
 }
 
