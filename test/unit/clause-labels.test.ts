@@ -54,6 +54,10 @@ describe('clause labels: headings', () => {
     assert.equal(titleText('Employee Benefits Liability (Claims Made Coverage)'), 'Employee Benefits Liability');
     assert.equal(titleText('THE EXAMPLE INDEMNITY COMPANY OF OHIO'), null, 'a company names a party, not a clause');
     assert.equal(titleText('Northwind Trading Co.'), null, '"Co." names a party');
+    // A form's answers, an ordinal and a scope set on lines of their own are values, not titles; a note's mark is no word.
+    for (const value of ['Yes', 'NO', 'Included*', 'Excluded', 'Second', 'At all described premises', 'In any one occurrence']) assert.equal(titleText(value), null, value);
+    assert.equal(titleText('In Transit'), 'In Transit');
+    assert.equal(titleText('Crime Coverage*'), 'Crime Coverage');
     assert.equal(titleText('Co-signer of the loan – Guarantor or surety'), 'Co-signer of the loan', 'a "Co-" word is no company');
     assert.equal(titleText('Tenant shall keep the premises clean.'), null);
     assert.equal(titleText('Potential acute health effects'), 'Potential acute health effects', 'a sentence-case title');

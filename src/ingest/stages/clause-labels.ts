@@ -178,7 +178,8 @@ const SCOPED_TITLE = /^((?:[\p{Lu}][\p{L}’'-]*\s+)+[\p{Lu}][\p{L}’'-]*)\s+(?
 
 export function titleText(text: string): string | null {
   if (text.length > MAX_TITLE_CHARS) return null;
-  const t = unnumbered(text.trim()).replace(/[.:]$/, '');
+  // A note's mark after it ("Included*") is the page's, not the words'.
+  const t = unnumbered(text.trim()).replace(/\s*[*†‡]+$/u, '').replace(/[.:]$/, '');
   if (ORGANISATION.test(t) || NOT_TITLES.test(t)) return null;
   const head = t.replace(/\s*\([^)]*\)\s*$/u, '').split(/\s+[–—-]\s+/u)[0]!;
   if (head !== t && head.split(/\s+/).length >= 2) return titleText(head);
@@ -191,7 +192,9 @@ export function titleText(text: string): string | null {
   const titleCase = words.every((w) => isCapitalised(w) || CONNECTORS.has(bare(w)) || /^[\p{Lu}\d$%().,–-]+$/u.test(w));
   // Sentence case ("Potential acute health effects"): a short line of plain words.
   // Not an instruction, which opens on its verb ("Wear protective gloves", "Keep away from heat").
-  const sentenceCase = words.length <= 6 && words.slice(1).every((w) => /^[\p{Ll}]+$/u.test(w) || CONNECTORS.has(bare(w))) && !INSTRUCTIONS.has(bare(words[0]!));
+  // Nor a scope, which opens on its preposition ("At all described premises", "In any one occurrence").
+  const sentenceCase =
+    words.length <= 6 && words.slice(1).every((w) => /^[\p{Ll}]+$/u.test(w) || CONNECTORS.has(bare(w))) && !INSTRUCTIONS.has(bare(words[0]!)) && !(words.length > 1 && SCOPES.has(bare(words[0]!)));
   if (!titleCase && !sentenceCase) return null;
   if (words.some((w) => VERBS.has(bare(w)))) return null;
   if (!isCapitalised(words[0]!) || /\d/.test(t.replace(/\b\d+(?:st|nd|rd|th)\b/g, ''))) return null;
@@ -200,10 +203,14 @@ export function titleText(text: string): string | null {
 
 /**
  * Lines that are no title: an aside in brackets ("(Mark One)", "(Signature Page to Follow)"), an answer
- * ("None."), a line that goes on (it ends on a comma or a small word: "Railways,", "For the transition
+ * ("None.", "Yes", "Included": a form's value set on its own line), an ordinal alone (a schedule's "Second"
+ * year), a line that goes on (it ends on a comma or a small word: "Railways,", "For the transition
  * period from to .").
  */
-const NOT_TITLES = /^\(.*\)$|^(?:[Nn]one|NONE|N\/A|n\/a|[Nn]ot applicable)$|[,;]$|\s(?:of|and|the|to|for|or|in|on|with|by|a|an|from|at)\s*\.?$/u;
+const NOT_TITLES = /^\(.*\)$|^(?:[Nn]one|NONE|N\/A|n\/a|[Nn]ot applicable|[Yy]es|YES|[Nn]o|NO|[Ii]ncluded|INCLUDED|[Ee]xcluded|EXCLUDED|[Nn]ot [Cc]overed|[Nn]ot [Ii]ncluded|First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth)$|[,;]$|\s(?:of|and|the|to|for|or|in|on|with|by|a|an|from|at)\s*\.?$/u;
+
+/** Prepositions a scope opens on: a line in sentence case opening on one says where or when, it names nothing. */
+const SCOPES = new Set(['at', 'in', 'on', 'for', 'per', 'within', 'under', 'by', 'from', 'to', 'during']);
 
 /** Verbs an instruction opens on (safety data, handling, first aid): a line that opens on one tells what to do, it names nothing. */
 const INSTRUCTIONS = new Set([
