@@ -44,6 +44,21 @@ async function dgmlOf(file: string): Promise<{ xml: string; structure: Structure
   return { xml: renderDgml(structure, CTX), structure };
 }
 
+/** A text file's structure, analysed as an upload's is. */
+async function textStructure(text: string): Promise<StructureModel> {
+  return (await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 })).structure;
+}
+
+/** Every found name in a structure, `name=value`. */
+function foundNames(structure: StructureModel): string[] {
+  return [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).filter((s) => s.tag.kind === 'label').map((s) => `${(s.tag as { name: string }).name}=${l.text.slice(s.start, s.end)}`));
+}
+
+/** The headings of every section, nested ones too, in document order. */
+function headingsOf(nodes: readonly StructureNode[]): string[] {
+  return nodes.flatMap((n) => (n.type === 'section' ? [n.heading.text, ...headingsOf(n.children)] : []));
+}
+
 const cell = (text: string, role?: TableCell['role']): TableCell => ({ leaf: { text, boxes: [] }, colspan: 1, rowspan: 1, boxes: [], ...(role ? { role } : {}) });
 const table = (rows: TableCell[][], source: Table['source'] = 'native'): Table => ({ type: 'table', rows: rows.map((cells) => ({ cells, boxes: [] })), boxes: [], source });
 /** The found names of a table's cells, `name=value`, after the stage ran. */
@@ -169,8 +184,8 @@ describe('form values named by their labels', () => {
       'Print Name: James Carter\n\nEmail: carter@daltech.com\n\nFixed Price: $374,000 Start Date: 03/15/2021 End Date: 07/01/2021\n\n' +
       'Title: President FP1-11 LLC, a Delaware limited liability company\n\nNote: the Supplier shall deliver all goods on time.\n\n' +
       'Status: Pending\n\nThe parties agree to the following terms: each party shall bear its own costs in full.\n';
-    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
-    const found = [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).filter((s) => s.tag.kind === 'label').map((s) => `${(s.tag as { name: string }).name}=${l.text.slice(s.start, s.end)}`));
+    const structure = await textStructure(text);
+    const found = foundNames(structure);
     for (const f of ['PrintName=James Carter', 'Email=carter@daltech.com', 'StartDate=03/15/2021', 'EndDate=07/01/2021', 'Title=President']) assert.ok(found.includes(f), `${f} in ${found.join(', ')}`);
     assert.ok(!found.some((f) => /^(?:Note|Status|Terms|TheParties)/.test(f)), found.join(', '));
     // The agency reports' covers: the fields are set large, as headings.
@@ -188,19 +203,17 @@ describe('form values named by their labels', () => {
       'Vessel and Owner Information\n\n   Vessel Make:\n\n   Beneteau Group Ltd.\n\n      Hull Number:\n\n    BX2207K\n\n   Vessel Type:\n\n   Sailboat\n\n' +
       '      Year Built:\n\n   Engine Count:\n\n   Two\n\n   Registered Owner:\n\n   Rated Output:\n\n   Notes:\n\n   The hull was inspected in March and again in May.\n\n' +
       'Tenant By:\n\nACKNOWLEDGMENTS\n\nThe signatures above were witnessed by the undersigned notary public.\n';
-    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
-    const found = [...leaves(structure.nodes)].flatMap((l) => (l.spans ?? []).filter((s) => s.tag.kind === 'label').map((s) => `${(s.tag as { name: string }).name}=${l.text.slice(s.start, s.end)}`));
+    const structure = await textStructure(text);
+    const found = foundNames(structure);
     for (const f of ['VesselMake=Beneteau Group Ltd.', 'HullNumber=BX2207K', 'VesselType=Sailboat', 'EngineCount=Two']) assert.ok(found.includes(f), `${f} in ${found.join(', ')}`);
     // A label over the next label is a blank field; no name goes to a label line, nor to a sentence under "Notes:".
     assert.ok(!found.some((f) => /^(?:YearBuilt|RegisteredOwner\w*|Notes)=/.test(f)), found.join(', '));
-    const headings: string[] = [];
+    const headings = headingsOf(structure.nodes);
     const clauses: string[] = [];
     const walk = (nodes: StructureNode[]): void => {
       for (const n of nodes) {
-        if (n.type === 'section') {
-          headings.push(n.heading.text);
-          walk(n.children);
-        } else if (n.type === 'paragraph' && n.clause) clauses.push(n.clause);
+        if (n.type === 'section') walk(n.children);
+        else if (n.type === 'paragraph' && n.clause) clauses.push(n.clause);
       }
     };
     walk(structure.nodes);
@@ -208,21 +221,15 @@ describe('form values named by their labels', () => {
     assert.deepEqual(headings, ['ACKNOWLEDGMENTS']);
     assert.ok(!clauses.some((c) => /Beneteau|BX2207K|Sailboat|VesselMake|HullNumber/.test(c)), clauses.join(', '));
     // A title in capitals under a label is a column's head or a heading, not the label's value.
-    const heads = await analyzeDocument(await readDocument(Buffer.from('COVERAGE EXTENSION:\n\nLIMITS OF INSURANCE\n\nThe limits below apply to each building.\n', 'utf8'), 'txt'), { ocrBudgetMs: 0 });
-    const titles: string[] = [];
-    const sections = (nodes: StructureNode[]): void => nodes.forEach((n) => n.type === 'section' && (titles.push(n.heading.text), sections(n.children)));
-    sections(heads.structure.nodes);
+    const heads = await textStructure('COVERAGE EXTENSION:\n\nLIMITS OF INSURANCE\n\nThe limits below apply to each building.\n');
+    const titles = headingsOf(heads.nodes);
     assert.ok(titles.includes('LIMITS OF INSURANCE'), titles.join(', '));
-    assert.ok(![...leaves(heads.structure.nodes)].some((l) => l.spans?.some((s) => s.tag.kind === 'label')));
+    assert.deepEqual(foundNames(heads), []);
   });
 
   test("a form's number or an address in capitals is no heading in text; a title in capitals still is", async () => {
     const text = 'NUCLEAR HAZARD EXCLUSION\n\nXK 00 21 09 08\n\nThis endorsement changes the policy.\n\n1200 ELM ST, DALLAS, TX 75201\n\nOffice building of four floors\n';
-    const { structure } = await analyzeDocument(await readDocument(Buffer.from(text, 'utf8'), 'txt'), { ocrBudgetMs: 0 });
-    const titles: string[] = [];
-    const sections = (nodes: StructureNode[]): void => nodes.forEach((n) => n.type === 'section' && (titles.push(n.heading.text), sections(n.children)));
-    sections(structure.nodes);
-    assert.deepEqual(titles, ['NUCLEAR HAZARD EXCLUSION']);
+    assert.deepEqual(headingsOf((await textStructure(text)).nodes), ['NUCLEAR HAZARD EXCLUSION']);
   });
 
   test('a value a property or another name already holds keeps it; a property over a found name replaces it', () => {
