@@ -227,6 +227,23 @@ describe('form values named by their labels', () => {
     assert.deepEqual(foundNames(heads), []);
   });
 
+  test('fields set one per line without colons: a label in title case over a value with a figure or in capitals, three times or more; a table of contents is no form', async () => {
+    const text =
+      'Watercraft\n\n   Policy Number\n\n      MW-2207\n\n   Policy Period\n\n      01/15/2024 – 01/15/2025\n\n   Insuring Company\n\n      HARBOR MUTUAL MARINE INSURANCE COMPANY\n\n' +
+      '   Hull Deductible\n\n      $2,500\n\n   Towing Coverage\n\n      YES\n\n   Racing Exclusion\n\n      NO\n';
+    const structure = await textStructure(text);
+    const found = foundNames(structure);
+    for (const f of ['PolicyNumber=MW-2207', 'PolicyPeriod=01/15/2024 – 01/15/2025', 'InsuringCompany=HARBOR MUTUAL MARINE INSURANCE COMPANY', 'HullDeductible=$2,500', 'TowingCoverage=YES', 'RacingExclusion=NO']) {
+      assert.ok(found.includes(f), `${f} in ${found.join(', ')}`);
+    }
+    // The values in capitals are values, not headings; a label line is no clause's title.
+    assert.deepEqual(headingsOf(structure.nodes), []);
+    const clauses = structure.nodes.flatMap((n) => (n.type === 'paragraph' && n.clause ? [n.clause] : []));
+    assert.ok(!clauses.some((c) => /PolicyNumber|PolicyPeriod|InsuringCompany|TowingCoverage/.test(c)), clauses.join(', '));
+    // Titles over their pages, each on its own line, name nothing.
+    assert.deepEqual(foundNames(await textStructure('Contents\n\nDefinitions\n\n1\n\nPremises\n\n2\n\nTerm of Lease\n\n5\n\nRent\n\n7\n')), []);
+  });
+
   test("a form's number or an address in capitals is no heading in text; a title in capitals still is", async () => {
     const text = 'NUCLEAR HAZARD EXCLUSION\n\nXK 00 21 09 08\n\nThis endorsement changes the policy.\n\n1200 ELM ST, DALLAS, TX 75201\n\nOffice building of four floors\n';
     assert.deepEqual(headingsOf((await textStructure(text)).nodes), ['NUCLEAR HAZARD EXCLUSION']);

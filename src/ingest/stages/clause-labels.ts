@@ -18,7 +18,7 @@ import { HEADING_NUMBER, sectionName } from '../../document/writers/dgml.js';
 import { documentKinds } from './clause-domains.js';
 import { topicName } from './clause-topics.js';
 import { nounOfVerb } from './properties/nominal.js';
-import { loneLabel, stackedValue } from './form-labels.js';
+import { bareLabels, loneLabel, stackedValue } from './form-labels.js';
 
 /** Small words a heading may hold in lower case ("Grant of License and Reservation of Ownership"). */
 const CONNECTORS = new Set(['of', 'and', 'the', 'to', 'for', 'or', 'in', 'on', 'with', 'by', 'a', 'an', 'from', 'at', 'upon', 'under', 'as', 'per', 'vs', '&', '-', '–', '—', '/']);
@@ -346,6 +346,7 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
     return first === undefined ? undefined : kindsAround(first, last ?? first);
   };
   const walk = (nodes: readonly StructureNode[], named: boolean): void => {
+    const bare = bareLabels(nodes);
     for (const [i, n] of nodes.entries()) {
       if (n.type === 'section') {
         // A section's only paragraph is its named body already, unless it opens on a heading of its own
@@ -363,7 +364,7 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
       if (named) continue;
       // A form's field set one per line ("Aircraft Make:" over "Cirrus Design Corp."): the label names its value
       // (form-labels.ts); neither line is a clause's title.
-      if (stackedValue(nodes[i - 1], n) || stackedValue(n, nodes[i + 1]) || (loneLabel(n) && loneLabel(nodes[i + 1]))) continue;
+      if (bare.has(i) || bare.has(i - 1) || stackedValue(nodes[i - 1], n) || stackedValue(n, nodes[i + 1]) || (loneLabel(n) && loneLabel(nodes[i + 1]))) continue;
       let name: string | null;
       if (n.type === 'list' && n.items.length > 1) {
         // Each item is a clause of its own; the list is named by what it is about, never by its first item's heading.

@@ -6,8 +6,8 @@
  * ("Start Date: 2021-10-01"). A property over the same words replaces the name (src/document/tag.ts),
  * as it does a role's.
  */
-import type { Leaf, Span, StructureNode, Table, TableCell } from '../../document/structure.js';
-import { loneLabelWords, mayBeStackedValue } from '../../document/form-fields.js';
+import type { Leaf, Paragraph, Span, StructureNode, Table, TableCell } from '../../document/structure.js';
+import { bareLabelLines, loneLabelWords, mayBeStackedValue } from '../../document/form-fields.js';
 import { BLANK_FIELD_SUFFIX } from '../../document/label-summary.js';
 import { sectionName } from '../../document/writers/dgml.js';
 import { trimValue } from './properties/found.js';
@@ -216,6 +216,11 @@ export function stackedValue(label: StructureNode | undefined, n: StructureNode 
   return n.leaf;
 }
 
+/** The paragraphs among `nodes` that are a form's labels set without colons over their values (form-fields.ts bareLabelLines): their indices. */
+export function bareLabels(nodes: readonly StructureNode[]): Set<number> {
+  return bareLabelLines(nodes.map((n) => (n.type === 'paragraph' && n.role === 'body' ? n.leaf.text : undefined)));
+}
+
 /** Labels alone on their lines, this many among the nodes this near a field, make a form. */
 const FORM_WINDOW = 4;
 const MIN_FORM_LABELS = 3;
@@ -225,7 +230,14 @@ const MIN_FORM_LABELS = 3;
  * extraction lays out a form's columns): the value is named by its label, as in a key/value table.
  */
 function tagStackedFields(nodes: readonly StructureNode[]): void {
+  const bare = bareLabels(nodes);
   nodes.forEach((n, i) => {
+    if (bare.has(i)) {
+      const value = (nodes[i + 1] as Paragraph).leaf;
+      const range = valueRange(value);
+      if (range) addNames(value, [{ ...range, tag: { kind: 'label', name: sectionName((n as Paragraph).leaf.text.trim()) } }]);
+      return;
+    }
     const value = stackedValue(n, nodes[i + 1]);
     if (!value) return;
     const range = valueRange(value);

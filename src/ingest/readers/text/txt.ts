@@ -1,5 +1,5 @@
 import { normalizeSpace, wordsOf, type List, type ListStyle, type StructureNode, type Table } from '../../../document/structure.js';
-import { loneLabelWords, mayBeStackedValue } from '../../../document/form-fields.js';
+import { bareLabelLines, loneLabelWords, mayBeStackedValue } from '../../../document/form-fields.js';
 import { parseMarker, repeatsNumberInWords } from '../../../document/markers.js';
 import { SectionTree, headingLabel, headingRank, leafOf, newList, paragraphOf, type Block } from '../blocks.js';
 import { htmlStructure } from '../html/html.js';
@@ -126,6 +126,8 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
   const sections = new SectionTree();
   let list: List | null = null;
   let lastCapital = '';
+  // A form's labels without colons over their values ("Risk Type" / "INCLUDING RENTAL"): the values in capitals are no headings.
+  const bareLabels = bareLabelLines(groups.map((lines) => (Array.isArray(lines) && lines.length === 1 ? lines[0] : undefined)));
   groups.forEach((lines, g) => {
     if (!Array.isArray(lines)) {
       sections.container.push(lines);
@@ -138,7 +140,7 @@ export function textStructure(groups: (string[] | Table)[]): StructureNode[] {
     const lettered = /^[A-Z]\.(?=\s)/u.exec(first)?.[0];
     // A line under a form's label alone on its line ("Registration:" over "N141CD") is the field's value, not a heading.
     const previous = groups[g - 1];
-    const underLabel = Array.isArray(previous) && previous.length === 1 && loneLabelWords(previous[0]!) !== null && mayBeStackedValue(lines[0]!);
+    const underLabel = bareLabels.has(g - 1) || (Array.isArray(previous) && previous.length === 1 && loneLabelWords(previous[0]!) !== null && mayBeStackedValue(lines[0]!));
     const heading = hasBody && !underLabel && !(lettered && isInitial(lettered, first, lastCapital)) ? headingKind(lines[0]!, lines.length > 1 ? lines[1] : (groups[g + 1] as string[] | undefined)?.[0]) : null;
     if (heading && lettered) lastCapital = lettered[0]!;
     if (heading) {
