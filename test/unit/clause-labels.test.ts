@@ -199,6 +199,18 @@ describe('clause labels: DGML', () => {
     assert.ok(reading.chunks.every((c) => c.xpath.startsWith('/dg:chunk/docset:NoAssignment/')));
   });
 
+  test("a short line set three times or more in one document is a column's value or a form's label, not a clause's title", () => {
+    const rows = ['TX', '4/7', 'Prem/Ops.', '12,400', 'TX', '5/8', 'Prem/Ops.', '9,050', 'TX', '6/9', 'Prem/Ops.', '3,775'];
+    const table = model([para('Liquor Liability'), ...rows.map((t) => para(t))]);
+    nameClauses(table);
+    const clauses = table.nodes.flatMap((n) => (n.type === 'paragraph' && n.clause ? [`${n.clause}=${n.leaf.text}`] : []));
+    assert.ok(!clauses.some((c) => c.startsWith('PremOps=')), clauses.join(', '));
+    // Twice is not enough: a title may open two parts.
+    const twice = model([para('Prem/Ops.'), para('12,400'), para('Prem/Ops.'), para('9,050'), para('Liquor Liability')]);
+    nameClauses(twice);
+    assert.equal(twice.nodes[0]!.type === 'paragraph' && twice.nodes[0]!.clause, 'PremOps');
+  });
+
   test("a form's label lines over short values are one whole, named by what it is about; titles over clauses are not", () => {
     const form = model(['Valuation Basis:', 'Values for scheduled locations and time element limits', 'Building Rate:', '0.410', 'Contents Rate:', '0.250', 'Premium Calculation:', '$48,200'].map((t) => para(t)));
     nameClauses(form);

@@ -326,6 +326,18 @@ function isFormLabel(block: StructureNode, next: StructureNode | undefined): boo
   return value.split(/\s+/).length <= MAX_VALUE_WORDS && !runInHeading(value) && !titleText(value);
 }
 
+/** A short line set this many times in one document is a column's value or a form's label ("Prem/Ops.", "Signature:"), not a clause's title. */
+const RECURRING_LINE = 3;
+
+function recurringLines(all: readonly Leaf[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const leaf of all) {
+    const text = leaf.text.trim();
+    if (text.length <= MAX_TITLE_CHARS) counts.set(text, (counts.get(text) ?? 0) + 1);
+  }
+  return new Set([...counts].filter(([, n]) => n >= RECURRING_LINE).map(([text]) => text));
+}
+
 /**
  * Names the clauses of a document: paragraphs, lists and tables outside a section that names them,
  * and a short document without headings as a whole.
@@ -336,6 +348,7 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   const all = [...leaves(model.nodes)];
   const order = new Map<Leaf, number>(all.map((leaf, i) => [leaf, i]));
   const kindsAround = documentKinds(all.map((leaf) => leaf.text));
+  const recurring = recurringLines(all);
   const kindsOf = (n: StructureNode): ReadonlySet<string> | undefined => {
     let first: number | undefined;
     let last: number | undefined;
@@ -375,6 +388,7 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
         const text = blockText(n, MAX_BLOCK_CHARS);
         name = clauseName(text, text, kindsOf(n));
       } else {
+        if (n.type === 'paragraph' && recurring.has(n.leaf.text.trim())) continue;
         const text = n.type === 'paragraph' ? n.leaf.text : blockText(n, MAX_BLOCK_CHARS);
         name = clauseName(text, text, kindsOf(n));
       }
