@@ -983,6 +983,41 @@ describe('TXT native structure', () => {
     assert.ok(performance.now() - start < 10_000, `${performance.now() - start} ms`);
   });
 
+  test('a table written one cell a line (text taken from a PDF table): rows by the cycle of their kinds of text, heads by the lines in capitals over them', () => {
+    const cellsOf = (t: Table) => t.rows.map((r) => r.cells.map((c) => c.leaf.text));
+    const lines = (...cells: string[]) => cells.map((c) => `   ${c}`).join('\n\n');
+    // Column heads, one line each: a head row.
+    const schedule = txtStructure(
+      lines('Renewal Schedule', 'LEASE YEAR', 'DATES', 'MONTHLY', 'ANNUAL', 'First', '1/01/25 To 12/31/25', '$8,000.00', '$96,000.00', 'Second', '1/01/26 To 12/31/26', '$8,240.00', '$98,880.00', 'Third', '1/01/27 To 12/31/27', '$8,487.20', '$101,846.40') +
+        '\n\nRent is due on the first day of each month.',
+    );
+    assert.deepEqual(cellsOf(tables(schedule)[0]!), [
+      ['LEASE YEAR', 'DATES', 'MONTHLY', 'ANNUAL'],
+      ['First', '1/01/25 To 12/31/25', '$8,000.00', '$96,000.00'],
+      ['Second', '1/01/26 To 12/31/26', '$8,240.00', '$98,880.00'],
+      ['Third', '1/01/27 To 12/31/27', '$8,487.20', '$101,846.40'],
+    ]);
+    assert.ok(!sections(schedule).some((s) => /YEAR|MONTHLY|ANNUAL/.test(s.heading.text)), 'column heads are no headings');
+    // Heads wrapped over more lines than columns: one head across the table. Two columns need heads to be a table.
+    const wrapped = tables(txtStructure(lines('UNIT', 'NO.', 'SQUARE', 'FEET', 'MONTHLY', 'RENT', '101', '1,200', '$2,400', '102', '950', '$1,900', '103', '1,450', '$2,900')))[0]!;
+    assert.deepEqual(cellsOf(wrapped)[0], ['UNIT NO. SQUARE FEET MONTHLY RENT']);
+    assert.equal(wrapped.rows[0]!.cells[0]!.colspan, 3);
+    const forms = tables(txtStructure(lines('FORM TITLE', 'FORM NUMBER', 'FLOOD EXCLUSION', 'PX 10 22 04 19', 'AMENDATORY ENDORSEMENT', 'PX 11 03 01 20', 'NOTICE OF TERRORISM', 'PX 12 17 05 21')))[0]!;
+    assert.deepEqual(cellsOf(forms)[1], ['FLOOD EXCLUSION', 'PX 10 22 04 19']);
+    // Without heads: four rows or more.
+    const records = tables(txtStructure(lines('OH', '1/1', 'OFFICE', '$4,100', 'OH', '1/2', 'WAREHOUSE', '$7,350', 'OH', '2/1', 'OFFICE', '$3,980', 'OH', '3/1', 'GARAGE', '$1,200')))[0]!;
+    assert.equal(records.rows.length, 4);
+    // Not tables: three rows without heads; a form's fields, the same label in every row; numbered clauses; pairs without heads.
+    assert.equal(tables(txtStructure(lines('OH', '1/1', 'OFFICE', '$4,100', 'OH', '1/2', 'WAREHOUSE', '$7,350', 'OH', '2/1', 'OFFICE', '$3,980'))).length, 0);
+    assert.equal(tables(txtStructure(lines('Auto', 'Policy Number', 'BA-10', 'Premium', '$900', 'Umbrella', 'Policy Number', 'UM-22', 'Premium', '$1,400', 'Property', 'Policy Number', 'PR-31', 'Premium', '$5,100', 'Crime', 'Policy Number', 'CR-40', 'Premium', '$300'))).length, 0);
+    assert.equal(tables(txtStructure(lines('1.', 'Term', 'The term is three years from the Effective Date unless ended sooner.', '2.', 'Rent', 'Tenant shall pay rent monthly in advance without demand.', '3.', 'Use', 'The premises are for office use only and no other.', '4.', 'Notices', 'Notices go to the addresses set out above.'))).length, 0);
+    assert.equal(tables(txtStructure(lines('Initial Setup', '$22,000', 'Training', '$4,000', 'Support', '$9,500', 'Hosting', '$1,200'))).length, 0);
+    // A long run of fields is read once, not again from each of its lines.
+    const start = performance.now();
+    for (const cycle of [['Fee', '$1'], ['Fee', '$1', 'Tax', '$2'], ['OH', '1/1', 'OFFICE', '$5']]) txtStructure(Array.from({ length: 100_000 }, (_, i) => cycle[i % cycle.length]!).join('\n\n'));
+    assert.ok(performance.now() - start < 10_000, `${performance.now() - start} ms`);
+  });
+
   test('a text file written in Markdown: "#" headings nest, lists, a pipe table, bold lead-ins and links as text', () => {
     const nodes = txtStructure([
       '# Master Services Agreement',

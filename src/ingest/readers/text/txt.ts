@@ -4,6 +4,7 @@ import { parseMarker, repeatsNumberInWords } from '../../../document/markers.js'
 import { SectionTree, headingLabel, headingRank, leafOf, newList, paragraphOf, type Block } from '../blocks.js';
 import { htmlStructure } from '../html/html.js';
 import { looksLikeMarkdown, markdownHtml } from './markdown.js';
+import { cellLineTables } from './cell-lines.js';
 import { splitTextTable } from './text-tables.js';
 
 function textLines(text: string): string[] {
@@ -51,7 +52,7 @@ export function txtStructure(text: string): StructureNode[] {
     const split = splitTextTable(g);
     return split ? [split.before, split.table, split.after].filter((b) => !Array.isArray(b) || b.length > 0) : [g];
   });
-  return textStructure(blocks.flatMap((g) => (Array.isArray(g) && g.length > LONGEST_GROUP ? paragraphsOf(g, width) : [g])));
+  return textStructure(cellLineTables(blocks.flatMap((g) => (Array.isArray(g) && g.length > LONGEST_GROUP ? paragraphsOf(g, width) : [g]))));
 }
 
 /** Blank-line groups longer than this are not one paragraph each. */
