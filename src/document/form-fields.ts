@@ -36,8 +36,7 @@ export function mayBeStackedValue(line: string): boolean {
  * capitals is a value or a title) and no figure.
  */
 const BARE_LABEL = /^\p{Lu}[\p{L}'’.&/()]*(?:\s+(?:\p{Lu}[\p{L}'’.&/()]*|[-–&/]|of|and|or|to|for|per|in|on|by|the))*$/u;
-export const MAX_BARE_LABEL_WORDS = 5;
-
+const MAX_BARE_LABEL_WORDS = 5;
 const MAX_BARE_LABEL_CHARS = 60;
 
 export function bareLabelWords(line: string): string | null {
@@ -53,7 +52,7 @@ function isBareValue(line: string): boolean {
 }
 
 /** Bare labels alternating with their values this many times make a form; fewer is a title over a line, or chance. */
-export const MIN_BARE_FIELDS = 3;
+const MIN_BARE_FIELDS = 3;
 
 /**
  * The label lines (their indices) of a form set one field per line without colons, as text taken from a
@@ -69,8 +68,10 @@ export function bareLabelLines(lines: readonly (string | undefined)[]): Set<numb
     let j = i;
     while (j + 1 < lines.length && lines[j] !== undefined && lines[j + 1] !== undefined && bareLabelWords(lines[j]!) !== null && isBareValue(lines[j + 1]!)) j += 2;
     const pairs = (j - i) / 2;
-    if (pairs >= MIN_BARE_FIELDS && !arePages(lines.filter((_, k) => k > i && k <= j && (k - i) % 2 === 1) as string[])) {
-      for (let k = i; k < j; k += 2) out.add(k);
+    if (pairs >= MIN_BARE_FIELDS) {
+      const values: string[] = [];
+      for (let k = i + 1; k < j; k += 2) values.push(lines[k]!);
+      if (!arePages(values)) for (let k = i; k < j; k += 2) out.add(k);
     }
     i = pairs > 0 ? j : i + 1;
   }

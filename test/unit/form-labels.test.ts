@@ -18,6 +18,7 @@ import { renderDgml } from '../../src/document/writers/dgml.js';
 import { analyzeDocument } from '../../src/ingest/pipeline.js';
 import { readDocument } from '../../src/ingest/readers/index.js';
 import { tagFormValues } from '../../src/ingest/stages/form-labels.js';
+import { bareLabelLines } from '../../src/document/form-fields.js';
 import { CORPUS } from '../helpers/quire.js';
 
 const CTX = { workspace: 'default', docsetName: 'forms', version: 'test' };
@@ -242,6 +243,11 @@ describe('form values named by their labels', () => {
     assert.ok(!clauses.some((c) => /PolicyNumber|PolicyPeriod|InsuringCompany|TowingCoverage/.test(c)), clauses.join(', '));
     // Titles over their pages, each on its own line, name nothing.
     assert.deepEqual(foundNames(await textStructure('Contents\n\nDefinitions\n\n1\n\nPremises\n\n2\n\nTerm of Lease\n\n5\n\nRent\n\n7\n')), []);
+    // Many short forms in a row are read in one walk.
+    const cycle = ['Fee', '$1', 'Tax', '$2', 'Levy', '$3', 'see below'];
+    const start = performance.now();
+    assert.equal(bareLabelLines(Array.from({ length: 300_000 }, (_, i) => cycle[i % cycle.length]!)).size, 128_571);
+    assert.ok(performance.now() - start < 2_000, `${performance.now() - start} ms`);
   });
 
   test("a form's number or an address in capitals is no heading in text; a title in capitals still is", async () => {
