@@ -166,6 +166,12 @@ interface QuireRun {
   maxChildProcesses: number;
   baselineRssBytes: number;
   serverCpu: number;
+  /**
+   * The server's CPU time (its threads and reaped children) from the first upload to the last document
+   * settled, per page, in ms: the work the run cost, which the wall time to Ready measures only as far
+   * as the two cores stay busy (an OCR'd page alone at the end leaves one idle).
+   */
+  serverCpuMsPerPage: number;
   otherCpu: number;
   polls: number;
   documents: DocTiming[];
@@ -325,6 +331,7 @@ async function quireRun(files: string[], index: number, refPages: number): Promi
       maxChildProcesses: samples.maxDescendants,
       baselineRssBytes,
       serverCpu: c.server,
+      serverCpuMsPerPage: (1000 * c.server * c.seconds) / totalPages,
       otherCpu: c.other,
       polls,
       documents: docs,
@@ -333,7 +340,7 @@ async function quireRun(files: string[], index: number, refPages: number): Promi
     console.log(
       `  run ${index + 1}: ${totalPages} pages, uploads done ${uploadSeconds.toFixed(2)} s, last Ingested ${toIngestedSeconds.toFixed(2)} s (${result.ingestedPagesPerSec.toFixed(1)} pages/s), ` +
         `last Ready ${toReadySeconds?.toFixed(2) ?? 'n/a'} s, peak RSS ${fmtMiB(peakRssBytes)} (VmHWM; idle ${fmtMiB(baselineRssBytes)}), ` +
-        `server cpu ${(100 * c.server).toFixed(0)}%, other cpu ${(100 * c.other).toFixed(0)}%; ` +
+        `server cpu ${(100 * c.server).toFixed(0)}% (${result.serverCpuMsPerPage.toFixed(1)} ms a page), other cpu ${(100 * c.other).toFixed(0)}%; ` +
         `pdftotext ×2 around it ${refBefore.pagesPerSec.toFixed(0)} and ${refAfter.pagesPerSec.toFixed(0)} pages/s` +
         (result.readyPagesPerSec ? ` (Ready at ${(result.readyPagesPerSec / result.refAround.pagesPerSec).toFixed(3)} of their mean)` : ''),
     );
@@ -456,6 +463,8 @@ async function main(): Promise<void> {
   ]);
   if (ready) rows.push(['  Ready against the pdftotext ×2 passes measured before all runs', '', '', '', (ready / refPar).toFixed(2), '', '', '']);
   if (ready) rows.push(['  Ready against pdftotext sequential (one file after another)', '', '', '', `${(ready / refSeq).toFixed(2)} of sequential`, '', '', '']);
+  const cpuPerPage = median(runs.map((r) => r.serverCpuMsPerPage));
+  rows.push(['  Quire server CPU, first upload to last settled, per page (median of runs)', '', '', `${cpuPerPage.toFixed(1)} ms`, '', '', '', '']);
   rows.push(['  Processing: layout (tables, blocks, headings, lists) per page', '', '', `${layoutPerPage.toFixed(2)} ms`, '', '', '', '']);
   rows.push(['  Processing: entities per page', '', '', `${entitiesPerPage.toFixed(2)} ms`, '', '', '', '']);
   rows.push(['  DGML rendering (GET …/dgml) per page', '', '', `${dgmlPerPage.toFixed(2)} ms`, '', '', '', '']);
@@ -473,7 +482,7 @@ async function main(): Promise<void> {
     targets: { ingestedRatioMin: TARGET_RATIO, readyRatioMin: TARGET_READY_RATIO, ratioAgainst: 'pdftotext -bbox-layout, 2 in parallel, measured right before and after each run; median over runs', peakRssMaxBytes: TARGET_RSS },
     corpus: pdfinfo,
     pdftotext: { sequential: seq, parallel2: par, medianSequentialPagesPerSec: refSeq, medianParallel2PagesPerSec: refPar, medianParallel2AroundRunsPagesPerSec: refAroundMedian },
-    quire: { runs, medianIngestedPagesPerSec: ingested, medianReadyPagesPerSec: ready, peakRssBytes: peakRss, layoutMsPerPage: layoutPerPage, entitiesMsPerPage: entitiesPerPage, dgmlMsPerPage: dgmlPerPage },
+    quire: { runs, medianIngestedPagesPerSec: ingested, medianReadyPagesPerSec: ready, peakRssBytes: peakRss, serverCpuMsPerPage: cpuPerPage, layoutMsPerPage: layoutPerPage, entitiesMsPerPage: entitiesPerPage, dgmlMsPerPage: dgmlPerPage },
     ratio,
     readyRatio,
     readyRatioAgainstPassesBeforeRuns: ready ? ready / refPar : null,
