@@ -152,6 +152,12 @@ test('organisations need a legal suffix and a name, not a description or a role'
   has('AAPL The Nasdaq Stock Market LLC', 'Org', 'Nasdaq Stock Market LLC');
   has('that the Quarterly Report of Apple Inc. on Form 10-Q', 'Org', 'Apple Inc.');
   has('serviced by Smith & Co. monthly', 'Org', 'Smith & Co.');
+  // A role word right before the suffix, after a word of the name, is the firm's own word ("the Company" elsewhere is a role).
+  has('The Pledgor MARLOW CONTAINER COMPANY, L.P. duly represented', 'Org', 'MARLOW CONTAINER COMPANY, L.P.');
+  has('The Harbor Mellon Trust Company, N.A., as trustee', 'Org', 'Harbor Mellon Trust Company, N.A.');
+  has('audited by Whitby & Company, Inc. each year', 'Org', 'Whitby & Company, Inc.');
+  hasNo('signed by the Company LLC representative', 'Org');
+  hasNo('between the Borrower and the Company, Inc. agreed', 'Org');
   hasNo('MagicSoft a Washington Corporation located at', 'Org');
   hasNo('a Delaware limited liability company and The Company', 'Org');
   hasNo('12.1 Insurance Company will maintain a Limited Warranty', 'Org');

@@ -471,6 +471,11 @@ describe('found labels: values named by what their context says', () => {
     assert.deepEqual(await labelsOf('"Revolver Agent" shall mean First Meridian Bank, N.A., in its capacity as "Administrative Agent" under the Revolving Credit Agreement.\n'), [['AdministrativeAgentName', 'First Meridian Bank, N.A.']]);
     assert.deepEqual(await labelsOf('BY AND BETWEEN GREY HERON PLAZA GROUP, LP, AS LANDLORD, AND BLUE FINCH LABS, INC., AS TENANT\n'), [['LandlordName', 'GREY HERON PLAZA GROUP, LP'], ['TenantName', 'BLUE FINCH LABS, INC.']]);
     assert.deepEqual(await labelsOf('SILVER FERN CAPITAL LLC and NORTHWIND SECURITIES LLC, as Joint Lead Arrangers and Joint Bookrunners\n'), [['LeadArrangerName', 'NORTHWIND SECURITIES LLC']]);
+    // A signature page's line of the defined role alone ("The Pledgor") over the firm's line; not a heading over a sentence.
+    assert.deepEqual(await labelsOf('The Pledgor\n\nMARLOW CONTAINER COMPANY, L.P.\n\nDuly represented by:\n'), [['PledgorName', 'MARLOW CONTAINER COMPANY, L.P.']]);
+    assert.deepEqual(await labelsOf('THE SELLERS\n\nQuill Ridge Partners LLC, a Delaware limited liability company\n'), [['SellerName', 'Quill Ridge Partners LLC']]);
+    assert.deepEqual(await labelsOf('The Company\n\nQuill Ridge Partners LLC designs and sells lamps.\n'), []);
+    assert.deepEqual(await labelsOf('The Premises\n\nQuill Ridge Partners LLC\n'), []);
   });
 
   test('a firm the agreement is between, with no role given, is a company', async () => {

@@ -1,3 +1,10 @@
+/** Parties' roles: "the Company", "Tenant", not a name's words, except as a firm's own word before its suffix. */
+const ROLE_WORDS_LIST = [
+  'party', 'parties', 'landlord', 'tenant', 'licensor', 'licensee', 'buyer', 'seller', 'borrower', 'lender', 'company', 'client', 'customer', 'contractor', 'vendor', 'recipient', 'guarantor',
+  'broker', 'employer', 'employee', 'consultant', 'purchaser', 'subtenant', 'sublandlord',
+];
+export const ROLE_WORDS: ReadonlySet<string> = new Set(ROLE_WORDS_LIST);
+
 /** Words that start or frame a sentence, or name a party's role, rather than being part of a name. */
 export const NOT_NAME_WORDS = new Set(
   [
@@ -8,8 +15,8 @@ export const NOT_NAME_WORDS = new Set(
     'except', 'unless', 'although', 'while', 'after', 'before', 'during', 'under', 'pursuant', 'accordingly', 'however',
     'therefore', 'thereafter', 'subject', 'without', 'within', 'through', 'following', 'since', 'until', 'once',
     // parties' roles
-    'party', 'parties', 'landlord', 'tenant', 'licensor', 'licensee', 'buyer', 'seller', 'borrower', 'lender', 'company', 'client', 'customer', 'contractor', 'vendor', 'recipient', 'guarantor',
-    'broker', 'employer', 'employee', 'consultant', 'purchaser', 'subtenant', 'sublandlord', 'signature', 'name', 'title',
+    ...ROLE_WORDS_LIST,
+    'signature', 'name', 'title',
     'date', 'witness', 'executed', 'accepted', 'agreed', 'approved', 'disclosing', 'receiving',
     // a signature block's verbs: "SIGNED by …", "SEALED AND DELIVERED", "Witnessed by"
     'signed', 'sealed', 'delivered', 'witnessed', 'attested', 'acknowledged', 'dated',

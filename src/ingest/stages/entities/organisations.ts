@@ -1,6 +1,6 @@
 /** Organisations: capitalised words ending with a legal suffix ("Widget Corp.", "CW of Arizona, LLC"). */
 import { type Candidate, regex, WORD_END, WORD_START } from './candidate.js';
-import { nameStart } from './names.js';
+import { nameStart, NOT_NAME_WORDS, ROLE_WORDS } from './names.js';
 import { US_STATES } from './places.js';
 
 const DOTTED_SUFFIXES = String.raw`Inc\.|Corp\.|Ltd\.|Co\.|L\.L\.C\.|L\.P\.|L\.L\.P\.|P\.L\.L\.C\.|N\.A\.|S\.A\.|B\.V\.|N\.V\.|INC\.|CORP\.|LTD\.`;
@@ -32,6 +32,15 @@ const STATE_NAMES = new Set(US_STATES.map((s) => s.toLowerCase()));
 /** "Co." only after an ampersand ("Smith & Co."), where it cannot be an abbreviation of something else. */
 const CO_WITHOUT_AMPERSAND = /(?<!&)\sCo\.$/u;
 
+const plain = (w: string): string => w.replace(/[^\p{L}]/gu, '').toLowerCase();
+
+/** Whether a name's last word is a party's role that the word before it, a word of a name, makes the firm's own. */
+function ownLastWord(words: readonly string[]): boolean {
+  const last = words.at(-1);
+  const before = words.at(-2);
+  return last !== undefined && before !== undefined && ROLE_WORDS.has(plain(last)) && (before === '&' || (/^\p{Lu}/u.test(before) && !NOT_NAME_WORDS.has(plain(before))));
+}
+
 export function findOrganisations(text: string): Candidate[] {
   if (!SUFFIX_CUE.test(text)) return [];
   const out: Candidate[] = [];
@@ -39,7 +48,10 @@ export function findOrganisations(text: string): Candidate[] {
     const name = m.groups?.name ?? '';
     if (CO_WITHOUT_AMPERSAND.test(m[0])) continue;
     const words = name.split(' ');
-    let first = nameStart(words, { capitals: true });
+    // "Graham Packaging Company, L.P.", "Computershare Trust Company, N.A.": a role word right before the suffix, after a word of
+    // the name, is the firm's own ("the Company" elsewhere is a role).
+    const own = ownLastWord(words);
+    let first = nameStart(own ? words.slice(0, -1) : words, { capitals: true });
     if (first < 0) continue;
     // "Director GLOBAL PAYMENTS ACQUISITION CORPORATION": a name written in capitals does not open on words that are not
     // (a signer's title before it).

@@ -180,8 +180,11 @@ const QUOTED_LINE = /^\s*["“][\p{L} ]{2,30}["”]\s*$/u;
 /** A signature block's line of the role alone, the name on the next line: `By its non-member manager,`. */
 const ITS_ROLE_LINE = /^\s*(?:by\s+)?its\s+\p{Ll}+(?:-\p{Ll}+)?(?:\s+\p{Ll}+){0,2},\s*$/iu;
 
-/** Whether a line labels the party named on the line after it: `LANDLORD:`, `"Tenant"`, `By its general partner,`. */
-export const labelsNextLine = (line: string): boolean => /:\s*$/u.test(line) || QUOTED_LINE.test(line) || ITS_ROLE_LINE.test(line);
+/** A signature page's line of the defined role alone over the name: `The Pledgor`, `THE SELLERS` (a role noun, checked where used). */
+const THE_ROLE_LINE = /^\s*the(?:\s+\p{L}+){1,3}\s*$/iu;
+
+/** Whether a line labels the party named on the line after it: `LANDLORD:`, `"Tenant"`, `By its general partner,`, `The Pledgor`. */
+export const labelsNextLine = (line: string): boolean => /:\s*$/u.test(line) || QUOTED_LINE.test(line) || ITS_ROLE_LINE.test(line) || THE_ROLE_LINE.test(line);
 
 /** Words in quotes inside brackets starting at token `open` ("(", then the/each, a quote): `(the "Company")`. */
 function definedTermAt(tokens: Token[], open: number, name?: readonly Token[]): { role: string[]; close: number } | null {
