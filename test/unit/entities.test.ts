@@ -157,6 +157,21 @@ test('organisations need a legal suffix and a name, not a description or a role'
   has('The Harbor Mellon Trust Company, N.A., as trustee', 'Org', 'Harbor Mellon Trust Company, N.A.');
   has('audited by Whitby & Company, Inc. each year', 'Org', 'Whitby & Company, Inc.');
   hasNo('signed by the Company LLC representative', 'Org');
+  // "Co., Ltd." is one suffix; a figure or a slash among a name's words is the name's, never its first word.
+  has('"Tokyo Purchaser" shall mean Sakura Trading (Japan) Co., Ltd., a Hawaii corporation.', 'Org', 'Sakura Trading (Japan) Co., Ltd.');
+  has('"Borrower" means Prairie Rail Leasing 2021 LLC, a Delaware limited liability company.', 'Org', 'Prairie Rail Leasing 2021 LLC');
+  has('Landlord: KJT/HARBOR CENTER 14, LP, a Delaware limited partnership', 'Org', 'KJT/HARBOR CENTER 14, LP');
+  has('Fernwood Investors 2210C GP, LLC, its general partner', 'Org', 'Fernwood Investors 2210C GP, LLC');
+  has('In 2019 Orchard Analytics Inc. sold lamps.', 'Org', 'Orchard Analytics Inc.');
+  has('paid on June 2020 Orchard Analytics LLC invoices', 'Org', 'Orchard Analytics LLC');
+  has('Section 5 Orchard Analytics LLC shall pay', 'Org', 'Orchard Analytics LLC');
+  // "Company" ends a firm's name after two of its words, not a role ("the Operating Company") nor "… Company of America".
+  has('among NEVADA RIVER POWER COMPANY, as Borrower', 'Org', 'NEVADA RIVER POWER COMPANY');
+  hasNo('the Operating Company shall', 'Org');
+  hasNo('THE QUILLON INDEMNITY COMPANY OF AMERICA', 'Org');
+  // After a signer's "Title:", the title's words are not the next firm's name.
+  has('Title: Senior Vice President and General Manager Harbor Cooperative Bank, Ltd., acting through its branch', 'Org', 'Harbor Cooperative Bank, Ltd.');
+  has('Title: Class B Manager FIRST MERIDIAN BANK, N.A., as a Lender', 'Org', 'FIRST MERIDIAN BANK, N.A.');
   hasNo('between the Borrower and the Company, Inc. agreed', 'Org');
   hasNo('MagicSoft a Washington Corporation located at', 'Org');
   hasNo('a Delaware limited liability company and The Company', 'Org');

@@ -3,14 +3,16 @@ import { type Candidate, regex, WORD_END, WORD_START } from './candidate.js';
 import { nameStart, NOT_NAME_WORDS, ROLE_WORDS } from './names.js';
 import { US_STATES } from './places.js';
 
-const DOTTED_SUFFIXES = String.raw`Inc\.|Corp\.|Ltd\.|Co\.|L\.L\.C\.|L\.P\.|L\.L\.P\.|P\.L\.L\.C\.|N\.A\.|S\.A\.|B\.V\.|N\.V\.|INC\.|CORP\.|LTD\.`;
+const DOTTED_SUFFIXES = String.raw`Co\.,?\s+Ltd\.|CO\.,?\s+LTD\.|Inc\.|Corp\.|Ltd\.|Co\.|L\.L\.C\.|L\.P\.|L\.L\.P\.|P\.L\.L\.C\.|N\.A\.|S\.A\.|B\.V\.|N\.V\.|INC\.|CORP\.|LTD\.`;
 const BARE_SUFFIXES = String.raw`Inc|Corp|Ltd|LLC|LLP|PLLC|LP|PLC|plc|GmbH|INC|CORP|LTD`;
 /** Also ordinary words: not a suffix when a capitalised word follows ("Limited Warranty"). */
-const WORD_SUFFIXES = String.raw`(?:Incorporated|Corporation|Limited|INCORPORATED|CORPORATION|LIMITED)(?!\s\p{Lu}\p{Ll})`;
+const WORD_SUFFIXES = String.raw`(?:Incorporated|Corporation|Limited|INCORPORATED|CORPORATION|LIMITED|(?:Company|COMPANY)(?!\s(?:of|OF)\s))(?!\s\p{Lu}\p{Ll})`;
 const SUFFIX = String.raw`(?:${DOTTED_SUFFIXES}|(?:${BARE_SUFFIXES})${WORD_END}|${WORD_SUFFIXES}${WORD_END})`;
 /** A name runs through no other firm's suffix: "Blue River Holdings LLC and Acme Corp." is two firms. */
 const NOT_SUFFIX = String.raw`(?!(?:${BARE_SUFFIXES}),?(?:\s|$))`;
-const NAME_WORD = String.raw`(?:(?:\p{Lu}\.){1,4}|${NOT_SUFFIX}\p{Lu}[\p{L}\p{N}'’&-]{0,30}|&)`;
+const NAME_WORD = String.raw`(?:(?:\p{Lu}\.){1,4}|${NOT_SUFFIX}\p{Lu}[\p{L}\p{N}'’&/-]{0,30}|&)`;
+/** "Trinity Rail Leasing 2017 LLC", "First States Investors 4100B GP, LLC", "CENTER 21, LP": a figure among a name's words, not its first. */
+const FIGURE_WORD = String.raw`\d[\p{L}\p{N}]{0,10}`;
 const CONNECTOR = String.raw`(?:of|and|for|the|de|la|du|der|van|von)`;
 /**
  * "1700 Broadway Holdings LLC": a house number opening a firm's name, where a name stands (a line's start, after a comma or
@@ -21,7 +23,7 @@ const NUMBER_FIRST = String.raw`(?:(?<=^\s*|[,(:;]\s|(?:between|and|among|BETWEE
 const SERIES = String.raw`(?:\s\d{1,2}(?=[,;)]|\s*$))?`;
 /** "US Group (DE) Inc.", "Morgan Stanley (Asia) Limited": a place or jurisdiction in brackets before the suffix is the name's. */
 const BRACKETED = String.raw`(?:\s\(\p{Lu}[\p{L}.]{1,20}\))?`;
-const ORGANISATION = regex('gu', WORD_START, '(?<name>', NUMBER_FIRST, NAME_WORD, String.raw`(?:\s(?:${CONNECTOR}\s)?`, NAME_WORD, '){0,5}', BRACKETED, ')', String.raw`,?\s`, SUFFIX, SERIES);
+const ORGANISATION = regex('gu', WORD_START, '(?<name>', NUMBER_FIRST, NAME_WORD, String.raw`(?:\s(?:${CONNECTOR}\s)?(?:`, NAME_WORD, '|', FIGURE_WORD, ')){0,5}', BRACKETED, ')', String.raw`,?\s`, SUFFIX, SERIES);
 
 const SUFFIX_CUE = regex('u', SUFFIX);
 
@@ -31,6 +33,14 @@ const isCapitalised = (w: string): boolean => !/\p{Ll}/u.test(w);
 const STATE_NAMES = new Set(US_STATES.map((s) => s.toLowerCase()));
 /** "Co." only after an ampersand ("Smith & Co."), where it cannot be an abbreviation of something else. */
 const CO_WITHOUT_AMPERSAND = /(?<!&)\sCo\.$/u;
+
+/** A signature block's label for the signer's title or capacity, right before a run of capitalised words. */
+const TITLE_LABEL_BEFORE = /(?:Title|TITLE|Its|ITS)\s*:\s*(?:(?:\p{Lu}[\p{L}.-]*|and|of|&)\s+){0,6}$/u;
+/** The last word of a job title ("Vice President", "General Manager", "Class B Manager"). */
+const JOB_TITLE_HEADS = new Set(['president', 'manager', 'director', 'officer', 'secretary', 'treasurer', 'chairman', 'partner', 'member', 'controller', 'counsel', 'signatory', 'ceo', 'cfo', 'coo']);
+const MONTHS = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER)$/u;
+/** "Company" as the suffix itself (not "Company, L.P."). */
+const COMPANY_END = /\s(?:Company|COMPANY)$/u;
 
 const plain = (w: string): string => w.replace(/[^\p{L}]/gu, '').toLowerCase();
 
@@ -53,9 +63,26 @@ export function findOrganisations(text: string): Candidate[] {
     const own = ownLastWord(words);
     let first = nameStart(own ? words.slice(0, -1) : words, { capitals: true });
     if (first < 0) continue;
+    // "Title: Senior Vice President and General Manager Taiwan Cooperative Bank, Ltd.": a signer's title, then the next firm's name.
+    if (TITLE_LABEL_BEFORE.test(text.slice(Math.max(0, m.index - 80), m.index))) {
+      const title = words.findLastIndex((w) => JOB_TITLE_HEADS.has(w.toLowerCase()));
+      if (title >= first && title < words.length - 1) first = title + 1;
+    }
+    // "In 2019 Apple Inc.", "Section 5 Acme LLC", "June 2020 Acme LLC": a figure opens no name (a house number where a name
+    // stands is NUMBER_FIRST's, at the match's start), nor runs on from a month's name.
+    const month = words.findLastIndex((w, i) => i >= first && MONTHS.test(w));
+    if (month >= 0 && /^\d/u.test(words[month + 1] ?? '')) first = month + 1;
+    while (first > 0 && first < words.length && /^\d/u.test(words[first]!)) first++;
+    // "Pay 5 Acme Corp. shares": a figure after one capitalised word ends a sentence's opening, not a name's words.
+    const figure = words.findIndex((w, i) => i > first && /^\d/u.test(w));
+    if (figure > 0 && figure - first < 2) first = figure + 1;
+    if (first >= words.length) continue;
+    // "Insurance Company", "the Operating Company": "Company" makes a firm's name only after two words of it ("Arizona Public
+    // Service Company").
+    if (COMPANY_END.test(m[0]) && words.length - first < 2) continue;
     // "Director GLOBAL PAYMENTS ACQUISITION CORPORATION": a name written in capitals does not open on words that are not
     // (a signer's title before it).
-    const caps = words.findIndex((w, i) => i >= first && isCapitalised(w));
+    const caps = words.findIndex((w, i) => i >= first && isCapitalised(w) && /^\p{Lu}/u.test(w));
     const suffixInCapitals = isCapitalised(m[0].slice(name.length));
     if (suffixInCapitals && caps > first && words.slice(caps).filter((w) => /\p{L}/u.test(w)).length >= 2 && words.slice(caps).every(isCapitalised) && words.slice(first, caps).every((w) => /^\p{Lu}\p{Ll}+$/u.test(w))) first = caps;
     const kept = words.slice(first).join(' ');
