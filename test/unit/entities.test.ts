@@ -205,6 +205,22 @@ test('people only from strong cues: signature blocks, honorifics, "an individual
   hasNo('By: Authorized Signatory', 'Person');
   hasNo('offices at Innovation Dr. Techville', 'Person');
   hasNo('Name: ____________ Title: ____________', 'Person');
+  // A signer's own words, an office after the name, a middle initial, a role only a person has.
+  has('I, Marcus Oyelaran, in consideration of the payments', 'Person', 'Marcus Oyelaran');
+  has('before me personally appeared Priya Venkataraman who acknowledged', 'Person', 'Priya Venkataraman');
+  has('In the presence of ) /s/ Helena Vartiainen GUARANTOR SIGNED by', 'Person', 'Helena Vartiainen');
+  has('Tomas Lindqvist, Executive Vice Chairman of the Board', 'Person', 'Tomas Lindqvist');
+  has('acknowledged before me by Q. Dale Whitfield, CFO of the company', 'Person', 'Q. Dale Whitfield');
+  has('must be received by Rosa W. Castellanos at the office', 'Person', 'Rosa W. Castellanos');
+  has('between Acme Corp. and Ivo Marchetti ("Executive") effective', 'Person', 'Ivo Marchetti');
+  // The signature and the printed name under it, run together, are each the person's.
+  assert.deepEqual(tags('/s/ LENA OKAFOR LENA OKAFOR, as Trustee').filter(([t]) => t === 'Person'), [['Person', 'LENA OKAFOR'], ['Person', 'LENA OKAFOR']]);
+  // Lettered parts, grades and places are no people; nor a firm with an office after it, nor a name inside a longer run.
+  hasNo('as set out in Annex A. Definitions.', 'Person');
+  hasNo('holders of Class A. Shares', 'Person');
+  hasNo('Acme Holdings, Chief Executive office', 'Person');
+  hasNo('The Harbor Rosa W. Castellanos Fund', 'Person');
+  hasNo('I, the undersigned, certify', 'Person');
   assert.deepEqual(tags('By: Widget Corp.'), [['Org', 'Widget Corp']]);
 });
 

@@ -57,7 +57,8 @@ const isCaps = (w: string): boolean => /\p{Lu}/u.test(w) && !/\p{Ll}/u.test(w);
 export function nameStart(words: readonly string[], opts: { capitals?: boolean } = {}): number {
   let first = 0;
   words.forEach((w, i) => {
-    if (!/^\p{Lu}/u.test(w) || !NOT_NAME_WORDS.has(w.replace(/[^\p{L}]/gu, '').toLowerCase())) return;
+    // An initial ("Gordon A. Davies") is a name's, though "a" frames a sentence.
+    if (!/^\p{Lu}/u.test(w) || /^\p{Lu}\.$/u.test(w) || !NOT_NAME_WORDS.has(w.replace(/[^\p{L}]/gu, '').toLowerCase())) return;
     if (opts.capitals && insideCapitals(words, i, first)) return;
     first = i + 1;
   });

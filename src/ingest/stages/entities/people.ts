@@ -6,6 +6,12 @@
 import { type Candidate, regex, WORD_END } from './candidate.js';
 import { nameStart, NOT_NAME_WORDS, NOT_PERSON_WORDS } from './names.js';
 
+/** A person's office named right after the name. */
+const OFFICES = String.raw`(?:Chief|Executive|Senior|Vice|Interim|Acting|Deputy|Assistant)\s\p{Lu}\p{L}+|President|Secretary|Treasurer|Chairman|Chairwoman|CEO|CFO|COO|CTO|General\sCounsel`;
+
+/** Defined roles only a person has (a firm can be a "Guarantor" or a "Contractor"; an "Employee" is a person). */
+const PERSON_ROLES = String.raw`Employee|EMPLOYEE|Executive|EXECUTIVE|Consultant|CONSULTANT|Participant|PARTICIPANT|Grantee|GRANTEE|Optionee|OPTIONEE|Officer|OFFICER|Director|DIRECTOR|Advisor|ADVISOR|Adviser|ADVISER`;
+
 const NAME_PART = String.raw`(?:\p{Lu}[\p{Ll}'’-]{1,30}|\p{Lu}{2,30}|\p{Lu}\.)`;
 const FULL_NAME = String.raw`${NAME_PART}(?:\s${NAME_PART}){1,3}${WORD_END}`;
 
@@ -14,19 +20,46 @@ const CUES = [
   // Not after a capitalised word: "Innovation Dr. Techville" is a street.
   regex('gu', String.raw`(?<![\p{L}]|\p{Lu}\p{Ll}*\s)(?:Mr|Mrs|Ms|Dr|Prof)\.?\s(?<name>${NAME_PART}(?:\s${NAME_PART}){0,3}${WORD_END})`),
   regex('gu', String.raw`(?<![\p{L}])(?<name>${FULL_NAME}),\san\sindividual${WORD_END}`),
+  // A signer's own words: "I, Richard Walker, acknowledge", "personally appeared Vikas Sinha", "/s/ Elizabeth Lord".
+  regex('gu', String.raw`(?:(?<![\p{L}])I,\s(?<name>${FULL_NAME}),|(?<![\p{L}])appeared\s(?<name>${FULL_NAME})|\/s\/\s(?<name>${FULL_NAME}))`),
+  // A name and the person's office after it: "David Manovich, Executive Vice Chairman", "R. Kirk Morgan, CFO".
+  regex('gu', String.raw`(?<![\p{L}])(?<name>${FULL_NAME}),\s(?:${OFFICES})${WORD_END}`),
+  // A middle initial between two names: "Anita W. Matheson", "John J. Roberts".
+  regex('gu', String.raw`(?<![\p{L}.]|\p{Lu}[\p{L}.'’-]*\s)(?<name>\p{Lu}\p{Ll}{1,30}\s\p{Lu}\.\s\p{Lu}\p{Ll}{1,30}(?:-\p{Lu}\p{Ll}{1,30})?)${WORD_END}(?!\s\p{Lu}\p{Ll})`),
+  // A party defined by a role only a person has: `John T. Perri ("Executive")`, `Anthony Hensel ("EMPLOYEE")`.
+  regex('gu', String.raw`(?<![\p{L}])(?<name>${FULL_NAME})\s\((?:the\s)?["“](?:${PERSON_ROLES})["”]\)`),
 ];
-const ANY_CUE = /Name:|NAME:|By:|BY:|Mrs?\b|Ms\b|Dr\b|Prof\b|individual/u;
+const ANY_CUE = /Name:|NAME:|By:|BY:|Mrs?\b|Ms\b|Dr\b|Prof\b|individual|I,|appeared|\/s\/|\(["“]|\(the ["“]|,\s(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|CEO|CFO|COO|General\sCounsel)|\s\p{Lu}\.\s\p{Lu}\p{Ll}/u;
 const WHOLE_NAME = regex('u', `^${FULL_NAME}$`);
 const NAME_LABEL = /^(?:Print(?:ed)? )?Name:$/iu;
 
-function personAt(start: number, name: string): Candidate | null {
-  const words = name.split(' ');
+/** A part, a grade or a place lettered "A.", "B." …: "Annex A. Terms", "Class A. Shares", "Lot B. Smith". */
+const LETTERED = new Set(['annex', 'appendix', 'attachment', 'part', 'item', 'table', 'figure', 'chart', 'note', 'option', 'phase', 'stage', 'step', 'class', 'series', 'tranche', 'level', 'tier', 'grade', 'type', 'group', 'category', 'volume', 'chapter', 'lot', 'parcel', 'tract', 'block', 'unit', 'building', 'floor', 'suite', 'room', 'zone', 'area', 'site', 'route', 'box', 'column', 'row', 'line', 'page', 'paragraph', 'clause', 'subsection', 'division', 'title', 'rule', 'form', 'plan', 'program', 'model', 'version', 'release']);
+
+function personAt(start: number, written: string): Candidate[] | null {
+  let words = written.split(' ');
+  if (LETTERED.has(words[0]!.toLowerCase())) return null;
+  // "/s/ Elizabeth Lord GUARANTOR": a name in title case ends where a word in capitals (a role, the next line) begins.
+  const caps = (w: string) => /^\p{Lu}{2,}$/u.test(w);
+  if (!caps(words[0]!)) {
+    const end = words.findIndex(caps);
+    if (end >= 2) words = words.slice(0, end);
+  }
+  // "/s/ DAGMAR DOLBY DAGMAR DOLBY": the signature's name and the printed name under it, run together: each is the person's.
+  const half = words.length / 2;
+  if (Number.isInteger(half) && half >= 2 && words.slice(0, half).join(' ') === words.slice(half).join(' ')) {
+    const one = words.slice(0, half).join(' ');
+    const signed = personAt(start, one);
+    const printed = personAt(start + one.length + 1, one);
+    return signed && printed ? [signed, printed].flat() : [];
+  }
+  const name = words.join(' ');
   if (words.some((w) => NOT_PERSON_WORDS.has(w.toLowerCase()))) return null;
   const first = nameStart(words);
   if (first < 0) return null;
   const skipped = words.slice(0, first).join(' ');
   const offset = skipped ? skipped.length + 1 : 0;
-  return { start: start + offset, end: start + name.length, type: 'Person' };
+  return [{ start: start + offset, end: start + name.length, type: 'Person' }];
 }
 
 /** `previous` is the text of the leaf before this one, for signature blocks that put "Name:" on its own. */
@@ -36,12 +69,12 @@ export function findPeople(text: string, previous: string | undefined): Candidat
     for (const m of text.matchAll(re)) {
       const range = m.indices?.groups?.name;
       const person = range ? personAt(range[0], text.slice(range[0], range[1])) : null;
-      if (person) out.push(person);
+      if (person) out.push(...person);
     }
   }
   if (previous !== undefined && NAME_LABEL.test(previous) && WHOLE_NAME.test(text)) {
     const person = personAt(0, text);
-    if (person) out.push(person);
+    if (person) out.push(...person);
   }
   if (GENERATION_CUE.test(text)) out.push(...generational(text));
   return out;
