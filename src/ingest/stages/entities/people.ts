@@ -15,21 +15,63 @@ const PERSON_ROLES = String.raw`Employee|EMPLOYEE|Executive|EXECUTIVE|Consultant
 const NAME_PART = String.raw`(?:\p{Lu}[\p{Ll}'’-]{1,30}|\p{Lu}{2,30}|\p{Lu}\.)`;
 const FULL_NAME = String.raw`${NAME_PART}(?:\s${NAME_PART}){1,3}${WORD_END}`;
 
-const CUES = [
-  regex('gu', String.raw`(?<![\p{L}])(?:(?:Print(?:ed)?\s)?(?:Name|NAME)|By|BY):\s(?:/s/\s)?(?<name>${FULL_NAME})`),
+/** Each pattern with a cheap test of its cue, run only where the cue is in the text. */
+const CUES: [cue: RegExp, pattern: RegExp][] = [
+  [/Name:|NAME:|By:|BY:/u, regex('gu', String.raw`(?<![\p{L}])(?:(?:Print(?:ed)?\s)?(?:Name|NAME)|By|BY):\s(?:/s/\s)?(?<name>${FULL_NAME})`)],
   // Not after a capitalised word: "Innovation Dr. Techville" is a street.
-  regex('gu', String.raw`(?<![\p{L}]|\p{Lu}\p{Ll}*\s)(?:Mr|Mrs|Ms|Dr|Prof)\.?\s(?<name>${NAME_PART}(?:\s${NAME_PART}){0,3}${WORD_END})`),
-  regex('gu', String.raw`(?<![\p{L}])(?<name>${FULL_NAME}),\san\sindividual${WORD_END}`),
-  // A signer's own words: "I, Richard Walker, acknowledge", "personally appeared Vikas Sinha", "/s/ Elizabeth Lord".
-  regex('gu', String.raw`(?:(?<![\p{L}])I,\s(?<name>${FULL_NAME}),|(?<![\p{L}])appeared\s(?<name>${FULL_NAME})|\/s\/\s(?<name>${FULL_NAME}))`),
-  // A name and the person's office after it: "David Manovich, Executive Vice Chairman", "R. Kirk Morgan, CFO".
-  regex('gu', String.raw`(?<![\p{L}])(?<name>${FULL_NAME}),\s(?:${OFFICES})${WORD_END}`),
-  // A middle initial between two names: "Anita W. Matheson", "John J. Roberts".
-  regex('gu', String.raw`(?<![\p{L}.]|\p{Lu}[\p{L}.'’-]*\s)(?<name>\p{Lu}\p{Ll}{1,30}\s\p{Lu}\.\s\p{Lu}\p{Ll}{1,30}(?:-\p{Lu}\p{Ll}{1,30})?)${WORD_END}(?!\s\p{Lu}\p{Ll})`),
-  // A party defined by a role only a person has: `John T. Perri ("Executive")`, `Anthony Hensel ("EMPLOYEE")`.
-  regex('gu', String.raw`(?<![\p{L}])(?<name>${FULL_NAME})\s\((?:the\s)?["“](?:${PERSON_ROLES})["”]\)`),
+  [/Mrs?\b|Ms\b|Dr\b|Prof\b/u, regex('gu', String.raw`(?<![\p{L}]|\p{Lu}\p{Ll}*\s)(?:Mr|Mrs|Ms|Dr|Prof)\.?\s(?<name>${NAME_PART}(?:\s${NAME_PART}){0,3}${WORD_END})`)],
+  [/individual/u, regex('gu', String.raw`(?<![\p{L}])(?<name>${FULL_NAME}),\san\sindividual${WORD_END}`)],
+  // A signer's own words: "I, Richard Walker, acknowledge", "personally appeared Vikas Sinha", "/s/ Elizabeth Lord" (each
+  // opening on its literal; the word before is checked in findPeople: a leading lookbehind would be tried at every position).
+  [/I,/u, regex('gu', String.raw`I,\s(?<name>${FULL_NAME}),`)],
+  [/appeared/u, regex('gu', String.raw`appeared\s(?<name>${FULL_NAME})`)],
+  [/\/s\//u, regex('gu', String.raw`\/s\/\s(?<name>${FULL_NAME})`)],
 ];
-const ANY_CUE = /Name:|NAME:|By:|BY:|Mrs?\b|Ms\b|Dr\b|Prof\b|individual|I,|appeared|\/s\/|\(["“]|\(the ["“]|,\s(?:Chief|Executive|Senior|Vice|President|Secretary|Treasurer|Chairman|CEO|CFO|COO|General\sCounsel)|\s\p{Lu}\.\s\p{Lu}\p{Ll}/u;
+
+const AFTER_NAME_CUE = /,\s(?:Chief|Executive|Senior|Vice|Interim|Acting|Deputy|Assistant|President|Secretary|Treasurer|Chairman|Chairwoman|CEO|CFO|COO|CTO|General\sCounsel)|\((?:the\s)?["“](?:Employee|EMPLOYEE|Executive|EXECUTIVE|Consultant|CONSULTANT|Participant|PARTICIPANT|Grantee|GRANTEE|Optionee|OPTIONEE|Officer|OFFICER|Director|DIRECTOR|Advis|ADVIS)/u;
+const INITIAL_CUE = /\p{Ll}\s\p{Lu}\.\s\p{Lu}\p{Ll}/u;
+
+/** A name ending where a cue after it begins (the cue found first: a pattern opening on a name would try every word). */
+const NAME_AT_END = regex('u', String.raw`(?<![\p{L}])(?<name>${FULL_NAME})$`);
+/** How far before its cue a name is looked for. */
+const NAME_WINDOW = 120;
+
+/**
+ * Cues that follow the name: the person's office right after it ("David Manovich, Executive Vice Chairman", "R. Kirk
+ * Morgan, CFO"), a defined role only a person has (`John T. Perri ("Executive")`).
+ */
+const AFTER_NAME_CUES = [
+  regex('gu', String.raw`,\s(?:${OFFICES})${WORD_END}`),
+  regex('gu', String.raw`\s\((?:the\s)?["“](?:${PERSON_ROLES})["”]\)`),
+];
+
+function namesBeforeCues(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const cue of AFTER_NAME_CUES) {
+    for (const m of text.matchAll(cue)) {
+      const from = Math.max(0, m.index - NAME_WINDOW);
+      const range = NAME_AT_END.exec(text.slice(from, m.index))?.indices?.groups?.name;
+      const person = range ? personAt(from + range[0], text.slice(from + range[0], from + range[1])) : null;
+      if (person) out.push(...person);
+    }
+  }
+  return out;
+}
+
+/** "Anita W. Matheson", "John J. Roberts": a middle initial between two names, not inside a longer run of capitalised words. */
+const MIDDLE_INITIAL = /(\p{Lu}\p{Ll}{1,30})\s\p{Lu}\.\s\p{Lu}\p{Ll}{1,30}(?:-\p{Lu}\p{Ll}{1,30})?(?![\p{L}\p{N}])/gu;
+
+function middleInitials(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(MIDDLE_INITIAL)) {
+    const before = text.slice(Math.max(0, m.index - 40), m.index);
+    if (/[\p{L}.]$/u.test(before) || /\p{Lu}[\p{L}.'’-]*\s$/u.test(before)) continue;
+    if (/^\s\p{Lu}\p{Ll}/u.test(text.slice(m.index + m[0].length))) continue;
+    const person = personAt(m.index, m[0]);
+    if (person) out.push(...person);
+  }
+  return out;
+}
 const WHOLE_NAME = regex('u', `^${FULL_NAME}$`);
 const NAME_LABEL = /^(?:Print(?:ed)? )?Name:$/iu;
 
@@ -63,19 +105,27 @@ function personAt(start: number, written: string): Candidate[] | null {
 }
 
 /** `previous` is the text of the leaf before this one, for signature blocks that put "Name:" on its own. */
+/** Any cue at all, in one pass: most leaves have none. */
+const ANY_CUE = /Name:|NAME:|By:|BY:|Mrs?\b|Ms\b|Dr\b|Prof\b|individual|I,|appeared|\/s\/|,\s(?:Chief|Exec|Senior|Vice|Interim|Acting|Deputy|Assistant|Pres|Secr|Treas|Chair|CEO|CFO|COO|CTO|General)|\(["“]|\(the\s|\p{Ll}\s\p{Lu}\.\s\p{Lu}|\s(?:Jr|Sr|JR|SR)\.|\s(?:II|III|IV)(?![\p{L}\p{N}])/u;
+
 export function findPeople(text: string, previous: string | undefined): Candidate[] {
   const out: Candidate[] = [];
-  if (ANY_CUE.test(text)) for (const re of CUES) {
+  if (previous !== undefined && NAME_LABEL.test(previous) && WHOLE_NAME.test(text)) {
+    const person = personAt(0, text);
+    if (person) out.push(...person);
+  }
+  if (!ANY_CUE.test(text)) return out;
+  for (const [cue, re] of CUES) {
+    if (!cue.test(text)) continue;
     for (const m of text.matchAll(re)) {
+      if (/^[\p{L}]/u.test(m[0]) && /\p{L}$/u.test(text.slice(0, m.index))) continue;
       const range = m.indices?.groups?.name;
       const person = range ? personAt(range[0], text.slice(range[0], range[1])) : null;
       if (person) out.push(...person);
     }
   }
-  if (previous !== undefined && NAME_LABEL.test(previous) && WHOLE_NAME.test(text)) {
-    const person = personAt(0, text);
-    if (person) out.push(...person);
-  }
+  if (AFTER_NAME_CUE.test(text)) out.push(...namesBeforeCues(text));
+  if (INITIAL_CUE.test(text)) out.push(...middleInitials(text));
   if (GENERATION_CUE.test(text)) out.push(...generational(text));
   return out;
 }
