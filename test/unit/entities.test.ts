@@ -212,6 +212,7 @@ test('people only from strong cues: signature blocks, honorifics, "an individual
   has('Tomas Lindqvist, Executive Vice Chairman of the Board', 'Person', 'Tomas Lindqvist');
   has('acknowledged before me by Q. Dale Whitfield, CFO of the company', 'Person', 'Q. Dale Whitfield');
   has('must be received by Rosa W. Castellanos at the office', 'Person', 'Rosa W. Castellanos');
+  has('Bruno K. Adeyemi Interim Chief Executive Officer Accepted and Agreed:', 'Person', 'Bruno K. Adeyemi');
   has('between Acme Corp. and Ivo Marchetti ("Executive") effective', 'Person', 'Ivo Marchetti');
   // The signature and the printed name under it, run together, are each the person's.
   assert.deepEqual(tags('/s/ LENA OKAFOR LENA OKAFOR, as Trustee').filter(([t]) => t === 'Person'), [['Person', 'LENA OKAFOR'], ['Person', 'LENA OKAFOR']]);

@@ -58,6 +58,8 @@ function namesBeforeCues(text: string): Candidate[] {
   return out;
 }
 
+const OFFICE_AFTER = regex('u', String.raw`^\s(?:${OFFICES})${WORD_END}`);
+
 /** "Anita W. Matheson", "John J. Roberts": a middle initial between two names, not inside a longer run of capitalised words. */
 const MIDDLE_INITIAL = /(\p{Lu}\p{Ll}{1,30})\s\p{Lu}\.\s\p{Lu}\p{Ll}{1,30}(?:-\p{Lu}\p{Ll}{1,30})?(?![\p{L}\p{N}])/gu;
 
@@ -66,7 +68,9 @@ function middleInitials(text: string): Candidate[] {
   for (const m of text.matchAll(MIDDLE_INITIAL)) {
     const before = text.slice(Math.max(0, m.index - 40), m.index);
     if (/[\p{L}.]$/u.test(before) || /\p{Lu}[\p{L}.'’-]*\s$/u.test(before)) continue;
-    if (/^\s\p{Lu}\p{Ll}/u.test(text.slice(m.index + m[0].length))) continue;
+    // Not a longer run of capitalised words, unless an office follows ("Gary M. Crosby Interim Chief Executive Officer").
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
+    if (/^\s\p{Lu}\p{Ll}/u.test(after) && !OFFICE_AFTER.test(after)) continue;
     const person = personAt(m.index, m[0]);
     if (person) out.push(...person);
   }
