@@ -197,6 +197,9 @@ test('people only from strong cues: signature blocks, honorifics, "an individual
   has('By: /s/ Timothy D. Cook', 'Person', 'Timothy D. Cook');
   has('Co-investigators Prof.Dr. Darintr Sosothikul, Diplomat', 'Person', 'Darintr Sosothikul');
   has('a letter from Ms. Jane Roe about', 'Person', 'Jane Roe');
+  // A possessive is no part of the name.
+  has("to extend the term of Mr. Bianco's employment", 'Person', 'Bianco');
+  has("the auditors of Orchard Analytics Inc.'s parent", 'Org', 'Orchard Analytics Inc.');
   has('Receiving Party: Jane Doe, an individual residing at', 'Person', 'Jane Doe');
   assert.deepEqual(tags('Jean Paoli', 'Name:'), [['Person', 'Jean Paoli']]);
   assert.deepEqual(tags('Chief Executive Officer', 'Title:'), []);

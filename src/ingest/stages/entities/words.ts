@@ -22,7 +22,8 @@ function tokenEnd(text: string, at: number): number | null {
 }
 
 const OPENING = /^[(["'“‘«{]*$/u;
-const CLOSING = /^[)\]"'”’».,;:!?}]*$/u;
+/** Punctuation after a value, or a possessive ("Acme Inc.'s"), which cleanEdges takes off. */
+const CLOSING = /^(?:['’][sS])?[)\]"'”’».,;:!?}]*$/u;
 /** A full stop that is part of the value: an initial or an abbreviation ("N.A.", "Inc.", "Jr."), in capitals too ("JWMW LTD."). */
 const ABBREVIATION_DOT = /(?:(?:^|[\s.])\p{L}|\b(?:Inc|Corp|Ltd|Co|Jr|Sr|Bros|No|St|Ave|Blvd|Rd|Dr|Mr|Mrs|Ms|U\.S|p\.m|a\.m|P\.M|A\.M|INC|CORP|LTD|CO|JR|SR))\.$/u;
 
@@ -37,7 +38,9 @@ export function cleanEdges(text: string, start: number, end: number): { start: n
   for (;;) {
     const last = text[e - 1];
     if (e <= s || last === undefined) break;
-    if (/[\s"'”’»,;:!?\]}]/u.test(last)) e--;
+    // "Mr. Bianco's employment", "Acme Inc.'s offices": a possessive is no part of the name.
+    if ((last === 's' || last === 'S') && /[\p{L}.]['’]$/u.test(text.slice(Math.max(s, e - 3), e - 1))) e -= 2;
+    else if (/[\s"'”’»,;:!?\]}]/u.test(last)) e--;
     else if (last === ')' && !text.slice(s, e - 1).includes('(')) e--;
     else if (last === '.' && !endsInAbbreviation(text.slice(s, e))) e--;
     else break;

@@ -673,7 +673,8 @@ export function findParties(text: string, previous?: string, extra: readonly { s
     if (from > 0 && HONORIFIC.test(tokens[from - 1]!.text)) from--;
     // An organisation found with the signer's title before it ("Director KESTREL HOLDINGS LLC"): the title is not the name's.
     while (from >= 0 && TITLE_WORDS.has(lower(tokens[from])) && !allCaps(tokens[from]!) && tokens[from + 1] && allCaps(tokens[from + 1]!) && tokens[from + 1]!.end <= x.end) from++;
-    const to = firstIndex(tokens, (t) => t.end > x.end) - 1;
+    // The token the span ends in (a name without its possessive ends inside "Bianco's").
+    const to = Math.min(tokens.length - 1, firstIndex(tokens, (t) => t.end >= x.end));
     if (from >= 0 && to >= from) add({ from, to });
   }
   const found: (PartyMention & { from: number; last: number })[] = [];
