@@ -108,10 +108,10 @@ function personAt(start: number, written: string): Candidate[] | null {
   return [{ start: start + offset, end: start + name.length, type: 'Person' }];
 }
 
-/** `previous` is the text of the leaf before this one, for signature blocks that put "Name:" on its own. */
 /** Any cue at all, in one pass: most leaves have none. */
 const ANY_CUE = /Name:|NAME:|By:|BY:|Mrs?\b|Ms\b|Dr\b|Prof\b|individual|I,|appeared|\/s\/|,\s(?:Chief|Exec|Senior|Vice|Interim|Acting|Deputy|Assistant|Pres|Secr|Treas|Chair|CEO|CFO|COO|CTO|General)|\(["“]|\(the\s|\p{Ll}\s\p{Lu}\.\s\p{Lu}|\s(?:Jr|Sr|JR|SR)\.|\s(?:II|III|IV)(?![\p{L}\p{N}])/u;
 
+/** `previous` is the text of the leaf before this one, for signature blocks that put "Name:" on its own. */
 export function findPeople(text: string, previous: string | undefined): Candidate[] {
   const out: Candidate[] = [];
   if (previous !== undefined && NAME_LABEL.test(previous) && WHOLE_NAME.test(text)) {
@@ -122,7 +122,7 @@ export function findPeople(text: string, previous: string | undefined): Candidat
   for (const [cue, re] of CUES) {
     if (!cue.test(text)) continue;
     for (const m of text.matchAll(re)) {
-      if (/^[\p{L}]/u.test(m[0]) && /\p{L}$/u.test(text.slice(0, m.index))) continue;
+      if (/^\p{L}/u.test(m[0]) && /\p{L}/u.test(text[m.index - 1] ?? '')) continue;
       const range = m.indices?.groups?.name;
       const person = range ? personAt(range[0], text.slice(range[0], range[1])) : null;
       if (person) out.push(...person);
