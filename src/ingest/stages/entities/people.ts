@@ -28,7 +28,8 @@ const CUES: [cue: RegExp, pattern: RegExp][] = [
   [/\/s\//u, regex('gu', String.raw`\/s\/\s(?<name>${FULL_NAME})`)],
 ];
 
-const AFTER_NAME_CUE = /,\s(?:Chief|Executive|Senior|Vice|Interim|Acting|Deputy|Assistant|President|Secretary|Treasurer|Chairman|Chairwoman|CEO|CFO|COO|CTO|General\sCounsel)|\((?:the\s)?["“](?:Employee|EMPLOYEE|Executive|EXECUTIVE|Consultant|CONSULTANT|Participant|PARTICIPANT|Grantee|GRANTEE|Optionee|OPTIONEE|Officer|OFFICER|Director|DIRECTOR|Advis|ADVIS)/u;
+/** The cues of AFTER_NAME_CUES, as one test. */
+const AFTER_NAME_CUE = regex('u', String.raw`,\s(?:${OFFICES})|\((?:the\s)?["“](?:${PERSON_ROLES})["”]\)`);
 const INITIAL_CUE = /\p{Ll}\s\p{Lu}\.\s\p{Lu}\p{Ll}/u;
 
 /** A name ending where a cue after it begins (the cue found first: a pattern opening on a name would try every word). */
