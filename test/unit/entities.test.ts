@@ -149,7 +149,14 @@ test('organisations need a legal suffix and a name, not a description or a role'
   // A name runs through no other firm's suffix.
   assert.deepEqual(tags('between Blue River Holdings LLC and Acme Corp., as Tenant').filter(([t]) => t === 'Org'), [['Org', 'Blue River Holdings LLC'], ['Org', 'Acme Corp']]);
   has("Tenant's Broker. CW of Arizona, LLC.", 'Org', 'CW of Arizona, LLC');
-  has('AAPL The Nasdaq Stock Market LLC', 'Org', 'Nasdaq Stock Market LLC');
+  // A "The" written as the name is, where no sentence opens, is the name's own; a sentence's opening "The" is not.
+  has('AAPL The Nasdaq Stock Market LLC', 'Org', 'The Nasdaq Stock Market LLC');
+  has('includes, but is not limited to: The Quill Harbor Group, Inc., and others', 'Org', 'The Quill Harbor Group, Inc.');
+  has('by and between the landlord named above, and THE ORCHARD SOFTWARE GROUP, INC, a Delaware corporation', 'Org', 'THE ORCHARD SOFTWARE GROUP, INC');
+  has('as a Borrower,\nTHE SUBSIDIARIES OF ORCHARD MEDIA NEW HOLDINGS INC. PARTY HERETO', 'Org', 'THE SUBSIDIARIES OF ORCHARD MEDIA NEW HOLDINGS INC.');
+  has('It agrees. The Quill Harbor Group, Inc. shall pay.', 'Org', 'Quill Harbor Group, Inc.');
+  has('and The ORCHARD CORP. agrees', 'Org', 'ORCHARD CORP.');
+  has('as agent for THE Quill Harbor Group, Inc.', 'Org', 'Quill Harbor Group, Inc.');
   has('that the Quarterly Report of Apple Inc. on Form 10-Q', 'Org', 'Apple Inc.');
   has('serviced by Smith & Co. monthly', 'Org', 'Smith & Co.');
   // A role word right before the suffix, after a word of the name, is the firm's own word ("the Company" elsewhere is a role).

@@ -51,6 +51,27 @@ function ownLastWord(words: readonly string[]): boolean {
   return last !== undefined && before !== undefined && ROLE_WORDS.has(plain(last)) && (before === '&' || (/^\p{Lu}/u.test(before) && !NOT_NAME_WORDS.has(plain(before))));
 }
 
+/** What a sentence opens after: a text's or line's start, or a sentence's end (SENTENCE_END alone). */
+const SENTENCE_OPENING = /(?:^|[.!?]["”’)]?|\n)\s*$/u;
+const SENTENCE_END = /[.!?]["”’)]?\s*$/u;
+const ARTICLE_BEFORE = /(?<![\p{L}\p{N}])(?:The|THE) $/u;
+
+/**
+ * How many characters of a "The" right before a name are the name's own ("limited to: The J. Jill Group, Inc.", "and THE
+ * ULTIMATE SOFTWARE GROUP, INC"), or 0: written as the name is (capitalised before a name in title case, in capitals before
+ * one in capitals) where a sentence does not open, so its capital is the name's, not the sentence's. A line in capitals is a
+ * cover page's or signature block's name line ("THE BANK OF NEW YORK MELLON, as Trustee"): its start opens no sentence. A
+ * role ("the Company") is in lower case or never gets here.
+ */
+function ownArticle(text: string, start: number, kept: string): number {
+  const article = ARTICLE_BEFORE.exec(text.slice(Math.max(0, start - 4), start))?.[0];
+  if (!article) return 0;
+  const inCapitals = kept.split(' ').every(isCapitalised);
+  if (article === 'THE ' ? !inCapitals : inCapitals && /^\p{L}{2}/u.test(kept)) return 0;
+  const before = text.slice(Math.max(0, start - 44), start - 4);
+  return (article === 'THE ' ? SENTENCE_END : SENTENCE_OPENING).test(before) ? 0 : article.length;
+}
+
 export function findOrganisations(text: string): Candidate[] {
   if (!SUFFIX_CUE.test(text)) return [];
   const out: Candidate[] = [];
@@ -89,7 +110,8 @@ export function findOrganisations(text: string): Candidate[] {
     // "a Washington Corporation" describes where a company is incorporated, it does not name it.
     if (STATE_NAMES.has(kept.toLowerCase())) continue;
     const skipped = name.length - kept.length;
-    out.push({ start: m.index + skipped, end: m.index + m[0].length, type: 'Org' });
+    const article = ownArticle(text, m.index + skipped, kept);
+    out.push({ start: m.index + skipped - article, end: m.index + m[0].length, type: 'Org' });
   }
   return out;
 }
