@@ -157,6 +157,10 @@ test('organisations need a legal suffix and a name, not a description or a role'
   has('It agrees. The Quill Harbor Group, Inc. shall pay.', 'Org', 'Quill Harbor Group, Inc.');
   has('and The ORCHARD CORP. agrees', 'Org', 'ORCHARD CORP.');
   has('as agent for THE Quill Harbor Group, Inc.', 'Org', 'Quill Harbor Group, Inc.');
+  // A roman numeral opening a line numbers it; an initial stays the name's.
+  has('X. Quill Harbor Holdings Inc. ("Parent") shall execute a guaranty', 'Org', 'Quill Harbor Holdings Inc.');
+  has('IV. Quill Harbor Holdings LLC shall pay', 'Org', 'Quill Harbor Holdings LLC');
+  has('A. O. Quill Corporation, a Delaware corporation', 'Org', 'A. O. Quill Corporation');
   has('that the Quarterly Report of Apple Inc. on Form 10-Q', 'Org', 'Apple Inc.');
   has('serviced by Smith & Co. monthly', 'Org', 'Smith & Co.');
   // A role word right before the suffix, after a word of the name, is the firm's own word ("the Company" elsewhere is a role).

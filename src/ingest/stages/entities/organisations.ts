@@ -54,6 +54,8 @@ function ownLastWord(words: readonly string[]): boolean {
 /** What a sentence opens after: a text's or line's start, or a sentence's end (SENTENCE_END alone). */
 const SENTENCE_OPENING = /(?:^|[.!?]["”’)]?|\n)\s*$/u;
 const SENTENCE_END = /[.!?]["”’)]?\s*$/u;
+/** A list's roman numeral ("IV.", "X."): no initial of a name. */
+const LIST_NUMERAL = /^(?:I{2,3}|IV|VI{0,3}|I?X|XI{1,3})\.$/u;
 const ARTICLE_BEFORE = /(?<![\p{L}\p{N}])(?:The|THE) $/u;
 
 /**
@@ -94,6 +96,8 @@ export function findOrganisations(text: string): Candidate[] {
     const month = words.findLastIndex((w, i) => i >= first && MONTHS.test(w));
     if (month >= 0 && /^\d/u.test(words[month + 1] ?? '')) first = month + 1;
     while (first > 0 && first < words.length && /^\d/u.test(words[first]!)) first++;
+    // "X. Republic Airways Holdings Inc. shall …": a roman numeral opening a line numbers it ("A. O. Smith" keeps its initials).
+    if (first === 0 && LIST_NUMERAL.test(words[0]!) && words.length > 1 && SENTENCE_OPENING.test(text.slice(Math.max(0, m.index - 40), m.index))) first = 1;
     // "Pay 5 Acme Corp. shares": a figure after one capitalised word ends a sentence's opening, not a name's words.
     const figure = words.findIndex((w, i) => i > first && /^\d/u.test(w));
     if (figure > 0 && figure - first < 2) first = figure + 1;
