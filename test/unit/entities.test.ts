@@ -173,6 +173,7 @@ test('organisations need a legal suffix and a name, not a description or a role'
   has('"Borrower" means Prairie Rail Leasing 2021 LLC, a Delaware limited liability company.', 'Org', 'Prairie Rail Leasing 2021 LLC');
   has('Landlord: KJT/HARBOR CENTER 14, LP, a Delaware limited partnership', 'Org', 'KJT/HARBOR CENTER 14, LP');
   has('Fernwood Investors 2210C GP, LLC, its general partner', 'Org', 'Fernwood Investors 2210C GP, LLC');
+  has('Fernwood 2210C GP, LLC, its general partner', 'Org', 'Fernwood 2210C GP, LLC');
   has('In 2019 Orchard Analytics Inc. sold lamps.', 'Org', 'Orchard Analytics Inc.');
   has('paid on June 2020 Orchard Analytics LLC invoices', 'Org', 'Orchard Analytics LLC');
   has('Section 5 Orchard Analytics LLC shall pay', 'Org', 'Orchard Analytics LLC');

@@ -99,7 +99,7 @@ export function findOrganisations(text: string): Candidate[] {
     // "X. Republic Airways Holdings Inc. shall …": a roman numeral opening a line numbers it ("A. O. Smith" keeps its initials).
     if (first === 0 && LIST_NUMERAL.test(words[0]!) && words.length > 1 && SENTENCE_OPENING.test(text.slice(Math.max(0, m.index - 40), m.index))) first = 1;
     // "Pay 5 Acme Corp. shares": a figure after one capitalised word ends a sentence's opening, not a name's words.
-    const figure = words.findIndex((w, i) => i > first && /^\d/u.test(w));
+    const figure = words.findIndex((w, i) => i > first && /^\d+$/u.test(w));
     if (figure > 0 && figure - first < 2) first = figure + 1;
     if (first >= words.length) continue;
     // "Insurance Company", "the Operating Company": "Company" makes a firm's name only after two words of it ("Arizona Public
