@@ -157,6 +157,11 @@ test('organisations need a legal suffix and a name, not a description or a role'
   has('It agrees. The Quill Harbor Group, Inc. shall pay.', 'Org', 'Quill Harbor Group, Inc.');
   has('and The ORCHARD CORP. agrees', 'Org', 'ORCHARD CORP.');
   has('as agent for THE Quill Harbor Group, Inc.', 'Org', 'Quill Harbor Group, Inc.');
+  // A line that is the name alone (a table's cell) is no sentence: its "The" is the name's.
+  has('The Quill Stock Market LLC', 'Org', 'The Quill Stock Market LLC');
+  has('The Quill Stock Market LLC shall list it', 'Org', 'Quill Stock Market LLC');
+  // A word with a figure in it is a name's, though its letters spell a framing word ("NO").
+  has('to provide NO1 QUILL ESTATE INC. with the following', 'Org', 'NO1 QUILL ESTATE INC.');
   // A roman numeral opening a line numbers it; an initial stays the name's.
   has('X. Quill Harbor Holdings Inc. ("Parent") shall execute a guaranty', 'Org', 'Quill Harbor Holdings Inc.');
   has('IV. Quill Harbor Holdings LLC shall pay', 'Org', 'Quill Harbor Holdings LLC');

@@ -58,7 +58,8 @@ export function nameStart(words: readonly string[], opts: { capitals?: boolean }
   let first = 0;
   words.forEach((w, i) => {
     // An initial ("Gordon A. Davies") is a name's, though "a" frames a sentence.
-    if (!/^\p{Lu}/u.test(w) || /^\p{Lu}\.$/u.test(w) || !NOT_NAME_WORDS.has(w.replace(/[^\p{L}]/gu, '').toLowerCase())) return;
+    // A word with a figure in it ("NO1 REAL ESTATE INC.") is a name's, though its letters spell a framing word.
+    if (!/^\p{Lu}/u.test(w) || /^\p{Lu}\.$/u.test(w) || /\p{N}/u.test(w) || !NOT_NAME_WORDS.has(w.replace(/[^\p{L}]/gu, '').toLowerCase())) return;
     if (opts.capitals && insideCapitals(words, i, first)) return;
     first = i + 1;
   });

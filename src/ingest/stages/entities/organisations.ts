@@ -54,6 +54,8 @@ function ownLastWord(words: readonly string[]): boolean {
 /** What a sentence opens after: a text's or line's start, or a sentence's end (SENTENCE_END alone). */
 const SENTENCE_OPENING = /(?:^|[.!?]["”’)]?|\n)\s*$/u;
 const SENTENCE_END = /[.!?]["”’)]?\s*$/u;
+/** A name's line ending right after it: punctuation at most, then the line's or text's end. */
+const NAME_LINE_END = /^[\s,.;:)]*(?:\n|$)/u;
 /** A list's roman numeral ("IV.", "X."): no initial of a name. */
 const LIST_NUMERAL = /^(?:I{2,3}|IV|VI{0,3}|I?X|XI{1,3})\.$/u;
 const ARTICLE_BEFORE = /(?<![\p{L}\p{N}])(?:The|THE) $/u;
@@ -65,13 +67,15 @@ const ARTICLE_BEFORE = /(?<![\p{L}\p{N}])(?:The|THE) $/u;
  * cover page's or signature block's name line ("THE BANK OF NEW YORK MELLON, as Trustee"): its start opens no sentence. A
  * role ("the Company") is in lower case or never gets here.
  */
-function ownArticle(text: string, start: number, kept: string): number {
+function ownArticle(text: string, start: number, end: number, kept: string): number {
   const article = ARTICLE_BEFORE.exec(text.slice(Math.max(0, start - 4), start))?.[0];
   if (!article) return 0;
   const inCapitals = kept.split(' ').every(isCapitalised);
   if (article === 'THE ' ? !inCapitals : inCapitals && /^\p{L}{2}/u.test(kept)) return 0;
   const before = text.slice(Math.max(0, start - 44), start - 4);
-  return (article === 'THE ' ? SENTENCE_END : SENTENCE_OPENING).test(before) ? 0 : article.length;
+  // A line that is the name alone ("The Nasdaq Stock Market LLC" in a table's cell) is no sentence: its "The" is the name's.
+  const opening = article === 'THE ' || NAME_LINE_END.test(text.slice(end, end + 40)) ? SENTENCE_END : SENTENCE_OPENING;
+  return opening.test(before) ? 0 : article.length;
 }
 
 export function findOrganisations(text: string): Candidate[] {
@@ -114,7 +118,7 @@ export function findOrganisations(text: string): Candidate[] {
     // "a Washington Corporation" describes where a company is incorporated, it does not name it.
     if (STATE_NAMES.has(kept.toLowerCase())) continue;
     const skipped = name.length - kept.length;
-    const article = ownArticle(text, m.index + skipped, kept);
+    const article = ownArticle(text, m.index + skipped, m.index + m[0].length, kept);
     out.push({ start: m.index + skipped - article, end: m.index + m[0].length, type: 'Org' });
   }
   return out;
