@@ -246,6 +246,24 @@ describe('clause labels: DGML', () => {
     assert.equal(long.clause, undefined, 'a longer document is more than one clause');
   });
 
+  test('a document without headings that names itself as it opens is that document as a whole, however long', () => {
+    const clause = (heading: string) => para(`${heading}. Each party shall keep the other party's information in confidence and use it for the purpose only. `.repeat(20));
+    const opening = 'This Mutual Non-Disclosure Agreement (this “Agreement”) is entered into as of May 1, 2024 between Quill Ltd. and Harbor Inc.';
+    const m = model([para(opening), clause('Confidentiality'), clause('Return of Materials'), clause('Term')]);
+    nameClauses(m);
+    assert.equal(m.clause, 'MutualNon-DisclosureAgreement');
+    assert.equal((m.nodes[1] as Paragraph).clause, 'Confidentiality', 'its clauses keep their names inside it');
+    const lease = model([para('THIS OFFICE LEASE (the "Lease") is made as of March 29, 2019 by and between Quill LLC and Harbor Inc.'), clause('Rent'), clause('Use')]);
+    nameClauses(lease);
+    assert.equal(lease.clause, 'OFFICELEASE');
+    // A name that does not end on the word it is then called by is no self-reference; nor is a document's mention of another.
+    for (const text of ['This Mutual Non-Disclosure Agreement (the “Effective Date”) is dated May 1, 2024.', 'Under the Master Lease (the "Lease") Tenant pays rent.']) {
+      const other = model([para(text), clause('Confidentiality'), clause('Term')]);
+      nameClauses(other);
+      assert.equal(other.clause, undefined, text);
+    }
+  });
+
   test('a short document that is one section is that clause, heading and body, named around both', () => {
     const section = (heading: string, children: StructureNode[]): StructureNode => ({ type: 'section', level: 1, heading: { text: heading, boxes: [] }, children });
     const m = model([section('6. Delivery Windows', [list(['Weekdays: 7 AM to 11 AM at the loading dock.', 'Saturdays: by appointment only.'])])]);

@@ -236,6 +236,18 @@ export function definedTerm(text: string): string | null {
   return DEFINITION.exec(text)?.[1]?.trim() ?? null;
 }
 
+/**
+ * "This Mutual Non-Disclosure Agreement (this "Agreement") is …", "THIS OFFICE LEASE (the "Lease") is made …": a document
+ * opening on its own name, which ends on the word it is then called by.
+ */
+const SELF_NAME = /^\s*(?:This|THIS)\s+((?:[\p{Lu}][\p{L}'’-]*\s+){0,6}([\p{Lu}][\p{L}'’-]*))\s*\((?:the\s+|this\s+)?["“]([\p{L}]+)["”]\)/u;
+
+/** The name a document gives itself as it opens, or null. */
+export function selfName(text: string): string | null {
+  const m = SELF_NAME.exec(text);
+  return m && m[2]!.toLowerCase() === m[3]!.toLowerCase() ? m[1]! : null;
+}
+
 /** Parties a clause's duty falls on ("Client will defend, indemnify …"). */
 const PARTIES = new Set([
   'tenant', 'landlord', 'company', 'client', 'licensee', 'licensor', 'supplier', 'purchaser', 'buyer', 'seller', 'carrier', 'shipper', 'borrower',
@@ -408,6 +420,14 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
     return;
   }
   if (body.length < 2 || body.some((n) => n.type === 'section')) return;
+  // A document without headings that names itself as it opens ("This Mutual Non-Disclosure Agreement (this "Agreement") is
+  // entered into …") is that document as a whole, however long, its clauses inside it.
+  const own = body[0]!.type === 'paragraph' ? selfName(body[0]!.leaf.text) : null;
+  if (own) {
+    model.clause = sectionName(own);
+    for (const n of body) if ((n as Paragraph).clause === model.clause) delete (n as Paragraph).clause;
+    return;
+  }
   let words = 0;
   for (const n of body) {
     words += blockText(n as Paragraph | List | Table).split(/\s+/).length;
