@@ -68,7 +68,8 @@ const ARTICLE_BEFORE = /(?<![\p{L}\p{N}])(?:The|THE) $/u;
  * role ("the Company") is in lower case or never gets here.
  */
 function ownArticle(text: string, start: number, end: number, kept: string): number {
-  const article = ARTICLE_BEFORE.exec(text.slice(Math.max(0, start - 4), start))?.[0];
+  // One character more than "The ", for the lookbehind to see what stands before it ("BATHE" is no article).
+  const article = ARTICLE_BEFORE.exec(text.slice(Math.max(0, start - 5), start))?.[0];
   if (!article) return 0;
   const inCapitals = kept.split(' ').every(isCapitalised);
   if (article === 'THE ' ? !inCapitals : inCapitals && /^\p{L}{2}/u.test(kept)) return 0;
