@@ -162,6 +162,11 @@ test('organisations need a legal suffix and a name, not a description or a role'
   has('The Quill Stock Market LLC shall list it', 'Org', 'Quill Stock Market LLC');
   // A word with a figure in it is a name's, though its letters spell a framing word ("NO").
   has('to provide NO1 QUILL ESTATE INC. with the following', 'Org', 'NO1 QUILL ESTATE INC.');
+  // A firm's bodies, members and officers "of" it are not its name; a name with "Board of" in it stays whole.
+  has('approved by the Board of Directors of Quill Holdings Inc. on May 1', 'Org', 'Quill Holdings Inc.');
+  has('the Compensation Committee of the Board of Directors of Quill Corp. shall', 'Org', 'Quill Corp.');
+  has('SHAREHOLDERS OF QUILL HOLDINGS INC. shall', 'Org', 'QUILL HOLDINGS INC.');
+  has('a member of the Board of Trade Quill Holdings Inc. and', 'Org', 'Board of Trade Quill Holdings Inc.');
   // A roman numeral opening a line numbers it; an initial stays the name's.
   has('X. Quill Harbor Holdings Inc. ("Parent") shall execute a guaranty', 'Org', 'Quill Harbor Holdings Inc.');
   has('IV. Quill Harbor Holdings LLC shall pay', 'Org', 'Quill Harbor Holdings LLC');

@@ -56,6 +56,14 @@ const SENTENCE_OPENING = /(?:^|[.!?]["”’)]?|\n)\s*$/u;
 const SENTENCE_END = /[.!?]["”’)]?\s*$/u;
 /** A name's line ending right after it: punctuation at most, then the line's or text's end. */
 const NAME_LINE_END = /^[\s,.;:)]*(?:\n|$)/u;
+/**
+ * A firm's bodies, members and officers: "the Board of Directors of Acme Inc." is not Acme's name ("Board of Trade of the
+ * City of Chicago, Inc." is a name: "Board" alone is no such word).
+ */
+const BODY_WORDS = new Set([
+  'directors', 'committee', 'shareholders', 'stockholders', 'members', 'managers', 'officers', 'officer', 'president', 'chairman',
+  'secretary', 'treasurer', 'employees', 'affiliates', 'holders', 'creditors',
+]);
 /** A list's roman numeral ("IV.", "X."): no initial of a name. */
 const LIST_NUMERAL = /^(?:I{2,3}|IV|VI{0,3}|I?X|XI{1,3})\.$/u;
 const ARTICLE_BEFORE = /(?<![\p{L}\p{N}])(?:The|THE) $/u;
@@ -103,6 +111,11 @@ export function findOrganisations(text: string): Candidate[] {
     while (first > 0 && first < words.length && /^\d/u.test(words[first]!)) first++;
     // "X. Republic Airways Holdings Inc. shall …": a roman numeral opening a line numbers it ("A. O. Smith" keeps its initials).
     if (first === 0 && LIST_NUMERAL.test(words[0]!) && words.length > 1 && SENTENCE_OPENING.test(text.slice(Math.max(0, m.index - 40), m.index))) first = 1;
+    // "the Board of Directors of Acme Holdings Inc.", "Shareholders of Acme Inc.": a firm's body, members or officers "of" it
+    // are not its name.
+    const body = words.findLastIndex((w, i) => i >= first && BODY_WORDS.has(plain(w)) && /^(?:of|OF)$/u.test(words[i + 1] ?? ''));
+    if (body >= 0) first = body + 2;
+    while (first < words.length && /^(?:the|THE)$/u.test(words[first]!) && first < words.length - 1) first++;
     // "Pay 5 Acme Corp. shares": a figure after one capitalised word ends a sentence's opening, not a name's words.
     const figure = words.findIndex((w, i) => i > first && /^\d+$/u.test(w));
     if (figure > 0 && figure - first < 2) first = figure + 1;
