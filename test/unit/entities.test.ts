@@ -217,6 +217,9 @@ test('organisations need a legal suffix and a name, not a description or a role'
 test('people only from strong cues: signature blocks, honorifics, "an individual"', () => {
   has('Name: Alan Black', 'Person', 'Alan Black');
   has('By: /s/ Timothy D. Cook', 'Person', 'Timothy D. Cook');
+  // A signature's name line run together with the office under it: an initial and a surname opening the text.
+  has('R. Quillfeather Executive Vice President - Human Resources Understood and accepted:', 'Person', 'R. Quillfeather');
+  hasNo('B. Human Resources Vice President', 'Person');
   has('Co-investigators Prof.Dr. Darintr Sosothikul, Diplomat', 'Person', 'Darintr Sosothikul');
   has('a letter from Ms. Jane Roe about', 'Person', 'Jane Roe');
   // A possessive is no part of the name.
