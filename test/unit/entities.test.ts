@@ -220,6 +220,10 @@ test('people only from strong cues: signature blocks, honorifics, "an individual
   // A signature's name line run together with the office under it: an initial and a surname opening the text.
   has('R. Quillfeather Executive Vice President - Human Resources Understood and accepted:', 'Person', 'R. Quillfeather');
   hasNo('B. Human Resources Vice President', 'Person');
+  // An office a person is appointed, elected or promoted to; a firm is appointed an agent or a trustee.
+  has('Rosa Quillfeather shall be appointed the President and CEO of the Company, effective at Closing.', 'Person', 'Rosa Quillfeather');
+  has('we announced the appointment of Rosa Quillfeather as Chief Operating Officer effective June 4', 'Person', 'Rosa Quillfeather');
+  hasNo('Quill Harbor is appointed as Trustee under the Indenture', 'Person');
   has('Co-investigators Prof.Dr. Darintr Sosothikul, Diplomat', 'Person', 'Darintr Sosothikul');
   has('a letter from Ms. Jane Roe about', 'Person', 'Jane Roe');
   // A possessive is no part of the name.
