@@ -28,8 +28,8 @@ const CUES: [cue: RegExp, pattern: RegExp][] = [
   [/\/s\//u, regex('gu', String.raw`\/s\/\s(?<name>${FULL_NAME})`)],
   // An office a person is appointed, elected or promoted to (a firm is appointed an agent or a trustee, never a President):
   // "Eric Miller shall be appointed the President and CEO", "the appointment of Jane Roe as Chief Operating Officer".
-  [/appoint|elect|promot/u, regex('gu', String.raw`(?<name>${FULL_NAME})\s(?:shall|will|has|have|is|was)\s(?:be\s|been\s)?(?:appointed|elected|promoted)\s(?:as\s|to\s)?(?:the\s)?(?:${OFFICES})${WORD_END}`)],
-  [/appoint|elect|promot/u, regex('gu', String.raw`(?:appointment|election|promotion)\sof\s(?<name>${FULL_NAME})\s(?:as|to)\s(?:the\s)?(?:${OFFICES})${WORD_END}`)],
+  [/appointed|elected|promoted/u, regex('gu', String.raw`(?<name>${FULL_NAME})\s(?:shall|will|has|have|is|was)\s(?:be\s|been\s)?(?:appointed|elected|promoted)\s(?:as\s|to\s)?(?:the\s)?(?:${OFFICES})${WORD_END}`)],
+  [/appointment|election|promotion/u, regex('gu', String.raw`(?:appointment|election|promotion)\sof\s(?<name>${FULL_NAME})\s(?:as|to)\s(?:the\s)?(?:${OFFICES})${WORD_END}`)],
   // A signature's name line over the signer's office, run together: "J. Servodidio Executive Vice President" (an initial and a
   // surname opening the text; a run of capitalised words before an office could be a department's).
   [/^\p{Lu}\.\s/u, regex('gu', String.raw`^(?<name>\p{Lu}\.\s(?:\p{Lu}\.\s)?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)\s(?:${OFFICES})${WORD_END}`)],
@@ -117,7 +117,7 @@ function personAt(start: number, written: string): Candidate[] | null {
 }
 
 /** Any cue at all, in one pass: most leaves have none. */
-const ANY_CUE = /^\p{Lu}\.\s|appoint|elect|promot|Name:|NAME:|By:|BY:|Mrs?\b|Ms\b|Dr\b|Prof\b|individual|I,|appeared|\/s\/|,\s(?:Chief|Exec|Senior|Vice|Interim|Acting|Deputy|Assistant|Pres|Secr|Treas|Chair|CEO|CFO|COO|CTO|General)|\(["“]|\(the\s|\p{Ll}\s\p{Lu}\.\s\p{Lu}|\s(?:Jr|Sr|JR|SR)\.|\s(?:II|III|IV)(?![\p{L}\p{N}])/u;
+const ANY_CUE = /^\p{Lu}\.\s|appoint(?:ed|ment)|elect(?:ed|ion)|promot(?:ed|ion)|Name:|NAME:|By:|BY:|Mrs?\b|Ms\b|Dr\b|Prof\b|individual|I,|appeared|\/s\/|,\s(?:Chief|Exec|Senior|Vice|Interim|Acting|Deputy|Assistant|Pres|Secr|Treas|Chair|CEO|CFO|COO|CTO|General)|\(["“]|\(the\s|\p{Ll}\s\p{Lu}\.\s\p{Lu}|\s(?:Jr|Sr|JR|SR)\.|\s(?:II|III|IV)(?![\p{L}\p{N}])/u;
 
 /** `previous` is the text of the leaf before this one, for signature blocks that put "Name:" on its own. */
 export function findPeople(text: string, previous: string | undefined): Candidate[] {
