@@ -191,6 +191,9 @@ test('organisations need a legal suffix and a name, not a description or a role'
   has('among NEVADA RIVER POWER COMPANY, as Borrower', 'Org', 'NEVADA RIVER POWER COMPANY');
   hasNo('the Operating Company shall', 'Org');
   hasNo('THE QUILLON INDEMNITY COMPANY OF AMERICA', 'Org');
+  // After one word where the name's own "The" says it is one.
+  has('holds shares of The Quill-Harbor Company and others', 'Org', 'The Quill-Harbor Company');
+  hasNo('The Quill-Harbor Company shall pay', 'Org');
   // After a signer's "Title:", the title's words are not the next firm's name.
   has('Title: Senior Vice President and General Manager Harbor Cooperative Bank, Ltd., acting through its branch', 'Org', 'Harbor Cooperative Bank, Ltd.');
   has('Title: Class B Manager FIRST MERIDIAN BANK, N.A., as a Lender', 'Org', 'FIRST MERIDIAN BANK, N.A.');

@@ -121,8 +121,11 @@ export function findOrganisations(text: string): Candidate[] {
     if (figure > 0 && figure - first < 2) first = figure + 1;
     if (first >= words.length) continue;
     // "Insurance Company", "the Operating Company": "Company" makes a firm's name only after two words of it ("Arizona Public
-    // Service Company").
-    if (COMPANY_END.test(m[0]) && words.length - first < 2) continue;
+    // Service Company"), or after one where the name's own "The" says it is one ("and The Coca-Cola Company").
+    if (COMPANY_END.test(m[0]) && words.length - first < 2) {
+      const one = words[first]!;
+      if (!ownArticle(text, m.index + name.length - one.length, m.index + m[0].length, one)) continue;
+    }
     // "Director GLOBAL PAYMENTS ACQUISITION CORPORATION": a name written in capitals does not open on words that are not
     // (a signer's title before it).
     const caps = words.findIndex((w, i) => i >= first && isCapitalised(w) && /^\p{Lu}/u.test(w));
