@@ -114,8 +114,10 @@ export function findOrganisations(text: string): Candidate[] {
     // "the Board of Directors of Acme Holdings Inc.", "Shareholders of Acme Inc.": a firm's body, members or officers "of" it
     // are not its name.
     const body = words.findLastIndex((w, i) => i >= first && BODY_WORDS.has(plain(w)) && /^(?:of|OF)$/u.test(words[i + 1] ?? ''));
-    if (body >= 0) first = body + 2;
-    while (first < words.length && /^(?:the|THE)$/u.test(words[first]!) && first < words.length - 1) first++;
+    if (body >= 0) {
+      first = body + 2;
+      while (first < words.length - 1 && /^(?:the|THE)$/u.test(words[first]!)) first++;
+    }
     // "Pay 5 Acme Corp. shares": a figure after one capitalised word ends a sentence's opening, not a name's words.
     const figure = words.findIndex((w, i) => i > first && /^\d+$/u.test(w));
     if (figure > 0 && figure - first < 2) first = figure + 1;
