@@ -328,6 +328,21 @@ test('layout: invisible tags (1 pt anchors) are paragraphs of their own, out of 
   assert.ok(!headings.some((h) => h.startsWith('Stakeholder(s): ')), JSON.stringify(headings.filter((h) => h.startsWith('Stakeholder'))));
 });
 
+test('layout: short titles one under another with nothing under any of them are the items of a list, not empty sections', async () => {
+  // DOSAID page 6: "Values" over eleven bold words, each on its own line; GSA page 3 the same with four.
+  for (const [file, terms] of [
+    ['DOSAID2022.pdf', ['Security', 'Prosperity', 'Democracy', 'Freedom', 'Humanity', 'Locality', 'Sustainability', 'Diversity', 'Equity', 'Inclusion', 'Accessibility']],
+    ['GSA2022.pdf', ['Efficiency', 'Sustainability', 'Accessibility', 'Responsiveness']],
+  ] as const) {
+    const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports', file));
+    const values = sections(doc.nodes).find((s) => s.heading.text === 'Values');
+    assert.ok(values, file);
+    assert.deepEqual(values.children.filter((n) => n.type === 'section').length, 0, file);
+    const items = listItems(values.children).map((i) => i.children.find((n): n is Paragraph => n.type === 'paragraph')?.leaf.text);
+    assert.deepEqual(items, terms, file);
+  }
+});
+
 test('layout: a bold line standing alone with nothing under it, then bold lead-ins of its type at its place, are entries of one list', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'));
   const values = sections(doc.nodes).find((s) => s.heading.text === 'Values');

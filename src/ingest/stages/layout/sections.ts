@@ -153,6 +153,7 @@ export class TreeBuilder {
     weakHeadingsHeadNothing(this.root, this.weak);
     itemTitlesHeadNothing(this.root, this.titleItems);
     lastHeadingsHeadNothing(this.root);
+    termRunsHeadNothing(this.root);
     return this.root;
   }
 
@@ -553,6 +554,40 @@ function itemTitlesHeadNothing(nodes: StructureNode[], titleItems: WeakSet<Secti
       const first = item.children[0];
       if (first?.type === 'section' && titleItems.has(first)) item.children.splice(0, 1, ...asText(first));
     }
+  }
+}
+
+/** Headings in a row over nothing, this many or more, are the items of a list ("Values": "Security", "Prosperity", …). */
+const MIN_TERM_RUN = 3;
+/** A term of such a list: a few words, no figures, no label's colon, no sentence's end. */
+const MAX_TERM_WORDS = 5;
+const isTerm = (text: string): boolean => wordsOf(text).length <= MAX_TERM_WORDS && !/[\p{N}:;.!?]\s*$|\p{N}/u.test(text.trim());
+
+/**
+ * Short lines set as titles one under another, none with anything under it but page furniture, are
+ * a list of terms, not headings: a plan's values ("Security", "Prosperity", "Democracy" …) or its
+ * stakeholders ("State Governments", "Local Governments", "Tribal Governments"). Each would be an
+ * empty section named by its own words; they become the items of an unmarked list, each item keeping
+ * the furniture its section held. A run next to a section is left: among titles with text under them
+ * ("Public Service: NARA values …", "Openness", "Transparency", "Trust", "Collaboration: …") a title
+ * with none is an entry like the others. Titles with figures or a colon ("Exhibit 10.2", "Start Date:
+ * 2019-10-01") are a document's title lines and fields, not terms, and stay.
+ */
+function termRunsHeadNothing(nodes: StructureNode[]): void {
+  for (const node of nodes) {
+    if (node.type === 'section') termRunsHeadNothing(node.children);
+    else if (node.type === 'list') for (const item of node.items) termRunsHeadNothing(item.children);
+  }
+  const empty = (n: StructureNode | undefined): n is Section => n?.type === 'section' && n.children.every(furniture) && isTerm(n.heading.text);
+  for (let at = 0; at < nodes.length; at++) {
+    const first = nodes[at];
+    if (!empty(first)) continue;
+    let end = at + 1;
+    while (empty(nodes[end]) && (nodes[end] as Section).level === first.level) end++;
+    // Beside titles of the same kind with text under them, they are entries like those (a value with no description among values with one).
+    if (end - at < MIN_TERM_RUN || nodes[at - 1]?.type === 'section' || nodes[end]?.type === 'section') continue;
+    const items: ListItem[] = (nodes.slice(at, end) as Section[]).map((s) => ({ marker: null, children: asText(s) }));
+    nodes.splice(at, end - at, { type: 'list', ordered: false, style: 'none', items });
   }
 }
 
