@@ -272,6 +272,18 @@ describe('section names', () => {
     assert.equal(sectionName('x'.repeat(100)).length, 64);
   });
 
+  test("a section over nothing but page furniture names no body: its heading's name is not the running header's", () => {
+    const m = model([
+      section(1, 'Accessibility', [para('Page 6', [], { role: 'page-number', structure: 'div' }), para('Strategic Plan', [], { role: 'header', structure: 'div' })]),
+      section(1, 'Values', [para('We value openness.')]),
+    ]);
+    const xml = renderDgml(m, CTX);
+    assert.match(xml, /<docset:Accessibility-section>\s*<dg:chunk structure="h1"[^>]*>Accessibility<\/dg:chunk>\s*<dg:chunk structure="div"[^>]*>Page 6<\/dg:chunk>/);
+    assert.doesNotMatch(xml, /<docset:Accessibility[ >]/);
+    assert.match(xml, /<docset:Values structure="div"[^>]*>We value openness\.<\/docset:Values>/);
+    assert.deepEqual(read(xml, 1).chunks.map((c) => c.text), ['Accessibility', 'Page 6', 'Strategic Plan', 'Values', 'We value openness.']);
+  });
+
   test('always an NCName', () => {
     const ncName = /^[\p{L}_][\p{L}\p{N}\p{M}_.-]*$/u;
     const samples = ['', ' ', '-', '-a-', '1', '٣ items', '\u0301accent', 'a\ud800b', 'x:y', 'a.b', '(a) Scope', '½ Share', 'Ελληνικά Ένα'];

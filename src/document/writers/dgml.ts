@@ -100,6 +100,10 @@ class DgmlWriter {
     // (Unless the paragraph is a clause of its own name: `7. INSURANCE.` over `7.1 Tenant's Insurance. Tenant shall …`.)
     if (only?.type === 'paragraph' && !isFurniture(only.role) && !only.clause) {
       body = this.leafChunk(`docset:${name}`, 'div', only.leaf);
+    } else if (s.children.every((n) => n.type === 'paragraph' && isFurniture(n.role))) {
+      // Nothing under the heading but a page's furniture (its running header, its number, an anchor's tag): that is no
+      // body of the section's, and the section's name over it would tell readers "Page 6" is what "Accessibility" says.
+      body = this.nodes(s.children);
     } else {
       const inner = this.nodes(s.children);
       body = inner.xml ? { xml: `<docset:${name} structure="div"${this.style(inner.boxes)}>\n${inner.xml}</docset:${name}>\n`, boxes: inner.boxes } : NOTHING;
