@@ -251,6 +251,11 @@ test('people only from strong cues: signature blocks, honorifics, "an individual
   has('between Acme Corp. and Ivo Marchetti ("Executive") effective', 'Person', 'Ivo Marchetti');
   // The signature and the printed name under it, run together, are each the person's.
   assert.deepEqual(tags('/s/ LENA OKAFOR LENA OKAFOR, as Trustee').filter(([t]) => t === 'Person'), [['Person', 'LENA OKAFOR'], ['Person', 'LENA OKAFOR']]);
+  // Also with no "/s/": two or three words of a name, at once again, are a signer's; a state said twice is a city and its state.
+  assert.deepEqual(tags('MARTA KOVACS MARTA KOVACS, as Trustee of the Kovacs Family Trust').filter(([t]) => t === 'Person'), [['Person', 'MARTA KOVACS'], ['Person', 'MARTA KOVACS']]);
+  assert.deepEqual(tags('Signed: Anil R. Mehta Anil R. Mehta Date:').filter(([t]) => t === 'Person'), [['Person', 'Anil R. Mehta'], ['Person', 'Anil R. Mehta']]);
+  hasNo('the offices in New York New York and Boston', 'Person');
+  hasNo('TABLE OF CONTENTS TABLE OF CONTENTS', 'Person');
   // Lettered parts, grades and places are no people; nor a firm with an office after it, nor a name inside a longer run.
   hasNo('as set out in Annex A. Definitions.', 'Person');
   hasNo('holders of Class A. Shares', 'Person');

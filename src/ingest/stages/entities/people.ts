@@ -5,6 +5,10 @@
  */
 import { type Candidate, regex, WORD_END } from './candidate.js';
 import { nameStart, NOT_NAME_WORDS, NOT_PERSON_WORDS } from './names.js';
+import { US_STATES } from './places.js';
+
+/** A state's name said twice is a city and its state ("New York New York"), no signer's. */
+const STATE_NAMES = new Set(US_STATES.map((s) => s.toLowerCase()));
 
 /** A person's office named right after the name. */
 const OFFICES = String.raw`(?:Chief|Executive|Senior|Vice|Interim|Acting|Deputy|Assistant)\s\p{Lu}\p{L}+|President|Secretary|Treasurer|Chairman|Chairwoman|CEO|CFO|COO|CTO|General\sCounsel`;
@@ -14,6 +18,9 @@ const PERSON_ROLES = String.raw`Employee|EMPLOYEE|Executive|EXECUTIVE|Consultant
 
 const NAME_PART = String.raw`(?:\p{Lu}[\p{Ll}'’-]{1,30}|\p{Lu}{2,30}|\p{Lu}\.)`;
 const FULL_NAME = String.raw`${NAME_PART}(?:\s${NAME_PART}){1,3}${WORD_END}`;
+
+/** Two or three capitalised words and the same words again, as the cue of a signature's doubled name. */
+const DOUBLED = /(?<![\p{L}])(\p{Lu}[\p{L}'’.-]*\s\p{Lu}[\p{L}'’.-]*(?:\s\p{Lu}[\p{L}'’.-]*)?)\s\1(?![\p{L}])/u;
 
 /** Each pattern with a cheap test of its cue, run only where the cue is in the text. */
 const CUES: [cue: RegExp, pattern: RegExp][] = [
@@ -33,6 +40,9 @@ const CUES: [cue: RegExp, pattern: RegExp][] = [
   // A signature's name line over the signer's office, run together: "J. Servodidio Executive Vice President" (an initial and a
   // surname opening the text; a run of capitalised words before an office could be a department's).
   [/^\p{Lu}\.\s/u, regex('gu', String.raw`^(?<name>\p{Lu}\.\s(?:\p{Lu}\.\s)?\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?)\s(?:${OFFICES})${WORD_END}`)],
+  // A signature's name and the printed name under it, run together with no "/s/" ("DAGMAR DOLBY DAGMAR DOLBY, as Trustee"):
+  // two or three words of a name, at once again, are a signer's (personAt keeps each copy; a firm's words no person has).
+  [DOUBLED, regex('gu', String.raw`(?<![\p{L}])(?<name>(?<once>${NAME_PART}(?:\s${NAME_PART}){1,2})\s\k<once>)${WORD_END}`)],
 ];
 
 /** The cues of AFTER_NAME_CUES, as one test. */
@@ -103,6 +113,7 @@ function personAt(start: number, written: string): Candidate[] | null {
   const half = words.length / 2;
   if (Number.isInteger(half) && half >= 2 && words.slice(0, half).join(' ') === words.slice(half).join(' ')) {
     const one = words.slice(0, half).join(' ');
+    if (STATE_NAMES.has(one.toLowerCase())) return null;
     const signed = personAt(start, one);
     const printed = personAt(start + one.length + 1, one);
     return signed && printed ? [signed, printed].flat() : [];
@@ -126,7 +137,7 @@ export function findPeople(text: string, previous: string | undefined): Candidat
     const person = personAt(0, text);
     if (person) out.push(...person);
   }
-  if (!ANY_CUE.test(text)) return out;
+  if (!ANY_CUE.test(text) && !DOUBLED.test(text)) return out;
   for (const [cue, re] of CUES) {
     if (!cue.test(text)) continue;
     for (const m of text.matchAll(re)) {
