@@ -143,6 +143,9 @@ describe('clause labels: topics', () => {
   test('nothing is named where the topic is not clear', () => {
     assert.equal(topicName('The parties met on Tuesday.'), null);
     assert.equal(topicName('Blue green red yellow orange purple.'), null);
+    // One word of a name's, however telling, is no topic: a lease's list of forbidden uses is not about the rent's market value.
+    assert.equal(topicName('flea market, bingo or other game hall or meeting room;'), null);
+    assert.equal(topicName('The Fair Market Rent shall be determined by the appraiser as the rent a willing tenant would pay.'), 'Fair Market Rent Determination');
     const m = model([para('We thank you for your business and look forward to working together again soon.')]);
     nameClauses(m);
     assert.equal((m.nodes[0] as Paragraph).clause, undefined);

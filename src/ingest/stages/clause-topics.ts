@@ -197,6 +197,8 @@ const MIN_WORDS = 6;
 const HEADING_ONLY = 'heading';
 /** A clause sharing fewer terms than this with the vocabulary is not clearly about any of it (one word, "Orange", is no topic). */
 const MIN_TERMS = 3;
+/** Terms of the text a named topic must share with it (a word and its pair with the next count as two). */
+const MIN_SUPPORT = 2;
 
 /**
  * The name of what a clause is about, as written ("Security Deposit"), or null when that is not clear,
@@ -239,6 +241,19 @@ export function topicName(text: string, kinds?: ReadonlySet<string>, weights: To
     } else if (v > second) second = v;
   }
   if (best < 0 || first < weights.threshold[best]! || first - second < weights.margin[best]!) return null;
+  // One word of a name's is no topic however rare it is ("flea market" is no Fair Market Rent Determination): two of the
+  // text's terms at least must be the winner's.
+  let support = 0;
+  for (let i = 0; i < distinct && support < MIN_SUPPORT; i++) {
+    const t = counted[i]!;
+    for (let j = postStart[t]!; j < postStart[t + 1]!; j++) {
+      if (postClass[j] === best) {
+        support++;
+        break;
+      }
+    }
+  }
+  if (support < MIN_SUPPORT) return null;
   const kind = weights.domains[best]!;
   // A part named by its form ("Table of Contents") is named by its heading, never by its words: a
   // filing's "The following table shows …" is no table of contents. The name still competes here.
