@@ -32,6 +32,11 @@ describe('clause labels: headings', () => {
     assert.equal(runInHeading('KEY TERMS The terms of the bonds offered are the following.'), 'KEY TERMS');
     assert.equal(runInHeading('Malaysia Inventory (EHS Register): Not determined. All components are listed.'), 'Malaysia Inventory', 'a parenthetical qualifies a heading');
     assert.equal(runInHeading('4. Hours of Operation • Engineering: Monday to Friday, 6 AM to 6 PM'), 'Hours of Operation');
+    // A heading may list its subjects; a comma before a party, a sentence's opening or a lower-case word ends no heading.
+    assert.equal(runInHeading('Study Procedures, Materials, and Potential Risks: We will provide an introduction session on the prototype.'), 'Study Procedures, Materials, and Potential Risks');
+    assert.equal(clauseName('Payment Terms, Fees and Expenses. Client shall pay all fees within thirty days of invoice.'), 'PaymentTermsFeesAndExpenses');
+    assert.equal(runInHeading('Landlord, Tenant and Guarantor. Each of them agrees to the terms below.'), null);
+    assert.equal(runInHeading('Acme Inc., a Delaware corporation: the Seller agrees to the terms below.'), null);
     assert.equal(clauseName("7.1 Tenant's Insurance. Tenant shall obtain and keep in full force the following coverages:"), 'TenantsInsurance');
     assert.equal(clauseName('12.4 Choice of Law. This Agreement is governed by the laws of Oregon.'), 'ChoiceofLaw');
     // Numbered section headings lose numbers with a letter too, as Docugami's names do.

@@ -97,6 +97,13 @@ function headingWords(words: readonly string[]): boolean {
   return letters >= 3;
 }
 
+/** After a comma inside a heading: its next subject, capitalised, maybe after "and", "or" or "&". */
+function listGoesOn(words: readonly string[], at: number): boolean {
+  const next = words[at] ?? '';
+  const subject = /^(?:and|or|&)$/u.test(next) ? (words[at + 1] ?? '') : next;
+  return /^[\p{Lu}]/u.test(subject) && !SENTENCE_STARTS.has(bare(subject)) && !SUBJECTS.has(bare(subject));
+}
+
 /**
  * The run-in heading a clause opens with, numbering off ("7.1 Tenant's Insurance. Tenant shall…" →
  * "Tenant's Insurance"); of several in a row ("INSURANCE. 7.1 Tenant's Insurance. …") the last, the
@@ -120,7 +127,9 @@ export function runInHeading(text: string): string | null {
         end = i;
         break;
       }
-      if (/[,;]$/.test(w)) break;
+      // A heading may list its subjects ("Study Procedures, Materials, and Potential Risks:"): a comma goes on to a
+      // capitalised word, or to "and"/"or"/"&" and one; any other comma or a semicolon ends a sentence's clause, not a heading.
+      if (/[,;]$/.test(w) && !(w.endsWith(',') && listGoesOn(words, i + 1))) break;
     }
     let heading: string[] | null = null;
     let after = '';
