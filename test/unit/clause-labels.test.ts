@@ -192,6 +192,19 @@ describe('clause labels: DGML', () => {
     for (const tag of xml.match(/<dg:chunk structure="[^"]*"/g) ?? []) assert.match(tag, /structure="(p|div|ol|ul|li|lim)"/);
   });
 
+  test("an address's lines are no clause titles: a street's or a postal code's figure among short lines says what they are", () => {
+    const div = (text: string): Paragraph => ({ ...para(text), structure: 'div' });
+    const body = 'The accident investigation is under the jurisdiction and control of the French government. Further information may be obtained from:';
+    const lines = ['Aircraft Accident Investigation Bureau', 'Zone Sud', '200 rue de Paris', '93350 Le Bourget Cedex', 'France'];
+    const nodes: StructureNode[] = [para(body), ...lines.map(div)];
+    nameClauses(model(nodes));
+    assert.deepEqual(nodes.slice(1).map((n) => (n as Paragraph).clause), lines.map(() => undefined));
+    // The same short lines without a figure among them are left to the titles' rules.
+    const titles: StructureNode[] = [para(body), ...['Aircraft Accident Investigation Bureau', 'Zone Sud', 'France'].map(div)];
+    nameClauses(model(titles));
+    assert.equal((titles[1] as Paragraph).clause, 'AircraftAccidentInvestigationBureau');
+  });
+
   test('a short document without headings that is one clause is named around all its blocks', () => {
     const m = model([
       para('No Assignment. This Agreement may not be assigned by either party without the prior written consent of the other.'),

@@ -347,6 +347,33 @@ function isFormLabel(block: StructureNode, next: StructureNode | undefined): boo
   return value.split(/\s+/).length <= MAX_VALUE_WORDS && !runInHeading(value) && !titleText(value);
 }
 
+/** Short lines in a row, this many or more, one of them opening on a street's or a postal code's figure, are an address. */
+const MIN_ADDRESS_LINES = 3;
+const ADDRESS_LINE_WORDS = 8;
+/** "200 rue de Paris", "93350 Le Bourget Cedex", "1 Infinite Loop": a figure, then a word. */
+const NUMBERED_LINE = /^\d{1,6}\s+\p{L}/u;
+
+/**
+ * The paragraphs among `nodes` that are the lines of an address ("Aircraft Accident Investigation Bureau" / "Zone Sud" /
+ * "200 rue de Paris" / "93350 Le Bourget Cedex" / "France", each a short line): their indices. Each line names a place
+ * on the envelope, not a clause; page furniture between them does not break the run.
+ */
+function addressLines(nodes: readonly StructureNode[]): Set<number> {
+  const out = new Set<number>();
+  let run: number[] = [];
+  const flush = (): void => {
+    if (run.length >= MIN_ADDRESS_LINES && run.some((i) => NUMBERED_LINE.test((nodes[i] as Paragraph).leaf.text.trim()))) for (const i of run) out.add(i);
+    run = [];
+  };
+  nodes.forEach((n, i) => {
+    if (n.type === 'paragraph' && isFurniture(n.role)) return;
+    if (n.type === 'paragraph' && n.structure === 'div' && n.leaf.text.trim().split(/\s+/u).length <= ADDRESS_LINE_WORDS) run.push(i);
+    else flush();
+  });
+  flush();
+  return out;
+}
+
 /** A short line set this many times in one document is a column's value or a form's label ("Prem/Ops.", "Signature:"), not a clause's title. */
 const RECURRING_LINE = 3;
 
@@ -381,6 +408,7 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
   };
   const walk = (nodes: readonly StructureNode[], named: boolean): void => {
     const bare = bareLabels(nodes);
+    const address = addressLines(nodes);
     for (const [i, n] of nodes.entries()) {
       if (n.type === 'section') {
         // A section's only paragraph is its named body already, unless it opens on a heading of its own
@@ -409,7 +437,7 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
         const text = blockText(n, MAX_BLOCK_CHARS);
         name = clauseName(text, text, kindsOf(n));
       } else {
-        if (n.type === 'paragraph' && recurring.has(n.leaf.text.trim())) continue;
+        if (n.type === 'paragraph' && (recurring.has(n.leaf.text.trim()) || address.has(i))) continue;
         const text = n.type === 'paragraph' ? n.leaf.text : blockText(n, MAX_BLOCK_CHARS);
         name = clauseName(text, text, kindsOf(n));
       }
