@@ -19,7 +19,11 @@ const PERSON_ROLES = String.raw`Employee|EMPLOYEE|Executive|EXECUTIVE|Consultant
 const NAME_PART = String.raw`(?:\p{Lu}[\p{Ll}'’-]{1,30}|\p{Lu}{2,30}|\p{Lu}\.)`;
 const FULL_NAME = String.raw`${NAME_PART}(?:\s${NAME_PART}){1,3}${WORD_END}`;
 
-/** Two or three capitalised words and the same words again, as the cue of a signature's doubled name. */
+/**
+ * Two or three capitalised words and the same words again, as the cue of a signature's doubled name: looked for only in
+ * a short text (a signature block's line), as its back-reference costs several times the other cues' test.
+ */
+const MAX_DOUBLED_TEXT = 300;
 const DOUBLED = /(?<![\p{L}])(\p{Lu}[\p{L}'’.-]*\s\p{Lu}[\p{L}'’.-]*(?:\s\p{Lu}[\p{L}'’.-]*)?)\s\1(?![\p{L}])/u;
 
 /** Each pattern with a cheap test of its cue, run only where the cue is in the text. */
@@ -137,9 +141,10 @@ export function findPeople(text: string, previous: string | undefined): Candidat
     const person = personAt(0, text);
     if (person) out.push(...person);
   }
-  if (!ANY_CUE.test(text) && !DOUBLED.test(text)) return out;
+  const short = text.length <= MAX_DOUBLED_TEXT;
+  if (!ANY_CUE.test(text) && !(short && DOUBLED.test(text))) return out;
   for (const [cue, re] of CUES) {
-    if (!cue.test(text)) continue;
+    if ((cue === DOUBLED && !short) || !cue.test(text)) continue;
     for (const m of text.matchAll(re)) {
       if (/^\p{L}/u.test(m[0]) && /\p{L}/u.test(text[m.index - 1] ?? '')) continue;
       const range = m.indices?.groups?.name;
