@@ -561,7 +561,7 @@ function itemTitlesHeadNothing(nodes: StructureNode[], titleItems: WeakSet<Secti
 const MIN_TERM_RUN = 3;
 /** A term of such a list: a few words, no figures, no label's colon, no sentence's end. */
 const MAX_TERM_WORDS = 5;
-const isTerm = (text: string): boolean => wordsOf(text).length <= MAX_TERM_WORDS && !/[\p{N}:;.!?]\s*$|\p{N}/u.test(text.trim());
+const isTerm = (text: string): boolean => wordsOf(text).length <= MAX_TERM_WORDS && !/\p{N}|[:;.!?]\s*$/u.test(text);
 
 /**
  * Short lines set as titles one under another, none with anything under it but page furniture, are
