@@ -1,7 +1,7 @@
 /** Organisations: capitalised words ending with a legal suffix ("Widget Corp.", "CW of Arizona, LLC"). */
 import { type Candidate, regex, WORD_END, WORD_START } from './candidate.js';
 import { nameStart, NOT_NAME_WORDS, ROLE_WORDS } from './names.js';
-import { US_STATES } from './places.js';
+import { isStateName } from './places.js';
 
 const DOTTED_SUFFIXES = String.raw`Co\.,?\s+Ltd\.|CO\.,?\s+LTD\.|Inc\.|Corp\.|Ltd\.|Co\.|L\.L\.C\.|L\.P\.|L\.L\.P\.|P\.L\.L\.C\.|N\.A\.|S\.A\.|B\.V\.|N\.V\.|INC\.|CORP\.|LTD\.`;
 const BARE_SUFFIXES = String.raw`Inc|Corp|Ltd|LLC|LLP|PLLC|LP|PLC|plc|GmbH|INC|CORP|LTD`;
@@ -30,7 +30,6 @@ const SUFFIX_CUE = regex('u', SUFFIX);
 /** A word in capitals (letters all upper case; digits and "&" pass). */
 const isCapitalised = (w: string): boolean => !/\p{Ll}/u.test(w);
 
-const STATE_NAMES = new Set(US_STATES.map((s) => s.toLowerCase()));
 /** "Co." only after an ampersand ("Smith & Co."), where it cannot be an abbreviation of something else. */
 const CO_WITHOUT_AMPERSAND = /(?<!&)\sCo\.$/u;
 
@@ -135,7 +134,7 @@ export function findOrganisations(text: string): Candidate[] {
     if (suffixInCapitals && caps > first && words.slice(caps).filter((w) => /\p{L}/u.test(w)).length >= 2 && words.slice(caps).every(isCapitalised) && words.slice(first, caps).every((w) => /^\p{Lu}\p{Ll}+$/u.test(w))) first = caps;
     const kept = words.slice(first).join(' ');
     // "a Washington Corporation" describes where a company is incorporated, it does not name it.
-    if (STATE_NAMES.has(kept.toLowerCase())) continue;
+    if (isStateName(kept)) continue;
     const skipped = name.length - kept.length;
     const article = ownArticle(text, m.index + skipped, m.index + m[0].length, kept);
     out.push({ start: m.index + skipped - article, end: m.index + m[0].length, type: 'Org' });

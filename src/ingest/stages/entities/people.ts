@@ -5,10 +5,7 @@
  */
 import { type Candidate, regex, WORD_END } from './candidate.js';
 import { nameStart, NOT_NAME_WORDS, NOT_PERSON_WORDS } from './names.js';
-import { US_STATES } from './places.js';
-
-/** A state's name said twice is a city and its state ("New York New York"), no signer's. */
-const STATE_NAMES = new Set(US_STATES.map((s) => s.toLowerCase()));
+import { isStateName } from './places.js';
 
 /** A person's office named right after the name. */
 const OFFICES = String.raw`(?:Chief|Executive|Senior|Vice|Interim|Acting|Deputy|Assistant)\s\p{Lu}\p{L}+|President|Secretary|Treasurer|Chairman|Chairwoman|CEO|CFO|COO|CTO|General\sCounsel`;
@@ -117,7 +114,8 @@ function personAt(start: number, written: string): Candidate[] | null {
   const half = words.length / 2;
   if (Number.isInteger(half) && half >= 2 && words.slice(0, half).join(' ') === words.slice(half).join(' ')) {
     const one = words.slice(0, half).join(' ');
-    if (STATE_NAMES.has(one.toLowerCase())) return null;
+    // A state's name said twice is a city and its state ("New York New York"), no signer's.
+    if (isStateName(one)) return null;
     const signed = personAt(start, one);
     const printed = personAt(start + one.length + 1, one);
     return signed && printed ? [signed, printed].flat() : [];

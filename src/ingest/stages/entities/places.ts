@@ -8,6 +8,9 @@ export const US_STATES = [
   'New Mexico', 'New York', 'North Carolina', 'North Dakota', 'Ohio', 'Oklahoma', 'Oregon', 'Pennsylvania', 'Rhode Island', 'South Carolina',
   'South Dakota', 'Tennessee', 'Texas', 'Utah', 'Vermont', 'Virginia', 'Washington', 'West Virginia', 'Wisconsin', 'Wyoming',
 ];
+const STATE_NAMES = new Set(US_STATES.map((s) => s.toLowerCase()));
+/** Whether words are a US state's name, in any case ("NEW YORK", "Delaware"). */
+export const isStateName = (words: string): boolean => STATE_NAMES.has(words.toLowerCase());
 /** Also a city, a person's or a country's name: tagged only where the context says "state". */
 const AMBIGUOUS_STATES = new Set(['Washington', 'New York', 'Georgia', 'Virginia', 'Indiana', 'Montana', 'Tennessee', 'Nevada']);
 const POSTAL_CODES =
