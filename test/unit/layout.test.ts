@@ -11,6 +11,7 @@ import { cleanItemText, isBrokenWord, joinAtBreak, Vocabulary } from '../../src/
 import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js';
 import { readingText } from '../../src/ingest/stages/tables/draft.js';
 import { renderMarkdown, renderText } from '../../src/document/writers/text.js';
+import { renderDgml } from '../../src/document/writers/dgml.js';
 import { leaves, normalizeSpace, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode, type Table } from '../../src/document/structure.js';
 import { analyzeDocument } from '../../src/ingest/pipeline.js';
 import { readDocument } from '../../src/ingest/readers/index.js';
@@ -659,15 +660,16 @@ describe('layout: federal agency reports', () => {
     assert.ok(page17.indexOf('Older Persons') >= 0 && page17.indexOf('Older Persons') < page17.indexOf('Performance Indicators'), JSON.stringify(page17.slice(0, 14)));
   });
 
-  test('entries set side by side in columns on one bold line are text under their label, not a title', async () => {
+  test('entries set side by side in columns on one bold line are items under their label, each its own, not a title', async () => {
     const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
     const headings = sections(doc.nodes).map((s) => s.heading.text);
-    for (const pair of ['Mothers Children', 'Indigenous Peoples Women', 'Donor Countries Host Countries']) {
-      assert.ok(!headings.includes(pair), `"${pair}" is not a heading`);
+    for (const name of ['Mothers Children', 'Indigenous Peoples Women', 'Donor Countries Host Countries', 'Mothers', 'Donor Countries']) {
+      assert.ok(!headings.includes(name), `"${name}" is not a heading`);
     }
     const stakeholders = sections(doc.nodes).filter((s) => s.heading.text === 'Stakeholder(s):');
-    const entries = stakeholders.flatMap((s) => s.children.flatMap((c) => (c.type === 'paragraph' && c.role === 'body' ? [c.leaf.text] : [])));
-    for (const pair of ['Mothers Children', 'Indigenous Peoples Women', 'Donor Countries Host Countries']) assert.ok(entries.includes(pair), `"${pair}" under "Stakeholder(s):": ${JSON.stringify(entries)}`);
+    const entries = stakeholders.flatMap((s) => listItems(s.children).map((i) => textLeaves(i.children).map((l) => l.text).join(' ')));
+    for (const name of ['Mothers', 'Children', 'Indigenous Peoples', 'Women', 'Donor Countries', 'Host Countries']) assert.ok(entries.includes(name), `"${name}" under "Stakeholder(s):": ${JSON.stringify(entries)}`);
+    for (const pair of ['Mothers Children', 'Indigenous Peoples Women', 'Donor Countries Host Countries']) assert.ok(!paragraphs(doc.nodes).some((p) => p.leaf.text === pair), `"${pair}" is not one run of words`);
   });
 
   test('a running header is furniture however its lines are cut, and "continued next page" notes are furniture that a paragraph reads on across', async () => {
@@ -1067,7 +1069,7 @@ describe('layout: labels over their entries, and headings inside the item their 
       const plan = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports', name));
       const labels = sections(plan.nodes).filter((s) => s.heading.text === 'Stakeholder(s):');
       assert.ok(labels.length >= 10, `${name}: ${labels.length} labels`);
-      const empty = labels.filter((s) => !s.children.some((c) => c.type === 'section' || (c.type === 'paragraph' && c.role === 'body')));
+      const empty = labels.filter((s) => !s.children.some((c) => c.type === 'section' || c.type === 'list' || (c.type === 'paragraph' && c.role === 'body')));
       assert.deepEqual(empty.map((s) => s.heading.boxes[0]?.page), [], `${name}: labels holding nothing`);
     }
     const dhs = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DHS2020.pdf'));
@@ -1287,6 +1289,44 @@ describe('layout: lists printed without markers', () => {
     assert.ok(list, 'a list holds "Water Supply"');
     assert.deepEqual(list.items.map((i) => textLeaves(i.children).map((l) => l.text).join(' ')), ['Water Supply', 'Communication Supply', 'Power Supply']);
     assert.equal(list.style, 'none');
+  });
+
+  test('names set two to a row under a label are items each, an invisible tag between them and the label ends nothing; a wide gap elsewhere keeps its line', async () => {
+    const at = (text: string, x: number, y: number, size = 11): string => `BT /F1 ${size} Tf 1 0 0 1 ${x} ${y} Tm (${text}) Tj ET`;
+    const pdf = helveticaPdf([
+      [
+        at('Strategic Plan', 72, 750),
+        at('Department of Examples', 400, 750),
+        at('Protect designated leaders and their families, as well as visiting heads of state.', 72, 700),
+        at('Stakeholder\\(s\\):', 72, 680),
+        at('_63ed4262-c0c9-11ec-a4ba-aeec1c83ea00', 500, 672, 1),
+        at('U.S. Leaders', 72, 664),
+        at('Foreign Leaders', 330, 664),
+        at('Families of U.S. Leaders', 72, 648),
+        at('Manage and coordinate security operations for events of national significance.', 72, 600),
+      ].join('\n'),
+    ]);
+    const { structure } = await analyzeDocument(await readDocument(pdf, 'pdf'), { ocrBudgetMs: 10_000 });
+    const lists = [...walk(structure.nodes)].filter((n): n is Extract<StructureNode, { type: 'list' }> => 'type' in n && n.type === 'list');
+    assert.deepEqual(
+      lists.map((l) => l.items.map((i) => textLeaves(i.children).filter((leaf) => !leaf.text.startsWith('_')).map((leaf) => leaf.text).join(' '))),
+      [['U.S. Leaders', 'Foreign Leaders', 'Families of U.S. Leaders']],
+    );
+    const texts = paragraphs(structure.nodes).map((p) => p.leaf.text);
+    assert.ok(!texts.includes('U.S. Leaders Foreign Leaders'), `the row is not one run of words: ${JSON.stringify(texts)}`);
+    assert.ok(texts.includes('Strategic Plan Department of Examples'), `a line outside a list keeps its words together: ${JSON.stringify(texts)}`);
+    assert.deepEqual(sections(structure.nodes).map((s) => s.heading.text).filter((h) => /Leaders/.test(h)), [], 'no name of the grid heads an empty section');
+    const xml = renderDgml(structure, { workspace: 'default', docsetName: 'x', version: 'x' });
+    assert.doesNotMatch(xml, /<docset:(?:USLeaders|ForeignLeaders|FamiliesofUSLeaders)\b/, 'the names are the list\'s values, not clauses named by their own words');
+  });
+
+  test('the DHS plan: its stakeholders set two to a row are a list of names, none named by its own words', async () => {
+    const file = path.join(corpus, 'kgrag/us-fed-agency-reports/DHS2020.pdf');
+    const { structure } = await analyzeDocument(await readDocument(fs.readFileSync(file), 'pdf'), { ocrBudgetMs: 0 });
+    const list = [...walk(structure.nodes)].find((n): n is Extract<StructureNode, { type: 'list' }> => 'type' in n && n.type === 'list' && n.items.some((i) => textLeaves(i.children).map((l) => l.text).join(' ') === 'Foreign Leaders'));
+    assert.ok(list, 'a list holds "Foreign Leaders" as an item');
+    assert.deepEqual(list.items.map((i) => textLeaves(i.children).map((l) => l.text).join(' ')), ['U.S. Leaders', 'Foreign Leaders', 'Families of U.S. Leaders']);
+    assert.ok(list.items.every((i) => i.children.every((c) => c.type !== 'paragraph' || !c.clause)));
   });
 });
 

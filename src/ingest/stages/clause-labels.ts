@@ -374,6 +374,20 @@ function addressLines(nodes: readonly StructureNode[]): Set<number> {
   return out;
 }
 
+/** An item that is a name alone is this many words at most. */
+const MAX_NAME_ITEM_WORDS = 6;
+
+/** A list whose items are each a short name and nothing more (page furniture aside): no sentence, no label's colon, nothing under it. */
+function isListOfNames(list: List): boolean {
+  return list.items.every((item) => {
+    const own = item.children.filter((c) => c.type !== 'paragraph' || !isFurniture(c.role));
+    const only = own.length === 1 ? own[0] : undefined;
+    if (only?.type !== 'paragraph') return false;
+    const text = only.leaf.text.trim();
+    return text.split(/\s+/u).length <= MAX_NAME_ITEM_WORDS && !/[.:;,]$/u.test(text) && /^\p{Lu}/u.test(text);
+  });
+}
+
 /** A short line set this many times in one document is a column's value or a form's label ("Prem/Ops.", "Signature:"), not a clause's title. */
 const RECURRING_LINE = 3;
 
@@ -430,10 +444,12 @@ export function nameClauses(model: Pick<StructureModel, 'nodes' | 'clause'>): vo
       let name: string | null;
       if (n.type === 'list' && n.items.length > 1) {
         // Each item is a clause of its own; the list is named by what it is about, never by its first item's heading.
-        for (const item of n.items) walk(item.children, false);
+        // Items that are names alone ("Indigenous Peoples", "Women", "Youth") are the list's values, not clauses' titles.
+        if (!isListOfNames(n)) for (const item of n.items) walk(item.children, false);
         name = topicLabel(blockText(n, MAX_BLOCK_CHARS), kindsOf(n));
       } else if (n.type === 'list') {
-        // A list of one item ("9. Indemnification. Client will…") is that item's clause.
+        // A list of one item ("9. Indemnification. Client will…") is that item's clause; one name alone is a value.
+        if (isListOfNames(n)) continue;
         const text = blockText(n, MAX_BLOCK_CHARS);
         name = clauseName(text, text, kindsOf(n));
       } else {

@@ -44,7 +44,7 @@ export function pdfStructure(pages: PageModel[], tables: PageTables[]): Structur
   joinCarriedTables(flows, furniture, pages.map((p) => p.width), vocabulary);
   const labelNames = recurringLabels(running);
   const tree = new TreeBuilder(bodySize, { coverPage: isCoverPage(linesByPage, furniture), textSpans: textSpans(linesByPage, furniture), vocabulary, labelNames });
-  for (const block of groupBlocks(flows.flat(), furniture)) tree.add(block);
+  for (const block of groupBlocks(flows.flat(), furniture, (line) => labelNames.has(labelName(line.text)))) tree.add(block);
   return tree.nodes();
 }
 

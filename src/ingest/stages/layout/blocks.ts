@@ -12,9 +12,10 @@ import { parseHeadingNumber, parseMarker, repeatsNumberInWords } from '../../../
 export type Block =
   /**
    * `runInTitle`: a lone line set flush over a paragraph whose first line is indented (a title in body type).
-   * `unmarkedItem`: an item of a list printed without markers (see `unmarkedListLines`).
+   * `unmarkedItem`: an item of a list printed without markers (see `unmarkedListLines`); `itemLeft`: where
+   * its list's items start, when the item itself stands further right (a grid's second name).
    */
-  | { kind: 'text'; lines: Line[]; runInTitle?: boolean; unmarkedItem?: boolean }
+  | { kind: 'text'; lines: Line[]; runInTitle?: boolean; unmarkedItem?: boolean; itemLeft?: number }
   | { kind: 'furniture'; lines: Line[]; role: ParagraphRole }
   | Extract<FlowElement, { kind: 'table' }>;
 
@@ -30,14 +31,21 @@ function startsItem(text: string): boolean {
   return parseMarker(text, never) !== null || parseHeadingNumber(text) !== null;
 }
 
-export function groupBlocks(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>): Block[] {
+/**
+ * `recurringLabel`: the line is one of the labels the document sets again and again ("Stakeholder(s):"),
+ * under which a single name is a list of one, as its siblings are lists of several.
+ */
+export function groupBlocks(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>, recurringLabel: (line: Line) => boolean = () => false): Block[] {
   const leading = typicalLeading(flow, furniture);
-  const listed = unmarkedListLines(flow, furniture);
+  const listed = unmarkedListLines(flow, furniture, recurringLabel);
   const blocks: Block[] = [];
   let open: Line[] | null = null;
   let held: Block[] = [];
   const close = (): void => {
-    if (open) blocks.push(listed.has(open[0]!) ? { kind: 'text', lines: open, unmarkedItem: true } : { kind: 'text', lines: open });
+    const first = open?.[0];
+    // A grid's row in a list is one item for each of its names, set in the list's place.
+    if (first && listed.has(first) && first.cells) for (const cell of first.cells) blocks.push({ kind: 'text', lines: [cell], unmarkedItem: true, itemLeft: first.left });
+    else if (open) blocks.push(listed.has(open[0]!) ? { kind: 'text', lines: open, unmarkedItem: true } : { kind: 'text', lines: open });
     open = null;
     blocks.push(...held);
     held = [];
@@ -79,16 +87,27 @@ const UNFINISHED_END_RE = /(?:[,;:–—-]|\b(?:and|or|of|the|to|for|in|on|a|an|
  * The lines of lists without markers: two or more short lines one under another, each opening with
  * a capital and none ending a sentence or running on, in one type and one indent, under a line that
  * introduces them with a colon ("Coverage is provided for the following:" over "Water Supply",
- * "Communication Supply", "Power Supply"). Each is an item of its own, not words of one paragraph.
+ * "Communication Supply", "Power Supply"). Each is an item of its own, not words of one paragraph;
+ * so is each name of a grid's row (`Line.cells`: "U.S. Leaders" and "Foreign Leaders" side by side).
+ * An authoring tool's invisible tag between the lines does not end the list. Under a label the document
+ * sets again and again, one such line is a list of one.
  */
-function unmarkedListLines(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>): Set<Line> {
-  const lines = flow.flatMap((el) => (el.kind === 'table' || furniture.has(el.line) ? [null] : [el.line]));
+function unmarkedListLines(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>, recurringLabel: (line: Line) => boolean): Set<Line> {
+  const lines = flow.flatMap((el) => (el.kind === 'table' ? [null] : furniture.get(el.line) === 'tag' ? [] : furniture.has(el.line) ? [null] : [el.line]));
   const out = new Set<Line>();
   for (let k = 0; k < lines.length; k++) {
     const intro = lines[k];
     if (!intro || !intro.text.endsWith(':') || isFormField(intro.text)) continue;
     const em = intro.bottom - intro.top;
     const items: Line[] = [];
+    const isItemText = (line: Line): boolean =>
+      sizeKey(line.size) === sizeKey(intro.size) &&
+      line.bold === intro.bold &&
+      /^\p{Lu}/u.test(line.text) &&
+      !ENDS_SENTENCE_RE.test(line.text) &&
+      !UNFINISHED_END_RE.test(line.text) &&
+      !startsItem(line.text) &&
+      wordsOf(line.text).length <= MAX_UNMARKED_ITEM_WORDS;
     for (let j = k + 1; j < lines.length; j++) {
       const line = lines[j];
       const prev = items[items.length - 1] ?? intro;
@@ -96,20 +115,14 @@ function unmarkedListLines(flow: readonly FlowElement[], furniture: ReadonlyMap<
         line &&
         line.page === prev.page &&
         line.column === prev.column &&
-        sizeKey(line.size) === sizeKey(intro.size) &&
-        line.bold === intro.bold &&
         line.top - prev.bottom < em &&
         line.left >= intro.left - 0.5 * em &&
         (items.length === 0 || Math.abs(line.left - items[0]!.left) <= 0.5 * em) &&
-        /^\p{Lu}/u.test(line.text) &&
-        !ENDS_SENTENCE_RE.test(line.text) &&
-        !UNFINISHED_END_RE.test(line.text) &&
-        !startsItem(line.text) &&
-        wordsOf(line.text).length <= MAX_UNMARKED_ITEM_WORDS;
+        (line.cells ?? [line]).every(isItemText);
       if (!item) break;
       items.push(line);
     }
-    if (items.length >= 2) for (const line of items) out.add(line);
+    if (items.length >= 2 || (items.length === 1 && recurringLabel(intro))) for (const line of items) out.add(line);
   }
   return out;
 }

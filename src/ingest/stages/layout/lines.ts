@@ -35,6 +35,8 @@ export interface Line extends Rect {
   tag: boolean;
   /** Set sideways on a page read across (a note up the margin): one item, a line of its own. */
   sideways: boolean;
+  /** The names of a grid's row the line runs together, each as a line of its own (see `gridCells`). */
+  cells?: Line[];
 }
 
 /**
@@ -73,7 +75,11 @@ export function pageFlow(page: PageModel, consumed: ReadonlySet<number>, tables:
       else itemMembers.push(m);
     }
     for (const group of baselineGroups(items, itemMembers)) {
-      flow.push({ kind: 'line', line: buildLine(page.number, items, texts, spliceRaised(items, texts, group), unit.column) });
+      const members = spliceRaised(items, texts, group);
+      const line = buildLine(page.number, items, texts, members, unit.column);
+      const cells = gridCells(items, texts, members);
+      if (cells.length > 1) line.cells = cells.map((cell) => buildLine(page.number, items, texts, cell, unit.column));
+      flow.push({ kind: 'line', line });
     }
   }
   return flow;
@@ -124,6 +130,33 @@ function nearestSpace(text: string, at: number): number {
     }
   }
   return -1;
+}
+
+/** A gap this many of its text's heights wide sets two names of a grid apart (a word space is a fraction of one). */
+const GRID_GAP_HEIGHTS = 6;
+/** A grid's name: a few words opening with a capital, no figure, no label's colon. */
+const GRID_NAME_RE = /^\p{Lu}[^\d:]*$/u;
+const MAX_GRID_NAME_WORDS = 6;
+
+/**
+ * The names of a grid's row: short names set far apart along one baseline, as agency reports set their
+ * stakeholders two to a row ("U.S. Leaders", then "Foreign Leaders" two inches to the right). Run
+ * together they read as one name ("U.S. Leaders Foreign Leaders"). A label and its value ("Gross
+ * Premium: $67,797"), a figure, or a sentence's words are no grid's names. Whether the line is read as
+ * its names is the list's to say (blocks.ts): a running header set the same way stays one line.
+ */
+function gridCells(items: readonly TextItem[], texts: readonly string[], members: number[]): number[][] {
+  if (members.length < 2) return [members];
+  const cells: number[][] = [[members[0]!]];
+  for (let k = 1; k < members.length; k++) {
+    const prev = items[members[k - 1]!]!;
+    const it = items[members[k]!]!;
+    if (!it.dir && it.x - (prev.x + prev.width) > GRID_GAP_HEIGHTS * Math.min(prev.height, it.height)) cells.push([]);
+    cells[cells.length - 1]!.push(members[k]!);
+  }
+  if (cells.length === 1) return cells;
+  const names = cells.map((cell) => cell.map((m) => texts[m]!.trim()).join(' ').replace(/\s+/g, ' '));
+  return names.every((n) => GRID_NAME_RE.test(n) && n.split(' ').length <= MAX_GRID_NAME_WORDS) ? cells : [members];
 }
 
 function tableRect(table: Table, page: number): Rect {

@@ -134,6 +134,7 @@ export class TreeBuilder {
   }
 
   private addBlock(block: Block): void {
+    if (block.kind !== 'furniture' && !(block.kind === 'text' && block.unmarkedItem)) this.closeUnmarkedList();
     switch (block.kind) {
       case 'furniture':
         this.append({ type: 'paragraph', structure: block.role === 'footnote' ? 'p' : 'div', role: block.role, leaf: this.leaf(wholeLines(block.lines)) });
@@ -143,7 +144,7 @@ export class TreeBuilder {
         this.append(block.table);
         break;
       case 'text':
-        if (block.unmarkedItem) this.addUnmarkedItem(block.lines);
+        if (block.unmarkedItem) this.addUnmarkedItem(block.lines, block.itemLeft);
         else this.addText(block.lines, block.runInTitle ?? false);
         break;
     }
@@ -211,11 +212,11 @@ export class TreeBuilder {
   }
 
   /** An item of a list printed without markers: its line is the item's text. */
-  private addUnmarkedItem(lines: Line[]): void {
+  private addUnmarkedItem(lines: Line[], left = lines[0]!.left): void {
     const first = lines[0]!;
     this.place(lines);
     this.beforeText = false;
-    this.addItem(UNMARKED, null, null, wholeLines(lines), first.left, 1.5 * lineHeight(first));
+    this.addItem(UNMARKED, null, null, wholeLines(lines), left, 1.5 * lineHeight(first));
   }
 
   /** A few lines each centred in their page's text span and well inside both of its edges. */
@@ -263,6 +264,12 @@ export class TreeBuilder {
   }
 
   /** Plain list items end at a block that starts left of their text. */
+  /** A list without markers holds its names and nothing more: what comes after it, wherever it stands, is not in its last item. */
+  private closeUnmarkedList(): void {
+    const top = this.top();
+    if (top.kind === 'item' && top.marker === UNMARKED) this.stack.length -= 2;
+  }
+
   private closePlainItems(left: number, tolerance: number): void {
     for (;;) {
       const top = this.top();
