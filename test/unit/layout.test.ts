@@ -634,6 +634,16 @@ describe('layout: federal agency reports', () => {
     assertBoxes(doc);
   });
 
+  test('two columns of names read down each column, also where their lines come to share a baseline', async () => {
+    // DOSAID's interagency partners (page 3): the columns' lines are staggered, then three rows line up across the gutter.
+    const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
+    const texts = textLeaves(doc.nodes).filter((l) => l.boxes.some((b) => b.page === 3)).map((l) => l.text).join(' ');
+    for (const runTogether of ['Department of Labor Inter-American Foundation', 'Department of Interior U.S. Export-Import Bank']) assert.ok(!texts.includes(runTogether), `"${runTogether}" is two columns' names`);
+    const order = ['Department of Energy', 'Department of Labor', 'Department of Health and Human Services', 'Department of Interior', 'Department of Transportation', 'Department of Veterans Affairs', 'Corporation Inter-American Foundation', 'U.S.-African Development Foundation', 'U.S. Export-Import Bank', 'Millennium Challenge Corporation'];
+    const at = order.map((t) => texts.indexOf(t));
+    assert.ok(at.every((i) => i >= 0) && at.every((i, k) => k === 0 || i > at[k - 1]!), `down the left column, then down the right: ${JSON.stringify(at)} ${texts}`);
+  });
+
   test('columns of two tightly set lines are read one column after the other', async () => {
     // DOSAID's last page: a paragraph carried over from the page before, in two columns of two lines.
     const dosaid = bodyText((await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'))).nodes);

@@ -75,7 +75,7 @@ function columnsAcrossRows(rects: readonly Rect[], rows: number[][], lineHeight:
   let group: number[] | null = null;
   for (const row of rows) {
     const split = columnSplit(rects, row, lineHeight);
-    if (group && (split || (severalLines(rects, row) && continuesItsColumn(rects, group, row)))) {
+    if (group && (split || (severalLines(rects, row) && continuesItsColumn(rects, group, row)) || acrossGutter(rects, group, row, lineHeight))) {
       const merged: number[] = [...group, ...row];
       if (columnSplit(rects, merged, lineHeight)) {
         group = merged;
@@ -87,6 +87,30 @@ function columnsAcrossRows(rects: readonly Rect[], rows: number[][], lineHeight:
     group = split ? row : null;
   }
   return out;
+}
+
+/**
+ * A row of single lines, one in each of the group's columns and none across its gutter: where the columns'
+ * lines happen to share a baseline ("Department of Labor" beside "Inter-American Foundation" in two
+ * columns of names whose lines were staggered above), the columns run on through it.
+ */
+function acrossGutter(rects: readonly Rect[], group: number[], row: number[], lineHeight: number): boolean {
+  const gutter = gutterOf(rects, group, lineHeight);
+  if (!gutter) return false;
+  const left = row.filter((i) => rects[i]!.right <= gutter.lo);
+  const right = row.filter((i) => rects[i]!.left >= gutter.hi);
+  return left.length > 0 && right.length > 0 && left.length + right.length === row.length;
+}
+
+/** The white band down the middle of a group read as two columns, or null. */
+function gutterOf(rects: readonly Rect[], group: number[], lineHeight: number): Band | null {
+  let hi = -Infinity;
+  let lo = Infinity;
+  const sides = columnSplit(rects, group, lineHeight);
+  if (!sides) return null;
+  for (const i of sides[0]) hi = Math.max(hi, rects[i]!.right);
+  for (const i of sides[1]) lo = Math.min(lo, rects[i]!.left);
+  return hi < lo ? { lo: hi, hi: lo } : null;
 }
 
 /** The row starts no further under the column above it (what of the group it overlaps across) than that column's blocks stand apart. */
