@@ -90,8 +90,8 @@ function columnsAcrossRows(rects: readonly Rect[], rows: number[][], lineHeight:
 }
 
 /**
- * A row of single lines, one in each of the group's columns and none across its gutter: where the columns'
- * lines happen to share a baseline ("Department of Labor" beside "Inter-American Foundation" in two
+ * A row with lines on both sides of the group's gutter and none across it: where the columns' lines
+ * happen to share a baseline ("Department of Labor" beside "Inter-American Foundation" in two
  * columns of names whose lines were staggered above), the columns run on through it.
  */
 function acrossGutter(rects: readonly Rect[], group: number[], row: number[], lineHeight: number): boolean {
