@@ -500,8 +500,15 @@ describe('found labels: values named by what their context says', () => {
     // A date "on or before", "no later than" what the clause's verb does is its deadline.
     assert.deepEqual(await labelsOf('Landlord shall complete the Landlord Work on or before May 1, 2027.\n'), [['LandlordWorkDeadline', 'May 1, 2027']]);
     assert.deepEqual(await labelsOf('The Company shall deliver the audited financial statements not later than March 31, 2028.\n'), [['DeliveryDeadline', 'March 31, 2028']]);
+    // "In no event shall … later than": the modal before the subject, the deadline of what the verb does all the same.
+    assert.deepEqual(await labelsOf('In no event shall this Agreement be returned later than March 2, 2027.\n'), [['ReturnDeadline', 'March 2, 2027']]);
+    assert.deepEqual(await labelsOf('In no event shall the Company deliver the shares later than March 15, 2026.\n'), [['DeliveryDeadline', 'March 15, 2026']]);
+    // What "takes place" by a date is an event, as what "occurs": its date, not a place's deadline.
+    assert.deepEqual(await labelsOf('The Closing shall take place no later than May 31, 2027.\n'), [['ClosingDate', 'May 31, 2027']]);
     // The period a duration measures, by its own name after it.
     assert.deepEqual(await labelsOf('Interest accrues over a three-month Interest Period from the draw.\n'), [['InterestPeriod', 'three-month']]);
+    // "two-year (2-year)": the figure in brackets is the same duration's, one value.
+    assert.deepEqual(await labelsOf('Company may extend this Agreement for an additional two-year (2-year) period (the "Renewal Term") by notice to Bank.\n'), [['RenewalTerm', 'two-year (2-year)']]);
     assert.deepEqual(await labelsOf('After the ten (10) day inspection period the Buyer accepts the goods.\n'), [['InspectionPeriod', 'ten (10) day']]);
     // A period opening its clause: the verb after the phrase it opens governs it; a verb with no event of its own, its object.
     assert.deepEqual(await labelsOf("Within ten (10) days of the Buyer's request, the Seller will provide certificates of origin.\n"), [['CertificatesDeadline', 'ten (10) days']]);

@@ -53,7 +53,11 @@ const DAY_AFTER = new RegExp(
   'gu',
 );
 const NUMBER_WORD = String.raw`(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|\d{1,3})`;
-const HYPHEN_DURATION = new RegExp(String.raw`(?<![\p{L}\p{N}-])(?:${NUMBER_WORD}(?:-${NUMBER_WORD})?)-(?:day|week|month|year|hour)(?![\p{L}])`, 'giu');
+/** "six-month", "36-month", "two-year (2-year)": the figure in brackets after the words is the same value's. */
+const HYPHEN_DURATION = new RegExp(
+  String.raw`(?<![\p{L}\p{N}-])(?:${NUMBER_WORD}(?:-${NUMBER_WORD})?)-(day|week|month|year|hour)(?:\s\(\d{1,3}-\1\))?(?![\p{L}-])`,
+  'giu',
+);
 /** A count standing alone: not part of a code ("AG-1", "4.1", "2/3") or an amount. */
 const COUNT = /(?<![\p{L}\p{N}.,$\/-])\d{1,3}(?:,\d{3})+(?![\p{N}\/-]|\.\d)|(?<![\p{L}\p{N}.,$\/-])\d+(?![\p{N}.,%\/-]|\.\d)/gu;
 /** A count in words with its figure: "twenty five (25)", "ten (10)". */

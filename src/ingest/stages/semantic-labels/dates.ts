@@ -4,7 +4,7 @@
  */
 import type { Token } from '../properties/tokens.js';
 import { DOING_VERBS, LIGHT_VERBS, infinitive } from '../properties/nominal.js';
-import { NOT_SUBJECTS, clauseVerbPeriod, extensionName, governingVerbPeriod } from './periods.js';
+import { NOT_SUBJECTS, clauseVerbPeriod, extensionName, governingVerbPeriod, isVerb } from './periods.js';
 import { DOCUMENTS, FUNCTION_WORDS, SECURITIES, after, before, firstAtOrAfter, pascal, phraseBefore, singular, wordsBefore, type ValueContext } from './words.js';
 
 /** Verbs and nouns of the events dates belong to, to the noun a label names them by. */
@@ -133,7 +133,9 @@ function occurrenceDate(words: readonly string[]): string | null {
   let k = near[0] === 'on' || near[0] === 'before' ? 1 : (near[0] === 'to' && near[1] === 'prior') || (near[0] === 'than' && near[1] === 'later') ? 2 : 0;
   if (!k) return null;
   while (/^(?:or|on|no|not)$/u.test(near[k] ?? '')) k++;
-  if (!/^(?:occurs?|occurred|happens?|happened)$/u.test(near[k] ?? '')) return null;
+  // "The Closing shall take place no later than …" as "occurs".
+  if (near[k] === 'place' && /^(?:take|takes|took|taken|taking)$/u.test(near[k + 1] ?? '')) k++;
+  else if (!/^(?:occurs?|occurred|happens?|happened)$/u.test(near[k] ?? '')) return null;
   k++;
   while (/^(?:shall|will|may|not|have|has|had|does|did|to)$/u.test(near[k] ?? '')) k++;
   const subject: string[] = [];
@@ -274,9 +276,11 @@ export function actYear(tokens: Token[], start: number): string | null {
  * How many words before a date or time set it as a deadline: "on or before", "no later than", "not later than", and "by",
  * "before" and "prior to", which set one only where a modal verb governs them (`deadlineDate`).
  */
-function deadlineCue(near: string[]): { words: number; strict: boolean } | null {
+function deadlineCue(near: string[]): { words: number; strict: boolean; inverted?: boolean } | null {
   if (near[0] === 'before' && near[1] === 'or' && near[2] === 'on') return { words: 3, strict: true };
   if (near[0] === 'than' && near[1] === 'later' && /^(?:no|not)$/u.test(near[2] ?? '')) return { words: 3, strict: true };
+  // "In no event shall this Agreement be returned later than": the negation opens the clause, its modal before the subject.
+  if (near[0] === 'than' && near[1] === 'later' && near.slice(2, 12).join(' ').includes('event no in')) return { words: 2, strict: true, inverted: true };
   if (near[0] === 'by' || near[0] === 'before') return { words: 1, strict: false };
   if (near[0] === 'to' && near[1] === 'prior' && near[2] === 'or' && near[3] === 'on') return { words: 4, strict: true };
   if (near[0] === 'to' && near[1] === 'prior') return { words: 2, strict: false };
@@ -294,8 +298,21 @@ function deadlineDate(near: string[], tokens?: Token[], start?: number): string 
   if (!cue) return null;
   const term = cue.strict && tokens && start !== undefined ? termDeadline(tokens, start, cue.words) : null;
   if (term) return term;
-  const name = governingVerbPeriod(['within', ...near.slice(cue.words)]);
+  const name = governingVerbPeriod(['within', ...(cue.inverted ? uninverted(near.slice(cue.words)) : near.slice(cue.words))]);
   return name?.endsWith('Deadline') || (cue.strict && name) ? name.replace(/Period$/u, 'Deadline') : null;
+}
+
+/**
+ * The words before "later than" of "in no event shall this Agreement be returned", nearest first, in the order of "this
+ * Agreement shall be returned": the verb and its auxiliaries, then the modal, then the subject.
+ */
+function uninverted(near: string[]): string[] {
+  const modal = near.findIndex((w) => /^(?:shall|will|may|must|can|should|would)$/u.test(w));
+  if (modal < 2) return near;
+  const inOrder = near.slice(0, modal).reverse();
+  const verb = inOrder.findIndex((w, k) => k > 0 && (/^(?:be|have)$/u.test(w) || isVerb(w)));
+  if (verb < 0) return near;
+  return [...inOrder.slice(verb).reverse(), near[modal]!, ...inOrder.slice(0, verb).reverse(), ...near.slice(modal + 1)];
 }
 
 /**
@@ -405,7 +422,7 @@ export function dateLabel(context: ValueContext): string | null {
 function onceDateLabel(context: ValueContext): string | null {
   // "to a maturity date earlier than the 91st day after …": a bound the event's date must keep to is not that date.
   const { near } = context;
-  if (near[0] === 'than' && /^(?:earlier|later|sooner)$/u.test(near[1] ?? '') && !/^(?:no|not)$/u.test(near[2] ?? '')) return null;
+  if (near[0] === 'than' && /^(?:earlier|later|sooner)$/u.test(near[1] ?? '') && !deadlineCue(near)) return null;
   const name = dateEventLabel(context);
   // "The Performance Period begins on January 1, 2024 and ends on December 31, 2026": the end of what the start was of.
   const { text, value: v, previous, named } = context;

@@ -135,7 +135,7 @@ export const NOT_SUBJECTS = new Set([...FUNCTION_WORDS, 'it', 'he', 'she', 'they
  * ("given", "made") passes to the noun it is said of. What one must do by then is a deadline, what one may do, a period.
  */
 /** A verb form Quire knows: one with a noun, one of doing or a light one, or one of lasting ("continue for …"). */
-function isVerb(word: string): boolean {
+export function isVerb(word: string): boolean {
   const base = infinitive(word);
   return nounOfVerb(base) !== null || DOING_VERBS.has(base) || LIGHT_VERBS.has(base) || /^(?:continue|remain|last|run|extend)$/u.test(base);
 }
