@@ -344,6 +344,44 @@ test('layout: short titles one under another with nothing under any of them are 
   }
 });
 
+test('layout: names set one to a line in columns, carried over a page, are the items of one list (DOSAID p3–4 interagency partners)', async () => {
+  const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/DOSAID2022.pdf'));
+  const partners = sections(doc.nodes).find((s) => s.heading.text === 'Interagency Partners :');
+  assert.ok(partners);
+  const lists = partners.children.filter((n) => n.type === 'list');
+  assert.equal(lists.length, 1);
+  const items = listItems(lists).map((i) => i.children.find((n): n is Paragraph => n.type === 'paragraph')?.leaf.text);
+  // Left column, then the right one beside it (not nested in the left's last item), then page 4's two columns.
+  assert.deepEqual(items.slice(0, 3), ['Department of Defense', 'Department of Treasury', 'Department of Justice']);
+  assert.deepEqual(items.slice(10, 14), ['Department of Agriculture', 'Department of Veterans Affairs', 'Peace Corps', 'Intelligence Community']);
+  // A name that wrapped is one item: its head alone on the next line is no name of its own.
+  assert.ok(items.includes('U.S. International Development Finance Corporation'), JSON.stringify(items));
+  assert.ok(!items.includes('Corporation'));
+  assert.deepEqual(items.slice(-6), ['U.S. Trade and Development Agency', 'Office of Personnel Management', 'Office of Management and Budget', 'General Services Administration', 'Social Security Administration', 'Equal Employment Opportunity Commission']);
+  assert.equal(items.length, 30);
+  // None of them heads a section.
+  assert.ok(!sections(doc.nodes).some((s) => /Peace Corps|Office of Personnel Management/.test(s.heading.text)));
+});
+
+test('layout: four or more names stacked one to a line are list items; a name in three lines or a sentence in short lines stays one paragraph', () => {
+  const pageOf = (lines: string[]): PageModel => {
+    const height = (11 * 300) / 72;
+    let y = 300;
+    const items = lines.map((text) => ({ text, x: 300, y: (y += 1.25 * height), width: text.length * height * 0.5, height, fontName: 'Times-Bold', fontSize: 11 }));
+    return { number: 1, width: 2550, height: 3300, items };
+  };
+  const structureOf = (lines: string[]) => pdfStructure([pageOf(lines)], [{ tables: [], consumed: new Set<number>() }]);
+  const names = ['Department of Defense', 'Department of the Treasury', 'Federal Communications', 'Commission', 'Peace Corps'];
+  const stacked = structureOf(names);
+  assert.deepEqual(
+    listItems(stacked).map((i) => i.children.map((n) => (n.type === 'paragraph' ? n.leaf.text : n.type)).join(' | ')),
+    ['Department of Defense', 'Department of the Treasury', 'Federal Communications Commission', 'Peace Corps'],
+  );
+  for (const lines of [names.slice(0, 3), ['The Tenant shall keep the', 'Premises in good repair and', 'return them to the Landlord', 'at the end of the Term.']]) {
+    assert.deepEqual(listItems(structureOf(lines)), [], JSON.stringify(lines));
+  }
+});
+
 test('layout: a bold line standing alone with nothing under it, then bold lead-ins of its type at its place, are entries of one list', async () => {
   const doc = await analyze(path.join(corpus, 'kgrag/us-fed-agency-reports/NARA2022.pdf'));
   const values = sections(doc.nodes).find((s) => s.heading.text === 'Values');

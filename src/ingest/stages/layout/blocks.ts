@@ -37,7 +37,7 @@ function startsItem(text: string): boolean {
  */
 export function groupBlocks(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>, recurringLabel: (line: Line) => boolean = () => false): Block[] {
   const leading = typicalLeading(flow, furniture);
-  const listed = unmarkedListLines(flow, furniture, recurringLabel);
+  const { listed, wrapped } = unmarkedListLines(flow, furniture, recurringLabel);
   const blocks: Block[] = [];
   let open: Line[] | null = null;
   let held: Block[] = [];
@@ -66,7 +66,7 @@ export function groupBlocks(flow: readonly FlowElement[], furniture: ReadonlyMap
       else into.push({ kind: 'furniture', lines: [line], role });
       continue;
     }
-    if (open && !listed.has(line) && !listed.has(open[open.length - 1]!) && continues(open, line, leading)) {
+    if (open && (wrapped.has(line) || (!listed.has(line) && !listed.has(open[open.length - 1]!) && continues(open, line, leading)))) {
       open.push(line);
       continue;
     }
@@ -92,7 +92,11 @@ const UNFINISHED_END_RE = /(?:[,;:–—-]|\b(?:and|or|of|the|to|for|in|on|a|an|
  * An authoring tool's invisible tag between the lines does not end the list. Under a label the document
  * sets again and again, one such line is a list of one.
  */
-function unmarkedListLines(flow: readonly FlowElement[], furniture: ReadonlyMap<Line, ParagraphRole>, recurringLabel: (line: Line) => boolean): Set<Line> {
+function unmarkedListLines(
+  flow: readonly FlowElement[],
+  furniture: ReadonlyMap<Line, ParagraphRole>,
+  recurringLabel: (line: Line) => boolean,
+): { listed: Set<Line>; wrapped: Set<Line> } {
   const lines = flow.flatMap((el) => (el.kind === 'table' ? [null] : furniture.get(el.line) === 'tag' ? [] : furniture.has(el.line) ? [null] : [el.line]));
   const out = new Set<Line>();
   for (let k = 0; k < lines.length; k++) {
@@ -124,7 +128,85 @@ function unmarkedListLines(flow: readonly FlowElement[], furniture: ReadonlyMap<
     }
     if (items.length >= 2 || (items.length === 1 && recurringLabel(intro))) for (const line of items) out.add(line);
   }
-  return out;
+  const stacked = namesStacked(lines);
+  for (const line of stacked.items) out.add(line);
+  return { listed: out, wrapped: new Set(stacked.wrapped) };
+}
+
+/** A column of names is at least this long: two or three such lines are a title's, an address's or a signature's. */
+const MIN_STACKED_NAMES = 4;
+/** Words a name in capitals may hold in lower case ("Department of Health and Human Services"). */
+const NAME_SMALL_WORDS = new Set(['of', 'and', 'the', 'for', 'on', 'in', 'to', 'a', 'an', 'at', 'de', '&']);
+
+/** The head of a name that wrapped, alone on its line under the rest ("U.S. International Development Finance" / "Corporation"). */
+const NAME_HEAD_RE = /^(?:Corporation|Company|Foundation|Agency|Administration|Commission|Bank|Board|Council|Institute|Service|Services|Office|Authority|Fund|Group|Association|Trust|Partnership|Department|Bureau|Committee|Center|Centre|Organization|Organisation)$/u;
+
+/** "Department of Defense", "U.S. Export-Import Bank": a line that is a name, each word but the small ones capitalised. */
+function isNameLine(line: Line): boolean {
+  const words = wordsOf(line.text);
+  return (
+    words.length <= MAX_UNMARKED_ITEM_WORDS &&
+    /^\p{Lu}/u.test(line.text) &&
+    !ENDS_SENTENCE_RE.test(line.text) &&
+    !UNFINISHED_END_RE.test(line.text) &&
+    !startsItem(line.text) &&
+    words.every((w) => NAME_SMALL_WORDS.has(w.toLowerCase()) || /^\p{Lu}/u.test(w))
+  );
+}
+
+/**
+ * Names set one to a line in a column (an agency plan's "Department of Defense", "Department of the Treasury", …
+ * under "partners … include, but are not limited to"): four or more such lines one under another, in one type and one
+ * indent, with no line of other text between them, are each an item of a list, not words of one paragraph.
+ */
+function namesStacked(lines: readonly (Line | null)[]): { items: Line[]; wrapped: Line[] } {
+  const items: Line[] = [];
+  const wrapped: Line[] = [];
+  let run: Line[] = [];
+  let runWrapped: Line[] = [];
+  // The run's last line, an item's or a wrapped head's: the next name is measured from it.
+  let prev: Line | undefined;
+  // The last run was a column of names, and only page furniture came after it: a shorter run goes on with it (the names
+  // carried to the next column or page).
+  let carried = false;
+  const flush = (): void => {
+    if (run.length >= MIN_STACKED_NAMES || (carried && run.length >= 2)) {
+      items.push(...run);
+      wrapped.push(...runWrapped);
+      carried = true;
+    } else if (run.length) carried = false;
+    run = [];
+    runWrapped = [];
+    prev = undefined;
+  };
+  for (const line of lines) {
+    const em = prev ? prev.bottom - prev.top : 0;
+    const under =
+      !!line &&
+      !!prev &&
+      line.page === prev.page &&
+      line.column === prev.column &&
+      line.top - prev.bottom < em &&
+      line.top > prev.top &&
+      Math.abs(line.size - prev.size) <= 0.15 * Math.max(line.size, prev.size) &&
+      line.bold === prev.bold &&
+      line.italic === prev.italic;
+    if (line && under && NAME_HEAD_RE.test(line.text)) {
+      runWrapped.push(line);
+      prev = line;
+      continue;
+    }
+    if (!(under && Math.abs(line!.left - run[0]!.left) <= 0.5 * em)) flush();
+    if (line && !line.cells && isNameLine(line)) {
+      run.push(line);
+      prev = line;
+    } else {
+      flush();
+      if (line) carried = false;
+    }
+  }
+  flush();
+  return { items, wrapped };
 }
 
 const MAX_INDENT_EMS = 8;

@@ -116,6 +116,8 @@ export class TreeBuilder {
   private opened: SectionFrame | null = null;
   /** No text block has been added yet: the next one opens the document. */
   private beforeText = true;
+  /** The first line of the latest item of a list without markers. */
+  private lastUnmarkedLine: Line | null = null;
   /** Set by the block that opened it, for the next block only. */
   private pendingEntry: PendingEntry | null = null;
 
@@ -214,6 +216,15 @@ export class TreeBuilder {
   /** An item of a list printed without markers: its line is the item's text. */
   private addUnmarkedItem(lines: Line[], left = lines[0]!.left): void {
     const first = lines[0]!;
+    const top = this.top();
+    // Names set in two columns, or carried to the next page: the next column's are the same list's, not nested in its last item.
+    const previous = this.lastUnmarkedLine;
+    const list = this.stack[this.stack.length - 2];
+    if (top.kind === 'item' && top.marker === UNMARKED && list?.kind === 'list' && previous && (first.column !== previous.column || first.page !== previous.page)) {
+      list.x = left;
+      top.x = left;
+    }
+    this.lastUnmarkedLine = first;
     this.place(lines);
     this.beforeText = false;
     this.addItem(UNMARKED, null, null, wholeLines(lines), left, 1.5 * lineHeight(first));
