@@ -361,6 +361,12 @@ test('layout: names set one to a line in columns, carried over a page, are the i
   assert.equal(items.length, 30);
   // None of them heads a section.
   assert.ok(!sections(doc.nodes).some((s) => /Peace Corps|Office of Personnel Management/.test(s.heading.text)));
+  // p16 ends on an entry with nothing under it ("Stateless Persons"); the names carried to p17 are more of the label's, not that entry's.
+  const stateless = sections(doc.nodes).find((s) => s.heading.text === 'Stateless Persons');
+  assert.ok(stateless);
+  assert.deepEqual(listItems(stateless.children), []);
+  const carried = sections(doc.nodes).find((s) => s.children.includes(stateless));
+  assert.ok(carried && listItems(carried.children).some((i) => i.children.some((n) => n.type === 'paragraph' && n.leaf.text === 'Marginalized Communities')));
 });
 
 test('layout: four or more names stacked one to a line are list items; a name in three lines or a sentence in short lines stays one paragraph', () => {

@@ -136,7 +136,7 @@ function unmarkedListLines(
 /** A column of names is at least this long: two or three such lines are a title's, an address's or a signature's. */
 const MIN_STACKED_NAMES = 4;
 /** Words a name in capitals may hold in lower case ("Department of Health and Human Services"). */
-const NAME_SMALL_WORDS = new Set(['of', 'and', 'the', 'for', 'on', 'in', 'to', 'a', 'an', 'at', 'de', '&']);
+const NAME_SMALL_WORDS = new Set(['of', 'and', 'the', 'for', 'on', 'in', 'to', 'a', 'an', 'at', 'by', 'with', 'de', '&']);
 
 /** The head of a name that wrapped, alone on its line under the rest ("U.S. International Development Finance" / "Corporation"). */
 const NAME_HEAD_RE = /^(?:Corporation|Company|Foundation|Agency|Administration|Commission|Bank|Board|Council|Institute|Service|Services|Office|Authority|Fund|Group|Association|Trust|Partnership|Department|Bureau|Committee|Center|Centre|Organization|Organisation)$/u;

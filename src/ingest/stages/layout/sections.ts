@@ -218,6 +218,9 @@ export class TreeBuilder {
     const first = lines[0]!;
     const top = this.top();
     // Names set in two columns, or carried to the next page: the next column's are the same list's, not nested in its last item.
+    // Names under an entry with nothing under it ("Stateless Persons", then a column of names over the page) are more
+    // entries of its label, not the entry's.
+    if (top.kind === 'section' && top.entryOf && top.children.every(furniture)) this.stack.pop();
     const previous = this.lastUnmarkedLine;
     const list = this.stack[this.stack.length - 2];
     if (top.kind === 'item' && top.marker === UNMARKED && list?.kind === 'list' && previous && (first.column !== previous.column || first.page !== previous.page)) {
