@@ -367,6 +367,12 @@ test('layout: names set one to a line in columns, carried over a page, are the i
   assert.deepEqual(listItems(stateless.children), []);
   const carried = sections(doc.nodes).find((s) => s.children.includes(stateless));
   assert.ok(carried && listItems(carried.children).some((i) => i.children.some((n) => n.type === 'paragraph' && n.leaf.text === 'Marginalized Communities')));
+  // Nor are names under an entry whose text ends its sentence ("Partners : … social and youth movements.") that entry's.
+  const partners2 = sections(doc.nodes).find((s) => s.heading.text === 'Partners :' && s.children.some((n) => n.type === 'paragraph' && n.leaf.text.includes('forge new partnerships')));
+  assert.ok(partners2);
+  assert.deepEqual(listItems(partners2.children), []);
+  const label = sections(doc.nodes).find((s) => s.children.includes(partners2));
+  assert.ok(label && listItems(label.children).some((i) => i.children.some((n) => n.type === 'paragraph' && n.leaf.text === 'Sub-National Governments')));
 });
 
 test('layout: four or more names stacked one to a line are list items; a name in three lines or a sentence in short lines stays one paragraph', () => {

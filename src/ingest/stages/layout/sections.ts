@@ -220,7 +220,7 @@ export class TreeBuilder {
     // Names set in two columns, or carried to the next page: the next column's are the same list's, not nested in its last item.
     // Names under an entry with nothing under it ("Stateless Persons", then a column of names over the page) are more
     // entries of its label, not the entry's.
-    if (top.kind === 'section' && top.entryOf && top.children.every(furniture)) this.stack.pop();
+    if (top.kind === 'section' && top.entryOf && (top.children.every(furniture) || endsSentence(top.children))) this.stack.pop();
     const previous = this.lastUnmarkedLine;
     const list = this.stack[this.stack.length - 2];
     if (top.kind === 'item' && top.marker === UNMARKED && list?.kind === 'list' && previous && (first.column !== previous.column || first.page !== previous.page)) {
@@ -629,6 +629,12 @@ function deepen(section: Section, by: number): void {
     }
   };
   walk(section.children);
+}
+
+/** The last text under an entry finished its sentence ("… and social and youth movements."): it introduces nothing after it. */
+function endsSentence(children: readonly StructureNode[]): boolean {
+  const last = children.findLast((n) => !furniture(n));
+  return last?.type === 'paragraph' && /[.!?]["'”’)]?$/u.test(last.leaf.text.trim());
 }
 
 function furniture(node: StructureNode): boolean {
