@@ -389,6 +389,20 @@ test('layout: four or more names stacked one to a line are list items; a name in
     listItems(stacked).map((i) => i.children.map((n) => (n.type === 'paragraph' ? n.leaf.text : n.type)).join(' | ')),
     ['Department of Defense', 'Department of the Treasury', 'Federal Communications Commission', 'Peace Corps'],
   );
+  // After a table, two names are no column carried on from the names above it.
+  const height = (11 * 300) / 72;
+  const at = (k: number): number => 300 + (k + 1) * 1.25 * height;
+  const box = { page: 1, left: 300, top: at(5) + height, width: 1500, height: 3 * height };
+  const cell = (text: string) => ({ leaf: { text, boxes: [box] }, colspan: 1, rowspan: 1, boxes: [box] });
+  const table = { type: 'table' as const, rows: [{ cells: [cell('Rent'), cell('$4,000')], boxes: [box] }], boxes: [box], source: 'ruled' as const };
+  const page = pageOf([...names, '', '', '', '', 'Office of Personnel Management', 'Social Security Administration']);
+  page.items = page.items.filter((i) => i.text);
+  const afterTable = pdfStructure([page], [{ tables: [table], consumed: new Set<number>() }]);
+  assert.ok(afterTable.some((n) => n.type === 'table'), 'the table is placed');
+  assert.deepEqual(
+    listItems(afterTable).map((i) => i.children.map((n) => (n.type === 'paragraph' ? n.leaf.text : n.type)).join(' | ')),
+    ['Department of Defense', 'Department of the Treasury', 'Federal Communications Commission', 'Peace Corps'],
+  );
   for (const lines of [names.slice(0, 3), ['The Tenant shall keep the', 'Premises in good repair and', 'return them to the Landlord', 'at the end of the Term.']]) {
     assert.deepEqual(listItems(structureOf(lines)), [], JSON.stringify(lines));
   }

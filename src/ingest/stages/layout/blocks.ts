@@ -128,7 +128,7 @@ function unmarkedListLines(
     }
     if (items.length >= 2 || (items.length === 1 && recurringLabel(intro))) for (const line of items) out.add(line);
   }
-  const stacked = namesStacked(lines);
+  const stacked = namesStacked(flow.flatMap((el): (Line | null | 'table')[] => (el.kind === 'table' ? ['table'] : furniture.get(el.line) === 'tag' ? [] : furniture.has(el.line) ? [null] : [el.line])));
   for (const line of stacked.items) out.add(line);
   return { listed: out, wrapped: new Set(stacked.wrapped) };
 }
@@ -159,15 +159,15 @@ function isNameLine(line: Line): boolean {
  * under "partners … include, but are not limited to"): four or more such lines one under another, in one type and one
  * indent, with no line of other text between them, are each an item of a list, not words of one paragraph.
  */
-function namesStacked(lines: readonly (Line | null)[]): { items: Line[]; wrapped: Line[] } {
+function namesStacked(lines: readonly (Line | null | 'table')[]): { items: Line[]; wrapped: Line[] } {
   const items: Line[] = [];
   const wrapped: Line[] = [];
   let run: Line[] = [];
   let runWrapped: Line[] = [];
   // The run's last line, an item's or a wrapped head's: the next name is measured from it.
   let prev: Line | undefined;
-  // The last run was a column of names, and only page furniture came after it: a shorter run goes on with it (the names
-  // carried to the next column or page).
+  // The last run was a column of names, and only page furniture came after it: a run of two or three goes on with it (the
+  // names carried to the next column or page).
   let carried = false;
   const flush = (): void => {
     if (run.length >= MIN_STACKED_NAMES || (carried && run.length >= 2)) {
@@ -180,6 +180,12 @@ function namesStacked(lines: readonly (Line | null)[]): { items: Line[]; wrapped
     prev = undefined;
   };
   for (const line of lines) {
+    // A table between ends the names; page furniture (null) does not.
+    if (line === 'table') {
+      flush();
+      carried = false;
+      continue;
+    }
     const em = prev ? prev.bottom - prev.top : 0;
     const under =
       !!line &&
