@@ -217,10 +217,10 @@ export class TreeBuilder {
   private addUnmarkedItem(lines: Line[], left = lines[0]!.left): void {
     const first = lines[0]!;
     const top = this.top();
-    // Names set in two columns, or carried to the next page: the next column's are the same list's, not nested in its last item.
-    // Names under an entry with nothing under it ("Stateless Persons", then a column of names over the page) are more
-    // entries of its label, not the entry's.
+    // Names under an entry with nothing under it ("Stateless Persons", then a column of names over the page), or under one
+    // whose text has ended its sentence, are more entries of its label, not the entry's.
     if (top.kind === 'section' && top.entryOf && (top.children.every(furniture) || endsSentence(top.children))) this.stack.pop();
+    // Names set in two columns, or carried to the next page: the next column's are the same list's, not nested in its last item.
     const previous = this.lastUnmarkedLine;
     const list = this.stack[this.stack.length - 2];
     if (top.kind === 'item' && top.marker === UNMARKED && list?.kind === 'list' && previous && (first.column !== previous.column || first.page !== previous.page)) {

@@ -280,7 +280,7 @@ function deadlineCue(near: string[]): { words: number; strict: boolean; inverted
   if (near[0] === 'before' && near[1] === 'or' && near[2] === 'on') return { words: 3, strict: true };
   if (near[0] === 'than' && near[1] === 'later' && /^(?:no|not)$/u.test(near[2] ?? '')) return { words: 3, strict: true };
   // "In no event shall this Agreement be returned later than": the negation opens the clause, its modal before the subject.
-  if (near[0] === 'than' && near[1] === 'later' && near.slice(2, 12).join(' ').includes('event no in')) return { words: 2, strict: true, inverted: true };
+  if (near[0] === 'than' && near[1] === 'later' && /\bevent no in\b/u.test(near.slice(2, 12).join(' '))) return { words: 2, strict: true, inverted: true };
   if (near[0] === 'by' || near[0] === 'before') return { words: 1, strict: false };
   if (near[0] === 'to' && near[1] === 'prior' && near[2] === 'or' && near[3] === 'on') return { words: 4, strict: true };
   if (near[0] === 'to' && near[1] === 'prior') return { words: 2, strict: false };
