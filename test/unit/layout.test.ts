@@ -12,7 +12,7 @@ import { detectTables, type PageTables } from '../../src/ingest/stages/tables.js
 import { readingText } from '../../src/ingest/stages/tables/draft.js';
 import { renderMarkdown, renderText } from '../../src/document/writers/text.js';
 import { renderDgml } from '../../src/document/writers/dgml.js';
-import { leaves, normalizeSpace, wordsOf, type Leaf, type ListItem, type Paragraph, type Section, type StructureNode, type Table } from '../../src/document/structure.js';
+import { leaves, normalizeSpace, wordsOf, type Leaf, type List, type ListItem, type Paragraph, type Section, type StructureNode, type Table } from '../../src/document/structure.js';
 import { analyzeDocument } from '../../src/ingest/pipeline.js';
 import { readDocument } from '../../src/ingest/readers/index.js';
 import { makePdf } from '../helpers/pdf-objects.js';
@@ -373,6 +373,15 @@ test('layout: names set one to a line in columns, carried over a page, are the i
   assert.deepEqual(listItems(partners2.children), []);
   const label = sections(doc.nodes).find((s) => s.children.includes(partners2));
   assert.ok(label && listItems(label.children).some((i) => i.children.some((n) => n.type === 'paragraph' && n.leaf.text === 'Sub-National Governments')));
+  // Under the recurring "Stakeholder(s):", three names in a column are a list too (p44: "Allies", "Partners", "Countries",
+  // where "Partners" was a section holding "Countries"); so after "U.S. Partners : … at home and abroad." (p65).
+  const texts = (items: ReturnType<typeof listItems>) => items.map((i) => i.children.map((n) => (n.type === 'paragraph' ? n.leaf.text : n.type)).join(' | '));
+  const all = [...walk(doc.nodes)].filter((n): n is List => 'type' in n && n.type === 'list').map((l) => texts(listItems([l])).join(' / '));
+  assert.ok(all.includes('Allies / Partners / Countries'), JSON.stringify(all.filter((l) => l.includes('Allies'))));
+  assert.ok(all.includes('State Governments / Local Governments / Business Representatives'));
+  const usPartners = sections(doc.nodes).find((s) => s.heading.text === 'U.S. Partners :');
+  assert.ok(usPartners);
+  assert.deepEqual(listItems(usPartners.children), []);
 });
 
 test('layout: four or more names stacked one to a line are list items; a name in three lines or a sentence in short lines stays one paragraph', () => {

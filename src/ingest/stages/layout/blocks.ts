@@ -128,7 +128,10 @@ function unmarkedListLines(
     }
     if (items.length >= 2 || (items.length === 1 && recurringLabel(intro))) for (const line of items) out.add(line);
   }
-  const stacked = namesStacked(flow.flatMap((el): (Line | null | 'table')[] => (el.kind === 'table' ? ['table'] : furniture.get(el.line) === 'tag' ? [] : furniture.has(el.line) ? [null] : [el.line])));
+  const stacked = namesStacked(
+    flow.flatMap((el): (Line | null | 'table')[] => (el.kind === 'table' ? ['table'] : furniture.get(el.line) === 'tag' ? [] : furniture.has(el.line) ? [null] : [el.line])),
+    recurringLabel,
+  );
   for (const line of stacked.items) out.add(line);
   return { listed: out, wrapped: new Set(stacked.wrapped) };
 }
@@ -159,7 +162,7 @@ function isNameLine(line: Line): boolean {
  * under "partners … include, but are not limited to"): four or more such lines one under another, in one type and one
  * indent, with no line of other text between them, are each an item of a list, not words of one paragraph.
  */
-function namesStacked(lines: readonly (Line | null | 'table')[]): { items: Line[]; wrapped: Line[] } {
+function namesStacked(lines: readonly (Line | null | 'table')[], recurringLabel: (line: Line) => boolean): { items: Line[]; wrapped: Line[] } {
   const items: Line[] = [];
   const wrapped: Line[] = [];
   let run: Line[] = [];
@@ -169,8 +172,11 @@ function namesStacked(lines: readonly (Line | null | 'table')[]): { items: Line[
   // The last run was a column of names, and only page furniture came after it: a run of two or three goes on with it (the
   // names carried to the next column or page).
   let carried = false;
+  // Under one of the document's recurring labels ("Stakeholder(s):"), up to a line set larger than it: entries are names
+  // there, and three in a column are already a list of them.
+  let label: Line | undefined;
   const flush = (): void => {
-    if (run.length >= MIN_STACKED_NAMES || (carried && run.length >= 2)) {
+    if (run.length >= MIN_STACKED_NAMES || (carried && run.length >= 2) || (label && run.length >= 3)) {
       items.push(...run);
       wrapped.push(...runWrapped);
       carried = true;
@@ -186,6 +192,8 @@ function namesStacked(lines: readonly (Line | null | 'table')[]): { items: Line[
       carried = false;
       continue;
     }
+    if (line && recurringLabel(line)) label = line;
+    else if (line && label && line.size > 1.15 * label.size) label = undefined;
     const em = prev ? prev.bottom - prev.top : 0;
     const under =
       !!line &&

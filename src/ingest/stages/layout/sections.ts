@@ -30,6 +30,8 @@ interface SectionFrame {
   firstGap?: number;
   /** Its heading ends in a colon, with nothing after it on its line: a label ("Stakeholder(s):") over what it introduces. */
   label: boolean;
+  /** Its heading ends in a colon, with text under it or not ("U.S. Partners : The State Department will …"). */
+  colon: boolean;
   /** A label the document sets again and again (`PageFacts.labelNames`): its entries may stand a blank line under it. */
   recurring: boolean;
   /** A label: the strength of the first entry it holds (see `introduces`), and where its entries start. */
@@ -218,8 +220,10 @@ export class TreeBuilder {
     const first = lines[0]!;
     const top = this.top();
     // Names under an entry with nothing under it ("Stateless Persons", then a column of names over the page), or under one
-    // whose text has ended its sentence, are more entries of its label, not the entry's.
-    if (top.kind === 'section' && top.entryOf && (top.children.every(furniture) || endsSentence(top.children))) this.stack.pop();
+    // whose text has ended its sentence, are more entries of its label, not the entry's; so are names under a title with
+    // nothing but a page turn under it. (A label's list is its own: "Stakeholder(s):" at a page's foot.)
+    const empty = top.kind === 'section' && top.children.every(furniture) && (!!top.entryOf || (!top.label && top.children.length > 0));
+    if (top.kind === 'section' && (empty || ((top.entryOf || top.colon) && endsSentence(top.children)))) this.stack.pop();
     // Names set in two columns, or carried to the next page: the next column's are the same list's, not nested in its last item.
     const previous = this.lastUnmarkedLine;
     const list = this.stack[this.stack.length - 2];
@@ -326,6 +330,7 @@ export class TreeBuilder {
       left,
       standalone: !split.leadIn,
       label: !split.body.length && (LABEL_END.test(section.heading.text) || recurring),
+      colon: LABEL_END.test(section.heading.text),
       recurring,
       entryOf: label,
       besideLabel: beside,
