@@ -160,7 +160,8 @@ function isNameLine(line: Line): boolean {
 /**
  * Names set one to a line in a column (an agency plan's "Department of Defense", "Department of the Treasury", …
  * under "partners … include, but are not limited to"): four or more such lines one under another, in one type and one
- * indent, with no line of other text between them, are each an item of a list, not words of one paragraph.
+ * indent, with no line of other text between them, are each an item of a list, not words of one paragraph. Under one of
+ * the document's recurring labels three are enough; names carried on to the next column or page, two.
  */
 function namesStacked(lines: readonly (Line | null | 'table')[], recurringLabel: (line: Line) => boolean): { items: Line[]; wrapped: Line[] } {
   const items: Line[] = [];
