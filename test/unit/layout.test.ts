@@ -382,6 +382,11 @@ test('layout: names set one to a line in columns, carried over a page, are the i
   const usPartners = sections(doc.nodes).find((s) => s.heading.text === 'U.S. Partners :');
   assert.ok(usPartners);
   assert.deepEqual(listItems(usPartners.children), []);
+  // A title with nothing but a page turn under it holds none of the names carried to the next page (p4–5).
+  assert.ok(all.includes('COVAX / Global Fund / International Committee of the Red Cross'), JSON.stringify(all.filter((l) => l.includes('COVAX'))));
+  const title = sections(doc.nodes).find((s) => s.heading.text === 'World Health Organization GAVI Alliance');
+  assert.ok(title);
+  assert.deepEqual(listItems(title.children), []);
 });
 
 test('layout: four or more names stacked one to a line are list items; a name in three lines or a sentence in short lines stays one paragraph', () => {
